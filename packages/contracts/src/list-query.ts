@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/** Defaults and limits of every paginated list (seed §9: page 1, size 10; PRODUCT.md §4: size ≤ 100). */
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+
+export const sortOrderSchema = z.enum(['asc', 'desc']);
+export type SortOrder = z.infer<typeof sortOrderSchema>;
+
+export const sortItemSchema = z.object({ field: z.string().min(1), order: sortOrderSchema });
+export type SortItem = z.infer<typeof sortItemSchema>;
+
+/** Parses `"_id:desc,name:asc"` (the wire form) into sort items; a missing order means ascending. */
+export function parseSort(text: string): SortItem[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [field = '', order = 'asc'] = part.split(':');
+      return { field: field.trim(), order: order.trim().toLowerCase() as SortOrder };
+    });
+}
+
+/** The inverse of `parseSort`, used by clients to build the query string. */
+export function formatSort(items: readonly SortItem[]): string {
+  return items.map((item) => `${item.field}:${item.order}`).join(',');
+}
+
+/**
+ * The list query of every resource: `?page=1&pageSize=10&search=text&sort=_id:desc&filters[field]=value`.
+ * `sortFields` whitelists what a resource can be sorted by; anything else is a validation error.
+ */
+export function listQuerySchema<const F extends readonly [string, ...string[]]>(sortFields: F) {
+  const fieldSchema = z.enum(sortFields);
+  return z.object({
+    page: z.coerce.number().int().min(1).default(DEFAULT_PAGE),
+    pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+    search: z.string().trim().max(200).optional(),
+    sort: z
+      .string()
+      .optional()
+      .transform((text, ctx) => {
+        if (!text) return [] as { field: F[number]; order: SortOrder }[];
+        const items = parseSort(text);
+        const parsed = z.array(z.object({ field: fieldSchema, order: sortOrderSchema })).safeParse(items);
+        if (!parsed.success) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `sort must be a list of field:order with field one of ${sortFields.join(', ')} and order asc or desc`,
+          });
+          return z.NEVER;
+        }
+        return parsed.data;
+      }),
+    filters: z.record(z.string(), z.string()).optional(),
+  });
+}
+
+export type ListQuery<F extends string = string> = {
+  page: number;
+  pageSize: number;
+  search?: string | undefined;
+  sort: { field: F; order: SortOrder }[];
+  filters?: Record<string, string> | undefined;
+};
+
+/** The paginated-list shape every list answer carries in `data`. */
+export function paginatedSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    total: z.number().int(),
+    totalPages: z.number().int(),
+  });
+}
+
+export interface Paginated<T> {
+  items: T[];
+  page: number;
+  pageSize: number;
+  total: number;
+  totalPages: number;
+}
+
+/** Builds the paginated shape from a page of items and the total count. */
+export function paginate<T>(items: T[], total: number, page: number, pageSize: number): Paginated<T> {
+  return { items, page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
+}
