@@ -36,11 +36,7 @@ export interface Envelope<T> {
 }
 
 /** A successful envelope. */
-export function ok<T>(
-  data: T,
-  message = 'OK',
-  code: ErrorCodeType = ErrorCode.OK,
-): Envelope<T> {
+export function ok<T>(data: T, message = 'OK', code: ErrorCodeType = ErrorCode.OK): Envelope<T> {
   return { success: true, message, code, status: statusOfCode[code], data, errors: [] };
 }
 

@@ -44,7 +44,9 @@ export function listQuerySchema<const F extends readonly [string, ...string[]]>(
       .transform((text, ctx) => {
         if (!text) return [] as { field: F[number]; order: SortOrder }[];
         const items = parseSort(text);
-        const parsed = z.array(z.object({ field: fieldSchema, order: sortOrderSchema })).safeParse(items);
+        const parsed = z
+          .array(z.object({ field: fieldSchema, order: sortOrderSchema }))
+          .safeParse(items);
         if (!parsed.success) {
           ctx.addIssue({
             code: 'custom',
@@ -86,6 +88,11 @@ export interface Paginated<T> {
 }
 
 /** Builds the paginated shape from a page of items and the total count. */
-export function paginate<T>(items: T[], total: number, page: number, pageSize: number): Paginated<T> {
+export function paginate<T>(
+  items: T[],
+  total: number,
+  page: number,
+  pageSize: number,
+): Paginated<T> {
   return { items, page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
 }

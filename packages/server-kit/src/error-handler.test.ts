@@ -1,0 +1,117 @@
+import Fastify from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { errorHandler } from './error-handler';
+import { AppError, invalidField } from './errors';
+import { healthRoutes } from './health';
+
+const app = Fastify({ logger: false, bodyLimit: 64 }).withTypeProvider<ZodTypeProvider>();
+
+beforeAll(async () => {
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(errorHandler);
+  await app.register(healthRoutes, {
+    service: 'test',
+    checks: () => [
+      {
+        name: 'storage',
+        check: () => {
+          throw new Error('disk gone');
+        },
+      },
+    ],
+  });
+  app.post(
+    '/things',
+    { schema: { body: z.object({ name: z.string().min(2), age: z.number() }) } },
+    async () => ({ ok: true }),
+  );
+  app.get('/conflict', async () => {
+    throw new AppError('CONFLICT', 'Already there.');
+  });
+  app.get('/field', async () => {
+    throw invalidField('budget', 'budget must be positive');
+  });
+  app.get('/bug', async () => {
+    throw new Error('secret internal detail at /srv/app.ts:12');
+  });
+  await app.ready();
+});
+afterAll(() => app.close());
+
+describe('envelope error handler', () => {
+  it('names the fields of a schema validation error', async () => {
+    const response = await app.inject({ method: 'POST', url: '/things', payload: { name: 'x' } });
+    expect(response.statusCode).toBe(400);
+    const body = response.json();
+    expect(body).toMatchObject({
+      success: false,
+      code: 'VALIDATION_ERROR',
+      status: 400,
+      data: null,
+    });
+    expect(body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['age', 'name']);
+  });
+
+  it('answers AppErrors with their code and status', async () => {
+    const response = await app.inject({ url: '/conflict' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toMatchObject({
+      success: false,
+      code: 'CONFLICT',
+      message: 'Already there.',
+    });
+    const field = await app.inject({ url: '/field' });
+    expect(field.json().errors).toEqual([
+      { field: 'budget', message: 'budget must be positive', code: 'VALIDATION_ERROR' },
+    ]);
+  });
+
+  it('hides internals of a 500', async () => {
+    const response = await app.inject({ url: '/bug' });
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain('secret');
+    expect(response.json()).toMatchObject({ success: false, code: 'INTERNAL_ERROR', status: 500 });
+  });
+
+  it('answers unknown routes, bad JSON and oversized bodies in the envelope', async () => {
+    const missing = await app.inject({ url: '/nope' });
+    expect(missing.json()).toMatchObject({ success: false, code: 'NOT_FOUND', status: 404 });
+    const badJson = await app.inject({
+      method: 'POST',
+      url: '/things',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
+    expect(badJson.statusCode).toBe(400);
+    expect(badJson.json()).toMatchObject({ success: false, status: 400 });
+    const big = await app.inject({
+      method: 'POST',
+      url: '/things',
+      payload: { name: 'x'.repeat(200), age: 1 },
+    });
+    expect(big.statusCode).toBe(413);
+    expect(big.json()).toMatchObject({ success: false, code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('serves live always and ready only when every check passes', async () => {
+    expect((await app.inject({ url: '/api/live/' })).json()).toMatchObject({
+      success: true,
+      data: { live: true },
+    });
+    const ready = await app.inject({ url: '/api/ready/' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE' });
+    expect(ready.json().data.checks[0]).toMatchObject({
+      name: 'storage',
+      ok: false,
+      error: 'disk gone',
+    });
+  });
+});

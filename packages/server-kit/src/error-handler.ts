@@ -1,0 +1,77 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { fail } from '@pa/contracts/envelope';
+import { codeOfStatus, ErrorCode } from '@pa/contracts/error-codes';
+import { AppError } from './errors';
+
+function fieldOf(instancePath: string, context: string | undefined): string {
+  const path = instancePath.replace(/^\//, '').replaceAll('/', '.');
+  return path || context || 'request';
+}
+
+/**
+ * One error handler for the whole service: every failure — our own AppError, schema validation,
+ * Fastify's own errors (body too large, bad JSON, rate limit), unknown routes and thrown bugs —
+ * answers in the envelope. A 5xx never carries internals; they go to the log only.
+ */
+export interface ErrorHandlerOptions {
+  /** Answers unknown routes that are not API calls (the web app's history fallback); return true when handled. */
+  fallback?: (request: FastifyRequest, reply: FastifyReply) => boolean;
+}
+
+export const errorHandler = fp<ErrorHandlerOptions>(
+  async function errorHandler(app: FastifyInstance, options: ErrorHandlerOptions) {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof AppError) {
+        return reply
+          .status(error.status)
+          .send(fail(error.code, error.message, error.errors, error.status));
+      }
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        const errors = error.validation.map((issue) => ({
+          field: fieldOf(issue.instancePath, error.validationContext),
+          message: issue.message ?? 'is invalid',
+          code: ErrorCode.VALIDATION_ERROR,
+        }));
+        const first = errors[0];
+        const message = first ? `${first.field}: ${first.message}` : 'The request is invalid.';
+        return reply.status(400).send(fail(ErrorCode.VALIDATION_ERROR, message, errors));
+      }
+      const status = error.statusCode ?? 500;
+      if (status >= 500) {
+        request.log.error({ err: error }, 'request failed');
+        return reply
+          .status(status)
+          .send(
+            fail(
+              ErrorCode.INTERNAL_ERROR,
+              'Something went wrong on our side. Please try again.',
+              undefined,
+              status,
+            ),
+          );
+      }
+      if (status === 429) {
+        return reply
+          .status(429)
+          .send(fail(ErrorCode.RATE_LIMITED, error.message || 'Too many requests.'));
+      }
+      const code =
+        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? ErrorCode.PAYLOAD_TOO_LARGE
+          : codeOfStatus(status);
+      return reply.status(status).send(fail(code, error.message, undefined, status));
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      if (options.fallback?.(request, reply)) return;
+      reply
+        .status(404)
+        .send(
+          fail(ErrorCode.NOT_FOUND, `No route for ${request.method} ${request.url.split('?')[0]}.`),
+        );
+    });
+  },
+  { name: 'envelope-error-handler' },
+);
