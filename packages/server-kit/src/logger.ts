@@ -7,10 +7,7 @@ import { randomUUID } from 'node:crypto';
  */
 export function loggerOptions(
   level: string,
-): Pick<
-  FastifyServerOptions,
-  'logger' | 'genReqId' | 'requestIdHeader' | 'requestIdLogLabel' | 'disableRequestLogging'
-> {
+): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader'> {
   return {
     logger:
       level === 'silent'
@@ -31,7 +28,6 @@ export function loggerOptions(
             },
           },
     requestIdHeader: 'x-request-id',
-    requestIdLogLabel: 'requestId',
     genReqId: () => randomUUID(),
   };
 }

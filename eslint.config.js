@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const webFeatures = fs.existsSync('apps/web/src/features')
+  ? fs
+      .readdirSync('apps/web/src/features', { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+  : [];
+
+/**
+ * Import directions of STYLE.md, enforced rather than hoped for:
+ * packages never import apps; services never import the web app or each other;
+ * inside the web app shared code → features → app, and features do not import each other.
+ */
+const boundaryZones = [
+  { target: './packages', from: './apps', message: 'Packages must not import from apps.' },
+  {
+    target: './apps/portal-api',
+    from: ['./apps/web', './apps/power7-api'],
+    message: 'A service imports only packages.',
+  },
+  {
+    target: './apps/power7-api',
+    from: ['./apps/web', './apps/portal-api'],
+    message: 'A service imports only packages.',
+  },
+  {
+    target: './apps/web',
+    from: ['./apps/portal-api', './apps/power7-api'],
+    message: 'The web app talks to services over HTTP only.',
+  },
+  ...webFeatures.map((feature) => ({
+    target: `./apps/web/src/features/${feature}`,
+    from: './apps/web/src/features',
+    except: [`./${feature}`],
+    message: 'Features must not import each other; compose them in src/app.',
+  })),
+  {
+    target: './apps/web/src/features',
+    from: './apps/web/src/app',
+    message: 'Features must not import the app layer.',
+  },
+  {
+    target: [
+      './apps/web/src/components',
+      './apps/web/src/lib',
+      './apps/web/src/config',
+      './apps/web/src/hooks',
+      './apps/web/src/types',
+      './apps/web/src/utils',
+    ],
+    from: ['./apps/web/src/features', './apps/web/src/app'],
+    message: 'Shared code must not import features or the app layer.',
+  },
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/.data/**',
+      'artifacts/**',
+      'test-results/**',
+      'playwright-report/**',
+      'apps/portal-api/drizzle/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json'],
+          alwaysTryTypes: true,
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: boundaryZones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-self-import': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+);

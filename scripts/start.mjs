@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// `npm start`: builds the web app when its build is missing or older than its sources, then runs the
+// portal (web app + portal API) and the Power 7 API side by side on the embedded defaults.
+// Either service stopping stops the other, so a failure is never half-hidden.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const web = path.join(root, 'apps/web');
+
+function newestMtime(target) {
+  if (!fs.existsSync(target)) return 0;
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target))
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+const builtAt = newestMtime(path.join(web, 'dist/index.html'));
+const sourcesAt = Math.max(
+  ...['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((p) =>
+    newestMtime(path.join(web, p)),
+  ),
+  newestMtime(path.join(root, 'packages/contracts/src')),
+);
+if (!process.env.SKIP_WEB_BUILD && builtAt < sourcesAt) {
+  console.log('Building the web app…');
+  const build = spawnSync('npm', ['run', 'build', '-w', '@pa/web'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const services = [
+  ['portal', 'apps/portal-api/src/server.ts'],
+  ['power7', 'apps/power7-api/src/server.ts'],
+];
+const children = services.map(([name, entry]) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  });
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(
+      `${name} service stopped (${signal ?? `exit code ${code}`}); stopping the others.`,
+    );
+    stop(code || 1);
+  });
+  return child;
+});
+
+let stopping = false;
+function stop(code) {
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 5000).unref();
+  Promise.all(
+    children.map((child) =>
+      child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null,
+    ),
+  ).then(() => process.exit(code));
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));

@@ -1,0 +1,35 @@
+// System packages the test suite needs: Debian's Chromium (browser tests) and the PostgreSQL server
+// (integration tests on a real server). Installed with apt-get when missing and running as root;
+// otherwise the exact command is printed and the run stops.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** The folder holding `initdb`/`pg_ctl`/`postgres` of the newest installed PostgreSQL server, if any. */
+export function findPostgresBin() {
+  const base = '/usr/lib/postgresql';
+  if (!fs.existsSync(base)) return null;
+  const versions = fs
+    .readdirSync(base)
+    .filter((v) => fs.existsSync(`${base}/${v}/bin/postgres`))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions.length ? `${base}/${versions[0]}/bin` : null;
+}
+
+export function ensureSystemPackages() {
+  const missing = [];
+  if (!fs.existsSync(CHROMIUM_PATH)) missing.push('chromium');
+  if (!findPostgresBin()) missing.push('postgresql');
+  if (missing.length === 0) return;
+  const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
+  if (process.getuid?.() !== 0) {
+    console.error(
+      `Missing system packages: ${missing.join(', ')}. Install them with:\n  sudo ${command}`,
+    );
+    process.exit(1);
+  }
+  console.log(`Installing system packages: ${missing.join(', ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('bash', ['-c', command], { stdio: 'inherit', env });
+}
