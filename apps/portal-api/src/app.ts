@@ -11,6 +11,7 @@ import { loggerOptions } from '@pa/server-kit/logger';
 import { openApi } from '@pa/server-kit/openapi';
 import type { PortalConfig } from './config';
 import { registerWebApp } from './plugins/external/web-app';
+import { registerAdminRoutes } from './routes/api/admin-routes';
 
 /** Builds the portal service from its plugins; `server.ts` only starts it, tests call it directly. */
 export async function buildPortalApp(config: PortalConfig) {
@@ -44,5 +45,6 @@ export async function buildPortalApp(config: PortalConfig) {
     version: '0.1.0',
   });
   await app.register(healthRoutes, { service: 'portal-api', checks: () => [] });
+  await app.register(registerAdminRoutes);
   return app;
 }
