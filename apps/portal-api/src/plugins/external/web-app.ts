@@ -21,10 +21,12 @@ export async function registerWebApp(app: FastifyInstance, distDir: string) {
     cacheControl: false,
   });
   return (request: FastifyRequest, reply: FastifyReply) => {
+    // Client-side routes have no file extension; a missing asset (e.g. /assets/x.js) stays a 404.
+    const pathname = request.url.split('?')[0] ?? '/';
     const isPage =
-      request.method === 'GET' &&
-      !request.url.startsWith('/api') &&
-      (request.headers.accept ?? '').includes('text/html');
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !pathname.startsWith('/api') &&
+      (!path.extname(pathname) || (request.headers.accept ?? '').includes('text/html'));
     if (!isPage) return false;
     void reply.header('cache-control', 'no-cache').sendFile('index.html');
     return true;
