@@ -1,0 +1,54 @@
+/**
+ * Every failure the engine expects (bad file, bad parameters, bad combo, cancellation) is an
+ * `EngineError` with a stable `code` and a message a person understands, so a service can map it
+ * to a 4xx answer and a command line can print it as is.
+ */
+export type EngineErrorCode =
+  | 'FILE_EMPTY'
+  | 'FILE_UNREADABLE'
+  | 'NOT_A_TABLE'
+  | 'XLSX_INVALID'
+  | 'NO_NUMBER_COLUMNS'
+  | 'NO_VALID_ROWS'
+  | 'LINE_TOO_LONG'
+  | 'INVALID_PARAMS'
+  | 'INVALID_COMBO'
+  | 'PAYOUT_TOO_LARGE'
+  | 'SESSION_NOT_FOUND'
+  | 'SESSION_NOT_READY'
+  | 'CANCELLED';
+
+export class EngineError extends Error {
+  readonly code: EngineErrorCode;
+  /** Optional field name (e.g. `payout_3`, `combo`) for validation answers. */
+  readonly field: string | undefined;
+
+  constructor(code: EngineErrorCode, message: string, field?: string) {
+    super(message);
+    this.name = 'EngineError';
+    this.code = code;
+    this.field = field;
+  }
+}
+
+/** Thrown when an AbortSignal fired; `code` is `CANCELLED`. */
+export class CancelledError extends EngineError {
+  constructor(message = 'The analysis was cancelled.') {
+    super('CANCELLED', message);
+    this.name = 'CancelledError';
+  }
+}
+
+/** Throws `CancelledError` when the signal has fired. Cheap; call between chunks of work. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new CancelledError();
+}
+
+/** For states the code rules out; a failure here is a bug, not bad input. */
+export function invariant(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`Invariant failed: ${message}`);
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected value: ${String(value)}`);
+}

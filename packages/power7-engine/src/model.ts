@@ -1,0 +1,186 @@
+import { EngineError } from './errors';
+
+/** How many numbers a ticket and a draw hold. */
+export const PICK = 7;
+export const MIN_POOL = 8;
+export const MAX_POOL = 49;
+export const DEFAULT_POOL = 35;
+
+/** A ticket's match type: how many of its numbers are in the draw (only 3..7 win). */
+export type MatchType = 3 | 4 | 5 | 6 | 7;
+export const MATCH_TYPES: readonly MatchType[] = [3, 4, 5, 6, 7];
+
+/** Payout per winning ticket for each match type, in currency units (≥ 0, at most 2 decimals). */
+export type Payouts = Readonly<Record<MatchType, number>>;
+
+/** Winners of one draw per match type, keyed `"3"`..`"7"` as in the CLI JSON. */
+export type WinnerCounts = Record<'3' | '4' | '5' | '6' | '7', number>;
+
+/** `fixed`: total ≤ budget. `range`: min ≤ total ≤ max. Amounts in currency units. */
+export type Budget =
+  | { readonly type: 'fixed'; readonly budget: number }
+  | { readonly type: 'range'; readonly min: number; readonly max: number };
+
+/** Pascal's triangle up to 64: BINOM[n][k] = C(n, k) (exact, all < 2^53 for n ≤ 64, k ≤ 8). */
+export const BINOM: readonly Float64Array[] = (() => {
+  const rows: Float64Array[] = [];
+  for (let n = 0; n <= 64; n++) {
+    const row = new Float64Array(PICK + 2);
+    row[0] = 1;
+    for (let k = 1; k <= PICK + 1; k++)
+      row[k] = n === 0 ? 0 : rows[n - 1]![k - 1]! + rows[n - 1]![k]!;
+    rows.push(row);
+  }
+  return rows;
+})();
+
+/** C(n, k) for 0 ≤ n ≤ 64, 0 ≤ k ≤ 8. */
+export function binom(n: number, k: number): number {
+  return BINOM[n]![k]!;
+}
+
+/** Number of possible draws for a pool: C(P, 7). */
+export function drawCount(pool: number): number {
+  return binom(pool, PICK);
+}
+
+/**
+ * Colex rank of a k-subset given as ascending 0-based elements: Σ C(e_i, i+1).
+ * Colex order sorts by the largest element first, so all subsets whose largest element is < m come
+ * before those containing m — the property the scan split relies on.
+ */
+export function colexRank(sorted0: ArrayLike<number>, k = sorted0.length): number {
+  let r = 0;
+  for (let i = 0; i < k; i++) r += BINOM[sorted0[i]!]![i + 1]!;
+  return r;
+}
+
+/** Inverse of `colexRank`: writes the ascending 0-based elements of rank `r` into `out[0..k)`. */
+export function colexUnrank(r: number, k: number, out: Uint8Array | number[], maxN = 63): void {
+  let c = maxN;
+  for (let i = k; i >= 1; i--) {
+    while (BINOM[c]![i]! > r) c--;
+    out[i - 1] = c;
+    r -= BINOM[c]![i]!;
+    c--;
+  }
+}
+
+/** Validates a pool size (8..49). */
+export function validatePool(pool: unknown, field = 'pool'): number {
+  if (typeof pool !== 'number' || !Number.isInteger(pool) || pool < MIN_POOL || pool > MAX_POOL) {
+    throw new EngineError(
+      'INVALID_PARAMS',
+      `The pool size must be a whole number from ${MIN_POOL} to ${MAX_POOL}; got ${String(pool)}.`,
+      field,
+    );
+  }
+  return pool;
+}
+
+/**
+ * Parses the combo text form (`3-8-12-19-24-30-35`: seven distinct numbers of 1..pool, ascending,
+ * joined by `-`, nothing else) into its numbers. Throws `EngineError('INVALID_COMBO')` otherwise.
+ */
+export function parseCombo(text: string, pool: number): number[] {
+  const bad = (why: string): never => {
+    throw new EngineError('INVALID_COMBO', `Invalid combo "${text}": ${why}.`, 'combo');
+  };
+  if (typeof text !== 'string' || !/^[0-9]{1,2}(-[0-9]{1,2}){6}$/.test(text)) {
+    bad('expected seven numbers joined by "-", e.g. 3-8-12-19-24-30-35');
+  }
+  const nums = text.split('-').map(Number);
+  for (let i = 0; i < nums.length; i++) {
+    const n = nums[i]!;
+    if (n < 1 || n > pool) bad(`${n} is outside the pool 1..${pool}`);
+    if (i > 0 && n <= nums[i - 1]!) bad('the numbers must be distinct and ascending');
+  }
+  return nums;
+}
+
+/** The combo text form of seven ascending 1-based numbers. */
+export function formatCombo(numbers: ArrayLike<number>): string {
+  return Array.from(numbers).join('-');
+}
+
+/** Colex rank of a draw given as seven ascending 1-based numbers. */
+export function rankOfNumbers(numbers: ArrayLike<number>): number {
+  let r = 0;
+  for (let i = 0; i < PICK; i++) r += BINOM[numbers[i]! - 1]![i + 1]!;
+  return r;
+}
+
+/** The seven ascending 1-based numbers of the draw with colex rank `rank`. */
+export function numbersOfRank(rank: number): number[] {
+  const out = [0, 0, 0, 0, 0, 0, 0];
+  colexUnrank(rank, PICK, out, MAX_POOL - 1);
+  return out.map((x) => x + 1);
+}
+
+/** Validates payouts: five finite numbers ≥ 0 with at most two decimals. */
+export function validatePayouts(payouts: unknown): Payouts {
+  if (typeof payouts !== 'object' || payouts === null) {
+    throw new EngineError(
+      'INVALID_PARAMS',
+      'Payouts for match types 3..7 are required.',
+      'payouts',
+    );
+  }
+  const p = payouts as Record<string, unknown>;
+  for (const m of MATCH_TYPES) {
+    checkMoney(p[m], `payout_${m}`, `The payout for ${m} matches`);
+  }
+  return {
+    3: p[3] as number,
+    4: p[4] as number,
+    5: p[5] as number,
+    6: p[6] as number,
+    7: p[7] as number,
+  };
+}
+
+/** Validates a budget (amounts ≥ 0, at most two decimals, min ≤ max). */
+export function validateBudget(budget: unknown): Budget {
+  const b = budget as Partial<Record<string, unknown>> | null;
+  if (b?.type === 'fixed') {
+    checkMoney(b.budget, 'budget', 'The budget');
+    return { type: 'fixed', budget: b.budget as number };
+  }
+  if (b?.type === 'range') {
+    checkMoney(b.min, 'budget_min', 'The minimum budget');
+    checkMoney(b.max, 'budget_max', 'The maximum budget');
+    if ((b.min as number) > (b.max as number)) {
+      throw new EngineError(
+        'INVALID_PARAMS',
+        'The minimum budget must not be greater than the maximum budget.',
+        'budget_min',
+      );
+    }
+    return { type: 'range', min: b.min as number, max: b.max as number };
+  }
+  throw new EngineError(
+    'INVALID_PARAMS',
+    'The budget type must be "fixed" or "range".',
+    'budget_type',
+  );
+}
+
+/** Largest amount accepted (currency units); keeps minor-unit arithmetic far inside 2^53. */
+export const MAX_AMOUNT = 1e12;
+
+function checkMoney(v: unknown, field: string, what: string): void {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+    throw new EngineError('INVALID_PARAMS', `${what} must be a number ≥ 0.`, field);
+  }
+  if (v > MAX_AMOUNT) {
+    throw new EngineError('INVALID_PARAMS', `${what} must not exceed ${MAX_AMOUNT}.`, field);
+  }
+  if (Math.abs(Math.round(v * 100) - v * 100) > 1e-6 * Math.max(1, v)) {
+    throw new EngineError('INVALID_PARAMS', `${what} may have at most two decimals.`, field);
+  }
+}
+
+/** An amount in integer minor units (cents). */
+export function toMinor(v: number): number {
+  return Math.round(v * 100);
+}
