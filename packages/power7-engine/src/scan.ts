@@ -1,0 +1,311 @@
+import { invariant } from './errors';
+import { BINOM } from './model';
+import { OuterWalk, type Tables } from './tables';
+
+/** What a scan needs besides the tables (all plain data, so it crosses a worker boundary). */
+export interface ScanParams {
+  pool: number;
+  /** Payout per match type in units, index 3..7. */
+  w: number[];
+  alpha7: number;
+  /** Inclusive qualification bounds on the total in units. */
+  lo: number;
+  hi: number;
+  /** Per match type 3..7 (index 0..4): store counts in 16 bits when their bound allows. */
+  wide: boolean[];
+}
+
+/** Qualifying draws of one top number (largest element `g`, 0-based), in ascending colex rank. */
+export interface ScanChunk {
+  g: number;
+  seq: number;
+  length: number;
+  ranks: Uint32Array;
+  /** Winners per match type 3..7 (index 0..4). */
+  counts: (Uint16Array | Uint32Array)[];
+}
+
+export const HIST_BINS = 65536;
+
+/** Totals over the draws scanned; mergeable across workers. Totals in units. */
+export interface ScanStats {
+  draws: number;
+  qualified: number;
+  min: number;
+  max: number;
+  worstRank: number;
+  worstLex: number;
+  /** Exact sum of all totals = sumBig + sumSmall (sumBig a decimal BigInt string). */
+  sumBig: string;
+  sumSmall: number;
+  /** Fine histogram: hist[i] = draws with total in [i·2^shift, (i+1)·2^shift). */
+  hist: Uint32Array;
+  shift: number;
+}
+
+const FLUSH = 2 ** 52;
+
+/** Lexicographic order key of seven ascending 0-based numbers (smallest first), < 2^53. */
+function lexKey(a: number, o: Int32Array, g: number): number {
+  return (((((a * 64 + o[0]!) * 64 + o[1]!) * 64 + o[2]!) * 64 + o[3]!) * 64 + o[4]!) * 64 + g;
+}
+
+/** Halves the histogram resolution until `v` fits. */
+function widen(hist: Uint32Array, shift: number, v: number): number {
+  while (Math.floor(v / 2 ** shift) >= HIST_BINS) {
+    for (let i = 0; i < HIST_BINS / 2; i++) hist[i] = hist[2 * i]! + hist[2 * i + 1]!;
+    hist.fill(0, HIST_BINS / 2);
+    shift++;
+  }
+  return shift;
+}
+
+/** Brings a histogram to a coarser shift (exact: bins are aligned powers of two). */
+export function coarsen(hist: Uint32Array, from: number, to: number): void {
+  for (let s = from; s < to; s++) {
+    for (let i = 0; i < HIST_BINS / 2; i++) hist[i] = hist[2 * i]! + hist[2 * i + 1]!;
+    hist.fill(0, HIST_BINS / 2);
+  }
+}
+
+// Subsets of a 6-set by bitmask, grouped by size, precomputed once.
+const MASKS_BY_SIZE: number[][] = [[], [], [], [], [], [], []];
+for (let mask = 1; mask < 64; mask++) {
+  let bits = 0;
+  for (let x = mask; x; x >>= 1) bits += x & 1;
+  MASKS_BY_SIZE[bits]!.push(mask);
+}
+
+/**
+ * Scans every draw whose largest number is one of `tops` (0-based), largest first as given.
+ * Per draw: 7 loads from y6 (6 contiguous), one step of a pointer into the distinct tickets, a few
+ * compares. Qualifying draws get their exact winners per match type from the count tables
+ * (≈ 56 lookups, with the 6-number prefix work shared by the inner loop) and are handed to `emit`.
+ * `onTop` is called after each top number with the draws done so far (progress / cancellation point).
+ */
+export function scanTops(
+  tables: Tables,
+  p: ScanParams,
+  tops: readonly number[],
+  emit: (chunk: ScanChunk) => void,
+  onTop: (drawsDone: number) => boolean | void,
+): ScanStats {
+  const { y6, c3, c4, c5, c6, ticketRanks, ticketMult } = tables;
+  const { lo, hi, alpha7 } = p;
+  const w3 = p.w[3]!;
+  const w4 = p.w[4]!;
+  const w5 = p.w[5]!;
+  const w6 = p.w[6]!;
+  const w7 = p.w[7]!;
+  const nT = ticketRanks.length;
+  let min = Infinity;
+  let max = -Infinity;
+  let worstRank = -1;
+  let worstLex = Infinity;
+  let sumSmall = 0;
+  let sumBig = 0n;
+  const hist = new Uint32Array(HIST_BINS);
+  let shift = 0;
+  let width = 1;
+  let limit = HIST_BINS; // totals < limit fit the current resolution
+  let draws = 0;
+  let qualified = 0;
+
+  // output buffers
+  const MAX_CHUNK = 1 << 20;
+  let cap = 1024;
+  let len = 0;
+  let seq = 0;
+  let ranksBuf = new Uint32Array(cap);
+  let countBufs: (Uint16Array | Uint32Array)[] = p.wide.map((wd) =>
+    wd ? new Uint32Array(cap) : new Uint16Array(cap),
+  );
+  let curG = -1;
+  const flushChunk = () => {
+    if (len === 0) return;
+    emit({
+      g: curG,
+      seq: seq++,
+      length: len,
+      ranks: ranksBuf.slice(0, len),
+      counts: countBufs.map((b) => b.slice(0, len)),
+    });
+    len = 0;
+  };
+  const grow = () => {
+    if (cap >= MAX_CHUNK) {
+      flushChunk();
+      return;
+    }
+    cap *= 2;
+    const r = new Uint32Array(cap);
+    r.set(ranksBuf);
+    ranksBuf = r;
+    countBufs = countBufs.map((b) => {
+      const n = b instanceof Uint32Array ? new Uint32Array(cap) : new Uint16Array(cap);
+      n.set(b);
+      return n;
+    });
+  };
+
+  // prefix caches for exact per-tier counts
+  const nO = new Float64Array(7);
+  const srOff = [0, 0, 0, 0, 15, 35, 50, 56]; // shifted ranks of (j-1)-subsets for j = 3..6
+  const sr = new Float64Array(56);
+  const rk = new Float64Array(64);
+  const srk = new Float64Array(64);
+  const el = new Int32Array(6);
+  const tabs = [c3, c3, c3, c3, c4, c5, c6];
+
+  for (const g of tops) {
+    if (g < 6) continue;
+    if (curG !== -1) flushChunk();
+    curG = g;
+    seq = 0;
+    const cg6 = BINOM[g]![6]!;
+    let r = BINOM[g]![7]!; // first draw rank with top g
+    // pointer into the distinct tickets
+    let tp = 0;
+    {
+      let l = 0;
+      let h = nT;
+      while (l < h) {
+        const mid = (l + h) >>> 1;
+        if (ticketRanks[mid]! < r) l = mid + 1;
+        else h = mid;
+      }
+      tp = l;
+    }
+    let nextT = tp < nT ? ticketRanks[tp]! : Infinity;
+    const walk = new OuterWalk(5, g);
+    const o = walk.o;
+    const base = walk.base;
+    let rank5 = 0;
+    while (walk.next()) {
+      const top = o[0]!;
+      const b0 = base[0]! + cg6;
+      const b1 = base[1]! + cg6;
+      const b2 = base[2]! + cg6;
+      const b3 = base[3]! + cg6;
+      const b4 = base[4]! + cg6;
+      const b5 =
+        BINOM[o[0]!]![2]! +
+        BINOM[o[1]!]![3]! +
+        BINOM[o[2]!]![4]! +
+        BINOM[o[3]!]![5]! +
+        BINOM[o[4]!]![6]!;
+      const y0 = y6[rank5 + cg6]!;
+      let prefixReady = false;
+      for (let a = 0; a < top; a++, r++) {
+        const s =
+          y0 + y6[b0 + a]! + y6[b1 + a]! + y6[b2 + a]! + y6[b3 + a]! + y6[b4 + a]! + y6[b5 + a]!;
+        let c7 = 0;
+        if (r === nextT) {
+          c7 = ticketMult[tp]!;
+          tp++;
+          nextT = tp < nT ? ticketRanks[tp]! : Infinity;
+        }
+        const t = s / 24 + alpha7 * c7;
+        if (t < min) min = t;
+        if (t >= max) {
+          if (t > max) {
+            max = t;
+            worstRank = r;
+            worstLex = lexKey(a, o, g);
+          } else {
+            const lk = lexKey(a, o, g);
+            if (lk < worstLex) {
+              worstLex = lk;
+              worstRank = r;
+            }
+          }
+        }
+        sumSmall += t;
+        if (sumSmall >= FLUSH) {
+          sumBig += BigInt(sumSmall);
+          sumSmall = 0;
+        }
+        if (t >= limit) {
+          shift = widen(hist, shift, t);
+          width = 2 ** shift;
+          limit = HIST_BINS * width;
+        }
+        hist[Math.floor(t / width)]!++;
+        if (t >= lo && t <= hi) {
+          if (!prefixReady) {
+            prefixReady = true;
+            el[0] = o[0]!;
+            el[1] = o[1]!;
+            el[2] = o[2]!;
+            el[3] = o[3]!;
+            el[4] = o[4]!;
+            el[5] = g;
+            for (let mask = 1; mask < 64; mask++) {
+              let rr = 0;
+              let ss = 0;
+              let pos = 0;
+              for (let i = 0; i < 6; i++) {
+                if (mask & (1 << i)) {
+                  rr += BINOM[el[i]!]![pos + 1]!;
+                  ss += BINOM[el[i]!]![pos + 2]!;
+                  pos++;
+                }
+              }
+              rk[mask] = rr;
+              srk[mask] = ss;
+            }
+            for (let j = 3; j <= 6; j++) {
+              let sum = 0;
+              for (const mask of MASKS_BY_SIZE[j]!) sum += tabs[j]![rk[mask]!]!;
+              nO[j] = sum;
+              let q = srOff[j]!;
+              for (const mask of MASKS_BY_SIZE[j - 1]!) sr[q++] = srk[mask]!;
+            }
+          }
+          let n3 = nO[3]!;
+          for (let q = 0; q < 15; q++) n3 += c3[sr[q]! + a]!;
+          let n4 = nO[4]!;
+          for (let q = 15; q < 35; q++) n4 += c4[sr[q]! + a]!;
+          let n5 = nO[5]!;
+          for (let q = 35; q < 50; q++) n5 += c5[sr[q]! + a]!;
+          let n6 = nO[6]!;
+          for (let q = 50; q < 56; q++) n6 += c6[sr[q]! + a]!;
+          const e7 = c7;
+          const e6 = n6 - 7 * e7;
+          const e5 = n5 - 6 * e6 - 21 * e7;
+          const e4 = n4 - 5 * e5 - 15 * e6 - 35 * e7;
+          const e3 = n3 - 4 * e4 - 10 * e5 - 20 * e6 - 35 * e7;
+          invariant(
+            w3 * e3 + w4 * e4 + w5 * e5 + w6 * e6 + w7 * e7 === t,
+            'per-tier counts disagree with the folded total',
+          );
+          if (len === cap) grow();
+          ranksBuf[len] = r;
+          countBufs[0]![len] = e3;
+          countBufs[1]![len] = e4;
+          countBufs[2]![len] = e5;
+          countBufs[3]![len] = e6;
+          countBufs[4]![len] = e7;
+          len++;
+          qualified++;
+        }
+      }
+      rank5++;
+    }
+    draws += BINOM[g]![6]!;
+    flushChunk();
+    if (onTop(draws) === false) break;
+  }
+  return {
+    draws,
+    qualified,
+    min,
+    max,
+    worstRank,
+    worstLex,
+    sumBig: sumBig.toString(),
+    sumSmall,
+    hist,
+    shift,
+  };
+}
