@@ -1,4 +1,6 @@
 import Fastify from 'fastify';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import {
   serializerCompiler,
@@ -10,17 +12,46 @@ import { healthRoutes } from '@pa/server-kit/health';
 import { loggerOptions } from '@pa/server-kit/logger';
 import { openApi } from '@pa/server-kit/openapi';
 import type { PortalConfig } from './config';
+import { openDatabase, type OpenDatabase } from './db/client';
+import { loadSigningKeys } from './modules/auth/keys';
+import { seed, type SeedResult } from './modules/companies/seed';
+import { authPlugin } from './plugins/external/auth';
 import { registerWebApp } from './plugins/external/web-app';
+import { registerAccountRoutes } from './routes/api/accounts/index';
 import { registerAdminRoutes } from './routes/api/admin-routes';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: PortalConfig;
+    /** What seeding did at this start (server.ts prints the sign-in details from it). */
+    seedResult: SeedResult;
+  }
+}
+
+export interface BuildOptions {
+  /** An already opened database (tests); otherwise opened from the config and closed with the app. */
+  database?: OpenDatabase;
+}
+
 /** Builds the portal service from its plugins; `server.ts` only starts it, tests call it directly. */
-export async function buildPortalApp(config: PortalConfig) {
+export async function buildPortalApp(config: PortalConfig, options: BuildOptions = {}) {
   const app = Fastify({
     ...loggerOptions(config.LOG_LEVEL),
     bodyLimit: 1024 * 1024,
+    // The client address (rate limits, audit, sign-in list) comes from the socket, never from headers
+    // a client can forge; set up a proxy's X-Forwarded-For explicitly when there is one.
+    trustProxy: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+
+  const database = options.database ?? (await openDatabase(config));
+  app.addHook('onClose', async () => {
+    if (!options.database) await database.close();
+  });
+  const keys = await loadSigningKeys(config.DATA_DIR);
+  app.decorate('seedResult', await seed(database.db, config.DEMO_ADMIN_PASSWORD));
 
   // Order matters: security headers and the error handler wrap everything registered after them.
   await app.register(helmet, {
@@ -37,6 +68,10 @@ export async function buildPortalApp(config: PortalConfig) {
       },
     },
   });
+  // Only the configured browser origins may call the API from another origin (none by default:
+  // the web app is served from this same origin).
+  await app.register(cors, { origin: config.CORS_ORIGINS, credentials: true });
+  await app.register(cookie);
   const webFallback = await registerWebApp(app, config.WEB_DIST_DIR);
   await app.register(errorHandler, { fallback: webFallback });
   await app.register(openApi, {
@@ -44,7 +79,16 @@ export async function buildPortalApp(config: PortalConfig) {
     description: 'Accounts, users, roles and permissions of a company.',
     version: '0.1.0',
   });
-  await app.register(healthRoutes, { service: 'portal-api', checks: () => [] });
+  await app.register(healthRoutes, {
+    service: 'portal-api',
+    checks: () => [{ name: 'database', check: database.check }],
+  });
+  // The auth plugin decorates app.db / app.authenticate / app.requirePermission: register it before
+  // any route that uses them.
+  await app.register(authPlugin, { db: database.db, keys });
+  await app.register(registerAccountRoutes);
   await app.register(registerAdminRoutes);
   return app;
 }
+
+export type PortalApp = Awaited<ReturnType<typeof buildPortalApp>>;

@@ -4,6 +4,8 @@ import { listVar, loadConfig, logLevelVar, portVar } from '@pa/server-kit/config
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
+const seconds = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
+
 /** Every setting of the portal service, read from the environment once at boot (see README "Settings"). */
 export const portalConfigSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
@@ -14,6 +16,21 @@ export const portalConfigSchema = z.object({
   WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'apps/web/dist')),
   PUBLIC_URL: z.url().default('http://127.0.0.1:8000'),
   CORS_ORIGINS: listVar([]),
+  /** Password of the seeded Demo Company administrator; generated and printed once when unset. */
+  DEMO_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+  /** Access-token lifetime in seconds (the token contract's default: 15 minutes). */
+  ACCESS_TOKEN_TTL: seconds(900),
+  /** Absolute lifetime of a sign-in (refresh-token family) in seconds: 7 days. */
+  REFRESH_TOKEN_TTL: seconds(7 * 24 * 3600),
+  /** Sign-in attempts allowed per client address in one window. */
+  SIGNIN_RATE_LIMIT_IP: seconds(20),
+  /** Failed sign-ins allowed per account (user name / email) in one window. */
+  SIGNIN_RATE_LIMIT_ACCOUNT: seconds(5),
+  /** Length of the sign-in rate-limit window in seconds. */
+  SIGNIN_RATE_LIMIT_WINDOW: seconds(900),
+  /** smtp:// or smtps:// URL; unset = write each message to DATA_DIR/outbox and log it. */
+  SMTP_URL: z.url().optional(),
+  MAIL_FROM: z.string().default('Power Analyzer <no-reply@power-analyzer.local>'),
 });
 
 export type PortalConfig = z.infer<typeof portalConfigSchema>;

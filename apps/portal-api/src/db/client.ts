@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+/** The one database type the code sees; PGlite and node-postgres both satisfy it. */
+export type PortalDb = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** A transaction or the database itself: helpers that may run inside a transaction take this. */
+export type PortalTx = Parameters<Parameters<PortalDb['transaction']>[0]>[0] | PortalDb;
+
+export interface OpenDatabase {
+  db: PortalDb;
+  driver: 'pglite' | 'postgres';
+  /** Readiness check: one round trip. */
+  check(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  DATA_DIR: string;
+  DATABASE_URL?: string | undefined;
+  /** PGlite only: run in memory (tests) instead of `${DATA_DIR}/portal-db`. */
+  inMemory?: boolean;
+  /** PGlite only: an already opened instance (tests clone a migrated template). */
+  pglite?: PGlite;
+}
+
+export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../drizzle');
+
+/** Thrown when another process holds the PGlite data folder. */
+export class DataFolderHeldError extends Error {
+  constructor(
+    readonly folder: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The database folder ${folder} is in use by process ${pid} (PGlite allows one process per folder). ` +
+        'Stop that process first, or point DATABASE_URL at a PostgreSQL server.',
+    );
+    this.name = 'DataFolderHeldError';
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid holding a PGlite folder, or null when it is free (a stale lock of a dead process is free). */
+export function folderHolder(folder: string): number | null {
+  const lockFile = `${folder}.lock`;
+  try {
+    const pid = Number(fs.readFileSync(lockFile, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Takes the PGlite folder for this process: a lock file beside it holds our pid. A lock left by a
+ * dead process is taken over; a live holder makes us refuse, because two PGlite processes on one
+ * folder corrupt it.
+ */
+function lockFolder(folder: string): () => void {
+  const lockFile = `${folder}.lock`;
+  fs.mkdirSync(path.dirname(folder), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      return () => {
+        try {
+          if (fs.readFileSync(lockFile, 'utf8').trim() === String(process.pid)) fs.rmSync(lockFile);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = folderHolder(folder);
+      if (holder !== null) throw new DataFolderHeldError(folder, holder);
+      fs.rmSync(lockFile, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${folder}.`);
+}
+
+/**
+ * Opens the portal database and applies pending migrations: PostgreSQL when DATABASE_URL is set,
+ * otherwise PGlite in `${DATA_DIR}/portal-db` (or in memory for tests).
+ */
+export async function openDatabase(options: DatabaseOptions): Promise<OpenDatabase> {
+  if (options.DATABASE_URL) {
+    const pool = new pg.Pool({ connectionString: options.DATABASE_URL, max: 10 });
+    const db = drizzlePg(pool, { schema });
+    try {
+      await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return {
+      db: db as unknown as PortalDb,
+      driver: 'postgres',
+      check: async () => {
+        await db.execute(sql`select 1`);
+        return true;
+      },
+      close: () => pool.end(),
+    };
+  }
+
+  let unlock = () => {};
+  let client = options.pglite;
+  if (!client) {
+    if (options.inMemory) {
+      client = await PGlite.create();
+    } else {
+      const folder = path.join(options.DATA_DIR, 'portal-db');
+      unlock = lockFolder(folder);
+      try {
+        client = await PGlite.create({ dataDir: folder });
+      } catch (error) {
+        unlock();
+        throw error;
+      }
+    }
+  }
+  const pglite = client;
+  const db = drizzlePglite(pglite, { schema });
+  try {
+    await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } catch (error) {
+    await pglite.close();
+    unlock();
+    throw error;
+  }
+  return {
+    db: db as unknown as PortalDb,
+    driver: 'pglite',
+    check: async () => {
+      await db.execute(sql`select 1`);
+      return true;
+    },
+    close: async () => {
+      if (!pglite.closed) await pglite.close();
+      unlock();
+    },
+  };
+}

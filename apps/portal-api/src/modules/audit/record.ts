@@ -1,0 +1,86 @@
+import type { FastifyRequest } from 'fastify';
+import type { PortalTx } from '../../db/client';
+import { auditEvents } from '../../db/schema';
+
+/** Field names whose values never reach the audit trail. */
+const SECRET_KEY = /pass(word)?|hash|token|secret/i;
+
+/** Removes secrets (passwords, hashes, tokens) from a before/after snapshot. */
+export function withoutSecrets(
+  value: Record<string, unknown> | null | undefined,
+): Record<string, unknown> | null {
+  if (!value) return null;
+  const clean: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (SECRET_KEY.test(key)) continue;
+    clean[key] = field instanceof Date ? field.toISOString() : field;
+  }
+  return clean;
+}
+
+/**
+ * Keeps only the fields that changed between two snapshots, so an update's event says what it did.
+ * Arrays and objects compare by their JSON.
+ */
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const b: Record<string, unknown> = {};
+  const a: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
+      b[key] = before[key];
+      a[key] = after[key];
+    }
+  }
+  return { before: b, after: a };
+}
+
+/** Who acted and from where; `auditFrom(request)` builds it for a signed-in request. */
+export interface AuditActor {
+  companyId: string;
+  actorId?: string | null;
+  actorName?: string;
+  ip?: string;
+  userAgent?: string;
+}
+
+export interface AuditEvent extends AuditActor {
+  /** e.g. `user.create`, `role.update`, `account.sign-in`, `account.sign-in-failed`. */
+  action: string;
+  entityType: string;
+  entityId?: string | null;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+}
+
+/** The actor of a request: the signed-in user (when any), their company, address and user agent. */
+export function auditFrom(request: FastifyRequest): AuditActor {
+  return {
+    companyId: request.auth?.companyId ?? '',
+    actorId: request.auth?.userId ?? null,
+    actorName: request.auth?.userName ?? '',
+    ip: request.ip,
+    userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
+  };
+}
+
+/**
+ * Records one audit event. Pass the transaction that made the change so both commit together.
+ * Secrets are stripped from before/after whatever the caller passed.
+ */
+export async function recordAudit(db: PortalTx, event: AuditEvent): Promise<void> {
+  await db.insert(auditEvents).values({
+    companyId: event.companyId,
+    actorId: event.actorId ?? null,
+    actorName: event.actorName ?? '',
+    action: event.action,
+    entityType: event.entityType,
+    entityId: event.entityId ?? null,
+    before: withoutSecrets(event.before),
+    after: withoutSecrets(event.after),
+    ip: event.ip ?? '',
+    userAgent: event.userAgent ?? '',
+  });
+}

@@ -1,0 +1,71 @@
+import { jwtVerify, SignJWT } from 'jose';
+import type { SigningKeys } from './keys';
+
+/** The token contract shared with the Power 7 API (fixed; both sides rely on it). */
+export const TOKEN_ISSUER = 'power-analyzer-portal';
+export const TOKEN_AUDIENCE = 'power-analyzer';
+
+export interface AccessClaims {
+  sub: string;
+  cid: string;
+  sid: string;
+  name: string;
+  perms: string[];
+}
+
+/** Signs an access token (EdDSA) valid for `ttlSeconds`. */
+export async function signAccessToken(
+  keys: SigningKeys,
+  claims: AccessClaims,
+  ttlSeconds: number,
+): Promise<string> {
+  return new SignJWT({
+    cid: claims.cid,
+    sid: claims.sid,
+    name: claims.name,
+    perms: claims.perms,
+    typ: 'access',
+  })
+    .setProtectedHeader({ alg: 'EdDSA', kid: keys.kid })
+    .setSubject(claims.sub)
+    .setIssuer(TOKEN_ISSUER)
+    .setAudience(TOKEN_AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .sign(keys.privateKey);
+}
+
+/**
+ * Verifies signature (EdDSA only, so `alg: none` and HMAC tricks fail), issuer, audience, expiry and
+ * `typ: 'access'`. Returns the claims or null; never throws.
+ */
+export async function verifyAccessToken(
+  keys: SigningKeys,
+  token: string,
+): Promise<AccessClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, keys.publicKey, {
+      algorithms: ['EdDSA'],
+      issuer: TOKEN_ISSUER,
+      audience: TOKEN_AUDIENCE,
+      requiredClaims: ['exp', 'sub', 'iat'],
+    });
+    if (
+      payload.typ !== 'access' ||
+      typeof payload.sub !== 'string' ||
+      typeof payload.cid !== 'string' ||
+      typeof payload.sid !== 'string'
+    ) {
+      return null;
+    }
+    return {
+      sub: payload.sub,
+      cid: payload.cid,
+      sid: payload.sid,
+      name: typeof payload.name === 'string' ? payload.name : '',
+      perms: Array.isArray(payload.perms) ? payload.perms.map(String) : [],
+    };
+  } catch {
+    return null;
+  }
+}

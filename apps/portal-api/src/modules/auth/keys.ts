@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type CryptoKey,
+  type JWK,
+} from 'jose';
+
+export interface SigningKeys {
+  kid: string;
+  privateKey: CryptoKey;
+  publicKey: CryptoKey;
+  /** The public JWK set served at /api/.well-known/jwks.json and written to keys/jwks.json. */
+  jwks: { keys: JWK[] };
+}
+
+const PRIVATE_FILE = 'portal-signing-key.json';
+const JWKS_FILE = 'jwks.json';
+
+/**
+ * Loads the portal's Ed25519 signing key from `${DATA_DIR}/keys`, generating it on first start
+ * (private key file mode 0600). Also (re)writes `keys/jwks.json`, the public set the Power 7 API can
+ * load with JWKS_FILE.
+ */
+export async function loadSigningKeys(dataDir: string): Promise<SigningKeys> {
+  const dir = path.join(dataDir, 'keys');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const privateFile = path.join(dir, PRIVATE_FILE);
+  let privateJwk: JWK;
+  if (fs.existsSync(privateFile)) {
+    privateJwk = JSON.parse(fs.readFileSync(privateFile, 'utf8')) as JWK;
+  } else {
+    const pair = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+    privateJwk = await exportJWK(pair.privateKey);
+    privateJwk.kid = await calculateJwkThumbprint(privateJwk);
+    // 'wx': when two processes race on a first start, the loser reads the winner's key.
+    try {
+      fs.writeFileSync(privateFile, JSON.stringify(privateJwk), { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      privateJwk = JSON.parse(fs.readFileSync(privateFile, 'utf8')) as JWK;
+    }
+  }
+  const kid = privateJwk.kid ?? (await calculateJwkThumbprint(privateJwk));
+  const { d: _secret, ...publicJwk } = privateJwk;
+  const publicEntry: JWK = { ...publicJwk, kid, alg: 'EdDSA', use: 'sig' };
+  const jwks = { keys: [publicEntry] };
+  const jwksFile = path.join(dir, JWKS_FILE);
+  const serialised = JSON.stringify(jwks, null, 2);
+  if (!fs.existsSync(jwksFile) || fs.readFileSync(jwksFile, 'utf8') !== serialised) {
+    fs.writeFileSync(`${jwksFile}.tmp`, serialised);
+    fs.renameSync(`${jwksFile}.tmp`, jwksFile);
+  }
+  return {
+    kid,
+    privateKey: (await importJWK({ ...privateJwk, alg: 'EdDSA' }, 'EdDSA')) as CryptoKey,
+    publicKey: (await importJWK(publicEntry, 'EdDSA')) as CryptoKey,
+    jwks,
+  };
+}

@@ -1,0 +1,214 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildPortalApp, type PortalApp } from '../src/app';
+import { portalConfigSchema, type PortalConfig } from '../src/config';
+import { openDatabase, type OpenDatabase, type PortalDb } from '../src/db/client';
+import { users } from '../src/db/schema';
+import { hashPassword } from '../src/modules/accounts/passwords';
+import { startSignIn } from '../src/modules/accounts/sessions';
+import { createCompany } from '../src/modules/companies/create-company';
+import { seed } from '../src/modules/companies/seed';
+
+export type TestDatabase = 'pglite' | 'postgres';
+
+/** Both databases, for `describe.each(DATABASES)('… on %s', (database) => …)`. */
+export const DATABASES: TestDatabase[] = ['pglite', 'postgres'];
+
+/** The seeded Demo Company administrator's password in every test app. */
+export const ADMIN_PASSWORD = 'test-admin-passphrase';
+
+export interface SignedIn {
+  accessToken: string;
+  refreshToken: string;
+  _id: string;
+  userName: string;
+  email: string;
+  companyId: string;
+  companyName: string;
+  permissions: string[];
+  roles: { _id: string; name: string }[];
+  userFirstName: string;
+  userLastName: string;
+}
+
+export interface TestCompany {
+  companyId: string;
+  adminId: string;
+  adminUserName: string;
+  adminEmail: string;
+  adminPassword: string;
+}
+
+export interface TestApp {
+  app: PortalApp;
+  db: PortalDb;
+  config: PortalConfig;
+  /** The seeded "Demo Company" and its `admin` (password ADMIN_PASSWORD). */
+  company: TestCompany;
+  /** Signs in through POST /api/accounts/sign-in; throws unless 200. */
+  signIn(login: string, password: string): Promise<SignedIn>;
+  /** A fresh access token for any user id, issued as a real sign-in (no HTTP, no rate limit). */
+  tokenFor(
+    userId: string,
+  ): Promise<{ accessToken: string; refreshToken: string; sessionId: string }>;
+  /** `{ authorization: 'Bearer …' }` for a user id (default: the Demo Company admin). */
+  authHeader(userId?: string): Promise<{ authorization: string }>;
+  /** Creates another company (system permissions, Administrator role, admin) like the admin CLI. */
+  createCompany(name: string): Promise<TestCompany>;
+  close(): Promise<void>;
+}
+
+let template: Promise<PGlite> | undefined;
+
+/**
+ * A PGlite database migrated and seeded once per test file (worker); every app gets a clone of it,
+ * which is much cheaper than migrating and hashing from scratch.
+ */
+async function pgliteClone(): Promise<PGlite> {
+  template ??= (async () => {
+    const base = await PGlite.create();
+    const opened = await openDatabase({ DATA_DIR: os.tmpdir(), pglite: base });
+    await seed(opened.db, ADMIN_PASSWORD);
+    return base;
+  })();
+  return (await template).clone() as Promise<PGlite>;
+}
+
+let databaseCounter = 0;
+
+/** A fresh, empty database on the run's real PostgreSQL server (test/global-setup.ts). */
+async function postgresDatabase(): Promise<string> {
+  const baseUrl = inject('postgresUrl');
+  const name = `portal_${process.pid}_${Date.now()}_${databaseCounter++}`;
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * Builds the real portal app on a fresh database: an in-memory PGlite (default) or a new database on
+ * the run's PostgreSQL server. Seeded with Demo Company + `admin` / ADMIN_PASSWORD. Rate limits are
+ * generous unless `env` sets them. Close it with `close()`.
+ */
+export async function buildTestApp(
+  options: {
+    database?: TestDatabase;
+    env?: Partial<Record<keyof PortalConfig, string>>;
+    /** Registers extra routes (e.g. test-only probes) before the app is made ready. */
+    routes?: (app: PortalApp) => void;
+  } = {},
+): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-portal-test-'));
+  const kind = options.database ?? 'pglite';
+  const config = portalConfigSchema.parse({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    PUBLIC_URL: 'http://web.test',
+    DEMO_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    SIGNIN_RATE_LIMIT_IP: '10000',
+    SIGNIN_RATE_LIMIT_ACCOUNT: '10000',
+    ...(kind === 'postgres' ? { DATABASE_URL: await postgresDatabase() } : {}),
+    ...options.env,
+  });
+  const database: OpenDatabase =
+    kind === 'postgres'
+      ? await openDatabase(config)
+      : await openDatabase({ DATA_DIR: dataDir, pglite: await pgliteClone() });
+  const app = await buildPortalApp(config, { database });
+  options.routes?.(app);
+  await app.ready();
+  const db = database.db;
+
+  const [admin] = await db
+    .select({ id: users.id, companyId: users.companyId })
+    .from(users)
+    .where(eq(users.userName, 'admin'));
+  if (!admin) throw new Error('seeding did not create the admin');
+
+  const tokenFor = async (userId: string) => {
+    const [user] = await db
+      .select({ id: users.id, companyId: users.companyId, userName: users.userName })
+      .from(users)
+      .where(eq(users.id, userId));
+    if (!user) throw new Error(`no user ${userId}`);
+    return startSignIn(
+      db,
+      {
+        keys: app.signingKeys,
+        accessTtl: config.ACCESS_TOKEN_TTL,
+        refreshTtl: config.REFRESH_TOKEN_TTL,
+      },
+      user,
+      { ip: '127.0.0.1', userAgent: 'vitest' },
+    );
+  };
+
+  let companies = 0;
+  return {
+    app,
+    db,
+    config,
+    company: {
+      companyId: admin.companyId,
+      adminId: admin.id,
+      adminUserName: 'admin',
+      adminEmail: 'admin@demo.local',
+      adminPassword: ADMIN_PASSWORD,
+    },
+    async signIn(login, password) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/accounts/sign-in',
+        payload: login.includes('@') ? { email: login, password } : { userName: login, password },
+      });
+      if (response.statusCode !== 200) {
+        throw new Error(`sign-in of ${login} answered ${response.statusCode}: ${response.body}`);
+      }
+      return response.json().data as SignedIn;
+    },
+    tokenFor,
+    async authHeader(userId = admin.id) {
+      return { authorization: `Bearer ${(await tokenFor(userId)).accessToken}` };
+    },
+    async createCompany(name) {
+      const suffix = `${++companies}${Date.now().toString(36)}`;
+      const adminUserName = `admin-${suffix}`;
+      const adminEmail = `admin-${suffix}@company.test`;
+      const adminPassword = `second-company-pass-${suffix}`;
+      const created = await createCompany(db, {
+        name,
+        admin: {
+          userName: adminUserName,
+          email: adminEmail,
+          passwordHash: await hashPassword(adminPassword),
+        },
+      });
+      if (!created.adminUserId) throw new Error(`company ${name} already exists`);
+      return {
+        companyId: created.companyId,
+        adminId: created.adminUserId,
+        adminUserName,
+        adminEmail,
+        adminPassword,
+      };
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
