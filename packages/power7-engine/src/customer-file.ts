@@ -1,0 +1,444 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
+import {
+  CsvTokenizer,
+  csvField,
+  detectDelimiter,
+  fieldText,
+  recordRaw,
+  type CsvRecord,
+} from './csv';
+import { EngineError, throwIfAborted } from './errors';
+import { PICK } from './model';
+
+/** How the header maps to the game's columns. */
+export interface ColumnMap {
+  header: string[];
+  numbers: { kind: 'seven'; indexes: number[] } | { kind: 'single'; index: number };
+  id: number;
+  name: number;
+  phone: number;
+}
+
+export interface RejectedRow {
+  line: number;
+  reason: string;
+  raw: string;
+}
+
+/** Tickets read from a customer file, in file order. */
+export interface TicketFile {
+  pool: number;
+  delimiter: number;
+  columns: ColumnMap;
+  /** 7 ascending 1-based numbers per accepted ticket. */
+  tickets: Uint8Array;
+  count: number;
+  /** Line number of each accepted ticket. */
+  lines: Uint32Array;
+  /** Byte offset of each accepted ticket's record in the CSV that was read. */
+  offsets: Float64Array;
+  rowsRead: number;
+  rejectedCount: number;
+  /** Every rejected row when `keepRejected` is on (default), else the first 100. */
+  rejected: RejectedRow[];
+}
+
+const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * Recognises the columns of a header (case-insensitive): seven number columns `n1..n7` /
+ * `number1..number7` (spaces, `_` allowed), or one `numbers` / `combination` / `ticket` column; optional
+ * customer id, name and phone. Throws NO_NUMBER_COLUMNS naming what was found.
+ */
+export function recogniseColumns(header: string[]): ColumnMap {
+  const names = header.map(norm);
+  const seven: number[] = [];
+  for (let k = 1; k <= PICK; k++) {
+    let idx = names.indexOf(`n${k}`);
+    if (idx === -1) idx = names.indexOf(`number${k}`);
+    if (idx === -1) break;
+    seven.push(idx);
+  }
+  const find = (...cands: string[]) => {
+    for (const c of cands) {
+      const i = names.indexOf(c);
+      if (i !== -1) return i;
+    }
+    return -1;
+  };
+  let numbers: ColumnMap['numbers'];
+  if (seven.length === PICK) numbers = { kind: 'seven', indexes: seven };
+  else {
+    const single = find('numbers', 'combination', 'ticket');
+    if (single === -1) {
+      const shown = header.length ? header.map((h) => `"${h}"`).join(', ') : 'none';
+      throw new EngineError(
+        'NO_NUMBER_COLUMNS',
+        `The header has no recognisable number columns (found: ${shown.slice(0, 300)}). ` +
+          'Expected n1..n7 or number1..number7, or one column named numbers, combination or ticket.',
+      );
+    }
+    numbers = { kind: 'single', index: single };
+  }
+  return {
+    header,
+    numbers,
+    id: find('customerid', 'customer', 'id', 'clientid'),
+    name: find('name', 'customername', 'fullname', 'customer_name'),
+    phone: find('phone', 'phonenumber', 'mobile', 'telephone', 'tel'),
+  };
+}
+
+const SPACE = 0x20;
+const TAB = 0x09;
+
+/**
+ * Validates one record's numbers straight from its bytes into `out[0..7)` (ascending).
+ * Returns null when valid, else the reason.
+ */
+function readNumbers(
+  rec: CsvRecord,
+  cols: ColumnMap,
+  pool: number,
+  out: Uint8Array,
+): string | null {
+  const buf = rec.buf;
+  let count = 0;
+  let empty = true;
+  const vals = tmpVals;
+  if (cols.numbers.kind === 'seven') {
+    const idx = cols.numbers.indexes;
+    for (let k = 0; k < PICK; k++) {
+      const f = idx[k]!;
+      if (f >= rec.fieldCount) continue;
+      let s = rec.start[f]!;
+      let e = rec.end[f]!;
+      while (s < e && (buf[s] === SPACE || buf[s] === TAB)) s++;
+      while (e > s && (buf[e - 1] === SPACE || buf[e - 1] === TAB)) e--;
+      if (s === e) continue;
+      empty = false;
+      let v = 0;
+      if (buf[s] === 0x2b) s++; // leading +
+      if (s === e) return `"${fieldText(rec, f).trim()}" is not an integer`;
+      for (let i = s; i < e; i++) {
+        const d = buf[i]! - 0x30;
+        if (d < 0 || d > 9) return `"${fieldText(rec, f).trim()}" is not an integer`;
+        v = v * 10 + d;
+        if (v > 1e6) v = 1e6;
+      }
+      vals[count++] = v;
+    }
+    if (empty) return 'empty: no numbers';
+    if (count !== PICK) return `wrong count: expected 7 numbers, found ${count}`;
+  } else {
+    const f = cols.numbers.index;
+    if (f < rec.fieldCount) {
+      const s0 = rec.start[f]!;
+      const e0 = rec.end[f]!;
+      let i = s0;
+      while (i < e0) {
+        const c = buf[i]!;
+        if (c === SPACE || c === TAB || c === 0x2c || c === 0x3b || c === 0x2d) {
+          i++;
+          continue;
+        }
+        const ts = i;
+        let v = 0;
+        let ok = true;
+        while (i < e0) {
+          const ch = buf[i]!;
+          if (ch === SPACE || ch === TAB || ch === 0x2c || ch === 0x3b || ch === 0x2d) break;
+          const d = ch - 0x30;
+          if (d < 0 || d > 9) ok = false;
+          else v = Math.min(v * 10 + d, 1e6);
+          i++;
+        }
+        empty = false;
+        if (!ok) return `"${buf.toString('utf8', ts, i)}" is not an integer`;
+        if (count < 64) vals[count] = v;
+        count++;
+      }
+    }
+    if (empty) return 'empty: no numbers';
+    if (count !== PICK) return `wrong count: expected 7 numbers, found ${count}`;
+  }
+  for (let k = 0; k < PICK; k++) {
+    const v = vals[k]!;
+    if (v < 1 || v > pool) return `out of pool: ${v} is not in 1..${pool}`;
+  }
+  // insertion sort of 7 + duplicate check
+  for (let k = 1; k < PICK; k++) {
+    const v = vals[k]!;
+    let j = k - 1;
+    while (j >= 0 && vals[j]! > v) {
+      vals[j + 1] = vals[j]!;
+      j--;
+    }
+    vals[j + 1] = v;
+  }
+  for (let k = 1; k < PICK; k++) {
+    if (vals[k] === vals[k - 1]) return `duplicate: ${vals[k]} appears more than once`;
+  }
+  for (let k = 0; k < PICK; k++) out[k] = vals[k]!;
+  return null;
+}
+const tmpVals = new Float64Array(64);
+
+export type SourceFormat = 'csv' | 'xlsx' | 'empty' | 'binary';
+
+/** Looks at a file's first bytes: XLSX by its zip signature PK\x03\x04, binary by NUL bytes. */
+export async function sniffFile(path: string): Promise<SourceFormat> {
+  const fh = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(65536);
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    const b = head.subarray(0, bytesRead);
+    if (b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04)
+      return 'xlsx';
+    let start = 0;
+    if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) start = 3;
+    let blank = true;
+    for (let i = start; i < b.length; i++) {
+      const c = b[i]!;
+      if (c === 0) return 'binary';
+      if (c !== SPACE && c !== TAB && c !== 0x0a && c !== 0x0d) blank = false;
+    }
+    if (blank) return 'empty';
+    // many control characters: not text
+    let ctl = 0;
+    for (let i = start; i < b.length; i++) {
+      const c = b[i]!;
+      if (c < 0x20 && c !== TAB && c !== 0x0a && c !== 0x0d) ctl++;
+    }
+    if (ctl > b.length / 100 + 2) return 'binary';
+    return 'csv';
+  } finally {
+    await fh.close();
+  }
+}
+
+export interface ReadOptions {
+  pool: number;
+  signal?: AbortSignal;
+  onRows?: (rowsRead: number) => void;
+  /** Keep every rejected row (default true); false keeps the first 100 only. */
+  keepRejected?: boolean;
+  maxRecordBytes?: number;
+  /** Streams every rejected row here as it is found (e.g. into the rejected-rows CSV). */
+  onRejected?: (row: RejectedRow) => void;
+}
+
+/**
+ * Reads a CSV byte stream of a customer file: header, column recognition, every row validated.
+ * Cost: one pass, ~0.5–1 s per 1M rows / 50 MB. Throws EngineError for FILE_EMPTY, NO_NUMBER_COLUMNS,
+ * NO_VALID_ROWS, LINE_TOO_LONG, NOT_A_TABLE.
+ */
+export async function readCsvTickets(
+  chunks: AsyncIterable<Uint8Array>,
+  opts: ReadOptions,
+): Promise<TicketFile> {
+  const { pool } = opts;
+  let cap = 1 << 16;
+  let tickets = new Uint8Array(cap * PICK);
+  let lines = new Uint32Array(cap);
+  let offsets = new Float64Array(cap);
+  let count = 0;
+  let rowsRead = 0;
+  let rejectedCount = 0;
+  const rejected: RejectedRow[] = [];
+  const keepAll = opts.keepRejected ?? true;
+  let columns: ColumnMap | null = null;
+  let tokenizer: CsvTokenizer | null = null;
+  let delimiter = 0x2c;
+  const out = new Uint8Array(PICK);
+  const onRecord = (rec: CsvRecord) => {
+    if (!columns) {
+      const header: string[] = [];
+      for (let i = 0; i < rec.fieldCount; i++) header.push(fieldText(rec, i).trim());
+      columns = recogniseColumns(header);
+      return;
+    }
+    rowsRead++;
+    const reason = rec.malformed ? 'malformed quotes' : readNumbers(rec, columns, pool, out);
+    if (reason !== null) {
+      rejectedCount++;
+      const row = { line: rec.line, reason, raw: recordRaw(rec) };
+      if (keepAll || rejected.length < 100) rejected.push(row);
+      opts.onRejected?.(row);
+      return;
+    }
+    if (count === cap) {
+      cap *= 2;
+      const t = new Uint8Array(cap * PICK);
+      t.set(tickets);
+      tickets = t;
+      const l = new Uint32Array(cap);
+      l.set(lines);
+      lines = l;
+      const o = new Float64Array(cap);
+      o.set(offsets);
+      offsets = o;
+    }
+    tickets.set(out, count * PICK);
+    lines[count] = rec.line;
+    offsets[count] = rec.offset;
+    count++;
+  };
+  let sawBytes = false;
+  let nextReport = 100_000;
+  for await (const chunk of chunks) {
+    throwIfAborted(opts.signal);
+    if (!tokenizer) {
+      if (chunk.length === 0) continue;
+      delimiter = detectDelimiter(chunk[0] === 0xef ? chunk.subarray(3) : chunk);
+      tokenizer = new CsvTokenizer({
+        delimiter,
+        onRecord,
+        ...(opts.maxRecordBytes ? { maxRecordBytes: opts.maxRecordBytes } : {}),
+      });
+    }
+    sawBytes = true;
+    tokenizer.push(chunk);
+    if (rowsRead >= nextReport) {
+      opts.onRows?.(rowsRead);
+      nextReport = rowsRead + 100_000;
+    }
+  }
+  tokenizer?.end();
+  if (!sawBytes || !columns) throw new EngineError('FILE_EMPTY', 'The file is empty.');
+  opts.onRows?.(rowsRead);
+  if (count === 0) {
+    const why =
+      rowsRead === 0
+        ? 'it has a header but no data rows'
+        : `all ${rowsRead} rows were rejected (first: line ${rejected[0]?.line}: ${rejected[0]?.reason})`;
+    throw new EngineError('NO_VALID_ROWS', `No valid ticket in the file: ${why}.`);
+  }
+  return {
+    pool,
+    delimiter,
+    columns,
+    tickets: tickets.subarray(0, count * PICK),
+    count,
+    lines: lines.subarray(0, count),
+    offsets: offsets.subarray(0, count),
+    rowsRead,
+    rejectedCount,
+    rejected,
+  };
+}
+
+function cellText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if ('result' in o) return cellText(o.result);
+    if ('richText' in o && Array.isArray(o.richText)) {
+      return (o.richText as { text: string }[]).map((r) => r.text).join('');
+    }
+    if ('text' in o) return cellText(o.text);
+    if ('error' in o) return String(o.error);
+  }
+  return String(v);
+}
+
+/**
+ * Streams the first sheet of an XLSX file as CSV bytes (`,`-separated, RFC 4180 quoting), one line per
+ * sheet row, blank lines for skipped rows so line numbers equal sheet row numbers. Throws XLSX_INVALID
+ * for a broken or truncated workbook.
+ */
+export async function* xlsxAsCsv(path: string): AsyncGenerator<Buffer> {
+  let reader: ExcelJS.stream.xlsx.WorkbookReader;
+  try {
+    reader = new ExcelJS.stream.xlsx.WorkbookReader(createReadStream(path), {
+      sharedStrings: 'cache',
+      hyperlinks: 'ignore',
+      styles: 'ignore',
+      worksheets: 'emit',
+      entries: 'ignore',
+    } as ExcelJS.stream.xlsx.WorkbookStreamReaderOptions);
+  } catch (err) {
+    throw new EngineError(
+      'XLSX_INVALID',
+      `The XLSX file cannot be read: ${(err as Error).message}`,
+    );
+  }
+  let parts: string[] = [];
+  let size = 0;
+  let lastRow = 0;
+  let sawSheet = false;
+  try {
+    for await (const sheet of reader) {
+      sawSheet = true;
+      for await (const row of sheet as unknown as AsyncIterable<ExcelJS.Row>) {
+        const n = row.number;
+        while (lastRow + 1 < n) {
+          parts.push('\n');
+          lastRow++;
+        }
+        lastRow = n;
+        const values = row.values as unknown[];
+        const cells: string[] = [];
+        for (let i = 1; i < values.length; i++) cells.push(csvField(cellText(values[i])));
+        const line = cells.join(',') + '\n';
+        parts.push(line);
+        size += line.length;
+        if (size > 1 << 20) {
+          yield Buffer.from(parts.join(''), 'utf8');
+          parts = [];
+          size = 0;
+        }
+      }
+      break; // first sheet only
+    }
+  } catch (err) {
+    if (err instanceof EngineError) throw err;
+    throw new EngineError(
+      'XLSX_INVALID',
+      `The XLSX file is damaged or truncated and cannot be read (${(err as Error).message}).`,
+    );
+  }
+  if (!sawSheet) throw new EngineError('XLSX_INVALID', 'The XLSX file has no worksheet.');
+  if (parts.length) yield Buffer.from(parts.join(''), 'utf8');
+}
+
+/** Chunks of a file, 1 MiB at a time. */
+export function fileChunks(path: string): AsyncIterable<Uint8Array> {
+  return createReadStream(path, { highWaterMark: 1 << 20 });
+}
+
+/**
+ * Reads a customer file from disk, CSV or XLSX (decided by content). For XLSX, `offsets` refer to the
+ * CSV form produced by `xlsxAsCsv` (pass `csvCopy` to receive it, e.g. for a session folder).
+ */
+export async function readCustomerFile(
+  path: string,
+  opts: ReadOptions & { csvCopy?: (chunk: Buffer) => void },
+): Promise<TicketFile & { format: 'csv' | 'xlsx' }> {
+  const format = await sniffFile(path);
+  if (format === 'empty') throw new EngineError('FILE_EMPTY', 'The file is empty.');
+  if (format === 'binary') {
+    throw new EngineError(
+      'NOT_A_TABLE',
+      'The file is neither CSV text nor an XLSX workbook (it contains binary data).',
+    );
+  }
+  if (format === 'xlsx') {
+    const copy = opts.csvCopy;
+    const src = copy
+      ? (async function* () {
+          for await (const c of xlsxAsCsv(path)) {
+            copy(c);
+            yield c;
+          }
+        })()
+      : xlsxAsCsv(path);
+    return { ...(await readCsvTickets(src, opts)), format };
+  }
+  return { ...(await readCsvTickets(fileChunks(path), opts)), format };
+}
