@@ -10,5 +10,10 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/testing/setup-tests.ts'],
+    // Node's fetch needs absolute URLs; jsdom's page is http://localhost:3000.
+    env: {
+      VITE_PORTAL_API_URL: 'http://localhost:3000',
+      VITE_POWER7_API_URL: 'http://localhost:3001',
+    },
   },
 });

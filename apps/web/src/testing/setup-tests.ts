@@ -1,5 +1,31 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { server } from './msw';
 
-afterEach(() => cleanup());
+// jsdom has no matchMedia; light OS preference and a desktop width unless a test overrides it.
+if (!window.matchMedia) {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  cleanup();
+  server.resetHandlers();
+  localStorage.clear();
+  for (const c of document.cookie.split('; ')) {
+    const name = c.split('=')[0];
+    if (name) document.cookie = `${name}=; path=/; max-age=0`;
+  }
+});
+afterAll(() => server.close());

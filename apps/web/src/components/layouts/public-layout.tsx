@@ -1,6 +1,18 @@
-import { Link, Outlet } from 'react-router';
+import { Menu } from 'lucide-react';
+import { useState } from 'react';
+import { Link, NavLink, Outlet } from 'react-router';
+import { ThemeMenu } from '@/components/theme-menu';
 import { Button } from '@/components/ui/button';
+import {
+  Sheet,
+  SheetContent,
+  SheetDescription,
+  SheetHeader,
+  SheetTitle,
+  SheetTrigger,
+} from '@/components/ui/sheet';
 import { LOGO_ALT, LOGO_SRC, PRODUCT_NAME } from '@/config/brand';
+import { cn } from '@/lib/utils';
 
 const links = [
   { to: '/', label: 'Home' },
@@ -10,6 +22,7 @@ const links = [
 
 /** Header, page content and footer of the public pages (seed §2 "Public layout"). */
 export function PublicLayout() {
+  const [menuOpen, setMenuOpen] = useState(false);
   return (
     <div className="flex min-h-svh flex-col">
       <header className="border-b">
@@ -18,16 +31,53 @@ export function PublicLayout() {
             <img src={LOGO_SRC} alt={LOGO_ALT} className="size-8" />
             <span>{PRODUCT_NAME}</span>
           </Link>
-          <nav aria-label="Main" className="flex items-center gap-1">
-            {links.map((link) => (
-              <Button key={link.to} asChild variant="ghost" size="sm">
-                <Link to={link.to}>{link.label}</Link>
+          <div className="flex items-center gap-1">
+            <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+              {links.map((link) => (
+                <Button key={link.to} asChild variant="ghost" size="sm">
+                  <NavLink to={link.to} end>
+                    {link.label}
+                  </NavLink>
+                </Button>
+              ))}
+              <Button asChild size="sm">
+                <Link to="/auth/signin">Sign In</Link>
               </Button>
-            ))}
-            <Button asChild size="sm">
-              <Link to="/auth/signin">Sign In</Link>
-            </Button>
-          </nav>
+            </nav>
+            <ThemeMenu />
+            <Sheet open={menuOpen} onOpenChange={setMenuOpen}>
+              <SheetTrigger asChild>
+                <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
+                  <Menu />
+                </Button>
+              </SheetTrigger>
+              {/* About 3/5 of the screen width, at most "small" (seed §2). */}
+              <SheetContent side="right" className="w-3/5 max-w-sm">
+                <SheetHeader>
+                  <SheetTitle>{PRODUCT_NAME}</SheetTitle>
+                  <SheetDescription className="sr-only">Site navigation</SheetDescription>
+                </SheetHeader>
+                <nav aria-label="Mobile" className="flex flex-col gap-1 px-4">
+                  {[...links, { to: '/auth/signin', label: 'Sign In' }].map((link) => (
+                    <NavLink
+                      key={link.to}
+                      to={link.to}
+                      end
+                      onClick={() => setMenuOpen(false)}
+                      className={({ isActive }) =>
+                        cn(
+                          'rounded-md px-3 py-2 text-sm font-medium hover:bg-accent',
+                          isActive && 'bg-accent',
+                        )
+                      }
+                    >
+                      {link.label}
+                    </NavLink>
+                  ))}
+                </nav>
+              </SheetContent>
+            </Sheet>
+          </div>
         </div>
       </header>
       <main className="flex flex-1 flex-col">

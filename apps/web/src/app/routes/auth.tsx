@@ -1,0 +1,27 @@
+import { ForgotPasswordCard } from '@/features/auth/components/forgot-password-form';
+import { ResetPasswordCard } from '@/features/auth/components/reset-password-form';
+import { SignInCard } from '@/features/auth/components/sign-in-form';
+
+const Centered = ({ children }: { children: React.ReactNode }) => (
+  <section className="mx-auto flex w-full max-w-md flex-1 flex-col justify-center px-4 py-10">
+    {children}
+  </section>
+);
+
+export const SignInRoute = () => (
+  <Centered>
+    <SignInCard />
+  </Centered>
+);
+
+export const ForgotPasswordRoute = () => (
+  <Centered>
+    <ForgotPasswordCard />
+  </Centered>
+);
+
+export const ResetPasswordRoute = () => (
+  <Centered>
+    <ResetPasswordCard />
+  </Centered>
+);

@@ -1,0 +1,30 @@
+import type * as React from 'react';
+import { Outlet } from 'react-router';
+import { ThemeMenu } from '@/components/theme-menu';
+import { Separator } from '@/components/ui/separator';
+import { SidebarInset, SidebarProvider, SidebarTrigger } from '@/components/ui/sidebar';
+import { AppBreadcrumb } from './app-breadcrumb';
+import { AppSidebar } from './app-sidebar';
+
+/** The protected shell of seed §2: sidebar, top bar, breadcrumb and content. */
+export function DashboardLayout({ accountMenu }: { accountMenu: React.ReactNode }) {
+  return (
+    <SidebarProvider>
+      <AppSidebar />
+      <SidebarInset>
+        <header className="sticky top-0 z-10 flex h-14 shrink-0 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur sm:px-4">
+          <SidebarTrigger className="-ml-1" />
+          <Separator orientation="vertical" className="mr-1 h-4!" />
+          <div className="min-w-0 flex-1 overflow-hidden">
+            <AppBreadcrumb />
+          </div>
+          <ThemeMenu />
+          {accountMenu}
+        </header>
+        <main className="flex flex-1 flex-col gap-4 p-4 sm:p-6">
+          <Outlet />
+        </main>
+      </SidebarInset>
+    </SidebarProvider>
+  );
+}

@@ -1,0 +1,53 @@
+/** Business constants of seed §9; exact values, not suggestions. */
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_PAGE_SIZE = 10;
+
+/** A token that expires within this many seconds is treated as expired (seed §5). */
+export const TOKEN_EXPIRY_MARGIN_SECONDS = 30;
+
+export const REFRESH_COOKIE = 'refreshToken';
+/** 10080 minutes = 7 days; secure, same-site strict, readable by the script (seed §9). */
+export const REFRESH_COOKIE_DAYS = 7;
+
+export const THEME_STORAGE_KEY = 'vite-ui-theme';
+export const THEME_DEFAULT = 'system';
+
+export const PERSIST_KEY_PREFIX = 'persist:';
+export const PERSIST_TIMEOUT_MS = 5000;
+export const PERSIST_VERSION = -1;
+
+export const CACHE_RETENTION_SECONDS = 60;
+
+export const MOBILE_BREAKPOINT = 768;
+
+export const SIDEBAR_COOKIE = 'sidebar_state';
+export const SIDEBAR_COOKIE_MAX_AGE = 604800;
+export const SIDEBAR_WIDTH = '16rem';
+export const SIDEBAR_WIDTH_MOBILE = '18rem';
+export const SIDEBAR_WIDTH_ICON = '3rem';
+export const SIDEBAR_SHORTCUT = 'b';
+
+export const TOAST = {
+  duration: 4000,
+  visibleToasts: 3,
+  gap: 14,
+  width: 356,
+  swipeThreshold: 45,
+  removeDelay: 200,
+  hotkey: ['altKey', 'KeyT'],
+} as const;
+
+export const TOOLTIP_DELAY = 0;
+
+/** Cache tag types of seed §3. */
+export const TAG_TYPES = [
+  'User',
+  'Permission',
+  'Role',
+  'Department',
+  'Position',
+  'Employee',
+  'EmployeePermission',
+  'EmployeeRole',
+  'Power7Process',
+] as const;

@@ -1,0 +1,51 @@
+import {
+  Building2,
+  Gamepad2,
+  KeyRound,
+  LayoutGrid,
+  ShieldCheck,
+  Sparkles,
+  Users,
+  Zap,
+  type LucideIcon,
+} from 'lucide-react';
+
+export interface NavItem {
+  title: string;
+  url: string;
+  icon: LucideIcon;
+}
+
+export interface NavGroup {
+  title: string;
+  icon: LucideIcon;
+  items: NavItem[];
+}
+
+/** The sidebar of seed §1/§2. Alpha 5 is only a link; it has no route. */
+export const NAV_GROUPS: NavGroup[] = [
+  {
+    title: 'Games',
+    icon: Gamepad2,
+    items: [
+      { title: 'All', url: '/app', icon: LayoutGrid },
+      { title: 'Power 7', url: '/app/power7', icon: Zap },
+      { title: 'Alpha 5', url: '/alpha5', icon: Sparkles },
+    ],
+  },
+  {
+    title: 'Company',
+    icon: Building2,
+    items: [
+      { title: 'Users', url: '/app/company/users', icon: Users },
+      { title: 'Permissions', url: '/app/company/permissions', icon: KeyRound },
+      { title: 'Roles', url: '/app/company/roles', icon: ShieldCheck },
+    ],
+  },
+];
+
+/** The item whose url is the longest prefix of the path is the current one. */
+export function isNavItemActive(url: string, pathname: string): boolean {
+  if (url === '/app') return pathname === '/app' || pathname === '/app/';
+  return pathname === url || pathname.startsWith(`${url}/`);
+}

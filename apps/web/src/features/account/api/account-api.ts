@@ -1,0 +1,21 @@
+import type { ChangePasswordBody, UpdateMeBody, UserDetails } from '@pa/contracts/accounts';
+import { portalApi } from '@/lib/api/portal-api';
+
+/** The account menu's calls (PRODUCT.md §4: verify, PATCH /accounts/me, change-password). */
+export const accountApi = portalApi.injectEndpoints({
+  endpoints: (build) => ({
+    myAccount: build.query<UserDetails, void>({
+      query: () => '/accounts/verify',
+      providesTags: ['User'],
+    }),
+    updateMe: build.mutation<UserDetails, UpdateMeBody>({
+      query: (body) => ({ url: '/accounts/me', method: 'PATCH', body }),
+      invalidatesTags: ['User'],
+    }),
+    changePassword: build.mutation<unknown, ChangePasswordBody>({
+      query: (body) => ({ url: '/accounts/change-password', method: 'POST', body }),
+    }),
+  }),
+});
+
+export const { useMyAccountQuery, useUpdateMeMutation, useChangePasswordMutation } = accountApi;

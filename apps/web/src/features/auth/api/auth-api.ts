@@ -1,0 +1,48 @@
+import type {
+  ForgotPasswordBody,
+  ResetPasswordBody,
+  SignInBody,
+  UserDetails,
+} from '@pa/contracts/accounts';
+import { portalApi } from '@/lib/api/portal-api';
+
+export interface SignInAnswer extends UserDetails {
+  accessToken: string;
+  refreshToken: string;
+}
+
+/** The account calls of seed §7 and PRODUCT.md §4. */
+export const authApi = portalApi.injectEndpoints({
+  endpoints: (build) => ({
+    signIn: build.mutation<SignInAnswer, SignInBody>({
+      query: (body) => ({ url: '/accounts/sign-in', method: 'POST', body }),
+      extraOptions: { skipAuth: true },
+      invalidatesTags: ['User'],
+    }),
+    signOut: build.mutation<unknown, void>({
+      query: () => ({ url: '/accounts/signout', method: 'POST', body: {} }),
+      extraOptions: { skipAuth: true },
+      invalidatesTags: ['User'],
+    }),
+    verify: build.query<UserDetails, void>({
+      query: () => '/accounts/verify',
+      providesTags: ['User'],
+    }),
+    forgotPassword: build.mutation<unknown, ForgotPasswordBody>({
+      query: (body) => ({ url: '/accounts/forgot-password', method: 'POST', body }),
+      extraOptions: { skipAuth: true },
+    }),
+    resetPassword: build.mutation<unknown, ResetPasswordBody>({
+      query: (body) => ({ url: '/accounts/reset-password', method: 'POST', body }),
+      extraOptions: { skipAuth: true },
+    }),
+  }),
+});
+
+export const {
+  useSignInMutation,
+  useSignOutMutation,
+  useVerifyQuery,
+  useForgotPasswordMutation,
+  useResetPasswordMutation,
+} = authApi;

@@ -1,0 +1,81 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { useDispatch } from 'react-redux';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { signInFormSchema, toSignInBody, type SignInForm } from '@pa/contracts/accounts';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { FormAlert, FormField } from '@/components/ui/form-field';
+import { errorMessage } from '@/lib/api/api-error';
+import { refreshCookie } from '@/lib/refresh-cookie';
+import { setCredentials } from '@/lib/session/auth-slice';
+import { useSignInMutation } from '../api/auth-api';
+
+export function SignInCard() {
+  const [signIn, { error, isLoading }] = useSignInMutation();
+  const dispatch = useDispatch();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const from = (location.state as { from?: string } | null)?.from;
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<SignInForm>({
+    resolver: zodResolver(signInFormSchema),
+    defaultValues: { login: '', password: '' },
+  });
+
+  const onSubmit = handleSubmit(async (form) => {
+    try {
+      const { accessToken, refreshToken, ...userDetails } = await signIn(
+        toSignInBody(form),
+      ).unwrap();
+      refreshCookie.set(refreshToken);
+      dispatch(setCredentials({ userDetails, accessToken, refreshToken }));
+      navigate(from?.startsWith('/app') ? from : '/app', { replace: true });
+    } catch (err) {
+      console.error('Sign-in error:', err);
+    }
+  });
+
+  const busy = isLoading || isSubmitting;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Sign In</CardTitle>
+        <CardDescription>Use your user name or email and your password.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form noValidate onSubmit={onSubmit} className="grid gap-4" aria-label="Sign in">
+          {error ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
+          <FormField
+            id="login"
+            label="User name or email"
+            autoComplete="username"
+            autoFocus
+            error={errors.login?.message}
+            {...register('login')}
+          />
+          <FormField
+            id="password"
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            error={errors.password?.message}
+            {...register('password')}
+          />
+          <Button type="submit" disabled={busy} className="w-full">
+            {busy ? 'Signing In...' : 'Sign In'}
+          </Button>
+          <Link
+            to="/auth/forgot-password"
+            className="text-center text-sm text-primary underline-offset-4 hover:underline"
+          >
+            Forgot your password?
+          </Link>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

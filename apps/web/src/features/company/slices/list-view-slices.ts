@@ -1,0 +1,77 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@/config/constants';
+
+/** List-view state of seed §3: selection, filters, search, sort and paging of one list. */
+export interface SortItem {
+  field: string;
+  order: 'asc' | 'desc';
+}
+
+export interface ListViewState {
+  selectedId: string | null;
+  filters: Record<string, string>;
+  searchCriteria: string;
+  sort: SortItem[];
+  currentPage: number;
+  pageSize: number;
+}
+
+export const listViewDefaults = (sort: SortItem[] = []): ListViewState => ({
+  selectedId: null,
+  filters: {},
+  searchCriteria: '',
+  sort,
+  currentPage: DEFAULT_PAGE,
+  pageSize: DEFAULT_PAGE_SIZE,
+});
+
+const ID_DESC: SortItem[] = [{ field: '_id', order: 'desc' }];
+
+function createListViewSlice<Name extends string>(name: Name, defaultSort: SortItem[]) {
+  const initialState = listViewDefaults(defaultSort);
+  return createSlice({
+    name,
+    initialState,
+    reducers: {
+      setSelectedId(state, { payload }: PayloadAction<string | null>) {
+        state.selectedId = payload;
+      },
+      setFilters(state, { payload }: PayloadAction<Record<string, string>>) {
+        state.filters = payload;
+        state.currentPage = DEFAULT_PAGE;
+      },
+      setSearchCriteria(state, { payload }: PayloadAction<string>) {
+        state.searchCriteria = payload;
+        state.currentPage = DEFAULT_PAGE;
+      },
+      setSort(state, { payload }: PayloadAction<SortItem[]>) {
+        state.sort = payload;
+      },
+      setCurrentPage(state, { payload }: PayloadAction<number>) {
+        state.currentPage = payload;
+      },
+      setPageSize(state, { payload }: PayloadAction<number>) {
+        state.pageSize = payload;
+        state.currentPage = DEFAULT_PAGE;
+      },
+      /** Seed §4: clears filters, search criteria and sort and returns to page 1. */
+      resetFilters(state) {
+        state.filters = {};
+        state.searchCriteria = '';
+        state.sort = [];
+        state.currentPage = DEFAULT_PAGE;
+      },
+      /** Full reset to the defaults (seed §4: users, companyPermission, companyRole). */
+      resetState() {
+        return initialState;
+      },
+    },
+  });
+}
+
+// Permission and role lists sort by _id descending (newest first); the others start unsorted.
+export const permissionSlice = createListViewSlice('permission', ID_DESC);
+export const roleSlice = createListViewSlice('role', ID_DESC);
+export const userSlice = createListViewSlice('user', []);
+export const companyPermissionSlice = createListViewSlice('companyPermission', []);
+export const companyRoleSlice = createListViewSlice('companyRole', []);

@@ -1,0 +1,177 @@
+import {
+  fetchBaseQuery,
+  type BaseQueryApi,
+  type BaseQueryFn,
+  type FetchArgs,
+  type FetchBaseQueryError,
+} from '@reduxjs/toolkit/query';
+import { isEnvelope, type Envelope } from '@pa/contracts/envelope';
+import { PORTAL_API_URL } from '@/config/env';
+import { refreshCookie } from '@/lib/refresh-cookie';
+import { clearCredentials, rotateTokens, type RootStateWithAuth } from '@/lib/session/auth-slice';
+import { isTokenExpired } from '@/lib/token';
+import { toErrorEnvelope, type ApiError } from './api-error';
+
+/**
+ * The one request layer of both APIs (seed §4, §7, §8): bearer header, refresh before a request whose
+ * token expires within 30 s, one retry after 401/403, ONE shared in-flight refresh for every caller
+ * (the portal revokes a reused refresh token, so two parallel refreshes would sign the user out),
+ * envelope unwrapping and the generic error shapes.
+ */
+
+export interface ExtraOptions {
+  /** Calls that must not refresh or retry (sign-in, rotate, forgot/reset password). */
+  skipAuth?: boolean;
+}
+
+type Dispatchable = Pick<BaseQueryApi, 'dispatch' | 'getState'>;
+
+let onSessionEnded: () => void = () => {
+  if (window.location.pathname !== '/auth/signin') window.location.assign('/auth/signin');
+};
+
+/** The app installs its router navigation here; the default is a full page load. */
+export function setSessionEndedHandler(handler: () => void) {
+  onSessionEnded = handler;
+}
+
+/** Ends the local session: state, refresh cookie (seed §4 "failed rotation ... clears the session"). */
+export function endSession(api: Pick<BaseQueryApi, 'dispatch'>) {
+  api.dispatch(clearCredentials());
+  refreshCookie.remove();
+}
+
+let inFlightRefresh: Promise<boolean> | null = null;
+
+/**
+ * Rotates the tokens with the refresh cookie. Every concurrent caller shares the same promise; on
+ * failure the session is cleared, the cookie deleted and the user sent to /auth/signin.
+ */
+export function refreshSession(api: Dispatchable): Promise<boolean> {
+  inFlightRefresh ??= doRefresh(api).finally(() => {
+    inFlightRefresh = null;
+  });
+  return inFlightRefresh;
+}
+
+async function doRefresh(api: Dispatchable): Promise<boolean> {
+  const refreshToken = refreshCookie.get();
+  try {
+    if (!refreshToken) throw new Error('No refresh token cookie');
+    const response = await fetch(`${PORTAL_API_URL}/api/accounts/rotate-token`, {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ refreshToken }),
+    });
+    const body: unknown = await response.json().catch(() => null);
+    const env = isEnvelope(body)
+      ? (body as Envelope<{ accessToken?: string; refreshToken?: string }>)
+      : null;
+    if (!response.ok || !env?.success || !env.data?.accessToken) {
+      throw new Error('Token refresh failed');
+    }
+    api.dispatch(
+      rotateTokens({ accessToken: env.data.accessToken, refreshToken: env.data.refreshToken }),
+    );
+    if (env.data.refreshToken) refreshCookie.set(env.data.refreshToken);
+    return true;
+  } catch (error) {
+    console.error('Token rotation error:', error);
+    endSession(api);
+    onSessionEnded();
+    return false;
+  }
+}
+
+const refreshFailure = (message: string): { error: ApiError } => ({
+  error: {
+    status: 401,
+    data: {
+      success: false,
+      message,
+      code: 'UNAUTHORIZED',
+      status: 401,
+      data: null,
+      errors: [{ message, code: 'UNAUTHORIZED' }],
+    },
+  },
+});
+
+/** Normalises fetchBaseQuery's outcome: unwraps a successful envelope, shapes every failure. */
+function normalise(
+  result: Awaited<ReturnType<BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError>>>,
+): { data: unknown } | { error: ApiError } {
+  if (result.error) {
+    const err = result.error;
+    if (typeof err.status === 'number') {
+      return { error: { status: err.status, data: toErrorEnvelope(err.data, err.status) } };
+    }
+    const status =
+      err.status === 'CUSTOM_ERROR' ? 'FETCH_ERROR' : (err.status as ApiError['status']);
+    const httpStatus = 'originalStatus' in err ? err.originalStatus : undefined;
+    return { error: { status, data: toErrorEnvelope(undefined, httpStatus) } };
+  }
+  const body = result.data;
+  if (isEnvelope(body)) {
+    if (!body.success) {
+      return { error: { status: body.status || 500, data: toErrorEnvelope(body, body.status) } };
+    }
+    return { data: body.data };
+  }
+  // Not an envelope: a file download (blob) or an empty answer passes through unchanged.
+  return { data: body };
+}
+
+export interface BaseQueryOptions {
+  baseUrl: string;
+  timeout?: number;
+  /** Extra headers, e.g. the CSRF form token of the Power 7 API. */
+  extraHeaders?: () => Record<string, string>;
+}
+
+export function createBaseQuery({
+  baseUrl,
+  timeout,
+  extraHeaders,
+}: BaseQueryOptions): BaseQueryFn<string | FetchArgs, unknown, ApiError, ExtraOptions> {
+  const raw = fetchBaseQuery({
+    baseUrl,
+    credentials: 'include',
+    timeout,
+    // JSON when the server says so; an HTML error page then keeps its HTTP status (seed §8).
+    responseHandler: 'content-type',
+    prepareHeaders: (headers, { getState }) => {
+      const token = (getState() as RootStateWithAuth).auth.accessToken;
+      if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
+      for (const [name, value] of Object.entries(extraHeaders?.() ?? {})) headers.set(name, value);
+      return headers;
+    },
+  });
+  const tokenOf = (api: BaseQueryApi) => (api.getState() as RootStateWithAuth).auth.accessToken;
+
+  return async (args, api, extraOptions = {}) => {
+    if (!extraOptions.skipAuth) {
+      const token = tokenOf(api);
+      if (token && isTokenExpired(token)) {
+        if (!(await refreshSession(api))) return refreshFailure('Token refresh failed');
+      }
+    }
+    const tokenUsed = tokenOf(api);
+    let result = normalise(await raw(args, api, extraOptions));
+    if (
+      !extraOptions.skipAuth &&
+      tokenUsed &&
+      'error' in result &&
+      (result.error.status === 401 || result.error.status === 403)
+    ) {
+      // Another caller may already have rotated the token while this one was in flight: then the
+      // new token is simply used; otherwise this caller refreshes (or joins the refresh under way).
+      if (tokenOf(api) === tokenUsed && !(await refreshSession(api))) {
+        return refreshFailure('Token refresh failed');
+      }
+      if (tokenOf(api)) result = normalise(await raw(args, api, extraOptions));
+    }
+    return result;
+  };
+}

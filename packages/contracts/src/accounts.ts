@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+/**
+ * Account forms shared by the web app and the portal API (PRODUCT.md §4), so the client and the
+ * server validate with the same rules.
+ */
+
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 256;
+
+/** A new password: 12 to 256 characters. */
+export const passwordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+const emailSchema = z.email('Enter a valid email address').max(254);
+
+/**
+ * The sign-in form: one "user name or email" field and the password. The form field is `login`;
+ * `toSignInBody` turns it into the `{ userName | email, password }` body the portal accepts.
+ */
+export const signInFormSchema = z.object({
+  login: z.string().trim().min(1, 'Enter your user name or email').max(254),
+  password: z.string().min(1, 'Enter your password').max(PASSWORD_MAX_LENGTH),
+});
+export type SignInForm = z.infer<typeof signInFormSchema>;
+
+/** The body of `POST /api/accounts/sign-in`: exactly one of userName or email, plus the password. */
+export const signInSchema = z.union([
+  z.object({
+    userName: z.string().trim().min(1).max(254),
+    password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  }),
+  z.object({ email: emailSchema, password: z.string().min(1).max(PASSWORD_MAX_LENGTH) }),
+]);
+export type SignInBody = z.infer<typeof signInSchema>;
+
+export function toSignInBody(form: SignInForm): SignInBody {
+  const login = form.login.trim();
+  return login.includes('@')
+    ? { email: login, password: form.password }
+    : { userName: login, password: form.password };
+}
+
+export const forgotPasswordSchema = z.object({ email: emailSchema });
+export type ForgotPasswordBody = z.infer<typeof forgotPasswordSchema>;
+
+export const resetPasswordSchema = z.object({
+  token: z.string().min(1, 'The reset link is missing its token').max(1024),
+  password: passwordSchema,
+});
+export type ResetPasswordBody = z.infer<typeof resetPasswordSchema>;
+
+/** The reset form adds a confirmation field that never leaves the browser. */
+export const resetPasswordFormSchema = z
+  .object({ password: passwordSchema, confirmPassword: z.string() })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: 'Passwords do not match',
+    path: ['confirmPassword'],
+  });
+export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
+
+export const changePasswordSchema = z.object({
+  currentPassword: z.string().min(1, 'Enter your current password').max(PASSWORD_MAX_LENGTH),
+  newPassword: passwordSchema,
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordSchema>;
+
+export const changePasswordFormSchema = changePasswordSchema
+  .extend({ confirmPassword: z.string() })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    message: 'Passwords do not match',
+    path: ['confirmPassword'],
+  })
+  .refine((v) => v.newPassword !== v.currentPassword, {
+    message: 'The new password must differ from the current one',
+    path: ['newPassword'],
+  });
+export type ChangePasswordForm = z.infer<typeof changePasswordFormSchema>;
+
+/** `PATCH /api/accounts/me`: the fields a user may change about themselves. */
+export const updateMeSchema = z
+  .object({
+    userFirstName: z.string().trim().min(1, 'Enter your first name').max(100),
+    userLastName: z.string().trim().min(1, 'Enter your last name').max(100),
+    email: emailSchema,
+  })
+  .partial();
+export type UpdateMeBody = z.infer<typeof updateMeSchema>;
+
+/** User details as the sign-in and verify answers carry them. */
+export const userDetailsSchema = z.object({
+  _id: z.string(),
+  userName: z.string(),
+  email: z.string(),
+  userFirstName: z.string(),
+  userLastName: z.string(),
+  companyId: z.string(),
+  companyName: z.string(),
+  roles: z.array(z.unknown()),
+  permissions: z.array(z.string()),
+});
+export type UserDetails = z.infer<typeof userDetailsSchema>;
