@@ -15,6 +15,7 @@ import type { PortalConfig } from './config';
 import { openDatabase, type OpenDatabase } from './db/client';
 import { loadSigningKeys } from './modules/auth/keys';
 import { seed, type SeedResult } from './modules/companies/seed';
+import { createMailer, type Mailer } from './modules/mail/mailer';
 import { authPlugin } from './plugins/external/auth';
 import { registerWebApp } from './plugins/external/web-app';
 import { registerAccountRoutes } from './routes/api/accounts/index';
@@ -25,6 +26,9 @@ declare module 'fastify' {
     config: PortalConfig;
     /** What seeding did at this start (server.ts prints the sign-in details from it). */
     seedResult: SeedResult;
+    mailer: Mailer;
+    /** Runs work after the answer went out (e.g. mail); failures are logged, close() waits for it. */
+    runInBackground(work: Promise<unknown>, what: string): void;
   }
 }
 
@@ -51,6 +55,17 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
     if (!options.database) await database.close();
   });
   const keys = await loadSigningKeys(config.DATA_DIR);
+  app.decorate('mailer', createMailer(database.db, config, app.log));
+  const background = new Set<Promise<unknown>>();
+  app.decorate('runInBackground', (work: Promise<unknown>, what: string) => {
+    const tracked = work
+      .catch((error: unknown) => app.log.error({ err: error }, `${what} failed`))
+      .finally(() => background.delete(tracked));
+    background.add(tracked);
+  });
+  app.addHook('preClose', async () => {
+    await Promise.all(background);
+  });
   app.decorate('seedResult', await seed(database.db, config.DEMO_ADMIN_PASSWORD));
 
   // Order matters: security headers and the error handler wrap everything registered after them.

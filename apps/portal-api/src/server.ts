@@ -1,6 +1,8 @@
 import { ConfigError } from '@pa/server-kit/config';
 import { buildPortalApp } from './app';
 import { loadPortalConfig } from './config';
+import { DataFolderHeldError } from './db/client';
+import { DEMO_ADMIN, DEMO_COMPANY } from './modules/companies/seed';
 
 async function main() {
   const config = loadPortalConfig();
@@ -11,12 +13,37 @@ async function main() {
     });
   }
   await app.listen({ host: config.HOST, port: config.PORTAL_PORT });
-  console.log(
-    `Power Analyzer web app and portal API: http://${config.HOST}:${config.PORTAL_PORT}/ (API docs /api/docs)`,
-  );
+  const url = `http://${config.HOST}:${config.PORTAL_PORT}`;
+  console.log(`Power Analyzer web app and portal API: ${url}/ (API docs ${url}/api/docs)`);
+  const { generatedPassword } = app.seedResult;
+  const signIn = `${config.PUBLIC_URL.replace(/\/$/, '')}/auth/signin`;
+  if (generatedPassword) {
+    // Printed once, on the start that created the account; it is not stored anywhere in clear.
+    console.log(
+      [
+        '',
+        '  ┌─ First start: Demo Company created ─────────────────────────────',
+        `  │ Sign in at ${signIn}`,
+        `  │ user name: ${DEMO_ADMIN.userName}   (or email ${DEMO_ADMIN.email})`,
+        `  │ password:  ${generatedPassword}`,
+        '  │ This password is shown only now. Set DEMO_ADMIN_PASSWORD to choose it instead.',
+        '  └──────────────────────────────────────────────────────────────────',
+        '',
+      ].join('\n'),
+    );
+  } else {
+    const source = config.DEMO_ADMIN_PASSWORD
+      ? 'its password is DEMO_ADMIN_PASSWORD (as set when the company was created)'
+      : 'its password was printed on the first start';
+    console.log(
+      `${DEMO_COMPANY}: sign in at ${signIn} as ${DEMO_ADMIN.userName} (${DEMO_ADMIN.email}); ${source}.`,
+    );
+  }
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(
+    error instanceof ConfigError || error instanceof DataFolderHeldError ? error.message : error,
+  );
   process.exit(1);
 });

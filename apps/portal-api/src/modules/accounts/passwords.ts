@@ -33,7 +33,7 @@ export function commonPasswords(): Set<string> {
       .readFileSync(path.join(import.meta.dirname, 'common-passwords.txt'), 'utf8')
       .split('\n')
       .map((line) => line.trim().toLowerCase())
-      .filter(Boolean),
+      .filter((line) => line && !line.startsWith('#')),
   );
   return common;
 }

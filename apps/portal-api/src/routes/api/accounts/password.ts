@@ -1,0 +1,196 @@
+import type { FastifyInstance } from 'fastify';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ok as envelope } from '@pa/contracts/envelope';
+import {
+  changePasswordSchema,
+  forgotPasswordSchema,
+  resetPasswordSchema,
+} from '@pa/contracts/accounts';
+import { invalidField } from '@pa/server-kit/errors';
+import { passwordResetTokens, users } from '../../../db/schema';
+import { auditFrom, recordAudit } from '../../../modules/audit/record';
+import { hashPassword, passwordProblem, verifyPassword } from '../../../modules/accounts/passwords';
+import { hashToken, newOpaqueToken, revokeAllSignIns } from '../../../modules/accounts/sessions';
+import { authOf } from '../../../plugins/external/auth';
+import { authErrors, errors, okEmpty } from './schemas';
+
+/** How long a reset link works. */
+export const RESET_TOKEN_TTL_MS = 30 * 60 * 1000;
+export const FORGOT_PASSWORD_ANSWER =
+  'If an account uses this email, a link to reset its password is on its way. It works for 30 minutes.';
+
+/** Forgot / reset / change password (PRODUCT.md §4). */
+export async function registerPasswordRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const { config } = app;
+
+  /** Creates a reset token and mails the link; runs after the answer so timing says nothing. */
+  async function sendResetLink(email: string) {
+    const [user] = await app.db
+      .select({ id: users.id, email: users.email, status: users.status, userName: users.userName })
+      .from(users)
+      .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
+    if (!user || user.status !== 'active') return;
+    const token = newOpaqueToken();
+    await app.db.insert(passwordResetTokens).values({
+      userId: user.id,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+    });
+    // The web app's configured address, never the request's Host header (which a client controls).
+    const link = new URL('/auth/reset-password', config.PUBLIC_URL);
+    link.searchParams.set('token', token);
+    await app.mailer.send({
+      to: user.email,
+      subject: 'Reset your Power Analyzer password',
+      text: [
+        `Hello ${user.userName},`,
+        '',
+        'Someone (hopefully you) asked to reset the password of your Power Analyzer account.',
+        `Open this link within 30 minutes to choose a new password:`,
+        '',
+        link.toString(),
+        '',
+        'The link works once. If you did not ask for it, ignore this message: your password stays as it is.',
+      ].join('\n'),
+      secrets: [token],
+    });
+  }
+
+  app.post(
+    '/api/accounts/forgot-password',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Mail a password reset link (always the same answer)',
+        body: forgotPasswordSchema,
+        response: { 200: okEmpty, 400: errors[400] },
+      },
+    },
+    async (request) => {
+      app.runInBackground(sendResetLink(request.body.email), 'password reset mail');
+      return envelope(null, FORGOT_PASSWORD_ANSWER);
+    },
+  );
+
+  app.post(
+    '/api/accounts/reset-password',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Set a new password with a reset token; ends every sign-in of the account',
+        body: resetPasswordSchema,
+        response: { 200: okEmpty, 400: errors[400] },
+      },
+    },
+    async (request) => {
+      const { token, password } = request.body;
+      const problem = passwordProblem(password);
+      if (problem) throw invalidField('password', problem);
+      const passwordHash = await hashPassword(password);
+      const done = await app.db.transaction(async (tx) => {
+        // One atomic UPDATE consumes the token: it works once, even under concurrent use.
+        const [consumed] = await tx
+          .update(passwordResetTokens)
+          .set({ usedAt: new Date() })
+          .where(
+            and(
+              eq(passwordResetTokens.tokenHash, hashToken(token)),
+              isNull(passwordResetTokens.usedAt),
+              gt(passwordResetTokens.expiresAt, new Date()),
+            ),
+          )
+          .returning({ userId: passwordResetTokens.userId });
+        if (!consumed) return null;
+        const [user] = await tx
+          .update(users)
+          .set({
+            passwordHash,
+            passwordChangedAt: new Date(),
+            updatedAt: new Date(),
+            version: sql`${users.version} + 1`,
+          })
+          .where(eq(users.id, consumed.userId))
+          .returning({ id: users.id, companyId: users.companyId, userName: users.userName });
+        if (!user) return null;
+        // Any other outstanding link of this account dies with this one.
+        await tx
+          .update(passwordResetTokens)
+          .set({ usedAt: new Date() })
+          .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
+        const ended = await revokeAllSignIns(tx, user.id, 'password reset');
+        await recordAudit(tx, {
+          companyId: user.companyId,
+          actorId: user.id,
+          actorName: user.userName,
+          action: 'account.password-reset',
+          entityType: 'user',
+          entityId: user.id,
+          after: { signInsEnded: ended },
+          ip: request.ip,
+          userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
+        });
+        return user;
+      });
+      if (!done) {
+        throw invalidField(
+          'token',
+          'This reset link is invalid, used or expired. Ask for a new one.',
+        );
+      }
+      return envelope(null, 'Your password was changed. Sign in with the new password.');
+    },
+  );
+
+  app.post(
+    '/api/accounts/change-password',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Change the signed-in user’s password; ends their other sign-ins',
+        security: [{ bearerAuth: [] }],
+        body: changePasswordSchema,
+        response: { 200: okEmpty, 400: errors[400], ...authErrors },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const { currentPassword, newPassword } = request.body;
+      const [user] = await app.db
+        .select({ passwordHash: users.passwordHash })
+        .from(users)
+        .where(eq(users.id, auth.userId));
+      if (!(await verifyPassword(user?.passwordHash ?? null, currentPassword))) {
+        throw invalidField('currentPassword', 'The current password is not correct.');
+      }
+      const problem = passwordProblem(newPassword);
+      if (problem) throw invalidField('newPassword', problem);
+      if (newPassword === currentPassword) {
+        throw invalidField('newPassword', 'The new password must differ from the current one');
+      }
+      const passwordHash = await hashPassword(newPassword);
+      await app.db.transaction(async (tx) => {
+        await tx
+          .update(users)
+          .set({
+            passwordHash,
+            passwordChangedAt: new Date(),
+            updatedAt: new Date(),
+            version: sql`${users.version} + 1`,
+          })
+          .where(eq(users.id, auth.userId));
+        const ended = await revokeAllSignIns(tx, auth.userId, 'password changed', auth.sessionId);
+        await recordAudit(tx, {
+          ...auditFrom(request),
+          action: 'account.password-change',
+          entityType: 'user',
+          entityId: auth.userId,
+          after: { otherSignInsEnded: ended },
+        });
+      });
+      return envelope(null, 'Your password was changed. Your other sign-ins were ended.');
+    },
+  );
+}

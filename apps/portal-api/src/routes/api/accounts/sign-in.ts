@@ -1,0 +1,254 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { sql } from 'drizzle-orm';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok as envelope } from '@pa/contracts/envelope';
+import { PASSWORD_MAX_LENGTH } from '@pa/contracts/accounts';
+import { ErrorCode } from '@pa/contracts/error-codes';
+import { AppError, notFound, unauthorized } from '@pa/server-kit/errors';
+import { users } from '../../../db/schema';
+import { recordAudit } from '../../../modules/audit/record';
+import { verifyAccessToken } from '../../../modules/auth/access-token';
+import { verifyPassword } from '../../../modules/accounts/passwords';
+import { WindowCounter } from '../../../modules/accounts/rate-limit';
+import {
+  revokeSignIn,
+  rotateRefreshToken,
+  startSignIn,
+  type TokenSettings,
+} from '../../../modules/accounts/sessions';
+import { loadUserDetails } from '../../../modules/accounts/user-details';
+import { hashToken } from '../../../modules/accounts/sessions';
+import { refreshTokens, signIns } from '../../../db/schema';
+import { authOf } from '../../../plugins/external/auth';
+import { clearRefreshCookie, refreshTokenOf, setRefreshCookie } from './refresh-cookie';
+import { errors, ok, okEmpty, tokenPairSchema, userDetailsSchema } from './schemas';
+import { eq } from 'drizzle-orm';
+
+export const INVALID_CREDENTIALS = 'Invalid credentials.';
+export const REFRESH_FAILED = 'Token refresh failed';
+
+/** `{ userName | email, password }`: exactly one of userName or email. */
+const signInBody = z
+  .object({
+    userName: z.string().trim().min(1, 'Enter your user name').max(254).optional(),
+    email: z.string().trim().min(1, 'Enter your email').max(254).optional(),
+    password: z.string().min(1, 'Enter your password').max(PASSWORD_MAX_LENGTH),
+  })
+  .refine((body) => Boolean(body.userName) !== Boolean(body.email), {
+    message: 'Give either userName or email',
+    path: ['userName'],
+  });
+
+const rotateBody = z.object({ refreshToken: z.string().max(512).optional() }).nullish();
+
+function tooMany(reply: FastifyReply, seconds: number): never {
+  void reply.header('retry-after', String(seconds));
+  throw new AppError(
+    ErrorCode.RATE_LIMITED,
+    `Too many sign-in attempts. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+  );
+}
+
+/** Sign-in, token rotation, verify and sign-out (PRODUCT.md §4, seed "Calls"). */
+export async function registerSignInRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const { config } = app;
+  const settings: TokenSettings = {
+    keys: app.signingKeys,
+    accessTtl: config.ACCESS_TOKEN_TTL,
+    refreshTtl: config.REFRESH_TOKEN_TTL,
+  };
+  const windowMs = config.SIGNIN_RATE_LIMIT_WINDOW * 1000;
+  const perAddress = new WindowCounter(config.SIGNIN_RATE_LIMIT_IP, windowMs);
+  const perAccount = new WindowCounter(config.SIGNIN_RATE_LIMIT_ACCOUNT, windowMs);
+
+  app.post(
+    '/api/accounts/sign-in',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Sign in with user name or email and password',
+        description:
+          'Answers tokens and user details and sets the `refreshToken` cookie. Every failure says "Invalid credentials."; rate limited per address and per account (429 with Retry-After).',
+        body: signInBody,
+        response: {
+          200: ok(userDetailsSchema.extend(tokenPairSchema.shape)),
+          ...errors,
+          429: errors[401].describe('Too many attempts; see Retry-After'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { password } = request.body;
+      const login = (request.body.userName ?? request.body.email ?? '').toLowerCase();
+      const accountKey = `account:${login}`;
+      const wait = Math.max(perAddress.retryAfter(request.ip), perAccount.retryAfter(accountKey));
+      if (wait > 0) tooMany(reply, wait);
+      perAddress.hit(request.ip);
+
+      const column = request.body.userName ? users.userName : users.email;
+      const [user] = await app.db
+        .select({
+          id: users.id,
+          companyId: users.companyId,
+          userName: users.userName,
+          status: users.status,
+          passwordHash: users.passwordHash,
+        })
+        .from(users)
+        .where(eq(sql`lower(${column})`, login))
+        .limit(1);
+      // Always one argon2 verification, against a dummy hash for unknown accounts: same time, same answer.
+      const passwordOk = await verifyPassword(user?.passwordHash ?? null, password);
+      const meta = {
+        ip: request.ip,
+        userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
+      };
+      if (!user || !passwordOk || user.status !== 'active') {
+        perAccount.hit(accountKey);
+        if (user) {
+          await recordAudit(app.db, {
+            companyId: user.companyId,
+            actorId: user.id,
+            actorName: user.userName,
+            action: 'account.sign-in-failed',
+            entityType: 'user',
+            entityId: user.id,
+            after: { reason: passwordOk ? `account ${user.status}` : 'wrong password' },
+            ...meta,
+          });
+        }
+        request.log.info({ login: user ? user.id : 'unknown account' }, 'sign-in failed');
+        throw unauthorized(INVALID_CREDENTIALS);
+      }
+      perAccount.reset(accountKey);
+      const tokens = await startSignIn(app.db, settings, user, meta);
+      await recordAudit(app.db, {
+        companyId: user.companyId,
+        actorId: user.id,
+        actorName: user.userName,
+        action: 'account.sign-in',
+        entityType: 'session',
+        entityId: tokens.sessionId,
+        ...meta,
+      });
+      const details = await loadUserDetails(app.db, user.id);
+      if (!details) throw unauthorized(INVALID_CREDENTIALS);
+      setRefreshCookie(reply, tokens.refreshToken, config.REFRESH_TOKEN_TTL);
+      return envelope(
+        { ...details, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken },
+        'Signed in.',
+      );
+    },
+  );
+
+  app.post(
+    '/api/accounts/rotate-token',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Exchange a refresh token (cookie or body) for a new token pair',
+        description:
+          'Single use: the presented token is consumed and a new one issued (and set as cookie). Presenting an already-used token ends that whole sign-in (reuse detection).',
+        body: rotateBody,
+        response: { 200: ok(tokenPairSchema), 401: errors[401] },
+      },
+    },
+    async (request, reply) => {
+      const presented = refreshTokenOf(request);
+      if (!presented) {
+        clearRefreshCookie(reply);
+        throw unauthorized(REFRESH_FAILED);
+      }
+      const result = await rotateRefreshToken(app.db, settings, presented);
+      if (!result.ok) {
+        clearRefreshCookie(reply);
+        if (result.reason === 'reused' && result.companyId) {
+          request.log.warn({ sessionId: result.sessionId }, 'refresh token reuse: sign-in revoked');
+          await recordAudit(app.db, {
+            companyId: result.companyId,
+            actorId: result.userId ?? null,
+            action: 'session.revoke',
+            entityType: 'session',
+            entityId: result.sessionId ?? null,
+            after: { reason: 'refresh token reuse' },
+            ip: request.ip,
+            userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
+          });
+        }
+        throw unauthorized(REFRESH_FAILED);
+      }
+      setRefreshCookie(reply, result.tokens.refreshToken, config.REFRESH_TOKEN_TTL);
+      return envelope({
+        accessToken: result.tokens.accessToken,
+        refreshToken: result.tokens.refreshToken,
+      });
+    },
+  );
+
+  app.get(
+    '/api/accounts/verify',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'The signed-in user’s details (also an authentication check)',
+        security: [{ bearerAuth: [] }],
+        response: { 200: ok(userDetailsSchema), 401: errors[401] },
+      },
+    },
+    async (request) => {
+      const details = await loadUserDetails(app.db, authOf(request).userId);
+      if (!details) throw notFound('The account');
+      return envelope(details);
+    },
+  );
+
+  app.post(
+    '/api/accounts/signout',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'End this sign-in (idempotent) and clear the refresh cookie',
+        description:
+          'Ends the sign-in named by the bearer access token and/or the refresh token (cookie or body). Always answers 200.',
+        body: rotateBody,
+        response: { 200: okEmpty },
+      },
+    },
+    async (request, reply) => {
+      const ended = new Set<string>();
+      const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      const claims = bearer ? await verifyAccessToken(app.signingKeys, bearer) : null;
+      if (claims) ended.add(claims.sid);
+      const presented = refreshTokenOf(request);
+      if (presented) {
+        const [row] = await app.db
+          .select({ familyId: refreshTokens.familyId })
+          .from(refreshTokens)
+          .where(eq(refreshTokens.tokenHash, hashToken(presented)));
+        if (row) ended.add(row.familyId);
+      }
+      for (const sessionId of ended) {
+        const [signIn] = await app.db
+          .select({ userId: signIns.userId, companyId: signIns.companyId })
+          .from(signIns)
+          .where(eq(signIns.id, sessionId));
+        if (signIn && (await revokeSignIn(app.db, sessionId, 'signed out'))) {
+          await recordAudit(app.db, {
+            companyId: signIn.companyId,
+            actorId: signIn.userId,
+            action: 'account.sign-out',
+            entityType: 'session',
+            entityId: sessionId,
+            ip: request.ip,
+            userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
+          });
+        }
+      }
+      clearRefreshCookie(reply);
+      return envelope(null, 'Signed out.');
+    },
+  );
+}
