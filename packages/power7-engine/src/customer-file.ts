@@ -39,6 +39,8 @@ export interface TicketFile {
   lines: Uint32Array;
   /** Byte offset of each accepted ticket's record in the CSV that was read. */
   offsets: Float64Array;
+  /** Byte length of each accepted ticket's record (line end excluded). */
+  lengths: Uint32Array;
   rowsRead: number;
   rejectedCount: number;
   /** Every rejected row when `keepRejected` is on (default), else the first 100. */
@@ -223,6 +225,8 @@ export interface ReadOptions {
   pool: number;
   signal?: AbortSignal;
   onRows?: (rowsRead: number) => void;
+  /** Bytes consumed so far (for a progress fraction against the file size). */
+  onBytes?: (bytes: number) => void;
   /** Keep every rejected row (default true); false keeps the first 100 only. */
   keepRejected?: boolean;
   maxRecordBytes?: number;
@@ -244,6 +248,7 @@ export async function readCsvTickets(
   let tickets = new Uint8Array(cap * PICK);
   let lines = new Uint32Array(cap);
   let offsets = new Float64Array(cap);
+  let lengths = new Uint32Array(cap);
   let count = 0;
   let rowsRead = 0;
   let rejectedCount = 0;
@@ -280,13 +285,18 @@ export async function readCsvTickets(
       const o = new Float64Array(cap);
       o.set(offsets);
       offsets = o;
+      const ln = new Uint32Array(cap);
+      ln.set(lengths);
+      lengths = ln;
     }
     tickets.set(out, count * PICK);
     lines[count] = rec.line;
     offsets[count] = rec.offset;
+    lengths[count] = rec.length;
     count++;
   };
   let sawBytes = false;
+  let bytes = 0;
   let nextReport = 100_000;
   for await (const chunk of chunks) {
     throwIfAborted(opts.signal);
@@ -301,6 +311,8 @@ export async function readCsvTickets(
     }
     sawBytes = true;
     tokenizer.push(chunk);
+    bytes += chunk.length;
+    opts.onBytes?.(bytes);
     if (rowsRead >= nextReport) {
       opts.onRows?.(rowsRead);
       nextReport = rowsRead + 100_000;
@@ -324,6 +336,7 @@ export async function readCsvTickets(
     count,
     lines: lines.subarray(0, count),
     offsets: offsets.subarray(0, count),
+    lengths: lengths.subarray(0, count),
     rowsRead,
     rejectedCount,
     rejected,

@@ -11,9 +11,37 @@
  * `EngineError` (see `./errors.ts`) with a stable `code` and a message meant for a person.
  */
 import type { Writable } from 'node:stream';
-import type { Budget, MatchType, Payouts, WinnerCounts } from './model';
+import { once } from 'node:events';
+import { copyFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { analyzeTickets } from './analyze';
+import { readCustomerFile, sniffFile } from './customer-file';
+import { csvField } from './csv';
+import { queryDraws, type DrawRow, type FilterQuery, type QueryContext } from './draw-query';
+import { EngineError, throwIfAborted } from './errors';
+import {
+  type Budget,
+  DEFAULT_POOL,
+  MATCH_TYPES,
+  type MatchType,
+  numbersOfRank,
+  parseCombo,
+  type Payouts,
+  PICK,
+  validatePool,
+  type WinnerCounts,
+  formatCombo,
+} from './model';
+import {
+  countWinners,
+  findWinners,
+  matchedNumbers,
+  RowReader,
+  ticketMasks,
+  winnersCsv,
+} from './winners';
 
-export type { Budget, MatchType, Payouts, WinnerCounts } from './model';
+export type { Budget, MatchType, Payouts, WinnerCounts };
 export { EngineError, CancelledError } from './errors';
 export type { EngineErrorCode } from './errors';
 export { parseCombo, formatCombo, validatePool, DEFAULT_POOL, MIN_POOL, MAX_POOL } from './model';
@@ -94,18 +122,10 @@ export interface AnalysisInput extends CallOptions {
   workers?: number;
 }
 
-/** Histogram of the total payout over ALL draws: `counts[i]` draws in [edges[i], edges[i+1]) (last bin closed). */
+/** Histogram of the total payout over ALL draws: `counts[i]` draws with total in [edges[i], edges[i+1]) (half-open; exact integer edges in cents). */
 export interface Histogram {
   edges: number[];
   counts: number[];
-}
-
-/** One draw with its winners per match type and total payout (currency units). */
-export interface DrawRow {
-  combo: string;
-  numbers: number[];
-  winners: WinnerCounts;
-  totalPayout: number;
 }
 
 /** Statistics of the total payout over ALL C(P,7) draws (not only the qualifying ones). */
@@ -135,29 +155,7 @@ export interface AnalysisSummary {
   finishedAt: string;
 }
 
-export type SortKey =
-  'totalPayout' | 'combo' | 'winners3' | 'winners4' | 'winners5' | 'winners6' | 'winners7';
-
-export interface Range {
-  min?: number;
-  max?: number;
-}
-
-/** A query over the qualifying draws. Every filter is optional; ranges are inclusive. */
-export interface FilterQuery {
-  /** 1-based, default 1. */
-  page?: number;
-  /** Default 20, at most 1000. */
-  pageSize?: number;
-  /** Default `totalPayout` descending; ties always by combo ascending. */
-  sort?: { by: SortKey; direction: 'asc' | 'desc' };
-  winners?: Partial<Record<MatchType, Range>>;
-  totalPayout?: Range;
-  /** Numbers every listed draw must contain. */
-  mustInclude?: number[];
-  /** Numbers no listed draw may contain. */
-  mustExclude?: number[];
-}
+export type { DrawRow, FilterQuery, Range, SortKey } from './draw-query';
 
 export interface FilterAnswer {
   items: DrawRow[];
@@ -210,9 +208,20 @@ export interface OpenSession {
   readonly analysis: AnalysisSummary;
   /** Filter, sort and paginate the qualifying draws. Cost: one pass over the qualifying draws. */
   filter(query: FilterQuery): FilterAnswer;
-  /** Winning tickets of one draw and match type (combo text form; throws INVALID_COMBO). ~10 ms per 1M tickets. */
-  winners(combo: string, matchType: MatchType, page?: number, pageSize?: number): WinnersPage;
-  /** Writes the CSV of one match type or all (original columns + match_type + matched_numbers + payout). */
+  /**
+   * Winning tickets of one draw and match type (combo text form; throws INVALID_COMBO), file order,
+   * page default 1, pageSize default 50 (≤ 1000). ~10 ms per 1M tickets plus the page's row reads.
+   */
+  winners(
+    combo: string,
+    matchType: MatchType,
+    page?: number,
+    pageSize?: number,
+  ): Promise<WinnersPage>;
+  /**
+   * Writes the CSV of one match type or all (original columns + match_type + matched_numbers + payout)
+   * to `out`, honouring back-pressure, and ends it.
+   */
   writeWinnersCsv(combo: string, matchType: MatchType | 'all', out: Writable): Promise<void>;
   /** Same CSV as an async iterable of chunks (for `reply.send(Readable.from(...))`). */
   winnersCsv(combo: string, matchType: MatchType | 'all'): AsyncIterable<string>;
@@ -231,44 +240,456 @@ export const SESSION_FILES = {
   qualifying: 'qualifying.bin',
 } as const;
 
+/** Extra bookkeeping stored beside the summary in `analysis.json`. */
+interface StoredAnalysis extends AnalysisSummary {
+  storage: { qualified: number; widths: number[]; unit: number; w: number[] };
+}
+
+const fileIn = (dir: string, name: keyof typeof SESSION_FILES) => join(dir, SESSION_FILES[name]);
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes a file atomically: temp file, fsync, rename over the target, fsync of the folder. */
+async function writeAtomic(
+  path: string,
+  write: (fh: Awaited<ReturnType<typeof open>>) => Promise<void>,
+): Promise<void> {
+  const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
+  const fh = await open(tmp, 'w');
+  try {
+    await write(fh);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, path);
+  await syncDir(path.slice(0, path.lastIndexOf('/')) || '.');
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const d = await open(dir, 'r');
+    try {
+      await d.sync();
+    } finally {
+      await d.close();
+    }
+  } catch {
+    // some file systems refuse fsync on a folder; the renames are still atomic
+  }
+}
+
+const writeBytes = async (fh: Awaited<ReturnType<typeof open>>, a: ArrayBufferView) => {
+  const u8 = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  let off = 0;
+  while (off < u8.length) {
+    const { bytesWritten } = await fh.write(u8, off, Math.min(u8.length - off, 1 << 26));
+    off += bytesWritten;
+  }
+};
+
+async function readJson<T>(path: string): Promise<T | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/** Reads a whole file into a fresh, 8-byte aligned ArrayBuffer (typed-array views need alignment). */
+async function readAligned(path: string): Promise<ArrayBuffer> {
+  const fh = await open(path, 'r');
+  try {
+    const { size } = await fh.stat();
+    const buf = new ArrayBuffer(size);
+    const u8 = new Uint8Array(buf);
+    let off = 0;
+    while (off < size) {
+      const { bytesRead } = await fh.read(u8, off, Math.min(size - off, 1 << 26), off);
+      if (bytesRead === 0) break;
+      off += bytesRead;
+    }
+    return buf;
+  } finally {
+    await fh.close();
+  }
+}
+
 /**
- * Reads the uploaded file (CSV or XLSX, detected by content), validates every row and writes the
- * session folder: tickets (7 bytes each), the original rows for downloads, the full rejected-rows CSV
- * and `ingest.json`. Throws `EngineError` (FILE_EMPTY, NOT_A_TABLE, XLSX_INVALID, NO_NUMBER_COLUMNS,
- * NO_VALID_ROWS, LINE_TOO_LONG, CANCELLED). ~1–2 s per 1M CSV rows.
+ * Reads the uploaded file (CSV or XLSX, detected by content, not name), validates every row and writes
+ * the session folder: `rows.csv` (the accepted rows' original text, for downloads), `tickets.bin`
+ * (7 bytes per ticket), `rows.idx`, the full `rejected-rows.csv` (`line,reason,raw`) and, last,
+ * `ingest.json`. Throws `EngineError` (FILE_EMPTY, NOT_A_TABLE, XLSX_INVALID, NO_NUMBER_COLUMNS,
+ * NO_VALID_ROWS, LINE_TOO_LONG, INVALID_PARAMS, CANCELLED). ~1 s per 1M CSV rows.
  */
 export async function ingestFile(input: IngestInput): Promise<IngestSummary> {
-  void input;
-  throw new Error('not implemented yet');
+  const pool = validatePool(input.pool ?? DEFAULT_POOL);
+  const dir = input.sessionDir;
+  await mkdir(dir, { recursive: true });
+  if (await exists(fileIn(dir, 'ingest'))) {
+    throw new EngineError('INVALID_PARAMS', 'This session folder already holds an upload.');
+  }
+  const rowsTmp = `${fileIn(dir, 'rows')}.tmp`;
+  const rejTmp = `${fileIn(dir, 'rejectedCsv')}.tmp`;
+  const { onProgress, signal } = input;
+  try {
+    throwIfAborted(signal);
+    const format = await sniffFile(input.sourcePath);
+    const size = (await stat(input.sourcePath)).size;
+    onProgress?.({ phase: 'reading', fraction: 0 });
+    const rej = await open(rejTmp, 'w');
+    let rejBuf = 'line,reason,raw\r\n';
+    const flushRej = async () => {
+      if (rejBuf) await rej.write(rejBuf);
+      rejBuf = '';
+    };
+    let rowsFh: Awaited<ReturnType<typeof open>> | null = null;
+    let pendingWrite: Promise<unknown> = Promise.resolve();
+    let file;
+    try {
+      if (format === 'csv') await copyFile(input.sourcePath, rowsTmp);
+      else if (format === 'xlsx') rowsFh = await open(rowsTmp, 'w');
+      const rowsWriter = rowsFh;
+      file = await readCustomerFile(format === 'csv' ? rowsTmp : input.sourcePath, {
+        pool,
+        ...(signal ? { signal } : {}),
+        keepRejected: false,
+        onRejected: (r) => {
+          rejBuf += `${r.line},${csvField(r.reason)},${csvField(r.raw)}\r\n`;
+        },
+        onBytes: (b) =>
+          onProgress?.({
+            phase: 'reading',
+            fraction: format === 'csv' ? Math.min(1, b / size) : 0.5,
+          }),
+        onRows: (n) => onProgress?.({ phase: 'reading', fraction: 0.5, counts: { rowsRead: n } }),
+        ...(rowsWriter
+          ? {
+              csvCopy: (c: Buffer) => {
+                pendingWrite = pendingWrite.then(() => rowsWriter.write(c));
+              },
+            }
+          : {}),
+      });
+      await pendingWrite;
+      if (rowsFh) await rowsFh.sync();
+      await flushRej();
+      await rej.sync();
+    } finally {
+      await rej.close();
+      if (rowsFh) await rowsFh.close();
+    }
+    throwIfAborted(signal);
+    await rename(rowsTmp, fileIn(dir, 'rows'));
+    await rename(rejTmp, fileIn(dir, 'rejectedCsv'));
+    await writeAtomic(fileIn(dir, 'tickets'), (fh) => writeBytes(fh, file.tickets));
+    await writeAtomic(fileIn(dir, 'rowIndex'), async (fh) => {
+      await writeBytes(fh, file.offsets);
+      await writeBytes(fh, file.lines);
+      await writeBytes(fh, file.lengths);
+    });
+    const cols = file.columns;
+    const h = (i: number) => (i >= 0 ? (cols.header[i] ?? null) : null);
+    const summary: IngestSummary = {
+      pool,
+      format: file.format,
+      originalName: input.originalName ?? null,
+      rowsRead: file.rowsRead,
+      accepted: file.count,
+      rejected: file.rejectedCount,
+      columns: cols.header,
+      numberColumns:
+        cols.numbers.kind === 'seven'
+          ? { kind: 'seven', names: cols.numbers.indexes.map((i) => cols.header[i]!) }
+          : { kind: 'single', name: cols.header[cols.numbers.index]! },
+      idColumn: h(cols.id),
+      nameColumn: h(cols.name),
+      phoneColumn: h(cols.phone),
+      rejectedSample: file.rejected.slice(0, 100),
+      delimiter: String.fromCharCode(file.delimiter),
+      createdAt: new Date().toISOString(),
+    };
+    await writeAtomic(fileIn(dir, 'ingest'), (fh) =>
+      fh.write(JSON.stringify(summary, null, 2)).then(() => undefined),
+    );
+    onProgress?.({ phase: 'done', fraction: 1, counts: { rowsRead: file.rowsRead } });
+    return summary;
+  } catch (err) {
+    await rm(rowsTmp, { force: true });
+    await rm(rejTmp, { force: true });
+    throw err;
+  }
 }
 
 /**
  * Runs the exhaustive analysis of an ingested session and writes `qualifying.bin` and `analysis.json`
- * atomically (temp file, fsync, rename; `analysis.json` last, so its presence means "done"). Running it
- * again replaces the previous results. Throws `EngineError` (INVALID_PARAMS, PAYOUT_TOO_LARGE,
- * SESSION_NOT_FOUND, CANCELLED). ~1 s at P=35 / 1M tickets on 2 cores.
+ * atomically (temp file, fsync, rename; `analysis.json` last, so its presence means "done"; it is
+ * removed first, so a crash mid-run leaves the session "ingested" and the run can simply be repeated).
+ * Throws `EngineError` (INVALID_PARAMS, PAYOUT_TOO_LARGE, SESSION_NOT_FOUND, CANCELLED).
+ * ~1 s at P=35 / 1M tickets on 2 cores.
  */
 export async function runAnalysis(input: AnalysisInput): Promise<AnalysisSummary> {
-  void input;
-  throw new Error('not implemented yet');
+  const dir = input.sessionDir;
+  const ingest = await readJson<IngestSummary>(fileIn(dir, 'ingest'));
+  if (!ingest) throw new EngineError('SESSION_NOT_FOUND', 'No uploaded file in this session.');
+  if (input.pool !== undefined && input.pool !== ingest.pool) {
+    throw new EngineError(
+      'INVALID_PARAMS',
+      `The session was read with pool ${ingest.pool}; upload again to use pool ${input.pool}.`,
+      'pool',
+    );
+  }
+  const { onProgress, signal } = input;
+  await rm(fileIn(dir, 'analysis'), { force: true });
+  const tickets = new Uint8Array(await readFile(fileIn(dir, 'tickets')));
+  const count = tickets.length / PICK;
+  const res = await analyzeTickets(tickets, count, {
+    pool: ingest.pool,
+    payouts: input.payouts,
+    budget: input.budget,
+    ...(input.workers !== undefined ? { workers: input.workers } : {}),
+    ...(signal ? { signal } : {}),
+    onProgress: (p) =>
+      onProgress?.({
+        phase: p.phase,
+        fraction: p.fraction * 0.95,
+        counts: { drawsEvaluated: p.drawsEvaluated },
+      }),
+  });
+  throwIfAborted(signal);
+  onProgress?.({
+    phase: 'writing',
+    fraction: 0.95,
+    counts: { drawsEvaluated: res.draws, drawsQualified: res.qualified },
+  });
+  const masks = ticketMasks(tickets, count);
+  const ctx: QueryContext = {
+    pool: ingest.pool,
+    table: res.table,
+    w: res.weights.w,
+    unit: res.weights.unit,
+  };
+  const top = queryDraws(ctx, { pageSize: 20 }).items;
+  const worstNumbers = numbersOfRank(res.stats.worstRank);
+  const wc = countWinners(masks, worstNumbers);
+  const payouts = { ...input.payouts };
+  const worstDraw: DrawRow = {
+    combo: formatCombo(worstNumbers),
+    numbers: worstNumbers,
+    winners: { 3: wc[3]!, 4: wc[4]!, 5: wc[5]!, 6: wc[6]!, 7: wc[7]! },
+    totalPayout: res.stats.max,
+  };
+  const widths = res.table.chunks[0]?.counts.map((c) => c.BYTES_PER_ELEMENT) ?? [4, 4, 4, 4, 4];
+  await writeAtomic(fileIn(dir, 'qualifying'), async (fh) => {
+    for (const ch of res.table.chunks) await writeBytes(fh, ch.ranks);
+    for (let m = 0; m < 5; m++) {
+      for (const ch of res.table.chunks) await writeBytes(fh, ch.counts[m]!);
+      // keep every column 4-byte aligned
+      const bytes = res.table.length * widths[m]!;
+      if (bytes % 4) await writeBytes(fh, new Uint8Array(4 - (bytes % 4)));
+    }
+  });
+  const summary: StoredAnalysis = {
+    pool: ingest.pool,
+    tickets: count,
+    rejectedRows: ingest.rejected,
+    payouts,
+    budget: input.budget,
+    draws: res.draws,
+    qualified: res.qualified,
+    stats: {
+      draws: res.draws,
+      min: res.stats.min,
+      mean: res.stats.mean,
+      max: res.stats.max,
+      worstDraw,
+      histogram: res.stats.histogram,
+    },
+    top,
+    timings: res.timings,
+    finishedAt: new Date().toISOString(),
+    storage: {
+      qualified: res.qualified,
+      widths,
+      unit: res.weights.unit,
+      w: Array.from(res.weights.w),
+    },
+  };
+  await writeAtomic(fileIn(dir, 'analysis'), (fh) =>
+    fh.write(JSON.stringify(summary)).then(() => undefined),
+  );
+  onProgress?.({
+    phase: 'done',
+    fraction: 1,
+    counts: { drawsEvaluated: res.draws, drawsQualified: res.qualified },
+  });
+  const { storage: _storage, ...pub } = summary;
+  void _storage;
+  return pub;
 }
 
 /** What a session folder holds, from its small JSON files only. Never throws for a missing folder. */
 export async function readSessionStatus(sessionDir: string): Promise<SessionStatus> {
-  void sessionDir;
-  throw new Error('not implemented yet');
+  const ingest = await readJson<IngestSummary>(fileIn(sessionDir, 'ingest'));
+  const stored = ingest ? await readJson<StoredAnalysis>(fileIn(sessionDir, 'analysis')) : null;
+  let analysis: AnalysisSummary | null = null;
+  if (stored) {
+    const { storage: _s, ...pub } = stored;
+    void _s;
+    analysis = pub;
+  }
+  return { state: analysis ? 'analysed' : ingest ? 'ingested' : 'missing', ingest, analysis };
 }
 
 /**
- * Loads a finished session (tickets + qualifying draws) for queries. Throws SESSION_NOT_FOUND or
- * SESSION_NOT_READY (no finished analysis). Memory ≈ 8 B per ticket + 8–24 B per qualifying draw.
+ * Loads a finished session (tickets + qualifying draws) for queries, without re-running anything.
+ * Throws SESSION_NOT_FOUND or SESSION_NOT_READY (no finished analysis). Memory ≈ 15 B per ticket
+ * + 12–24 B per qualifying draw; load time ≈ reading those files.
  */
 export async function openSession(sessionDir: string): Promise<OpenSession> {
-  void sessionDir;
-  throw new Error('not implemented yet');
+  const status = await readSessionStatus(sessionDir);
+  if (!status.ingest) throw new EngineError('SESSION_NOT_FOUND', 'No such session.');
+  const stored = await readJson<StoredAnalysis>(fileIn(sessionDir, 'analysis'));
+  if (!stored || !status.analysis) {
+    throw new EngineError('SESSION_NOT_READY', 'The analysis of this session has not finished.');
+  }
+  const ingest = status.ingest;
+  const analysis = status.analysis;
+  const tickets = new Uint8Array(await readFile(fileIn(sessionDir, 'tickets')));
+  const count = tickets.length / PICK;
+  const idx = await readAligned(fileIn(sessionDir, 'rowIndex'));
+  const offsets = new Float64Array(idx, 0, count);
+  const lines = new Uint32Array(idx, count * 8, count);
+  const lengths = new Uint32Array(idx, count * 12, count);
+  const q = await readAligned(fileIn(sessionDir, 'qualifying'));
+  const n = stored.storage.qualified;
+  const ranks = new Uint32Array(q, 0, n);
+  let off = n * 4;
+  const counts: (Uint16Array | Uint32Array)[] = [];
+  for (const width of stored.storage.widths) {
+    counts.push(width === 2 ? new Uint16Array(q, off, n) : new Uint32Array(q, off, n));
+    off += n * width;
+    if (off % 4) off += 4 - (off % 4);
+  }
+  const ctx: QueryContext = {
+    pool: ingest.pool,
+    table: { length: n, chunks: n ? [{ length: n, ranks, counts }] : [] },
+    w: stored.storage.w,
+    unit: stored.storage.unit,
+  };
+  const masks = ticketMasks(tickets, count);
+  const rows = new RowReader(
+    fileIn(sessionDir, 'rows'),
+    ingest.delimiter.charCodeAt(0),
+    offsets,
+    lengths,
+  );
+  const header = ingest.columns;
+  const checkMatch = (m: unknown): MatchType => {
+    if (!MATCH_TYPES.includes(m as MatchType)) {
+      throw new EngineError(
+        'INVALID_PARAMS',
+        'The match type must be 3, 4, 5, 6 or 7.',
+        'matchType',
+      );
+    }
+    return m as MatchType;
+  };
+  let cache: { key: string; index: Uint32Array } | null = null;
+  let closed = false;
+  const ensureOpen = () => {
+    if (closed) throw new Error('session is closed');
+  };
+  const col = (name: string | null, fields: string[]) =>
+    name === null ? null : (fields[header.indexOf(name)] ?? null);
+
+  const session: OpenSession = {
+    ingest,
+    analysis,
+    filter(query: FilterQuery): FilterAnswer {
+      ensureOpen();
+      const page = queryDraws(ctx, query);
+      return { ...page, qualified: n, stats: analysis.stats };
+    },
+    async winners(combo, matchType, page = 1, pageSize = 50): Promise<WinnersPage> {
+      ensureOpen();
+      const numbers = parseCombo(combo, ingest.pool);
+      const m = checkMatch(matchType);
+      if (!Number.isInteger(page) || page < 1) {
+        throw new EngineError('INVALID_PARAMS', 'page must be a whole number ≥ 1.', 'page');
+      }
+      if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) {
+        throw new EngineError('INVALID_PARAMS', 'pageSize must be 1..1000.', 'pageSize');
+      }
+      const key = `${combo}/${m}`;
+      if (cache?.key !== key) cache = { key, index: findWinners(masks, numbers, m).index };
+      const index = cache.index;
+      const slice = index.subarray((page - 1) * pageSize, page * pageSize);
+      const items: WinnerRow[] = [];
+      let k = 0;
+      for await (const fields of rows.rows(slice)) {
+        const t = slice[k++]!;
+        const columns: Record<string, string> = {};
+        header.forEach((h, i) => (columns[h] = fields[i] ?? ''));
+        items.push({
+          line: lines[t]!,
+          customerId: col(ingest.idColumn, fields),
+          name: col(ingest.nameColumn, fields),
+          phone: col(ingest.phoneColumn, fields),
+          numbers: Array.from(tickets.subarray(t * PICK, t * PICK + PICK)),
+          matchType: m,
+          matched: matchedNumbers(tickets, t, numbers),
+          payout: analysis.payouts[m],
+          columns,
+        });
+      }
+      return {
+        combo: formatCombo(numbers),
+        matchType: m,
+        items,
+        page,
+        pageSize,
+        total: index.length,
+        totalPages: Math.ceil(index.length / pageSize),
+      };
+    },
+    winnersCsv(combo, matchType) {
+      ensureOpen();
+      const numbers = parseCombo(combo, ingest.pool);
+      const m = matchType === 'all' ? 'all' : checkMatch(matchType);
+      return winnersCsv({
+        header,
+        tickets,
+        masks,
+        rows,
+        numbers,
+        matchType: m,
+        payouts: analysis.payouts,
+      });
+    },
+    async writeWinnersCsv(combo, matchType, out) {
+      for await (const chunk of session.winnersCsv(combo, matchType)) {
+        if (!out.write(chunk)) await once(out, 'drain');
+      }
+      out.end();
+    },
+    close() {
+      closed = true;
+      cache = null;
+    },
+  };
+  return session;
 }
 
 /** The path of the full rejected-rows CSV (`line,reason,raw`) of a session. */
 export function rejectedRowsCsvPath(sessionDir: string): string {
-  return `${sessionDir}/${SESSION_FILES.rejectedCsv}`;
+  return join(sessionDir, SESSION_FILES.rejectedCsv);
 }
