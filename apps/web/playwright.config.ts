@@ -12,6 +12,8 @@ export const E2E = {
   power7Url: 'http://127.0.0.1:18001',
   dataDir: process.env.E2E_DATA_DIR,
   adminPassword: 'e2e-demo-admin-passphrase',
+  accessTokenTtl: 20,
+  screenshotsDir: path.join(repoRoot, 'artifacts/screenshots'),
 };
 
 export default defineConfig({
@@ -63,6 +65,10 @@ export default defineConfig({
       PUBLIC_URL: 'http://127.0.0.1:18000',
       CORS_ORIGINS: 'http://127.0.0.1:18000',
       DEMO_ADMIN_PASSWORD: E2E.adminPassword,
+      // Short-lived access tokens, so the suite sees expiry and refresh happen for real.
+      ACCESS_TOKEN_TTL: String(E2E.accessTokenTtl),
+      // The suite signs in more often than a person would; the limit itself is tested by the portal.
+      SIGNIN_RATE_LIMIT_IP: '200',
       LOG_LEVEL: 'warn',
       SKIP_WEB_BUILD: '1',
     },

@@ -10,9 +10,6 @@ import {
   SidebarMenu,
   SidebarMenuButton,
   SidebarMenuItem,
-  SidebarMenuSub,
-  SidebarMenuSubButton,
-  SidebarMenuSubItem,
   useSidebar,
 } from '@/components/ui/sidebar';
 import { LOGO_ALT, LOGO_SRC, PRODUCT_NAME } from '@/config/brand';
@@ -45,46 +42,41 @@ export function AppSidebar() {
       <SidebarContent>
         <nav aria-label="Application">
           {NAV_GROUPS.map((group) => (
-            <SidebarGroup key={group.title}>
-              <SidebarGroupLabel>{group.title}</SidebarGroupLabel>
-              <SidebarMenu>
-                <Collapsible asChild defaultOpen className="group/collapsible">
-                  <SidebarMenuItem>
-                    <CollapsibleTrigger asChild>
-                      <SidebarMenuButton
-                        aria-label={group.title}
-                        isActive={group.items.some((item) => isNavItemActive(item.url, pathname))}
-                      >
-                        <group.icon />
-                        <span>{group.title}</span>
-                        <ChevronRight className="ml-auto transition-transform duration-200 group-data-[state=open]/collapsible:rotate-90" />
-                      </SidebarMenuButton>
-                    </CollapsibleTrigger>
-                    <CollapsibleContent>
-                      <SidebarMenuSub>
-                        {group.items.map((item) => {
-                          const active = isNavItemActive(item.url, pathname);
-                          return (
-                            <SidebarMenuSubItem key={item.title}>
-                              <SidebarMenuSubButton asChild isActive={active}>
-                                <Link
-                                  to={item.url}
-                                  aria-current={active ? 'page' : undefined}
-                                  onClick={closeOnMobile}
-                                >
-                                  <item.icon />
-                                  <span>{item.title}</span>
-                                </Link>
-                              </SidebarMenuSubButton>
-                            </SidebarMenuSubItem>
-                          );
-                        })}
-                      </SidebarMenuSub>
-                    </CollapsibleContent>
-                  </SidebarMenuItem>
-                </Collapsible>
-              </SidebarMenu>
-            </SidebarGroup>
+            <Collapsible key={group.title} defaultOpen className="group/collapsible">
+              <SidebarGroup>
+                <SidebarGroupLabel asChild>
+                  <CollapsibleTrigger className="w-full hover:bg-sidebar-accent hover:text-sidebar-accent-foreground">
+                    {group.title}
+                    <ChevronRight
+                      aria-hidden="true"
+                      className="ml-auto transition-transform duration-200 group-data-[state=open]/collapsible:rotate-90"
+                    />
+                  </CollapsibleTrigger>
+                </SidebarGroupLabel>
+                <CollapsibleContent>
+                  <SidebarMenu>
+                    {group.items.map((item) => {
+                      const active = isNavItemActive(item.url, pathname);
+                      return (
+                        <SidebarMenuItem key={item.title}>
+                          <SidebarMenuButton asChild isActive={active}>
+                            <Link
+                              to={item.url}
+                              title={item.title}
+                              aria-current={active ? 'page' : undefined}
+                              onClick={closeOnMobile}
+                            >
+                              <item.icon aria-hidden="true" />
+                              <span>{item.title}</span>
+                            </Link>
+                          </SidebarMenuButton>
+                        </SidebarMenuItem>
+                      );
+                    })}
+                  </SidebarMenu>
+                </CollapsibleContent>
+              </SidebarGroup>
+            </Collapsible>
           ))}
         </nav>
       </SidebarContent>

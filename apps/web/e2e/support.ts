@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+import { E2E } from '../playwright.config';
+
+export const ADMIN = { userName: 'admin', email: 'admin@demo.local' };
+
+/** Signs in through the form and waits for the dashboard. */
+export async function signIn(
+  page: Page,
+  login: string = ADMIN.userName,
+  password = E2E.adminPassword,
+) {
+  await page.goto('/auth/signin');
+  await page.getByLabel('User name or email').fill(login);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/app$/);
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+}
+
+/** No serious or critical axe-core violation on the page as it is now. */
+export async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
+}
+
+export async function screenshot(page: Page, name: string) {
+  fs.mkdirSync(E2E.screenshotsDir, { recursive: true });
+  await page.screenshot({ path: path.join(E2E.screenshotsDir, `${name}.png`), fullPage: true });
+}
+
+/** The newest reset link mailed to `to` after `since` (the portal's outbox folder). */
+export async function resetLinkFor(to: string, since: number): Promise<string> {
+  const outbox = path.join(E2E.dataDir!, 'outbox');
+  let link: string | undefined;
+  await expect
+    .poll(
+      () => {
+        if (!fs.existsSync(outbox)) return undefined;
+        const files = fs
+          .readdirSync(outbox)
+          .map((f) => path.join(outbox, f))
+          .filter((f) => fs.statSync(f).mtimeMs >= since - 1000)
+          .sort();
+        for (const file of files.reverse()) {
+          const text = fs.readFileSync(file, 'utf8');
+          const match = /https?:\/\/\S+\/auth\/reset-password\?token=[^\s"<>]+/.exec(text);
+          if (match && text.includes(`To: ${to}`)) return (link = match[0]);
+        }
+        return undefined;
+      },
+      { timeout: 10_000 },
+    )
+    .toBeTruthy();
+  return link!;
+}
+
+/** The access token the app persisted (redux-persist stores each slice as a JSON string). */
+export async function persistedAccessToken(page: Page): Promise<string | null> {
+  return page.evaluate(() => {
+    const root = localStorage.getItem('persist:root');
+    if (!root) return null;
+    const auth = JSON.parse(JSON.parse(root).auth ?? 'null') as { accessToken?: string } | null;
+    return auth?.accessToken ?? null;
+  });
+}
+
+export function expOf(token: string): number {
+  const payload = token.split('.')[1]!;
+  return (JSON.parse(Buffer.from(payload, 'base64url').toString()) as { exp: number }).exp;
+}
