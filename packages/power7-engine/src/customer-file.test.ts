@@ -1,0 +1,146 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCustomerFile, recogniseColumns } from './customer-file';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'p7-file-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function fileWith(name: string, content: string | Buffer) {
+  const p = join(dir, name);
+  await writeFile(p, content);
+  return p;
+}
+
+describe('column recognition', () => {
+  it('finds seven number columns, case-insensitively, and the optional ones', () => {
+    const c = recogniseColumns([
+      'Phone',
+      'NAME',
+      'customer_id',
+      'N1',
+      'n2',
+      'n3',
+      'N4',
+      'n5',
+      'n6',
+      'n7',
+      'city',
+    ]);
+    expect(c.numbers).toEqual({ kind: 'seven', indexes: [3, 4, 5, 6, 7, 8, 9] });
+    expect([c.id, c.name, c.phone]).toEqual([2, 1, 0]);
+    expect(
+      recogniseColumns([
+        'Number1',
+        'Number2',
+        'Number3',
+        'Number4',
+        'Number5',
+        'Number6',
+        'Number7',
+      ]).numbers.kind,
+    ).toBe('seven');
+  });
+  it('finds one combined column', () => {
+    expect(recogniseColumns(['id', 'Combination']).numbers).toEqual({ kind: 'single', index: 1 });
+    expect(recogniseColumns(['TICKET']).numbers).toEqual({ kind: 'single', index: 0 });
+  });
+  it('refuses a header without number columns, naming what it found', () => {
+    expect(() => recogniseColumns(['a', 'b', 'n1'])).toThrow(
+      /no recognisable number columns.*"a", "b", "n1"/,
+    );
+  });
+});
+
+describe('reading customer files', () => {
+  it('reads seven columns with tabs, keeps line numbers, reports every bad row', async () => {
+    const p = await fileWith(
+      't.tsv',
+      'n1\tn2\tn3\tn4\tn5\tn6\tn7\tnote\n7\t6\t5\t4\t3\t2\t1\tok\n1\t2\t3\t4\t5\t6\t\tshort\n1\t2\t3\t4\t5\t6\t7.5\tx\n\t\t\t\t\t\t\tnothing\n1\t2\t3\t4\t5\t6\t0\tzero\n',
+    );
+    const f = await readCustomerFile(p, { pool: 35 });
+    expect(f.count).toBe(1);
+    expect(Array.from(f.tickets)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(f.rowsRead).toBe(5);
+    expect(f.rejected.map((r) => [r.line, r.reason])).toEqual([
+      [3, 'wrong count: expected 7 numbers, found 6'],
+      [4, '"7.5" is not an integer'],
+      [5, 'empty: no numbers'],
+      [6, 'out of pool: 0 is not in 1..35'],
+    ]);
+  });
+
+  it('splits a combined column on spaces, commas, dashes and semicolons', async () => {
+    const p = await fileWith('c.csv', 'numbers\n"1, 2;3-4  5,6 ,7"\n49 1 2 3 4 5 6\n');
+    const f = await readCustomerFile(p, { pool: 49 });
+    expect(f.count).toBe(2);
+    expect(Array.from(f.tickets.subarray(7))).toEqual([1, 2, 3, 4, 5, 6, 49]);
+  });
+
+  it('reads the first sheet of an XLSX file, detected by content whatever its name', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Customers');
+    ws.addRow(['Name', 'N1', 'N2', 'N3', 'N4', 'N5', 'N6', 'N7']);
+    ws.addRow(['Ann', 1, 2, 3, 4, 5, 6, 7]);
+    ws.addRow(['Bob, Jr.', 8, 9, 10, 11, 12, 13, 99]);
+    wb.addWorksheet('Other').addRow(['ignored']);
+    const p = join(dir, 'upload.bin');
+    await wb.xlsx.writeFile(p);
+    const copies: Buffer[] = [];
+    const f = await readCustomerFile(p, { pool: 35, csvCopy: (c) => copies.push(c) });
+    expect(f.format).toBe('xlsx');
+    expect(f.count).toBe(1);
+    expect(f.rejected).toEqual([
+      { line: 3, reason: 'out of pool: 99 is not in 1..35', raw: '"Bob, Jr.",8,9,10,11,12,13,99' },
+    ]);
+    expect(Buffer.concat(copies).toString()).toContain('Ann,1,2,3,4,5,6,7');
+
+    const whole = await readFile(p);
+    const truncated = await fileWith('cut.xlsx', whole.subarray(0, Math.floor(whole.length / 2)));
+    await expect(readCustomerFile(truncated, { pool: 35 })).rejects.toMatchObject({
+      code: 'XLSX_INVALID',
+    });
+  });
+
+  it('gives clear errors for empty, binary, header-only, all-invalid and headerless files', async () => {
+    await expect(readCustomerFile(await fileWith('e.csv', ''), { pool: 35 })).rejects.toMatchObject(
+      {
+        code: 'FILE_EMPTY',
+      },
+    );
+    await expect(
+      readCustomerFile(await fileWith('b.csv', '\uFEFF \r\n'), { pool: 35 }),
+    ).rejects.toMatchObject({
+      code: 'FILE_EMPTY',
+    });
+    const junk = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256));
+    await expect(
+      readCustomerFile(await fileWith('j.csv', junk), { pool: 35 }),
+    ).rejects.toMatchObject({
+      code: 'NOT_A_TABLE',
+    });
+    await expect(
+      readCustomerFile(await fileWith('h.csv', 'numbers\n'), { pool: 35 }),
+    ).rejects.toThrow(/no data rows/);
+    await expect(
+      readCustomerFile(await fileWith('i.csv', 'numbers\n1 2 3\n'), { pool: 35 }),
+    ).rejects.toMatchObject({ code: 'NO_VALID_ROWS', message: expect.stringContaining('line 2') });
+    await expect(
+      readCustomerFile(await fileWith('x.csv', '1,2,3,4,5,6,7\n'), { pool: 35 }),
+    ).rejects.toMatchObject({ code: 'NO_NUMBER_COLUMNS' });
+  });
+
+  it('refuses an absurdly long line', async () => {
+    const p = await fileWith('long.csv', 'numbers\n' + 'x'.repeat(3 << 20));
+    await expect(readCustomerFile(p, { pool: 35 })).rejects.toMatchObject({
+      code: 'LINE_TOO_LONG',
+    });
+  });
+});
