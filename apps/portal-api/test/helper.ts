@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildPortalApp, type PortalApp } from '../src/app';
 import { portalConfigSchema, type PortalConfig } from '../src/config';
 import { openDatabase, type OpenDatabase, type PortalDb } from '../src/db/client';
-import { users } from '../src/db/schema';
+import { roles, userRoles, users } from '../src/db/schema';
 import { hashPassword } from '../src/modules/accounts/passwords';
 import { startSignIn } from '../src/modules/accounts/sessions';
 import { createCompany } from '../src/modules/companies/create-company';
@@ -58,6 +58,16 @@ export interface TestApp {
   ): Promise<{ accessToken: string; refreshToken: string; sessionId: string }>;
   /** `{ authorization: 'Bearer …' }` for a user id (default: the Demo Company admin). */
   authHeader(userId?: string): Promise<{ authorization: string }>;
+  /**
+   * Inserts a user (default: Demo Company, active, no roles) with a known password; `roles` are role
+   * names of that company. Returns its id, userName, email and password.
+   */
+  createUser(options?: {
+    companyId?: string;
+    status?: 'active' | 'inactive' | 'locked';
+    roles?: string[];
+    password?: string;
+  }): Promise<{ id: string; userName: string; email: string; password: string }>;
   /** Creates another company (system permissions, Administrator role, admin) like the admin CLI. */
   createCompany(name: string): Promise<TestCompany>;
   close(): Promise<void>;
@@ -157,6 +167,37 @@ export async function buildTestApp(
   };
 
   let companies = 0;
+  let userCount = 0;
+  const createUserHere: TestApp['createUser'] = async (userOptions = {}) => {
+    const companyId = userOptions.companyId ?? admin.companyId;
+    const suffix = `${++userCount}-${Date.now().toString(36)}`;
+    const password = userOptions.password ?? `user-passphrase-${suffix}`;
+    const [user] = await db
+      .insert(users)
+      .values({
+        companyId,
+        userName: `user-${suffix}`,
+        email: `user-${suffix}@example.test`,
+        userFirstName: 'Test',
+        userLastName: `User ${suffix}`,
+        status: userOptions.status ?? 'active',
+        passwordHash: await hashPassword(password),
+      })
+      .returning({ id: users.id, userName: users.userName, email: users.email });
+    if (!user) throw new Error('user insert failed');
+    if (userOptions.roles?.length) {
+      const found = await db
+        .select({ id: roles.id })
+        .from(roles)
+        .where(and(eq(roles.companyId, companyId), inArray(roles.name, userOptions.roles)));
+      if (found.length !== userOptions.roles.length)
+        throw new Error(`unknown roles ${userOptions.roles.join(', ')}`);
+      await db
+        .insert(userRoles)
+        .values(found.map((r) => ({ userId: user.id, roleId: r.id, companyId })));
+    }
+    return { ...user, password };
+  };
   return {
     app,
     db,
@@ -180,6 +221,7 @@ export async function buildTestApp(
       return response.json().data as SignedIn;
     },
     tokenFor,
+    createUser: createUserHere,
     async authHeader(userId = admin.id) {
       return { authorization: `Bearer ${(await tokenFor(userId)).accessToken}` };
     },

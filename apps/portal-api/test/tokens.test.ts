@@ -1,0 +1,204 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { base64url, createLocalJWKSet, decodeJwt, generateKeyPair, jwtVerify, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIns } from '../src/db/schema';
+import { signAccessToken, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/modules/auth/access-token';
+import { buildTestApp, DATABASES, type TestApp } from './helper';
+
+describe.each(DATABASES)('token suite on %s', (database) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ database });
+  });
+  afterAll(() => t?.close());
+
+  const verify = (token: string) =>
+    t.app.inject({ url: '/api/accounts/verify', headers: { authorization: `Bearer ${token}` } });
+  const rotate = (refreshToken: string) =>
+    t.app.inject({ method: 'POST', url: '/api/accounts/rotate-token', payload: { refreshToken } });
+
+  /** Claims of a real, live sign-in of the admin, to forge variants of. */
+  async function liveClaims() {
+    const session = await t.tokenFor(t.company.adminId);
+    expect((await verify(session.accessToken)).statusCode).toBe(200);
+    return { session, claims: decodeJwt(session.accessToken) };
+  }
+
+  function forge(claims: Record<string, unknown>) {
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'EdDSA', kid: t.app.signingKeys.kid })
+      .sign(t.app.signingKeys.privateKey);
+  }
+
+  describe('access tokens: every bad token answers 401', () => {
+    it('expired', async () => {
+      const { claims } = await liveClaims();
+      const expired = await signAccessToken(
+        t.app.signingKeys,
+        {
+          sub: String(claims.sub),
+          cid: String(claims.cid),
+          sid: String(claims.sid),
+          name: 'admin',
+          perms: [],
+        },
+        -5,
+      );
+      const response = await verify(expired);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+    });
+
+    it('tampered payload or signature', async () => {
+      const { session } = await liveClaims();
+      const [header, payload, signature] = session.accessToken.split('.') as [
+        string,
+        string,
+        string,
+      ];
+      const claims = JSON.parse(new TextDecoder().decode(base64url.decode(payload)));
+      const otherPayload = base64url.encode(JSON.stringify({ ...claims, perms: ['everything'] }));
+      expect((await verify(`${header}.${otherPayload}.${signature}`)).statusCode).toBe(401);
+      const flipped = signature.startsWith('A')
+        ? `B${signature.slice(1)}`
+        : `A${signature.slice(1)}`;
+      expect((await verify(`${header}.${payload}.${flipped}`)).statusCode).toBe(401);
+    });
+
+    it('alg: none', async () => {
+      const { claims } = await liveClaims();
+      const header = base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }));
+      const payload = base64url.encode(JSON.stringify(claims));
+      expect((await verify(`${header}.${payload}.`)).statusCode).toBe(401);
+    });
+
+    it('wrong audience, wrong issuer, wrong typ, missing expiry', async () => {
+      const { claims } = await liveClaims();
+      const now = Math.floor(Date.now() / 1000);
+      const good = { ...claims, iat: now, exp: now + 60 };
+      expect((await verify(await forge(good))).statusCode).toBe(200);
+      expect((await verify(await forge({ ...good, aud: 'someone-else' }))).statusCode).toBe(401);
+      expect((await verify(await forge({ ...good, iss: 'evil-portal' }))).statusCode).toBe(401);
+      expect((await verify(await forge({ ...good, typ: 'refresh' }))).statusCode).toBe(401);
+      const { exp: _exp, ...noExp } = good;
+      expect((await verify(await forge(noExp))).statusCode).toBe(401);
+    });
+
+    it('signed by another key with the same kid', async () => {
+      const { claims } = await liveClaims();
+      const other = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+      const token = await new SignJWT({ ...claims })
+        .setProtectedHeader({ alg: 'EdDSA', kid: t.app.signingKeys.kid })
+        .sign(other.privateKey);
+      expect((await verify(token)).statusCode).toBe(401);
+    });
+
+    it('a refresh token used as an access token', async () => {
+      const { session } = await liveClaims();
+      expect((await verify(session.refreshToken)).statusCode).toBe(401);
+    });
+
+    it('a token of a revoked sign-in, or of a user of another company claim', async () => {
+      const { session, claims } = await liveClaims();
+      const now = Math.floor(Date.now() / 1000);
+      const other = await t.createCompany(`Token Co ${database}`);
+      expect(
+        (await verify(await forge({ ...claims, cid: other.companyId, iat: now, exp: now + 60 })))
+          .statusCode,
+      ).toBe(401);
+      await t.db
+        .update(signIns)
+        .set({ revokedAt: new Date() })
+        .where(eq(signIns.id, session.sessionId));
+      expect((await verify(session.accessToken)).statusCode).toBe(401);
+    });
+  });
+
+  describe('refresh tokens', () => {
+    it('rotation replay revokes the whole family', async () => {
+      const first = await t.signIn('admin', t.company.adminPassword);
+      const second = await rotate(first.refreshToken);
+      expect(second.statusCode).toBe(200);
+      const next = second.json().data;
+      const replay = await rotate(first.refreshToken);
+      expect(replay.statusCode).toBe(401);
+      expect(replay.json().message).toBe('Token refresh failed');
+      // The thief's replay ended the sign-in: the legitimate newest tokens are dead too.
+      expect((await rotate(next.refreshToken)).statusCode).toBe(401);
+      expect((await verify(next.accessToken)).statusCode).toBe(401);
+      const [family] = await t.db
+        .select()
+        .from(signIns)
+        .where(eq(signIns.id, String(decodeJwt(first.accessToken).sid)));
+      expect(family?.revokedReason).toBe('refresh token reuse');
+    });
+
+    it('of two concurrent rotations of one token exactly one wins', async () => {
+      for (let round = 0; round < 3; round++) {
+        const session = await t.signIn('admin', t.company.adminPassword);
+        const answers = await Promise.all([
+          rotate(session.refreshToken),
+          rotate(session.refreshToken),
+        ]);
+        expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 401]);
+      }
+    });
+
+    it('sign-out then rotate answers 401', async () => {
+      const session = await t.signIn('admin', t.company.adminPassword);
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/accounts/signout',
+        headers: { authorization: `Bearer ${session.accessToken}` },
+      });
+      expect((await rotate(session.refreshToken)).statusCode).toBe(401);
+    });
+
+    it('a sign-in past its absolute expiry cannot rotate', async () => {
+      const session = await t.signIn('admin', t.company.adminPassword);
+      await t.db
+        .update(signIns)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(signIns.id, String(decodeJwt(session.accessToken).sid)));
+      expect((await rotate(session.refreshToken)).statusCode).toBe(401);
+      expect((await verify(session.accessToken)).statusCode).toBe(401);
+    });
+
+    it('stores refresh tokens hashed, never in clear', async () => {
+      const session = await t.signIn('admin', t.company.adminPassword);
+      const { refreshTokens } = await import('../src/db/schema');
+      const rows = await t.db.select().from(refreshTokens);
+      expect(JSON.stringify(rows)).not.toContain(session.refreshToken);
+    });
+  });
+
+  describe('JWKS (the Power 7 API’s view)', () => {
+    it('publishes the public key at /api/.well-known/jwks.json and in DATA_DIR/keys/jwks.json', async () => {
+      const response = await t.app.inject({ url: '/api/.well-known/jwks.json' });
+      expect(response.statusCode).toBe(200);
+      const jwks = response.json();
+      expect(jwks.keys).toEqual([
+        expect.objectContaining({
+          kty: 'OKP',
+          crv: 'Ed25519',
+          alg: 'EdDSA',
+          kid: t.app.signingKeys.kid,
+        }),
+      ]);
+      expect(jwks.keys[0]).not.toHaveProperty('d');
+      const keysDir = path.join(t.config.DATA_DIR, 'keys');
+      expect(JSON.parse(fs.readFileSync(path.join(keysDir, 'jwks.json'), 'utf8'))).toEqual(jwks);
+      expect(fs.statSync(path.join(keysDir, 'portal-signing-key.json')).mode & 0o777).toBe(0o600);
+
+      const { accessToken } = await t.signIn('admin', t.company.adminPassword);
+      const { payload } = await jwtVerify(accessToken, createLocalJWKSet(jwks), {
+        algorithms: ['EdDSA'],
+        issuer: TOKEN_ISSUER,
+        audience: TOKEN_AUDIENCE,
+      });
+      expect(payload).toMatchObject({ typ: 'access', sub: t.company.adminId });
+    });
+  });
+});
