@@ -89,16 +89,31 @@ export const updateMeSchema = z
   .partial();
 export type UpdateMeBody = z.infer<typeof updateMeSchema>;
 
-/** User details as the sign-in and verify answers carry them. */
+/** User details as the sign-in, verify and `PATCH /accounts/me` answers carry them. */
 export const userDetailsSchema = z.object({
   _id: z.string(),
   userName: z.string(),
   email: z.string(),
   userFirstName: z.string(),
   userLastName: z.string(),
+  phone: z.string().optional(),
+  status: z.string().optional(),
   companyId: z.string(),
   companyName: z.string(),
-  roles: z.array(z.unknown()),
+  roles: z.array(z.object({ _id: z.string(), name: z.string() })),
   permissions: z.array(z.string()),
+  lastSignInAt: z.string().nullable().optional(),
 });
 export type UserDetails = z.infer<typeof userDetailsSchema>;
+
+/** One live sign-in of the user (`GET /api/accounts/sessions`). */
+export const accountSessionSchema = z.object({
+  _id: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string(),
+  expiresAt: z.string(),
+  userAgent: z.string(),
+  ip: z.string(),
+  current: z.boolean(),
+});
+export type AccountSession = z.infer<typeof accountSessionSchema>;

@@ -59,10 +59,9 @@ export function AppSidebar() {
                       const active = isNavItemActive(item.url, pathname);
                       return (
                         <SidebarMenuItem key={item.title}>
-                          <SidebarMenuButton asChild isActive={active}>
+                          <SidebarMenuButton asChild isActive={active} tooltip={item.title}>
                             <Link
                               to={item.url}
-                              title={item.title}
                               aria-current={active ? 'page' : undefined}
                               onClick={closeOnMobile}
                             >

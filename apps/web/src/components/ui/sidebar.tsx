@@ -17,6 +17,7 @@ import {
   SIDEBAR_WIDTH_ICON,
   SIDEBAR_WIDTH_MOBILE,
 } from '@/config/constants';
+import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from '@/components/ui/tooltip';
 import { useIsMobile } from '@/hooks/use-mobile';
 import { cn } from '@/lib/utils';
 
@@ -96,20 +97,22 @@ function SidebarProvider({
 
   return (
     <SidebarContext.Provider value={value}>
-      <div
-        data-slot="sidebar-wrapper"
-        style={
-          {
-            '--sidebar-width': SIDEBAR_WIDTH,
-            '--sidebar-width-icon': SIDEBAR_WIDTH_ICON,
-            ...style,
-          } as React.CSSProperties
-        }
-        className={cn('group/sidebar-wrapper flex min-h-svh w-full', className)}
-        {...props}
-      >
-        {children}
-      </div>
+      <TooltipProvider>
+        <div
+          data-slot="sidebar-wrapper"
+          style={
+            {
+              '--sidebar-width': SIDEBAR_WIDTH,
+              '--sidebar-width-icon': SIDEBAR_WIDTH_ICON,
+              ...style,
+            } as React.CSSProperties
+          }
+          className={cn('group/sidebar-wrapper flex min-h-svh w-full', className)}
+          {...props}
+        >
+          {children}
+        </div>
+      </TooltipProvider>
     </SidebarContext.Provider>
   );
 }
@@ -283,11 +286,13 @@ function SidebarMenuItem({ className, ...props }: React.ComponentProps<'li'>) {
 function SidebarMenuButton({
   asChild = false,
   isActive = false,
+  tooltip,
   className,
   ...props
-}: React.ComponentProps<'button'> & { asChild?: boolean; isActive?: boolean }) {
+}: React.ComponentProps<'button'> & { asChild?: boolean; isActive?: boolean; tooltip?: string }) {
   const Comp = asChild ? Slot.Root : 'button';
-  return (
+  const { state, isMobile } = useSidebar();
+  const button = (
     <Comp
       data-slot="sidebar-menu-button"
       data-active={isActive}
@@ -299,6 +304,16 @@ function SidebarMenuButton({
       )}
       {...props}
     />
+  );
+  // Only the icon rail needs the label as a tooltip.
+  if (!tooltip || state !== 'collapsed' || isMobile) return button;
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>{button}</TooltipTrigger>
+      <TooltipContent side="right" align="center">
+        {tooltip}
+      </TooltipContent>
+    </Tooltip>
   );
 }
 

@@ -10,7 +10,8 @@ import { PORTAL_API_URL } from '@/config/env';
 import { refreshCookie } from '@/lib/refresh-cookie';
 import { clearCredentials, rotateTokens, type RootStateWithAuth } from '@/lib/session/auth-slice';
 import { isTokenExpired } from '@/lib/token';
-import { toErrorEnvelope, type ApiError } from './api-error';
+import { toast } from 'sonner';
+import { errorMessage, toErrorEnvelope, type ApiError } from './api-error';
 
 /**
  * The one request layer of both APIs (seed §4, §7, §8): bearer header, refresh before a request whose
@@ -171,6 +172,13 @@ export function createBaseQuery({
         return refreshFailure('Token refresh failed');
       }
       if (tokenOf(api)) result = normalise(await raw(args, api, extraOptions));
+    }
+    // Transport failures and server faults are told once, here; 4xx answers belong to the forms.
+    if ('error' in result) {
+      const { status } = result.error;
+      if (typeof status === 'string' || status >= 500) {
+        toast.error(errorMessage(result.error), { id: `api-error-${status}` });
+      }
     }
     return result;
   };

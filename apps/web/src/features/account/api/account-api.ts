@@ -1,7 +1,12 @@
-import type { ChangePasswordBody, UpdateMeBody, UserDetails } from '@pa/contracts/accounts';
+import type {
+  AccountSession,
+  ChangePasswordBody,
+  UpdateMeBody,
+  UserDetails,
+} from '@pa/contracts/accounts';
 import { portalApi } from '@/lib/api/portal-api';
 
-/** The account menu's calls (PRODUCT.md §4: verify, PATCH /accounts/me, change-password). */
+/** The account menu's calls (PRODUCT.md §4: verify, PATCH /accounts/me, change-password, sessions). */
 export const accountApi = portalApi.injectEndpoints({
   endpoints: (build) => ({
     myAccount: build.query<UserDetails, void>({
@@ -14,8 +19,23 @@ export const accountApi = portalApi.injectEndpoints({
     }),
     changePassword: build.mutation<unknown, ChangePasswordBody>({
       query: (body) => ({ url: '/accounts/change-password', method: 'POST', body }),
+      invalidatesTags: ['User'],
+    }),
+    mySessions: build.query<{ items: AccountSession[] }, void>({
+      query: () => '/accounts/sessions',
+      providesTags: ['User'],
+    }),
+    endOtherSessions: build.mutation<{ revoked: number }, void>({
+      query: () => ({ url: '/accounts/sessions/revoke-others', method: 'POST', body: {} }),
+      invalidatesTags: ['User'],
     }),
   }),
 });
 
-export const { useMyAccountQuery, useUpdateMeMutation, useChangePasswordMutation } = accountApi;
+export const {
+  useMyAccountQuery,
+  useUpdateMeMutation,
+  useChangePasswordMutation,
+  useMySessionsQuery,
+  useEndOtherSessionsMutation,
+} = accountApi;

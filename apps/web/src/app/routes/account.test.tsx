@@ -1,0 +1,115 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { failEnvelope, fakeJwt, okEnvelope, PORTAL, server } from '@/testing/msw';
+import { renderApp } from '@/testing/render';
+import { routes } from '../router';
+
+const admin = {
+  _id: 'u1',
+  userName: 'admin',
+  email: 'admin@demo.local',
+  userFirstName: 'Demo',
+  userLastName: 'Admin',
+  phone: '',
+  status: 'active',
+  companyId: 'c1',
+  companyName: 'Demo Company',
+  roles: [{ _id: 'r1', name: 'Administrator' }],
+  permissions: ['users.read', 'power7.run'],
+  lastSignInAt: '2026-11-22T10:00:00.000Z',
+};
+const signedIn = { accessToken: fakeJwt(900), isAuthenticated: true, userDetails: admin };
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  server.use(
+    http.get(`${PORTAL}/accounts/verify`, () => HttpResponse.json(okEnvelope(admin))),
+    http.get(`${PORTAL}/accounts/sessions`, () =>
+      HttpResponse.json(
+        okEnvelope({
+          items: [
+            {
+              _id: 's1',
+              createdAt: '2026-11-22T10:00:00.000Z',
+              lastUsedAt: '2026-11-22T10:05:00.000Z',
+              expiresAt: '2026-11-29T10:00:00.000Z',
+              userAgent: 'Chromium',
+              ip: '127.0.0.1',
+              current: true,
+            },
+          ],
+        }),
+      ),
+    ),
+  );
+});
+
+describe('account pages', () => {
+  it('shows the account details, roles and this device', async () => {
+    renderApp(routes, '/app/account/view', signedIn);
+    expect(await screen.findByText('Administrator')).toBeInTheDocument();
+    expect(screen.getByText('admin@demo.local')).toBeInTheDocument();
+    expect(screen.getByText('power7.run')).toBeInTheDocument();
+    expect(await screen.findByText('This device')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign out other devices' })).toBeDisabled();
+  });
+
+  it('edits the name and updates the account menu', async () => {
+    let body: unknown;
+    server.use(
+      http.patch(`${PORTAL}/accounts/me`, async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json(okEnvelope({ ...admin, userFirstName: 'Ada' }));
+      }),
+    );
+    const user = userEvent.setup();
+    const { router, store } = renderApp(routes, '/app/account/edit', signedIn);
+    const first = await screen.findByLabelText('First name');
+    await waitFor(() => expect(first).toHaveValue('Demo'));
+    await user.clear(first);
+    await user.type(first, 'Ada');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/account/view'));
+    expect(body).toEqual({
+      userFirstName: 'Ada',
+      userLastName: 'Admin',
+      email: 'admin@demo.local',
+    });
+    expect(store.getState().auth.userDetails?.userFirstName).toBe('Ada');
+    expect(screen.getByRole('button', { name: 'Account menu for Ada Admin' })).toBeInTheDocument();
+  });
+
+  it('checks the new password locally and shows the server field error', async () => {
+    server.use(
+      http.post(`${PORTAL}/accounts/change-password`, () =>
+        HttpResponse.json(
+          {
+            ...failEnvelope(400, 'VALIDATION_ERROR', 'Validation failed'),
+            errors: [
+              {
+                message: 'The current password is not correct.',
+                code: 'VALIDATION_ERROR',
+                field: 'currentPassword',
+              },
+            ],
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    const user = userEvent.setup();
+    renderApp(routes, '/app/account/change-password', signedIn);
+    await user.type(await screen.findByLabelText('Current password'), 'old-one');
+    await user.type(screen.getByLabelText('New password'), 'short');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('Password must be at least 12 characters')).toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText('New password'));
+    await user.type(screen.getByLabelText('New password'), 'long-enough-passphrase');
+    await user.type(screen.getByLabelText('Confirm new password'), 'long-enough-passphrase');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('The current password is not correct.')).toBeInTheDocument();
+  });
+});
