@@ -25,7 +25,9 @@ export const MANAGE_ROLES = 'roles.update';
  * changes cannot each remove "the other" last role manager.
  */
 export async function lockCompany(tx: PortalTx, companyId: string) {
-  await tx.execute(sql`select id from ${companies} where ${companies.id} = ${companyId} for update`);
+  await tx.execute(
+    sql`select id from ${companies} where ${companies.id} = ${companyId} for update`,
+  );
 }
 
 const unique = (ids: readonly string[]) => [...new Set(ids)];

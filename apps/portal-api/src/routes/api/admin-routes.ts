@@ -1,6 +1,20 @@
 import type { FastifyInstance } from 'fastify';
+import { foldBracketKeys } from '../../modules/audit/list-sql';
+import { registerAuditRoutes } from './audit-events/index';
+import { registerPermissionRoutes } from './permissions/index';
+import { registerRoleRoutes } from './roles/index';
+import { registerUserRoutes } from './users/index';
 
 /** Registers the company administration resources (users, roles, permissions, audit events). */
-export async function registerAdminRoutes(_app: FastifyInstance) {
-  // Filled in by the resources work (issue #4).
+export async function registerAdminRoutes(app: FastifyInstance) {
+  // The list protocol sends `filters[field]=value`; the default query-string parser keeps that as a
+  // flat key. Fold it into `{ filters: { field } }` before the route schemas validate it. This
+  // plugin is encapsulated, so the hook only touches these routes.
+  app.addHook('preValidation', async (request) => {
+    request.query = foldBracketKeys(request.query);
+  });
+  await app.register(registerUserRoutes);
+  await app.register(registerRoleRoutes);
+  await app.register(registerPermissionRoutes);
+  await app.register(registerAuditRoutes);
 }

@@ -1,0 +1,93 @@
+import { and, eq, gte, lt, type SQL } from 'drizzle-orm';
+import type { AuditEvent, AUDIT_SORT_FIELDS } from '@pa/contracts/audit';
+import { paginate, type ListQuery, type Paginated } from '@pa/contracts/list-query';
+import type { PortalDb } from '../../db/client';
+import { auditEvents } from '../../db/schema';
+import { countAll, orderFor, pageWindow, searchAcross } from './list-sql';
+
+type AuditSortField = (typeof AUDIT_SORT_FIELDS)[number];
+export type AuditListQuery = ListQuery<AuditSortField> & {
+  filters?:
+    | {
+        action?: string | undefined;
+        entityType?: string | undefined;
+        entityId?: string | undefined;
+        actorId?: string | undefined;
+        from?: string | undefined;
+        to?: string | undefined;
+      }
+    | undefined;
+};
+
+const sortColumns = {
+  _id: auditEvents.id,
+  createdAt: auditEvents.createdAt,
+  action: auditEvents.action,
+  entityType: auditEvents.entityType,
+  actorName: auditEvents.actorName,
+} satisfies Record<AuditSortField, unknown>;
+
+/** A date (`2026-01-31`) as an instant: its start, or with `endOfDay` the start of the next day. */
+function instant(text: string, endOfDay: boolean): Date {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+    const day = new Date(`${text}T00:00:00Z`);
+    return endOfDay ? new Date(day.getTime() + 86_400_000) : day;
+  }
+  return new Date(text);
+}
+
+/** One page of the company's audit trail, newest first unless sorted otherwise. */
+export async function listAuditEvents(
+  db: PortalDb,
+  companyId: string,
+  query: AuditListQuery,
+): Promise<Paginated<AuditEvent>> {
+  const f = query.filters ?? {};
+  const conditions: (SQL | undefined)[] = [
+    eq(auditEvents.companyId, companyId),
+    searchAcross(query.search, [
+      auditEvents.actorName,
+      auditEvents.action,
+      auditEvents.entityType,
+      auditEvents.entityId,
+    ]),
+    f.action ? eq(auditEvents.action, f.action) : undefined,
+    f.entityType ? eq(auditEvents.entityType, f.entityType) : undefined,
+    f.entityId ? eq(auditEvents.entityId, f.entityId) : undefined,
+    f.actorId ? eq(auditEvents.actorId, f.actorId) : undefined,
+    f.from ? gte(auditEvents.createdAt, instant(f.from, false)) : undefined,
+    f.to ? lt(auditEvents.createdAt, instant(f.to, true)) : undefined,
+  ];
+  const where = and(...conditions);
+  const { limit, offset } = pageWindow(query.page, query.pageSize);
+  const [[counted], rows] = await Promise.all([
+    db.select({ n: countAll }).from(auditEvents).where(where),
+    db
+      .select()
+      .from(auditEvents)
+      .where(where)
+      .orderBy(
+        ...orderFor(query.sort, sortColumns, auditEvents.id, [{ field: '_id', order: 'desc' }]),
+      )
+      .limit(limit)
+      .offset(offset),
+  ]);
+  return paginate(
+    rows.map((row) => ({
+      _id: row.id,
+      actorId: row.actorId,
+      actorName: row.actorName,
+      action: row.action,
+      entityType: row.entityType,
+      entityId: row.entityId,
+      before: row.before ?? null,
+      after: row.after ?? null,
+      ip: row.ip,
+      userAgent: row.userAgent,
+      createdAt: row.createdAt.toISOString(),
+    })),
+    counted?.n ?? 0,
+    query.page,
+    query.pageSize,
+  );
+}

@@ -1,0 +1,384 @@
+import { and, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { paginate, type ListQuery, type Paginated } from '@pa/contracts/list-query';
+import type { CreateUserBody, UpdateUserBody, User, USER_SORT_FIELDS } from '@pa/contracts/users';
+import { conflict, forbidden, invalidField, notFound } from '@pa/server-kit/errors';
+import type { PortalDb, PortalTx } from '../../db/client';
+import { userPermissions, userRoles, users } from '../../db/schema';
+import { hashPassword, passwordProblem } from '../accounts/passwords';
+import { revokeAllSignIns } from '../accounts/sessions';
+import { changedFields, recordAudit, type AuditActor } from '../audit/record';
+import { countAll, orderFor, pageWindow, searchAcross } from '../audit/list-sql';
+import { effectivePermissionCodes } from '../auth/effective-permissions';
+import {
+  assertHolds,
+  assertSomeoneManagesRoles,
+  codesOfPermissions,
+  codesOfRoles,
+  lockCompany,
+  type Actor,
+} from '../roles/guards';
+
+type UserSortField = (typeof USER_SORT_FIELDS)[number];
+export type UserListQuery = ListQuery<UserSortField> & {
+  filters?: { status?: User['status'] | undefined; roleId?: string | undefined } | undefined;
+};
+
+const userColumns = {
+  id: users.id,
+  userName: users.userName,
+  email: users.email,
+  userFirstName: users.userFirstName,
+  userLastName: users.userLastName,
+  phone: users.phone,
+  status: users.status,
+  lastSignInAt: users.lastSignInAt,
+  createdAt: users.createdAt,
+  updatedAt: users.updatedAt,
+  version: users.version,
+};
+type UserRow = {
+  [K in keyof typeof userColumns]: (typeof users.$inferSelect)[K extends 'id' ? 'id' : K];
+};
+
+const sortColumns = {
+  _id: users.id,
+  userName: users.userName,
+  email: users.email,
+  userFirstName: users.userFirstName,
+  userLastName: users.userLastName,
+  status: users.status,
+  lastSignInAt: users.lastSignInAt,
+  createdAt: users.createdAt,
+  updatedAt: users.updatedAt,
+} satisfies Record<UserSortField, unknown>;
+
+function toDto(row: UserRow, roleIds: string[], permissionIds: string[]): User {
+  return {
+    _id: row.id,
+    userName: row.userName,
+    email: row.email,
+    userFirstName: row.userFirstName,
+    userLastName: row.userLastName,
+    phone: row.phone,
+    status: row.status,
+    roleIds,
+    permissionIds,
+    lastSignInAt: row.lastSignInAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    version: row.version,
+  };
+}
+
+/** Role and direct-permission ids of some users, one query each. */
+async function linksOf(db: PortalTx, ids: string[]) {
+  const roleIds = new Map<string, string[]>();
+  const permissionIds = new Map<string, string[]>();
+  if (ids.length === 0) return { roleIds, permissionIds };
+  const [roleRows, permissionRows] = await Promise.all([
+    db
+      .select({ userId: userRoles.userId, id: userRoles.roleId })
+      .from(userRoles)
+      .where(inArray(userRoles.userId, ids))
+      .orderBy(userRoles.roleId),
+    db
+      .select({ userId: userPermissions.userId, id: userPermissions.permissionId })
+      .from(userPermissions)
+      .where(inArray(userPermissions.userId, ids))
+      .orderBy(userPermissions.permissionId),
+  ]);
+  for (const row of roleRows) roleIds.set(row.userId, [...(roleIds.get(row.userId) ?? []), row.id]);
+  for (const row of permissionRows)
+    permissionIds.set(row.userId, [...(permissionIds.get(row.userId) ?? []), row.id]);
+  return { roleIds, permissionIds };
+}
+
+/** One page of the company's users: search over names, email and phone; filters status and roleId. */
+export async function listUsers(
+  db: PortalDb,
+  companyId: string,
+  query: UserListQuery,
+): Promise<Paginated<User>> {
+  const conditions: (SQL | undefined)[] = [
+    eq(users.companyId, companyId),
+    searchAcross(query.search, [
+      users.userName,
+      users.email,
+      users.userFirstName,
+      users.userLastName,
+      users.phone,
+    ]),
+  ];
+  if (query.filters?.status) conditions.push(eq(users.status, query.filters.status));
+  if (query.filters?.roleId) {
+    conditions.push(
+      sql`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.roleId} = ${query.filters.roleId})`,
+    );
+  }
+  const where = and(...conditions);
+  const { limit, offset } = pageWindow(query.page, query.pageSize);
+  const [[counted], rows] = await Promise.all([
+    db.select({ n: countAll }).from(users).where(where),
+    db
+      .select(userColumns)
+      .from(users)
+      .where(where)
+      .orderBy(...orderFor(query.sort, sortColumns, users.id, [{ field: '_id', order: 'asc' }]))
+      .limit(limit)
+      .offset(offset),
+  ]);
+  const links = await linksOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return paginate(
+    rows.map((row) =>
+      toDto(row, links.roleIds.get(row.id) ?? [], links.permissionIds.get(row.id) ?? []),
+    ),
+    counted?.n ?? 0,
+    query.page,
+    query.pageSize,
+  );
+}
+
+async function loadRow(db: PortalTx, companyId: string, id: string, forUpdate = false) {
+  const base = db
+    .select(userColumns)
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.companyId, companyId)));
+  const [row] = await (forUpdate ? base.for('update') : base);
+  return row;
+}
+
+/** One user of the company, or 404. */
+export async function getUser(db: PortalTx, companyId: string, id: string): Promise<User> {
+  const row = await loadRow(db, companyId, id);
+  if (!row) throw notFound('The user');
+  const links = await linksOf(db, [id]);
+  return toDto(row, links.roleIds.get(id) ?? [], links.permissionIds.get(id) ?? []);
+}
+
+/** 409 when the user name or email (unique across every company, case-insensitive) is taken. */
+async function assertUnique(
+  tx: PortalTx,
+  fields: { userName?: string | undefined; email?: string | undefined },
+  exceptId?: string,
+) {
+  const checks: SQL[] = [];
+  if (fields.userName)
+    checks.push(sql`lower(${users.userName}) = ${fields.userName.toLowerCase()}`);
+  if (fields.email) checks.push(sql`lower(${users.email}) = ${fields.email.toLowerCase()}`);
+  if (checks.length === 0) return;
+  const taken = await tx
+    .select({ userName: users.userName, email: users.email })
+    .from(users)
+    .where(and(or(...checks), exceptId ? ne(users.id, exceptId) : undefined));
+  for (const row of taken) {
+    if (fields.userName && row.userName.toLowerCase() === fields.userName.toLowerCase())
+      throw conflict(`The user name "${fields.userName}" is already taken; choose another one.`);
+    if (fields.email && row.email.toLowerCase() === fields.email.toLowerCase())
+      throw conflict(`The email ${fields.email} is already used by another account.`);
+  }
+}
+
+async function setLinks(
+  tx: PortalTx,
+  companyId: string,
+  userId: string,
+  roleIds: string[] | undefined,
+  permissionIds: string[] | undefined,
+) {
+  if (roleIds) {
+    await tx.delete(userRoles).where(eq(userRoles.userId, userId));
+    const ids = [...new Set(roleIds)];
+    if (ids.length)
+      await tx.insert(userRoles).values(ids.map((roleId) => ({ userId, roleId, companyId })));
+  }
+  if (permissionIds) {
+    await tx.delete(userPermissions).where(eq(userPermissions.userId, userId));
+    const ids = [...new Set(permissionIds)];
+    if (ids.length)
+      await tx
+        .insert(userPermissions)
+        .values(ids.map((permissionId) => ({ userId, permissionId, companyId })));
+  }
+}
+
+/** What the audit trail keeps of a user (never secrets). */
+const snapshot = (user: User) => {
+  const { _id, createdAt, updatedAt, lastSignInAt, ...rest } = user;
+  void _id;
+  void createdAt;
+  void updatedAt;
+  void lastSignInAt;
+  return rest as Record<string, unknown>;
+};
+
+/** Creates a user of the caller's company; roles and direct permissions must be ones the caller holds. */
+export async function createUser(
+  db: PortalDb,
+  actor: Actor,
+  body: Required<Omit<CreateUserBody, 'phone' | 'status' | 'roleIds' | 'permissionIds'>> & {
+    phone: string;
+    status: User['status'];
+    roleIds: string[];
+    permissionIds: string[];
+  },
+  audit: AuditActor,
+): Promise<User> {
+  const problem = passwordProblem(body.password);
+  if (problem) throw invalidField('password', problem);
+  const passwordHash = await hashPassword(body.password);
+  return db.transaction(async (tx) => {
+    await lockCompany(tx, actor.companyId);
+    assertHolds(actor, await codesOfRoles(tx, actor.companyId, body.roleIds), 'give these roles');
+    assertHolds(
+      actor,
+      await codesOfPermissions(tx, actor.companyId, body.permissionIds),
+      'give these permissions',
+    );
+    const email = body.email.toLowerCase();
+    await assertUnique(tx, { userName: body.userName, email });
+    const [row] = await tx
+      .insert(users)
+      .values({
+        companyId: actor.companyId,
+        userName: body.userName,
+        email,
+        userFirstName: body.userFirstName,
+        userLastName: body.userLastName,
+        phone: body.phone,
+        status: body.status,
+        passwordHash,
+      })
+      .returning({ id: users.id });
+    if (!row) throw new Error('user insert returned nothing');
+    await setLinks(tx, actor.companyId, row.id, body.roleIds, body.permissionIds);
+    const created = await getUser(tx, actor.companyId, row.id);
+    await recordAudit(tx, {
+      ...audit,
+      action: 'user.create',
+      entityType: 'user',
+      entityId: row.id,
+      after: snapshot(created),
+    });
+    return created;
+  });
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
+/**
+ * Updates a user based on the version the caller saw (stale → 409). The caller cannot change their
+ * own roles, permissions or status, cannot manage a user holding permissions they lack, and cannot
+ * give roles or permissions they do not hold. Leaving the active state ends the user's sign-ins.
+ */
+export async function updateUser(
+  db: PortalDb,
+  actor: Actor,
+  id: string,
+  body: UpdateUserBody,
+  audit: AuditActor,
+): Promise<User> {
+  return db.transaction(async (tx) => {
+    await lockCompany(tx, actor.companyId);
+    const row = await loadRow(tx, actor.companyId, id, true);
+    if (!row) throw notFound('The user');
+    const before = await getUser(tx, actor.companyId, id);
+    if (row.version !== body.version) {
+      throw conflict(
+        'Someone else changed this user since you opened it. Reload it to see their changes, then apply yours again.',
+      );
+    }
+    const rolesChange = body.roleIds && !sameSet(body.roleIds, before.roleIds);
+    const permissionsChange =
+      body.permissionIds && !sameSet(body.permissionIds, before.permissionIds);
+    const statusChange = body.status !== undefined && body.status !== before.status;
+    if (id === actor.userId && (rolesChange || permissionsChange || statusChange)) {
+      throw forbidden('You cannot change your own roles, permissions or status.');
+    }
+    if (id !== actor.userId) {
+      assertHolds(
+        actor,
+        await effectivePermissionCodes(tx, id, actor.companyId),
+        'change this user',
+      );
+    }
+    if (rolesChange && body.roleIds)
+      assertHolds(actor, await codesOfRoles(tx, actor.companyId, body.roleIds), 'give these roles');
+    if (permissionsChange && body.permissionIds)
+      assertHolds(
+        actor,
+        await codesOfPermissions(tx, actor.companyId, body.permissionIds),
+        'give these permissions',
+      );
+    const email = body.email?.toLowerCase();
+    await assertUnique(
+      tx,
+      {
+        userName: body.userName !== before.userName ? body.userName : undefined,
+        email: email !== before.email ? email : undefined,
+      },
+      id,
+    );
+    const fields = {
+      ...(body.userName !== undefined && { userName: body.userName }),
+      ...(email !== undefined && { email }),
+      ...(body.userFirstName !== undefined && { userFirstName: body.userFirstName }),
+      ...(body.userLastName !== undefined && { userLastName: body.userLastName }),
+      ...(body.phone !== undefined && { phone: body.phone }),
+      ...(body.status !== undefined && { status: body.status }),
+    };
+    await tx
+      .update(users)
+      .set({ ...fields, updatedAt: new Date(), version: sql`${users.version} + 1` })
+      .where(and(eq(users.id, id), eq(users.companyId, actor.companyId)));
+    await setLinks(
+      tx,
+      actor.companyId,
+      id,
+      rolesChange ? body.roleIds : undefined,
+      permissionsChange ? body.permissionIds : undefined,
+    );
+    if (statusChange && body.status !== 'active') {
+      await revokeAllSignIns(tx, id, `user set ${body.status}`);
+    }
+    if (rolesChange || permissionsChange || statusChange) {
+      await assertSomeoneManagesRoles(tx, actor.companyId);
+    }
+    const after = await getUser(tx, actor.companyId, id);
+    await recordAudit(tx, {
+      ...audit,
+      action: 'user.update',
+      entityType: 'user',
+      entityId: id,
+      ...changedFields(snapshot(before), snapshot(after)),
+    });
+    return after;
+  });
+}
+
+/** Deletes a user of the company (never yourself, never one more powerful than you). */
+export async function deleteUser(db: PortalDb, actor: Actor, id: string, audit: AuditActor) {
+  await db.transaction(async (tx) => {
+    await lockCompany(tx, actor.companyId);
+    const row = await loadRow(tx, actor.companyId, id, true);
+    if (!row) throw notFound('The user');
+    if (id === actor.userId) {
+      throw conflict('You cannot delete your own account. Ask another administrator to do it.');
+    }
+    assertHolds(actor, await effectivePermissionCodes(tx, id, actor.companyId), 'delete this user');
+    const before = await getUser(tx, actor.companyId, id);
+    await revokeAllSignIns(tx, id, 'user deleted');
+    await tx.delete(users).where(and(eq(users.id, id), eq(users.companyId, actor.companyId)));
+    await assertSomeoneManagesRoles(tx, actor.companyId);
+    await recordAudit(tx, {
+      ...audit,
+      action: 'user.delete',
+      entityType: 'user',
+      entityId: id,
+      before: snapshot(before),
+    });
+  });
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** The company's audit trail (`GET /api/audit-events`, behind `audit.read`). */
+
+export const AUDIT_SORT_FIELDS = ['_id', 'createdAt', 'action', 'entityType', 'actorName'] as const;
+
+const isoDate = z.iso
+  .datetime({ offset: true, message: 'must be an ISO date-time' })
+  .or(z.iso.date());
+
+export const auditFiltersSchema = z.strictObject({
+  action: z.string().trim().max(100).optional(),
+  entityType: z.string().trim().max(100).optional(),
+  entityId: z.string().trim().max(100).optional(),
+  actorId: z.uuid('must be a user id').optional(),
+  /** Events at or after this instant (a date means its start, UTC). */
+  from: isoDate.optional(),
+  /** Events before this instant (a date means the end of that day, UTC). */
+  to: isoDate.optional(),
+});
+
+export const auditEventSchema = z.object({
+  _id: z.string(),
+  actorId: z.string().nullable(),
+  actorName: z.string(),
+  action: z.string(),
+  entityType: z.string(),
+  entityId: z.string().nullable(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  ip: z.string(),
+  userAgent: z.string(),
+  createdAt: z.string(),
+});
+export type AuditEvent = z.infer<typeof auditEventSchema>;
