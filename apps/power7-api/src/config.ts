@@ -4,14 +4,42 @@ import { listVar, loadConfig, logLevelVar, portVar } from '@pa/server-kit/config
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() ? value.trim() : undefined));
+
 /** Every setting of the Power 7 service, read from the environment once at boot (see README "Settings"). */
-export const power7ConfigSchema = z.object({
-  HOST: z.string().default('127.0.0.1'),
-  POWER7_PORT: portVar(8001),
-  DATA_DIR: z.string().default(path.join(repoRoot, '.data')),
-  LOG_LEVEL: logLevelVar,
-  CORS_ORIGINS: listVar(['http://127.0.0.1:8000', 'http://localhost:8000']),
-});
+export const power7ConfigSchema = z
+  .object({
+    HOST: z.string().default('127.0.0.1'),
+    POWER7_PORT: portVar(8001),
+    PORTAL_PORT: portVar(8000),
+    DATA_DIR: z.string().default(path.join(repoRoot, '.data')),
+    /** A PostgreSQL server for session metadata instead of `${DATA_DIR}/power7-db` (PGlite). */
+    DATABASE_URL: optionalText,
+    LOG_LEVEL: logLevelVar,
+    CORS_ORIGINS: listVar(['http://127.0.0.1:8000', 'http://localhost:8000']),
+    /** The portal's public keys; default: the portal's JWKS endpoint on PORTAL_PORT. */
+    JWKS_URL: optionalText.pipe(z.url().optional()),
+    /** A JWK set file instead of JWKS_URL (the portal writes `${DATA_DIR}/keys/jwks.json`). */
+    JWKS_FILE: optionalText,
+    UPLOAD_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(200 * 1024 * 1024),
+    JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+    /** Worker threads of one analysis; 0 = one per CPU core. */
+    WORKER_THREADS: z.coerce.number().int().min(0).max(256).default(0),
+    SESSION_TTL_HOURS: z.coerce.number().positive().default(24),
+    /** Memory budget for the engine tables of finished sessions kept for fast queries. */
+    RESULT_CACHE_MB: z.coerce.number().int().min(1).default(512),
+  })
+  .transform((config) => ({
+    ...config,
+    JWKS_URL: config.JWKS_URL ?? `http://127.0.0.1:${config.PORTAL_PORT}/api/.well-known/jwks.json`,
+  }));
 
 export type Power7Config = z.infer<typeof power7ConfigSchema>;
 

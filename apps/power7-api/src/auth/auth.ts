@@ -1,0 +1,137 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors as joseErrors,
+  jwtVerify,
+  type JSONWebKeySet,
+  type JWTVerifyGetKey,
+} from 'jose';
+import { forbidden, unauthorized } from '@pa/server-kit/errors';
+
+/** The token contract with the portal (fixed on both sides). */
+export const TOKEN_ISSUER = 'power-analyzer-portal';
+export const TOKEN_AUDIENCE = 'power-analyzer';
+
+export type Power7Permission = 'power7.run' | 'power7.download' | 'power7.sessions.clear';
+
+/** The caller, from a verified access token. */
+export interface Caller {
+  userId: string;
+  companyId: string;
+  name: string | null;
+  perms: ReadonlySet<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+export interface KeySource {
+  getKey: JWTVerifyGetKey;
+  /** Readiness: the key material can be loaded. */
+  check(): Promise<boolean>;
+}
+
+/**
+ * The portal's public keys, from a JWK set file (re-read when the file changes, so a key rotation
+ * needs no restart) or from its JWKS URL (fetched and cached by jose).
+ */
+export function keySource(options: {
+  JWKS_FILE?: string | undefined;
+  JWKS_URL: string;
+}): KeySource {
+  const file = options.JWKS_FILE;
+  if (file) {
+    let cached: { mtimeMs: number; getKey: JWTVerifyGetKey } | null = null;
+    const load = async () => {
+      const { mtimeMs } = await stat(file);
+      if (!cached || cached.mtimeMs !== mtimeMs) {
+        const jwks = JSON.parse(await readFile(file, 'utf8')) as JSONWebKeySet;
+        cached = { mtimeMs, getKey: createLocalJWKSet(jwks) };
+      }
+      return cached.getKey;
+    };
+    return {
+      getKey: async (header, token) => (await load())(header, token),
+      check: async () => {
+        await load();
+        return true;
+      },
+    };
+  }
+  const remote = createRemoteJWKSet(new URL(options.JWKS_URL), { cooldownDuration: 5_000 });
+  return {
+    getKey: remote,
+    check: async () => {
+      const response = await fetch(options.JWKS_URL, { signal: AbortSignal.timeout(2_000) });
+      if (!response.ok) throw new Error(`JWKS answered ${response.status}`);
+      const body = (await response.json()) as JSONWebKeySet;
+      if (!Array.isArray(body.keys) || body.keys.length === 0) throw new Error('JWKS has no keys');
+      return true;
+    },
+  };
+}
+
+/** Verifies a bearer access token locally: EdDSA signature, issuer, audience, expiry, `typ`. */
+export async function verifyAccessToken(token: string, keys: KeySource): Promise<Caller> {
+  try {
+    const { payload } = await jwtVerify(token, keys.getKey, {
+      issuer: TOKEN_ISSUER,
+      audience: TOKEN_AUDIENCE,
+      algorithms: ['EdDSA'],
+      requiredClaims: ['sub', 'exp'],
+    });
+    if (payload.typ !== 'access') throw unauthorized('This is not an access token.');
+    const cid = payload.cid;
+    if (typeof payload.sub !== 'string' || typeof cid !== 'string' || !cid) {
+      throw unauthorized('The access token lacks its user or company.');
+    }
+    const perms = Array.isArray(payload.perms)
+      ? payload.perms.filter((p): p is string => typeof p === 'string')
+      : [];
+    return {
+      userId: payload.sub,
+      companyId: cid,
+      name: typeof payload.name === 'string' ? payload.name : null,
+      perms: new Set(perms),
+    };
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw unauthorized('The access token has expired.');
+    if (error instanceof joseErrors.JOSEError) throw unauthorized('The access token is invalid.');
+    throw error;
+  }
+}
+
+/**
+ * Reads `Authorization: Bearer …` on every request (never a call to the portal per request). Routes
+ * then call `requirePermission(request, code)`. The web app's `X-CSRFToken` header is accepted and
+ * needs no check here: these calls authenticate by bearer token, never by cookie.
+ */
+export const authPlugin = fp<{ keys: KeySource }>(
+  async function auth(app: FastifyInstance, { keys }) {
+    app.decorateRequest('caller', null);
+    app.addHook('onRequest', async (request) => {
+      const header = request.headers.authorization;
+      if (!header) return;
+      const match = /^Bearer\s+(\S+)$/i.exec(header);
+      if (!match) throw unauthorized('The Authorization header must be "Bearer <token>".');
+      request.caller = await verifyAccessToken(match[1]!, keys);
+    });
+  },
+  { name: 'power7-auth' },
+);
+
+/** The caller when they hold `permission`; 401 without a token, 403 without the permission. */
+export function requirePermission(request: FastifyRequest, permission: Power7Permission): Caller {
+  const caller = request.caller;
+  if (!caller) throw unauthorized();
+  if (!caller.perms.has(permission)) {
+    throw forbidden(`This needs the permission ${permission}.`);
+  }
+  return caller;
+}

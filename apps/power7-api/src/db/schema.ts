@@ -1,0 +1,39 @@
+import { index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * Session metadata of the Power 7 service. Tables carry the `power7_` prefix so this service can share
+ * one PostgreSQL database with the portal without name clashes.
+ */
+export const power7Sessions = pgTable(
+  'power7_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull(),
+    companyId: text('company_id').notNull(),
+    /** queued | running | done | failed | cancelled */
+    status: text('status').notNull(),
+    /** queued | reading | building | scanning | writing | done | failed | cancelled */
+    phase: text('phase').notNull(),
+    progress: real('progress').notNull().default(0),
+    /** Upload parameters: budget, payouts, pool (JSON). */
+    params: jsonb('params').notNull(),
+    originalName: text('original_name'),
+    fileBytes: integer('file_bytes').notNull().default(0),
+    /** Counts known so far: rows read/accepted/rejected, draws evaluated/qualified. */
+    counts: jsonb('counts').notNull().default({}),
+    error: jsonb('error'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    index('power7_sessions_owner_idx').on(t.companyId, t.userId, t.createdAt),
+    index('power7_sessions_status_idx').on(t.status),
+    index('power7_sessions_expires_idx').on(t.expiresAt),
+  ],
+);
+
+export type SessionRow = typeof power7Sessions.$inferSelect;

@@ -1,0 +1,138 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { v7 as uuidv7 } from 'uuid';
+import { buildPower7App } from '../src/app';
+import { power7ConfigSchema } from '../src/config';
+
+export const ALL_PERMS = ['power7.run', 'power7.download', 'power7.sessions.clear'];
+
+/** A key pair the tests own, published as a JWK set file the service reads (JWKS_FILE). */
+export async function makeKeys(dir: string) {
+  const { privateKey, publicKey } = await generateKeyPair('EdDSA', { extractable: true });
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'EdDSA', use: 'sig' };
+  const file = join(dir, 'jwks.json');
+  await writeFile(file, JSON.stringify({ keys: [jwk] }));
+  const sign = (
+    claims: { sub?: string; cid?: string; perms?: string[]; typ?: string } = {},
+    options: { expiresIn?: string | number; issuer?: string; audience?: string } = {},
+  ) =>
+    new SignJWT({
+      cid: claims.cid ?? 'company-a',
+      perms: claims.perms ?? ALL_PERMS,
+      sid: 'sign-in-1',
+      typ: claims.typ ?? 'access',
+      name: 'tester',
+    })
+      .setProtectedHeader({ alg: 'EdDSA', kid: 'test-key' })
+      .setSubject(claims.sub ?? 'user-a')
+      .setIssuer(options.issuer ?? 'power-analyzer-portal')
+      .setAudience(options.audience ?? 'power-analyzer')
+      .setIssuedAt()
+      .setExpirationTime(options.expiresIn ?? '15m')
+      .sign(privateKey);
+  return { file, sign, privateKey };
+}
+
+export async function tempDir(prefix = 'p7-test-') {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+export function testConfig(env: Record<string, string>) {
+  return power7ConfigSchema.parse({ LOG_LEVEL: 'silent', WORKER_THREADS: '2', ...env });
+}
+
+export async function buildTestApp(env: Record<string, string>) {
+  const app = await buildPower7App(testConfig(env));
+  await app.ready();
+  return app;
+}
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+export function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function randomTicket(pool: number, next: () => number): number[] {
+  const picked = new Set<number>();
+  while (picked.size < 7) picked.add(1 + Math.floor(next() * pool));
+  return [...picked].sort((a, b) => a - b);
+}
+
+/** A customer CSV with `rows` tickets in 7 columns, plus optional raw extra lines. */
+export function customerCsv(rows: number, pool: number, seed = 1, extraLines: string[] = []) {
+  const next = rng(seed);
+  const lines = ['customer_id,name,phone,n1,n2,n3,n4,n5,n6,n7,note'];
+  for (let i = 0; i < rows; i++) {
+    lines.push(
+      `C${i + 1},Name ${i + 1},+1555${1000 + i},${randomTicket(pool, next).join(',')},x${i}`,
+    );
+  }
+  lines.push(...extraLines);
+  return lines.join('\n') + '\n';
+}
+
+export interface UploadFields {
+  budget_type?: string;
+  budget?: string;
+  budget_min?: string;
+  budget_max?: string;
+  payout_3?: string;
+  payout_4?: string;
+  payout_5?: string;
+  payout_6?: string;
+  payout_7?: string;
+  pool_size?: string;
+  [key: string]: string | undefined;
+}
+
+export const DEFAULT_FIELDS: UploadFields = {
+  budget_type: 'fixed',
+  budget: '60000',
+  payout_3: '1',
+  payout_4: '5',
+  payout_5: '50',
+  payout_6: '500',
+  payout_7: '5000',
+};
+
+/** A multipart/form-data body built by hand, so tests control every byte. */
+export function multipart(
+  fields: UploadFields,
+  file?: { name: string; content: Buffer | string; field?: string },
+) {
+  const boundary = `----p7test${uuidv7().replaceAll('-', '')}`;
+  const chunks: Buffer[] = [];
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${value}\r\n`,
+      ),
+    );
+  }
+  if (file) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'customer_file'}"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+export const cleanup = (dir: string) => rm(dir, { recursive: true, force: true });
