@@ -49,6 +49,10 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
+  // Every answer names its request id (also in every log line), so a report can be traced.
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
 
   const database = options.database ?? (await openDatabase(config));
   app.addHook('onClose', async () => {

@@ -13,7 +13,9 @@ async function main() {
     });
   }
   await app.listen({ host: config.HOST, port: config.PORTAL_PORT });
-  const url = `http://${config.HOST}:${config.PORTAL_PORT}`;
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORTAL_PORT;
+  const url = `http://${config.HOST}:${port}`;
   console.log(`Power Analyzer web app and portal API: ${url}/ (API docs ${url}/api/docs)`);
   const { generatedPassword } = app.seedResult;
   const signIn = `${config.PUBLIC_URL.replace(/\/$/, '')}/auth/signin`;

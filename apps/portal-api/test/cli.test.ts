@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const appRoot = path.resolve(import.meta.dirname, '..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-portal-cli-'));
+const { DATABASE_URL: _ignored, DEMO_ADMIN_PASSWORD: _none, ...parentEnv } = process.env;
+const env = {
+  ...parentEnv,
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  PORTAL_PORT: '0',
+  WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+  PUBLIC_URL: 'http://web.test',
+};
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
+      cwd: appRoot,
+      env,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Starts the real portal server; resolves with its output once it printed its sign-in details. */
+function startServer(): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: appRoot,
+    env,
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (c: Buffer) => {
+      output += c.toString();
+      if (/sign in at|Sign in at/.test(output) && /password/.test(output)) {
+        resolve({ child, output: () => output });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited ${code}:\n${output}`)));
+  });
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+const servers: ChildProcess[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map(stop));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('first start and the admin command line', () => {
+  it('prints the generated password once, refuses the CLI while the server holds the folder, then creates companies idempotently', async () => {
+    const first = await startServer();
+    servers.push(first.child);
+    const printed = first.output();
+    expect(printed).toContain('Sign in at http://web.test/auth/signin');
+    const password = /password:\s+(\S+)/.exec(printed)?.[1] ?? '';
+    expect(password).toMatch(/^[\w-]{20}$/);
+    const port = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(printed)?.[1];
+    const signIn = await fetch(`http://127.0.0.1:${port}/api/accounts/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ userName: 'admin', password }),
+    });
+    expect(signIn.status).toBe(200);
+
+    const args = [
+      'create-company',
+      '--name',
+      'Acme',
+      '--admin-email',
+      'boss@acme.test',
+      '--admin-password',
+      'acme boss passphrase',
+    ];
+    const refused = await run(args);
+    expect(refused.code).toBe(75);
+    expect(refused.stderr).toContain(`in use by process ${first.child.pid}`);
+
+    await stop(first.child);
+    const created = await run(args);
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/Company "Acme" created \(id [0-9a-f-]{36}\)/);
+    expect(created.stdout).toContain('as boss (boss@acme.test)');
+    const again = await run(args);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/Company "Acme" already exists/);
+    const weak = await run([...args.slice(0, 5), '--admin-password', 'short']);
+    expect(weak.code).toBe(64);
+    expect(weak.stderr).toContain('--admin-password: Password must be at least 12 characters');
+
+    // A restart keeps everything: no new password, and the CLI's company can sign in.
+    const second = await startServer();
+    servers.push(second.child);
+    expect(second.output()).not.toMatch(/password:\s/);
+    expect(second.output()).toContain('its password was printed on the first start');
+    const port2 = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(second.output())?.[1];
+    const acme = await fetch(`http://127.0.0.1:${port2}/api/accounts/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'boss@acme.test', password: 'acme boss passphrase' }),
+    });
+    expect(acme.status).toBe(200);
+    expect(((await acme.json()) as { data: unknown }).data).toMatchObject({
+      companyName: 'Acme',
+      userName: 'boss',
+    });
+    const demo = await fetch(`http://127.0.0.1:${port2}/api/accounts/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ userName: 'admin', password }),
+    });
+    expect(demo.status).toBe(200);
+  }, 120_000);
+});
