@@ -68,6 +68,9 @@ export function coarsen(hist: Uint32Array, from: number, to: number): void {
   }
 }
 
+const POPCOUNT6 = new Uint8Array(64);
+for (let m = 1; m < 64; m++) POPCOUNT6[m] = POPCOUNT6[m >> 1]! + (m & 1);
+
 // Subsets of a 6-set by bitmask, grouped by size, precomputed once.
 const MASKS_BY_SIZE: number[][] = [[], [], [], [], [], [], []];
 for (let mask = 1; mask < 64; mask++) {
@@ -106,47 +109,42 @@ export function scanTops(
   let sumBig = 0n;
   const hist = new Uint32Array(HIST_BINS);
   let shift = 0;
-  let width = 1;
+  let invWidth = 1; // 2^-shift, exact
   let limit = HIST_BINS; // totals < limit fit the current resolution
   let draws = 0;
   let qualified = 0;
 
-  // output buffers
-  const MAX_CHUNK = 1 << 20;
-  let cap = 1024;
+  // Output buffers of a fixed size: a full one is handed over whole (transferred, no copy), only the
+  // last partial one of each top number is copied to its length.
+  const CHUNK = 1 << 18;
   let len = 0;
   let seq = 0;
-  let ranksBuf = new Uint32Array(cap);
-  let countBufs: (Uint16Array | Uint32Array)[] = p.wide.map((wd) =>
-    wd ? new Uint32Array(cap) : new Uint16Array(cap),
-  );
+  const newBufs = () => ({
+    ranks: new Uint32Array(CHUNK),
+    counts: p.wide.map((wd) => (wd ? new Uint32Array(CHUNK) : new Uint16Array(CHUNK))),
+  });
+  let bufs = newBufs();
+  let ranksBuf = bufs.ranks;
+  let countBufs = bufs.counts;
   let curG = -1;
   const flushChunk = () => {
     if (len === 0) return;
+    const full = len === CHUNK;
     emit({
       g: curG,
       seq: seq++,
       length: len,
-      ranks: ranksBuf.slice(0, len),
-      counts: countBufs.map((b) => b.slice(0, len)),
+      ranks: full ? ranksBuf : ranksBuf.slice(0, len),
+      counts: full ? countBufs : countBufs.map((b) => b.slice(0, len)),
     });
+    if (full) {
+      bufs = newBufs();
+      ranksBuf = bufs.ranks;
+      countBufs = bufs.counts;
+    }
     len = 0;
   };
-  const grow = () => {
-    if (cap >= MAX_CHUNK) {
-      flushChunk();
-      return;
-    }
-    cap *= 2;
-    const r = new Uint32Array(cap);
-    r.set(ranksBuf);
-    ranksBuf = r;
-    countBufs = countBufs.map((b) => {
-      const n = b instanceof Uint32Array ? new Uint32Array(cap) : new Uint16Array(cap);
-      n.set(b);
-      return n;
-    });
-  };
+  const grow = flushChunk;
 
   // prefix caches for exact per-tier counts
   const nO = new Float64Array(7);
@@ -227,10 +225,10 @@ export function scanTops(
         }
         if (t >= limit) {
           shift = widen(hist, shift, t);
-          width = 2 ** shift;
-          limit = HIST_BINS * width;
+          invWidth = 2 ** -shift;
+          limit = HIST_BINS * 2 ** shift;
         }
-        hist[Math.floor(t / width)]!++;
+        hist[Math.floor(t * invWidth)]!++;
         if (t >= lo && t <= hi) {
           if (!prefixReady) {
             prefixReady = true;
@@ -240,19 +238,15 @@ export function scanTops(
             el[3] = o[3]!;
             el[4] = o[4]!;
             el[5] = g;
+            // rank (positions from 1) and shifted rank (positions from 2) of every subset of the
+            // 6-prefix, each from the subset without its highest element: O(1) per mask
             for (let mask = 1; mask < 64; mask++) {
-              let rr = 0;
-              let ss = 0;
-              let pos = 0;
-              for (let i = 0; i < 6; i++) {
-                if (mask & (1 << i)) {
-                  rr += BINOM[el[i]!]![pos + 1]!;
-                  ss += BINOM[el[i]!]![pos + 2]!;
-                  pos++;
-                }
-              }
-              rk[mask] = rr;
-              srk[mask] = ss;
+              const hb = 31 - Math.clz32(mask);
+              const low = mask ^ (1 << hb);
+              const pos = POPCOUNT6[low]!;
+              const row = BINOM[el[hb]!]!;
+              rk[mask] = rk[low]! + row[pos + 1]!;
+              srk[mask] = srk[low]! + row[pos + 2]!;
             }
             for (let j = 3; j <= 6; j++) {
               let sum = 0;
@@ -279,7 +273,7 @@ export function scanTops(
             w3 * e3 + w4 * e4 + w5 * e5 + w6 * e6 + w7 * e7 === t,
             'per-tier counts disagree with the folded total',
           );
-          if (len === cap) grow();
+          if (len === CHUNK) grow();
           ranksBuf[len] = r;
           countBufs[0]![len] = e3;
           countBufs[1]![len] = e4;
