@@ -3,17 +3,21 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../src/cli/main';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..', '..');
 const fixture = join(import.meta.dirname, 'fixtures', 'golden-pool8.csv');
 
-async function power7(args: string[]) {
+/** Spawns the real command line (as `npm run power7` does: tsx on src/cli/main.ts). */
+async function spawnPower7(args: string[]) {
   try {
-    const r = await run('npx', ['tsx', 'packages/power7-engine/src/cli/main.ts', ...args], {
-      cwd: root,
-    });
+    const r = await run(
+      process.execPath,
+      ['--import', 'tsx', 'packages/power7-engine/src/cli/main.ts', ...args],
+      { cwd: root },
+    );
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -21,9 +25,30 @@ async function power7(args: string[]) {
   }
 }
 
+/** Runs `main()` in this process, capturing what it writes. */
+async function inProcess(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => {
+    stdout += String(c);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((c: string | Uint8Array) => {
+    stderr += String(c);
+    return true;
+  });
+  const code = await main(args);
+  vi.restoreAllMocks();
+  return { code, stdout, stderr };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 describe('power7 command line', () => {
-  it('analyze --json prints exactly one JSON object of the documented shape', async () => {
-    const r = await power7([
+  it('analyze --json prints exactly one JSON object of the documented shape (real process)', async () => {
+    const r = await spawnPower7([
       'analyze',
       '--file',
       fixture,
@@ -38,6 +63,7 @@ describe('power7 command line', () => {
       '240',
     ]);
     expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!)).toEqual({
@@ -54,10 +80,10 @@ describe('power7 command line', () => {
         { combo: '1-3-4-5-6-7-8', winners: { 3: 0, 4: 0, 5: 0, 6: 5, 7: 1 }, totalPayout: 150 },
       ],
     });
-  }, 30_000);
+  }, 60_000);
 
-  it('bad flags: a message on stderr and a non-zero exit', async () => {
-    const r1 = await power7([
+  it('bad flags: a message on stderr and a non-zero exit code (real process)', async () => {
+    const r = await spawnPower7([
       'analyze',
       '--file',
       fixture,
@@ -66,34 +92,81 @@ describe('power7 command line', () => {
       '--budget',
       '5',
     ]);
-    expect(r1.code).toBe(2);
-    expect(r1.stderr).toMatch(/payout for 5 matches is missing/);
-    expect(r1.stdout).toBe('');
-    const r2 = await power7([
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/payout for 5 matches is missing/);
+    expect(r.stdout).toBe('');
+  }, 60_000);
+
+  it.each([
+    [['analyze', '--bogus'], /Unknown option/],
+    [
+      [
+        'analyze',
+        '--file',
+        fixture,
+        '--payouts',
+        '3=1,4=2,5=3,6=4,7=5',
+        '--budget',
+        '5',
+        '--budget-min',
+        '1',
+      ],
+      /either --budget/,
+    ],
+    [
+      ['analyze', '--file', fixture, '--payouts', '3=1,4=2,5=3,6=4,7=5', '--budget', 'lots'],
+      /--budget needs a number/,
+    ],
+    [
+      ['analyze', '--file', fixture, '--payouts', '3=1,4=2,5=3,6=4,7=-5', '--budget', '5'],
+      /payout for 7 matches must be a number ≥ 0/,
+    ],
+    [
+      [
+        'analyze',
+        '--file',
+        fixture,
+        '--payouts',
+        '3=1,4=2,5=3,6=4,7=5',
+        '--budget',
+        '5',
+        '--pool',
+        '50',
+      ],
+      /pool size/,
+    ],
+    [['winners', '--file', fixture, '--combo', '1-2-3', '--pool', '8'], /Invalid combo/],
+    [
+      ['winners', '--file', fixture, '--combo', '1-2-3-4-5-6-7', '--pool', '8', '--match', '2'],
+      /--match/,
+    ],
+    [['frobnicate'], /Unknown command/],
+  ])('rejects %j', async (args, message) => {
+    const r = await inProcess(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a missing file is exit code 1 with a clear message', async () => {
+    const r = await inProcess([
       'analyze',
       '--file',
-      fixture,
+      '/nonexistent.csv',
       '--payouts',
       '3=1,4=2,5=3,6=4,7=5',
       '--budget',
       '5',
-      '--budget-min',
-      '1',
     ]);
-    expect(r2.code).toBe(2);
-    expect(r2.stderr).toMatch(/either --budget/);
-    const r3 = await power7(['analyze', '--bogus']);
-    expect(r3.code).toBe(2);
-    const r4 = await power7(['winners', '--file', fixture, '--combo', '1-2-3', '--pool', '8']);
-    expect(r4.code).toBe(2);
-    expect(r4.stderr).toMatch(/Invalid combo/);
-  }, 60_000);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/file not found/);
+  });
 
   it('winners writes the CSV of one match type to a file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'p7-cli-'));
     try {
       const out = join(dir, 'w.csv');
-      const r = await power7([
+      const r = await inProcess([
         'winners',
         '--file',
         fixture,
@@ -117,5 +190,5 @@ describe('power7 command line', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 });
