@@ -1,4 +1,4 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
 import { PublicLayout } from '@/components/layouts/public-layout';
 import { AccountMenu } from '@/features/auth/components/account-menu';
@@ -23,6 +23,7 @@ export const routes: RouteObject[] = [
             path: 'auth',
             element: <GuestRoute />,
             children: [
+              { index: true, element: <Navigate to="/auth/signin" replace /> },
               { path: 'signin', element: <SignInRoute /> },
               { path: 'forgot-password', element: <ForgotPasswordRoute /> },
               { path: 'reset-password', element: <ResetPasswordRoute /> },

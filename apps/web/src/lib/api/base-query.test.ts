@@ -160,6 +160,18 @@ describe('base query', () => {
     expect(ended).toHaveBeenCalledTimes(1);
   });
 
+  it('a refresh that cannot reach the server is a "Token refresh error"', async () => {
+    Cookies.set('refreshToken', 'rt-0');
+    server.use(http.post(`${PORTAL}/accounts/rotate-token`, () => HttpResponse.error()));
+    serveItems(() => true);
+    const store = makeStore(fakeJwt(10));
+    const result = await fetchItem(store, 1);
+    expect(result.error).toMatchObject({ status: 401, data: { message: 'Token refresh error' } });
+    expect(store.getState().auth.isAuthenticated).toBe(false);
+    expect(Cookies.get('refreshToken')).toBeUndefined();
+    expect(ended).toHaveBeenCalledTimes(1);
+  });
+
   it('without a refresh cookie the session ends without calling the server', async () => {
     const calls = serveRotate(fakeJwt(900));
     serveItems(() => true);

@@ -42,47 +42,59 @@ export function endSession(api: Pick<BaseQueryApi, 'dispatch'>) {
   refreshCookie.remove();
 }
 
-let inFlightRefresh: Promise<boolean> | null = null;
+type RefreshOutcome = 'ok' | 'Token refresh failed' | 'Token refresh error';
+
+let inFlightRefresh: Promise<RefreshOutcome> | null = null;
 
 /**
  * Rotates the tokens with the refresh cookie. Every concurrent caller shares the same promise; on
  * failure the session is cleared, the cookie deleted and the user sent to /auth/signin.
+ * Resolves true when the session goes on.
  */
-export function refreshSession(api: Dispatchable): Promise<boolean> {
+export async function refreshSession(api: Dispatchable): Promise<boolean> {
+  return (await sharedRefresh(api)) === 'ok';
+}
+
+function sharedRefresh(api: Dispatchable): Promise<RefreshOutcome> {
   inFlightRefresh ??= doRefresh(api).finally(() => {
     inFlightRefresh = null;
   });
   return inFlightRefresh;
 }
 
-async function doRefresh(api: Dispatchable): Promise<boolean> {
+async function doRefresh(api: Dispatchable): Promise<RefreshOutcome> {
+  let outcome: RefreshOutcome;
   const refreshToken = refreshCookie.get();
   try {
-    if (!refreshToken) throw new Error('No refresh token cookie');
-    const response = await fetch(`${PORTAL_API_URL}/api/accounts/rotate-token`, {
-      method: 'POST',
-      credentials: 'include',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ refreshToken }),
-    });
-    const body: unknown = await response.json().catch(() => null);
-    const env = isEnvelope(body)
-      ? (body as Envelope<{ accessToken?: string; refreshToken?: string }>)
-      : null;
-    if (!response.ok || !env?.success || !env.data?.accessToken) {
-      throw new Error('Token refresh failed');
+    if (!refreshToken) {
+      outcome = 'Token refresh failed';
+    } else {
+      const response = await fetch(`${PORTAL_API_URL}/api/accounts/rotate-token`, {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ refreshToken }),
+      });
+      const body: unknown = await response.json().catch(() => null);
+      const env = isEnvelope(body)
+        ? (body as Envelope<{ accessToken?: string; refreshToken?: string }>)
+        : null;
+      if (response.ok && env?.success && env.data?.accessToken) {
+        api.dispatch(
+          rotateTokens({ accessToken: env.data.accessToken, refreshToken: env.data.refreshToken }),
+        );
+        if (env.data.refreshToken) refreshCookie.set(env.data.refreshToken);
+        return 'ok';
+      }
+      outcome = 'Token refresh failed';
     }
-    api.dispatch(
-      rotateTokens({ accessToken: env.data.accessToken, refreshToken: env.data.refreshToken }),
-    );
-    if (env.data.refreshToken) refreshCookie.set(env.data.refreshToken);
-    return true;
   } catch (error) {
     console.error('Token rotation error:', error);
-    endSession(api);
-    onSessionEnded();
-    return false;
+    outcome = 'Token refresh error';
   }
+  endSession(api);
+  onSessionEnded();
+  return outcome;
 }
 
 const refreshFailure = (message: string): { error: ApiError } => ({
@@ -155,7 +167,8 @@ export function createBaseQuery({
     if (!extraOptions.skipAuth) {
       const token = tokenOf(api);
       if (token && isTokenExpired(token)) {
-        if (!(await refreshSession(api))) return refreshFailure('Token refresh failed');
+        const outcome = await sharedRefresh(api);
+        if (outcome !== 'ok') return refreshFailure(outcome);
       }
     }
     const tokenUsed = tokenOf(api);
@@ -168,8 +181,9 @@ export function createBaseQuery({
     ) {
       // Another caller may already have rotated the token while this one was in flight: then the
       // new token is simply used; otherwise this caller refreshes (or joins the refresh under way).
-      if (tokenOf(api) === tokenUsed && !(await refreshSession(api))) {
-        return refreshFailure('Token refresh failed');
+      if (tokenOf(api) === tokenUsed) {
+        const outcome = await sharedRefresh(api);
+        if (outcome !== 'ok') return refreshFailure(outcome);
       }
       if (tokenOf(api)) result = normalise(await raw(args, api, extraOptions));
     }

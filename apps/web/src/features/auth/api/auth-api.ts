@@ -26,6 +26,11 @@ export const authApi = portalApi.injectEndpoints({
     }),
     verify: build.query<UserDetails, void>({
       query: () => '/accounts/verify',
+      // Seed §8: verification fails unless success and data are present.
+      transformResponse: (data: UserDetails | null) => {
+        if (!data) throw new Error('Authentication verification failed');
+        return data;
+      },
       providesTags: ['User'],
     }),
     forgotPassword: build.mutation<unknown, ForgotPasswordBody>({

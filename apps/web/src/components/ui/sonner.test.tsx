@@ -1,0 +1,34 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { toast } from 'sonner';
+import { describe, expect, it } from 'vitest';
+import { ThemeProvider } from '@/components/theme-provider';
+import { Toaster } from './sonner';
+
+describe('toast area', () => {
+  it('sits top-right, expanded, with close buttons, the seed sizes and Alt+T', async () => {
+    render(
+      <ThemeProvider>
+        <Toaster />
+      </ThemeProvider>,
+    );
+    act(() => {
+      toast.success('Saved');
+    });
+    expect(await screen.findByText('Saved', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByRole('region')).toHaveAttribute(
+      'aria-label',
+      expect.stringContaining('alt+T'),
+    );
+    const list = document.querySelector<HTMLElement>('[data-sonner-toaster]')!;
+    expect(list).toHaveAttribute('data-x-position', 'right');
+    expect(list).toHaveAttribute('data-y-position', 'top');
+    expect(list.style.getPropertyValue('--width')).toBe('356px');
+    expect(list.style.getPropertyValue('--gap')).toBe('14px');
+    const item = document.querySelector('[data-sonner-toast]')!;
+    // Sonner marks a toast expanded once it has mounted.
+    await waitFor(() => expect(item).toHaveAttribute('data-expanded', 'true'));
+    expect(item).toHaveAttribute('data-type', 'success');
+    expect(item).toHaveAttribute('data-rich-colors', 'true');
+    expect(screen.getByRole('button', { name: /close/i })).toBeInTheDocument();
+  });
+});
