@@ -1,0 +1,136 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { cleanup, customerCsv, DEFAULT_FIELDS, makeKeys, tempDir } from './helper';
+
+// The real server as a child process: a kill -9 during a job must not lose it.
+const appDir = resolve(import.meta.dirname, '..');
+const repoRoot = resolve(appDir, '../..');
+const POOL = 30;
+
+let dir: string;
+let keys: Awaited<ReturnType<typeof makeKeys>>;
+let child: ChildProcess | null = null;
+const port = 20_000 + Math.floor(Math.random() * 20_000);
+const base = `http://127.0.0.1:${port}`;
+
+async function start() {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: appDir,
+    env: {
+      ...process.env,
+      POWER7_PORT: String(port),
+      DATA_DIR: join(dir, 'data'),
+      JWKS_FILE: keys.file,
+      LOG_LEVEL: 'silent',
+      WORKER_THREADS: '1',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  child = proc;
+  for (let i = 0; i < 1200; i++) {
+    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}`);
+    try {
+      if ((await fetch(`${base}/api/live/`)).ok) return proc;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('server did not start');
+}
+
+beforeAll(async () => {
+  dir = await tempDir('p7-restart-');
+  keys = await makeKeys(dir);
+});
+
+afterAll(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  if (dir) await cleanup(dir);
+});
+
+it('re-runs a job cut off by kill -9 after the restart, with the same results as the engine CLI', async () => {
+  const token = await keys.sign();
+  const headers = { authorization: `Bearer ${token}` };
+  const csv = customerCsv(60_000, POOL, 5);
+  const file = join(dir, 'big.csv');
+  await writeFile(file, csv);
+  const fields = { ...DEFAULT_FIELDS, budget: '30000', pool_size: String(POOL) };
+
+  const first = await start();
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) form.append(k, v);
+  form.append('customer_file', new Blob([await readFile(file)]), 'big.csv');
+  const res = await fetch(`${base}/api/upload/`, { method: 'POST', body: form, headers });
+  expect(res.status).toBe(202);
+  const id = ((await res.json()) as { data: { _id: string } }).data._id;
+
+  // wait until the job runs, then kill the process without warning
+  let state = { status: '', phase: '' };
+  for (let i = 0; i < 400 && state.status !== 'running'; i++) {
+    const s = await fetch(`${base}/api/power7/processing-status/?session=${id}`, { headers });
+    state = ((await s.json()) as { data: typeof state }).data;
+    if (state.status === 'done') break;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  expect(state.status).toBe('running');
+  first.kill('SIGKILL');
+  await new Promise((r) => first.once('exit', r));
+
+  await start();
+  let status: { status: string; counts: { drawsQualified: number; accepted: number } } | null =
+    null;
+  for (let i = 0; i < 1200; i++) {
+    const s = await fetch(`${base}/api/power7/processing-status/?session=${id}`, { headers });
+    status = ((await s.json()) as { data: typeof status }).data;
+    if (status && status.status !== 'queued' && status.status !== 'running') break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(status).toMatchObject({ status: 'done', counts: { accepted: 60_000 } });
+
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'packages/power7-engine/src/cli/main.ts',
+      'analyze',
+      '--file',
+      file,
+      '--payouts',
+      '3=1,4=5,5=50,6=500,7=5000',
+      '--budget',
+      '30000',
+      '--pool',
+      String(POOL),
+      '--json',
+    ],
+    { cwd: repoRoot },
+  );
+  const cli = JSON.parse(stdout) as {
+    qualified: number;
+    top: { combo: string; totalPayout: number }[];
+  };
+  const filter = await fetch(`${base}/api/filter/`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ session: id, pageSize: 20 }),
+  });
+  const data = (
+    (await filter.json()) as {
+      data: { qualified: number; items: { combo: string; totalPayout: number }[] };
+    }
+  ).data;
+  expect(status!.counts.drawsQualified).toBe(cli.qualified);
+  expect(data.qualified).toBe(cli.qualified);
+  expect(data.items.map((d) => [d.combo, d.totalPayout])).toEqual(
+    cli.top.map((d) => [d.combo, d.totalPayout]),
+  );
+  const stats = await fetch(`${base}/api/status/`);
+  expect(((await stats.json()) as { data: { jobs: { done: number } } }).data.jobs.done).toBe(1);
+  child!.kill('SIGTERM');
+  await new Promise((r) => child!.once('exit', r));
+}, 120_000);
