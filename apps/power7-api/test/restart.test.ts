@@ -81,11 +81,14 @@ it('re-runs a job cut off by kill -9 after the restart, with the same results as
   await new Promise((r) => first.once('exit', r));
 
   await start();
-  let status: { status: string; counts: { drawsQualified: number; accepted: number } } | null =
-    null;
+  interface Status {
+    status: string;
+    counts: { drawsQualified: number; accepted: number };
+  }
+  let status: Status | null = null;
   for (let i = 0; i < 1200; i++) {
     const s = await fetch(`${base}/api/power7/processing-status/?session=${id}`, { headers });
-    status = ((await s.json()) as { data: typeof status }).data;
+    status = ((await s.json()) as { data: Status }).data;
     if (status && status.status !== 'queued' && status.status !== 'running') break;
     await new Promise((r) => setTimeout(r, 50));
   }
