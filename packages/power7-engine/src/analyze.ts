@@ -117,6 +117,7 @@ export async function analyzeTickets(
     const totalDraws = drawCount(pool);
     const buildShare = 0.4;
     onProgress?.({ phase: 'scanning', fraction: buildShare, drawsEvaluated: 0 });
+    throwIfAborted(signal);
 
     const wide = [3, 4, 5, 6, 7].map((m) => BINOM[7]![m]! * tables.maxCount[m]! > 65535);
     const params: ScanParams = {
@@ -212,6 +213,10 @@ function scanInWorkers(
       reject(err);
     };
     const onAbort = () => fail(new CancelledError());
+    if (hooks.signal?.aborted) {
+      reject(new CancelledError());
+      return;
+    }
     hooks.signal?.addEventListener('abort', onAbort, { once: true });
     workers.forEach((worker, i) => {
       worker.on('message', (msg: { type: string; [k: string]: unknown }) => {

@@ -1,0 +1,141 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeTickets } from '../src/analyze';
+import {
+  ingestFile,
+  openSession,
+  readSessionStatus,
+  runAnalysis,
+  type Progress,
+} from '../src/session-store';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'p7-session-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('session store', () => {
+  it('ingests an XLSX upload, analyses it with progress, and serves winners with original columns', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Sheet1');
+    ws.addRow(['Customer', 'Phone', 'Ticket', 'Segment']);
+    ws.addRow(['A1', '555', '1 2 3 4 5 6 7', 'gold, "vip"']);
+    ws.addRow(['A2', '556', '1-2-3-4-5-6-8', 'silver']);
+    ws.addRow(['A3', '557', '1;2;3;4;5;6', 'bronze']);
+    ws.addRow(['A4', '558', '2 3 4 5 6 9 10', 'none']);
+    const src = join(dir, 'upload.xlsx');
+    await wb.xlsx.writeFile(src);
+    const sessionDir = join(dir, 's1');
+    const ingest = await ingestFile({ sourcePath: src, sessionDir, pool: 10 });
+    expect(ingest).toMatchObject({
+      format: 'xlsx',
+      accepted: 3,
+      rejected: 1,
+      idColumn: 'Customer',
+    });
+    expect(ingest.rejectedSample[0]).toMatchObject({
+      line: 4,
+      reason: expect.stringMatching(/^wrong count/),
+    });
+    expect((await readSessionStatus(sessionDir)).state).toBe('ingested');
+    await expect(openSession(sessionDir)).rejects.toMatchObject({ code: 'SESSION_NOT_READY' });
+
+    const seen: Progress[] = [];
+    const summary = await runAnalysis({
+      sessionDir,
+      payouts: { 3: 0, 4: 0.5, 5: 1.25, 6: 10, 7: 100 },
+      budget: { type: 'range', min: 0, max: 1e6 },
+      workers: 2,
+      onProgress: (p) => seen.push(p),
+    });
+    expect(summary.qualified).toBe(120);
+    expect(seen.map((p) => p.phase)).toEqual(
+      expect.arrayContaining(['building', 'scanning', 'writing', 'done']),
+    );
+    for (let i = 1; i < seen.length; i++)
+      expect(seen[i]!.fraction).toBeGreaterThanOrEqual(seen[i - 1]!.fraction);
+    expect(seen.at(-1)).toMatchObject({ phase: 'done', fraction: 1 });
+
+    const s = await openSession(sessionDir);
+    const top = s.filter({ pageSize: 1 });
+    expect(top.items[0]).toMatchObject({
+      combo: '1-2-3-4-5-6-7',
+      totalPayout: 111.25, // A1: 7 → 100, A2: 6 → 10, A4: 5 → 1.25
+    });
+    const w = await s.winners('1-2-3-4-5-6-7', 7);
+    expect(w.items).toHaveLength(1);
+    expect(w.items[0]).toMatchObject({ line: 2, customerId: 'A1', phone: '555', payout: 100 });
+    expect(w.items[0]!.columns).toEqual({
+      Customer: 'A1',
+      Phone: '555',
+      Ticket: '1 2 3 4 5 6 7',
+      Segment: 'gold, "vip"',
+    });
+    const chunks: string[] = [];
+    for await (const c of s.winnersCsv('1-2-3-4-5-6-7', 'all')) chunks.push(c);
+    expect(chunks.join('').split('\r\n').slice(0, 4)).toEqual([
+      'Customer,Phone,Ticket,Segment,match_type,matched_numbers,payout',
+      'A1,555,1 2 3 4 5 6 7,"gold, ""vip""",7,1-2-3-4-5-6-7,100',
+      'A2,556,1-2-3-4-5-6-8,silver,6,1-2-3-4-5-6,10',
+      'A4,558,2 3 4 5 6 9 10,none,5,2-3-4-5-6,1.25',
+    ]);
+    s.close();
+    await expect(ingestFile({ sourcePath: src, sessionDir, pool: 10 })).rejects.toMatchObject({
+      code: 'INVALID_PARAMS',
+    });
+  }, 30_000);
+
+  it.each([1, 2])(
+    'cancels an analysis through its AbortSignal (%i workers)',
+    async (workers) => {
+      const tickets = new Uint8Array(7 * 1000);
+      for (let i = 0; i < 1000; i++) tickets.set([1, 2, 3, 4, 5, 6, 7 + (i % 20)], i * 7);
+      const opts = {
+        pool: 30,
+        payouts: { 3: 1, 4: 2, 5: 3, 6: 4, 7: 5 },
+        budget: { type: 'fixed', budget: 0 },
+        workers,
+      } as const;
+      const ac = new AbortController();
+      const run = analyzeTickets(tickets, 1000, {
+        ...opts,
+        signal: ac.signal,
+        onProgress: (p) => {
+          if (p.phase === 'scanning') ac.abort();
+        },
+      });
+      await expect(run).rejects.toMatchObject({ code: 'CANCELLED' });
+      await expect(
+        analyzeTickets(tickets, 1000, { ...opts, signal: ac.signal }),
+      ).rejects.toMatchObject({
+        code: 'CANCELLED',
+      });
+    },
+    30_000,
+  );
+
+  it('validates payouts and budgets with the field at fault', async () => {
+    const t = new Uint8Array([1, 2, 3, 4, 5, 6, 7]);
+    const base = { pool: 10, workers: 1 } as const;
+    await expect(
+      analyzeTickets(t, 1, {
+        ...base,
+        payouts: { 3: 1.234, 4: 0, 5: 0, 6: 0, 7: 0 },
+        budget: { type: 'fixed', budget: 1 },
+      }),
+    ).rejects.toMatchObject({ code: 'INVALID_PARAMS', field: 'payout_3' });
+    await expect(
+      analyzeTickets(t, 1, {
+        ...base,
+        payouts: { 3: 1, 4: 0, 5: 0, 6: 0, 7: 0 },
+        budget: { type: 'range', min: 5, max: 1 },
+      }),
+    ).rejects.toMatchObject({ code: 'INVALID_PARAMS', field: 'budget_min' });
+  });
+});
