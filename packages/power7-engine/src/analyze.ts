@@ -20,7 +20,7 @@ import {
   type ScanParams,
   type ScanStats,
 } from './scan';
-import { buildTables, type Tables } from './tables';
+import { addTierTables, buildTables, estimateQualifyingShare, type Tables } from './tables';
 import { deriveWeights, unitsToAmount, type Weights } from './weights';
 
 export type AnalysisPhase = 'building' | 'scanning';
@@ -36,6 +36,12 @@ export interface AnalyzeOptions {
   onProgress?: (p: { phase: AnalysisPhase; fraction: number; drawsEvaluated: number }) => void;
   /** Number of histogram bins wanted (default 50; the result has at most this many). */
   histogramBins?: number;
+  /**
+   * Per-tier counting of qualifying draws: `sparse` (prefix lookups, no extra tables), `dense` (extra
+   * per-tier tables, ~100 MB at P=45, much faster when many draws qualify), or `auto` (default: dense
+   * when a 256-draw sample says more than 4% qualify).
+   */
+  countMode?: 'auto' | 'sparse' | 'dense';
 }
 
 /**
@@ -112,6 +118,14 @@ export async function analyzeTickets(
     onProgress?.({ phase: 'building', fraction: 0, drawsEvaluated: 0 });
     await yieldToLoop();
     const tables = buildTables(tickets, count, pool, weights);
+    const mode = opts.countMode ?? 'auto';
+    if (
+      mode === 'dense' ||
+      (mode === 'auto' &&
+        estimateQualifyingShare(tables, weights.alpha[7]!, weights.lo, weights.hi) > 0.04)
+    ) {
+      addTierTables(tables);
+    }
     const tBuilt = performance.now();
     throwIfAborted(signal);
     const totalDraws = drawCount(pool);

@@ -94,6 +94,10 @@ export function scanTops(
   onTop: (drawsDone: number) => boolean | void,
 ): ScanStats {
   const { y6, c3, c4, c5, c6, ticketRanks, ticketMult } = tables;
+  const dense = tables.z3 !== undefined;
+  const z3 = tables.z3 ?? c3;
+  const z4 = tables.z4 ?? c4;
+  const z5 = tables.z5 ?? c5;
   const { lo, hi, alpha7 } = p;
   const w3 = p.w[3]!;
   const w4 = p.w[4]!;
@@ -229,7 +233,63 @@ export function scanTops(
           limit = HIST_BINS * 2 ** shift;
         }
         hist[Math.floor(t * invWidth)]!++;
-        if (t >= lo && t <= hi) {
+        if (t >= lo && t <= hi && dense) {
+          // dense mode: N_j(D) from the per-tier 6-set transforms, 7 contiguous loads per tier
+          const rO = rank5 + cg6;
+          const n3 =
+            (z3[rO]! +
+              z3[b0 + a]! +
+              z3[b1 + a]! +
+              z3[b2 + a]! +
+              z3[b3 + a]! +
+              z3[b4 + a]! +
+              z3[b5 + a]!) /
+            24;
+          const n4 =
+            (z4[rO]! +
+              z4[b0 + a]! +
+              z4[b1 + a]! +
+              z4[b2 + a]! +
+              z4[b3 + a]! +
+              z4[b4 + a]! +
+              z4[b5 + a]!) /
+            6;
+          const n5 =
+            (z5[rO]! +
+              z5[b0 + a]! +
+              z5[b1 + a]! +
+              z5[b2 + a]! +
+              z5[b3 + a]! +
+              z5[b4 + a]! +
+              z5[b5 + a]!) /
+            2;
+          const n6 =
+            c6[rO]! +
+            c6[b0 + a]! +
+            c6[b1 + a]! +
+            c6[b2 + a]! +
+            c6[b3 + a]! +
+            c6[b4 + a]! +
+            c6[b5 + a]!;
+          const e7 = c7;
+          const e6 = n6 - 7 * e7;
+          const e5 = n5 - 6 * e6 - 21 * e7;
+          const e4 = n4 - 5 * e5 - 15 * e6 - 35 * e7;
+          const e3 = n3 - 4 * e4 - 10 * e5 - 20 * e6 - 35 * e7;
+          invariant(
+            w3 * e3 + w4 * e4 + w5 * e5 + w6 * e6 + w7 * e7 === t,
+            'per-tier counts disagree with the folded total',
+          );
+          ranksBuf[len] = r;
+          countBufs[0]![len] = e3;
+          countBufs[1]![len] = e4;
+          countBufs[2]![len] = e5;
+          countBufs[3]![len] = e6;
+          countBufs[4]![len] = e7;
+          len++;
+          qualified++;
+          if (len === CHUNK) grow();
+        } else if (t >= lo && t <= hi) {
           if (!prefixReady) {
             prefixReady = true;
             el[0] = o[0]!;

@@ -21,6 +21,91 @@ export interface Tables {
   ticketMult: Uint32Array;
   /** max over k-sets of c_k, index k = 3..7 (bounds the per-tier counts). */
   maxCount: number[];
+  /**
+   * Dense mode only (many qualifying draws): per-tier transforms on the 6-sets, z_j(U) = (6-j)!·N_j(U)
+   * for j = 3, 4, 5 (j = 6 is c6 itself), so a draw's N_j is 7 contiguous loads / (7-j)!.
+   */
+  z3?: Uint32Array;
+  z4?: Uint32Array;
+  z5?: Uint32Array;
+}
+
+/**
+ * Adds the per-tier 6-set transforms used when many draws qualify. Cost ≈ 3 passes of C(P,6)·6 loads
+ * and 3·4·C(P,6) bytes (≈ 100 MB at P=45). Values ≤ 24·20·T, so u32 holds them for T < 8.9M.
+ */
+export function addTierTables(t: Tables): void {
+  const pool = t.pool;
+  const n5 = t.c5.length;
+  const n6 = t.c6.length;
+  const f5 = new Uint32Array(n5);
+  // tier 5: z5 = Σ over 5-subsets of c5
+  t.z5 = sharedU32(n6);
+  zetaLayer(t.c5, t.c6, 0, t.z5, 6, pool);
+  // tier 4
+  zetaLayer(t.c4, t.c5, 0, f5, 5, pool);
+  t.z4 = sharedU32(n6);
+  zetaLayer(f5, t.c6, 0, t.z4, 6, pool);
+  // tier 3
+  const f4 = new Uint32Array(t.c4.length);
+  zetaLayer(t.c3, t.c4, 0, f4, 4, pool);
+  zetaLayer(f4, t.c5, 0, f5, 5, pool);
+  t.z3 = sharedU32(n6);
+  zetaLayer(f5, t.c6, 0, t.z3, 6, pool);
+}
+
+/**
+ * Estimates the share of draws that qualify from `samples` random draws, each computed exactly from
+ * the tables (7 six-subset loads + a binary search for c7). Used to choose sparse or dense per-tier
+ * counting before the scan.
+ */
+export function estimateQualifyingShare(
+  t: Tables,
+  alpha7: number,
+  lo: number,
+  hi: number,
+  samples = 256,
+): number {
+  const pool = t.pool;
+  let seed = 0x9e3779b9;
+  const rnd = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  const el: number[] = [];
+  let hits = 0;
+  for (let s = 0; s < samples; s++) {
+    el.length = 0;
+    while (el.length < 7) {
+      const v = Math.floor(rnd() * pool);
+      if (!el.includes(v)) el.push(v);
+    }
+    el.sort((a, b) => a - b);
+    let sum = 0;
+    for (let drop = 0; drop < 7; drop++) {
+      let r = 0;
+      for (let i = 0, pos = 1; i < 7; i++) {
+        if (i === drop) continue;
+        r += BINOM[el[i]!]![pos++]!;
+      }
+      sum += t.y6[r]!;
+    }
+    let rank = 0;
+    for (let i = 0; i < 7; i++) rank += BINOM[el[i]!]![i + 1]!;
+    let l = 0;
+    let h = t.ticketRanks.length;
+    while (l < h) {
+      const mid = (l + h) >>> 1;
+      if (t.ticketRanks[mid]! < rank) l = mid + 1;
+      else h = mid;
+    }
+    const c7 = t.ticketRanks[l] === rank ? t.ticketMult[l]! : 0;
+    const total = sum / 24 + alpha7 * c7;
+    if (total >= lo && total <= hi) hits++;
+  }
+  return hits / samples;
 }
 
 function sharedU32(n: number): Uint32Array {
@@ -126,10 +211,10 @@ function pushDown(from: Uint32Array, to: Uint32Array, k: number, pool: number): 
  * with the payouts folded in. Cost C(P, k)·k loads, contiguous.
  */
 function zetaLayer(
-  prev: Float64Array,
+  prev: Float64Array | Uint32Array,
   c: Uint32Array,
   beta: number,
-  out: Float64Array,
+  out: Float64Array | Uint32Array,
   k: number,
   pool: number,
 ): void {

@@ -28,6 +28,7 @@ const caseArb = fc
       budgetKind: fc.constantFrom('fixed', 'range'),
       q1: fc.double({ min: 0, max: 1, noNaN: true }),
       q2: fc.double({ min: 0, max: 1, noNaN: true }),
+      mode: fc.constantFrom('sparse', 'dense', 'auto'),
     }),
   )
   .map((c) => ({ ...c, tickets: c.picks.map((i) => c.distinct[i % c.distinct.length]!) }));
@@ -40,6 +41,7 @@ async function check(
     budgetKind: string;
     q1: number;
     q2: number;
+    mode: 'sparse' | 'dense' | 'auto';
   },
   workers: number,
 ) {
@@ -57,6 +59,7 @@ async function check(
     payouts: c.payouts,
     budget,
     workers,
+    countMode: c.mode,
   });
   const expected = naive.filter((d) => qualifies(d.totalCents, budget));
   const byCombo = new Map(expected.map((d) => [d.numbers.join('-'), d]));
