@@ -214,11 +214,6 @@ export async function updateRole(
       .for('update');
     if (!locked) throw notFound('The role');
     const before = await getRole(tx, actor.companyId, id);
-    if (locked.version !== body.version) {
-      throw conflict(
-        'Someone else changed this role since you opened it. Reload it to see their changes, then apply yours again.',
-      );
-    }
     const permissionsChange =
       body.permissionIds !== undefined && !sameSet(body.permissionIds, before.permissionIds);
     const rename = body.name !== undefined && body.name !== before.name;
@@ -233,6 +228,11 @@ export async function updateRole(
       await codesOfPermissions(tx, actor.companyId, before.permissionIds),
       'change this role',
     );
+    if (locked.version !== body.version) {
+      throw conflict(
+        'Someone else changed this role since you opened it. Reload it to see their changes, then apply yours again.',
+      );
+    }
     if (permissionsChange && body.permissionIds) {
       assertHolds(
         actor,

@@ -286,11 +286,6 @@ export async function updateUser(
     const row = await loadRow(tx, actor.companyId, id, true);
     if (!row) throw notFound('The user');
     const before = await getUser(tx, actor.companyId, id);
-    if (row.version !== body.version) {
-      throw conflict(
-        'Someone else changed this user since you opened it. Reload it to see their changes, then apply yours again.',
-      );
-    }
     const rolesChange = body.roleIds && !sameSet(body.roleIds, before.roleIds);
     const permissionsChange =
       body.permissionIds && !sameSet(body.permissionIds, before.permissionIds);
@@ -303,6 +298,12 @@ export async function updateUser(
         actor,
         await effectivePermissionCodes(tx, id, actor.companyId),
         'change this user',
+      );
+    }
+    // Checked after the right to touch this user, so a refusal never depends on the version.
+    if (row.version !== body.version) {
+      throw conflict(
+        'Someone else changed this user since you opened it. Reload it to see their changes, then apply yours again.',
       );
     }
     if (rolesChange && body.roleIds)

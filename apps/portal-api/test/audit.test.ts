@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, DATABASES, type TestApp } from './helper';
+
+interface Event {
+  _id: string;
+  action: string;
+  entityType: string;
+  actorId: string | null;
+  createdAt: string;
+}
+
+/** `GET /api/audit-events`: the company's trail with the list protocol, behind audit.read. */
+describe.each(DATABASES)('audit trail listing on %s', (database) => {
+  let t: TestApp;
+  let admin: { authorization: string };
+  let userId: string;
+  beforeAll(async () => {
+    t = await buildTestApp({ database });
+    admin = await t.authHeader();
+    await t.signIn('admin', t.company.adminPassword);
+    await t.app
+      .inject({
+        method: 'POST',
+        url: '/api/accounts/sign-in',
+        payload: { userName: 'admin', password: 'wrong password here' },
+      })
+      .then((r) => expect(r.statusCode).toBe(401));
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: admin,
+      payload: {
+        userName: 'audited',
+        email: 'audited@example.test',
+        userFirstName: 'Aud',
+        userLastName: 'Ited',
+        password: 'a long enough passphrase',
+      },
+    });
+    userId = created.json().data._id;
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${userId}`,
+      headers: admin,
+      payload: { version: 1, status: 'locked' },
+    });
+  });
+  afterAll(() => t?.close());
+
+  const list = async (query: string, headers = admin) => {
+    const response = await t.app.inject({ url: `/api/audit-events?${query}`, headers });
+    return { status: response.statusCode, body: response.json() };
+  };
+
+  it('lists the company’s events newest first, sign-ins and resource changes included', async () => {
+    const { status, body } = await list('pageSize=100');
+    expect(status).toBe(200);
+    const items: Event[] = body.data.items;
+    const ids = items.map((e) => e._id);
+    expect(ids).toEqual([...ids].sort().reverse());
+    const actions = items.map((e) => e.action);
+    expect(actions[0]).toBe('user.update');
+    expect(actions).toContain('user.create');
+    expect(actions.some((a) => a.includes('sign-in'))).toBe(true);
+    expect(JSON.stringify(body)).not.toMatch(/passphrase|wrong password here/);
+    const update = items[0] as Event & { before: unknown; after: unknown; ip: string };
+    expect(update).toMatchObject({
+      entityType: 'user',
+      actorId: t.company.adminId,
+      before: { status: 'active', version: 1 },
+      after: { status: 'locked', version: 2 },
+    });
+  });
+
+  it('filters by action, entity, actor and dates; searches; sorts', async () => {
+    const byAction = await list('filters[action]=user.create');
+    expect(byAction.body.data.total).toBe(1);
+    const byEntity = await list(`filters[entityType]=user&filters[entityId]=${userId}`);
+    expect(byEntity.body.data.items.map((e: Event) => e.action)).toEqual([
+      'user.update',
+      'user.create',
+    ]);
+    const byActor = await list(`filters[actorId]=${t.company.adminId}&pageSize=100`);
+    expect(byActor.body.data.items.every((e: Event) => e.actorId === t.company.adminId)).toBe(true);
+    expect(byActor.body.data.total).toBeGreaterThanOrEqual(2);
+    const future = await list('filters[from]=2999-01-01');
+    expect(future.body.data.total).toBe(0);
+    const today = new Date().toISOString().slice(0, 10);
+    const all = await list('pageSize=1');
+    const untilToday = await list(`filters[from]=2000-01-01&filters[to]=${today}`);
+    expect(untilToday.body.data.total).toBe(all.body.data.total);
+    const past = await list('filters[to]=2000-01-01T00:00:00Z');
+    expect(past.body.data.total).toBe(0);
+    const search = await list('search=USER.CREATE');
+    expect(search.body.data.total).toBe(1);
+    const sorted = await list('sort=action:asc,_id:desc&pageSize=100');
+    const actions = sorted.body.data.items.map((e: Event) => e.action);
+    expect(actions).toEqual([...actions].sort());
+  });
+
+  it('validates its query, naming the field', async () => {
+    expect((await list('filters[from]=yesterday')).body.errors[0].field).toBe('filters.from');
+    expect((await list('filters[actorId]=me')).body.errors[0].field).toBe('filters.actorId');
+    expect((await list('sort=ip:asc')).status).toBe(400);
+    expect((await list('pageSize=101')).status).toBe(400);
+  });
+
+  it('answers 401 without a token and 403 without audit.read', async () => {
+    const anonymous = await t.app.inject({ url: '/api/audit-events' });
+    expect(anonymous.statusCode).toBe(401);
+    const plain = await t.createUser();
+    const denied = await list('', await t.authHeader(plain.id));
+    expect(denied.status).toBe(403);
+  });
+});
