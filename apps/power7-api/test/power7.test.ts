@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import ExcelJS from 'exceljs';
@@ -649,9 +649,12 @@ describe('clearing and expiry', () => {
     const done = await uploadAndWait(tokenA, csvText);
     const folder = join(dir, 'data', 'power7', done._id);
     expect(existsSync(folder)).toBe(true);
+    const orphan = join(dir, 'data', 'power7', 'orphan-folder');
+    await mkdir(orphan);
     const deleted = await app.power7.sessions.sweep(new Date(Date.now() + 25 * 3_600_000));
     expect(deleted).toBeGreaterThan(0);
     expect(existsSync(folder)).toBe(false);
+    expect(existsSync(orphan)).toBe(false);
     const status = await app.inject({
       url: `/api/power7/processing-status/?session=${done._id}`,
       headers: auth(tokenA),

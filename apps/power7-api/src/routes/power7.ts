@@ -7,7 +7,12 @@ import { z } from 'zod';
 import { ok } from '@pa/contracts/envelope';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { MAX_PAGE_SIZE, paginate, paginatedSchema } from '@pa/contracts/list-query';
-import type { FilterQuery, MatchType, SortKey } from '@pa/power7-engine/session-store';
+import type {
+  FilterAnswer,
+  FilterQuery,
+  MatchType,
+  SortKey,
+} from '@pa/power7-engine/session-store';
 import { requirePermission, type Caller } from '../auth/auth';
 import { engineErrorToApp, UPLOAD_FILE, type Power7Sessions } from '../sessions/service';
 import { receiveUpload } from '../sessions/upload';
@@ -29,6 +34,8 @@ const pageQuery = {
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(10),
 };
 const bearer = [{ bearerAuth: [] }];
+/** Filter answers kept per service (a page is a few KB). */
+const FILTER_CACHE_ENTRIES = 256;
 
 /** A download file name: `power7-<combo>-match<M>.csv` or `power7-<combo>-all.csv`. */
 const attachment = (name: string) =>
@@ -37,6 +44,7 @@ const attachment = (name: string) =>
 /** The Power 7 endpoints of the seed's table (PRODUCT.md §5). */
 export async function power7Routes(app: FastifyInstance, sessions: Power7Sessions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const filterCache = new Map<string, FilterAnswer>();
 
   r.post(
     '/api/upload/',
@@ -168,8 +176,22 @@ export async function power7Routes(app: FastifyInstance, sessions: Power7Session
       if (f?.totalPayout) query.totalPayout = f.totalPayout;
       if (f?.mustInclude) query.mustInclude = f.mustInclude;
       if (f?.mustExclude) query.mustExclude = f.mustExclude;
+      // Results of a finished session never change, so identical queries (paging back and forth,
+      // several tabs) are answered from a small cache instead of another pass over the table.
+      const key = `${row.id}|${JSON.stringify(query)}`;
+      const cached = filterCache.get(key);
+      if (cached) {
+        filterCache.delete(key);
+        filterCache.set(key, cached);
+        return ok(cached);
+      }
       try {
-        return ok(session.filter(query));
+        const answer = session.filter(query);
+        filterCache.set(key, answer);
+        if (filterCache.size > FILTER_CACHE_ENTRIES) {
+          filterCache.delete(filterCache.keys().next().value!);
+        }
+        return ok(answer);
       } catch (error) {
         throw engineErrorToApp(error);
       }
@@ -217,11 +239,17 @@ export async function power7Routes(app: FastifyInstance, sessions: Power7Session
       const iterator = iterable[Symbol.asyncIterator]();
       const first = await iterator.next();
       async function* rest() {
-        if (!first.done) yield first.value;
-        for (;;) {
-          const next = await iterator.next();
-          if (next.done) return;
-          yield next.value;
+        try {
+          if (first.done) return;
+          yield first.value;
+          for (;;) {
+            const next = await iterator.next();
+            if (next.done) return;
+            yield next.value;
+          }
+        } finally {
+          // a client that hangs up mid-download still closes the engine's file handle
+          await iterator.return?.();
         }
       }
       return Readable.from(rest());

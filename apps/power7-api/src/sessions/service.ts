@@ -1,4 +1,4 @@
-import { access, constants, mkdir, rm, stat } from 'node:fs/promises';
+import { access, constants, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   EngineError,
@@ -361,10 +361,20 @@ export class Power7Sessions {
     return ids.length;
   }
 
-  /** Deletes expired sessions with their files. */
+  /**
+   * Deletes expired sessions with their files, and folders no session row owns (left by a crash
+   * between receiving an upload and recording it) once they are an hour old.
+   */
   async sweep(now = new Date()): Promise<number> {
     const ids = await this.repo.expired(now);
     await this.remove(ids);
+    const folders = await readdir(this.options.root).catch(() => [] as string[]);
+    for (const name of folders) {
+      const folder = join(this.options.root, name);
+      const info = await stat(folder).catch(() => null);
+      if (!info?.isDirectory() || now.getTime() - info.mtimeMs < 3_600_000) continue;
+      if (!(await this.repo.get(name))) await rm(folder, { recursive: true, force: true });
+    }
     return ids.length;
   }
 
