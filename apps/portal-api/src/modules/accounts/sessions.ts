@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { PortalDb, PortalTx } from '../../db/client';
 import { refreshTokens, signIns, users } from '../../db/schema';
 import { signAccessToken } from '../auth/access-token';
@@ -98,48 +98,57 @@ export async function rotateRefreshToken(
   refreshToken: string,
 ): Promise<RotationResult> {
   const tokenHash = hashToken(refreshToken);
+  // Consumption and the validity checks (sign-in live, user active) are ONE statement: the winner of
+  // a race is decided by the row lock on the token, and a later revocation cannot undo its answer.
+  const liveFamilies = db
+    .select({ id: signIns.id })
+    .from(signIns)
+    .innerJoin(users, eq(users.id, signIns.userId))
+    .where(
+      and(isNull(signIns.revokedAt), gt(signIns.expiresAt, sql`now()`), eq(users.status, 'active')),
+    );
   const [consumed] = await db
     .update(refreshTokens)
     .set({ usedAt: new Date() })
-    .where(and(eq(refreshTokens.tokenHash, tokenHash), isNull(refreshTokens.usedAt)))
+    .where(
+      and(
+        eq(refreshTokens.tokenHash, tokenHash),
+        isNull(refreshTokens.usedAt),
+        inArray(refreshTokens.familyId, liveFamilies),
+      ),
+    )
     .returning({ familyId: refreshTokens.familyId });
 
   if (!consumed) {
-    const [used] = await db
+    const [known] = await db
       .select({
         familyId: refreshTokens.familyId,
+        usedAt: refreshTokens.usedAt,
         userId: signIns.userId,
         companyId: signIns.companyId,
       })
       .from(refreshTokens)
       .innerJoin(signIns, eq(signIns.id, refreshTokens.familyId))
       .where(eq(refreshTokens.tokenHash, tokenHash));
-    if (!used) return { ok: false, reason: 'unknown' };
-    await revokeSignIn(db, used.familyId, 'refresh token reuse');
+    if (!known) return { ok: false, reason: 'unknown' };
+    if (!known.usedAt) return { ok: false, reason: 'ended', sessionId: known.familyId };
+    // A used token presented again: a replay (or the loser of a race). End the whole sign-in.
+    await revokeSignIn(db, known.familyId, 'refresh token reuse');
     return {
       ok: false,
       reason: 'reused',
-      userId: used.userId,
-      companyId: used.companyId,
-      sessionId: used.familyId,
+      userId: known.userId,
+      companyId: known.companyId,
+      sessionId: known.familyId,
     };
   }
 
   const [row] = await db
-    .select({
-      id: users.id,
-      companyId: users.companyId,
-      userName: users.userName,
-      status: users.status,
-      revokedAt: signIns.revokedAt,
-      expiresAt: signIns.expiresAt,
-    })
+    .select({ id: users.id, companyId: users.companyId, userName: users.userName })
     .from(signIns)
     .innerJoin(users, eq(users.id, signIns.userId))
     .where(eq(signIns.id, consumed.familyId));
-  if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now() || row.status !== 'active') {
-    return { ok: false, reason: 'ended', sessionId: consumed.familyId };
-  }
+  if (!row) return { ok: false, reason: 'ended', sessionId: consumed.familyId };
   const next = newOpaqueToken();
   await db.transaction(async (tx) => {
     await tx

@@ -18,8 +18,15 @@ export interface UserDetails {
   lastSignInAt: string | null;
 }
 
-/** The account details the sign-in and verify answers carry (PRODUCT.md §4), or null when gone. */
-export async function loadUserDetails(db: PortalTx, userId: string): Promise<UserDetails | null> {
+/**
+ * The account details the sign-in and verify answers carry (PRODUCT.md §4), or null when gone.
+ * `permissions` may be passed when the caller just read them (the auth plugin did, on this request).
+ */
+export async function loadUserDetails(
+  db: PortalTx,
+  userId: string,
+  permissions?: Iterable<string>,
+): Promise<UserDetails | null> {
   const [user] = await db
     .select({
       _id: users.id,
@@ -37,18 +44,18 @@ export async function loadUserDetails(db: PortalTx, userId: string): Promise<Use
     .innerJoin(companies, eq(companies.id, users.companyId))
     .where(eq(users.id, userId));
   if (!user) return null;
-  const [roleRows, permissions] = await Promise.all([
+  const [roleRows, codes] = await Promise.all([
     db
       .select({ _id: roles.id, name: roles.name })
       .from(roles)
       .innerJoin(userRoles, and(eq(userRoles.roleId, roles.id), eq(userRoles.userId, userId)))
       .orderBy(roles.name),
-    effectivePermissionCodes(db, userId, user.companyId),
+    permissions ? [...permissions].sort() : effectivePermissionCodes(db, userId, user.companyId),
   ]);
   return {
     ...user,
     lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
     roles: roleRows,
-    permissions,
+    permissions: codes,
   };
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { PortalTx } from '../../db/client';
 import { permissions, rolePermissions, userPermissions, userRoles } from '../../db/schema';
 
@@ -31,4 +31,18 @@ export async function effectivePermissionCodes(
     )
     .orderBy(permissions.code);
   return rows.map((row) => row.code);
+}
+
+/**
+ * The same set as a SQL expression (text[] of codes, sorted) for a user id column, so a caller can
+ * read it in the same query as the user (the auth plugin's single round trip per request).
+ */
+export function effectivePermissionsSql(userId: AnyColumn, companyId: AnyColumn): SQL<string[]> {
+  return sql<string[]>`array(
+    select distinct p.code from ${permissions} p
+    where p.company_id = ${companyId}
+      and (p.id in (select rp.permission_id from ${rolePermissions} rp
+                    join ${userRoles} ur on ur.role_id = rp.role_id where ur.user_id = ${userId})
+        or p.id in (select up.permission_id from ${userPermissions} up where up.user_id = ${userId}))
+    order by p.code)`;
 }

@@ -10,7 +10,7 @@ import { forbidden, unauthorized } from '@pa/server-kit/errors';
 import type { PortalDb } from '../../db/client';
 import { companies, signIns, users } from '../../db/schema';
 import { verifyAccessToken } from '../../modules/auth/access-token';
-import { effectivePermissionCodes } from '../../modules/auth/effective-permissions';
+import { effectivePermissionsSql } from '../../modules/auth/effective-permissions';
 import type { SigningKeys } from '../../modules/auth/keys';
 
 /** Who is calling: set by `app.authenticate` from the token AND the database's current state. */
@@ -73,6 +73,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       if (!match?.[1]) throw unauthorized();
       const claims = await verifyAccessToken(keys, match[1]);
       if (!claims) throw unauthorized(INVALID_SESSION);
+      // One round trip: the user, their company, the sign-in and the current permission codes.
       const [row] = await db
         .select({
           userName: users.userName,
@@ -81,6 +82,7 @@ export const authPlugin = fp<AuthPluginOptions>(
           revokedAt: signIns.revokedAt,
           expiresAt: signIns.expiresAt,
           lastUsedAt: signIns.lastUsedAt,
+          codes: effectivePermissionsSql(users.id, users.companyId),
         })
         .from(users)
         .innerJoin(signIns, and(eq(signIns.id, claims.sid), eq(signIns.userId, users.id)))
@@ -95,7 +97,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       ) {
         throw unauthorized(INVALID_SESSION);
       }
-      const codes = await effectivePermissionCodes(db, claims.sub, claims.cid);
+      const codes = row.codes ?? [];
       if (Date.now() - row.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
         await db
           .update(signIns)

@@ -199,7 +199,8 @@ export async function registerSignInRoutes(base: FastifyInstance) {
       },
     },
     async (request) => {
-      const details = await loadUserDetails(app.db, authOf(request).userId);
+      const auth = authOf(request);
+      const details = await loadUserDetails(app.db, auth.userId, auth.permissions);
       if (!details) throw notFound('The account');
       return envelope(details);
     },
