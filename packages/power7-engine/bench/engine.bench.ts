@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeTickets } from '../src/analyze';
@@ -33,6 +33,10 @@ interface CaseResult extends Case {
   buildMs: number;
   scanMs: number;
   computeMs: number;
+  /** CPU time of all threads during the analysis (the load-independent figure). */
+  cpuMs: number;
+  /** 1-minute load average at the end of the case (2 cores). */
+  load: number;
   draws: number;
   qualified: number;
   peakRssMb: number;
@@ -74,8 +78,10 @@ async function runCase(c: Case): Promise<CaseResult> {
   const build: number[] = [];
   const scan: number[] = [];
   const total: number[] = [];
+  const cpuTimes: number[] = [];
   let qualified = 0;
   for (let i = 0; i < c.runs; i++) {
+    const cpu0 = process.cpuUsage();
     const res = await analyzeTickets(parsed.tickets, parsed.count, {
       pool: c.pool,
       payouts,
@@ -85,6 +91,8 @@ async function runCase(c: Case): Promise<CaseResult> {
     build.push(res.timings.buildMs);
     scan.push(res.timings.scanMs);
     total.push(res.timings.totalMs);
+    const cpu = process.cpuUsage(cpu0);
+    cpuTimes.push((cpu.user + cpu.system) / 1000);
     qualified = res.qualified;
   }
   const masks = ticketMasks(parsed.tickets, parsed.count);
@@ -102,6 +110,8 @@ async function runCase(c: Case): Promise<CaseResult> {
     buildMs: median(build),
     scanMs: median(scan),
     computeMs: median(total),
+    cpuMs: median(cpuTimes),
+    load: loadavg()[0]!,
     draws: warm.draws,
     qualified,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
@@ -166,12 +176,12 @@ async function main() {
       budget: 'all',
     });
   const rows: string[] = [
-    '| P | T | data | budget | parse | build | scan | compute | compute + parse | draws/s | peak RSS | qualified | winners (1 draw) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| P | T | data | budget | parse | build | scan | compute | compute + parse | compute CPU (all threads) | draws/s | peak RSS | qualified | winners (1 draw) | load avg |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const c of cases) {
     const r = await runChild(c);
-    const line = `| ${r.pool} | ${r.tickets.toLocaleString('en')} | ${r.dist} | ${r.budget === 'all' ? 'every draw' : '~1% of draws'} | ${fmt(r.parseMs)} | ${fmt(r.buildMs)} | ${fmt(r.scanMs)} | ${fmt(r.computeMs)} | ${fmt(r.computeMs + r.parseMs)} | ${(r.draws / (r.scanMs / 1000) / 1e6).toFixed(1)} M | ${(r.peakRssMb / 1024).toFixed(2)} GB | ${r.qualified.toLocaleString('en')} | ${r.winnersMs.toFixed(1)} ms |`;
+    const line = `| ${r.pool} | ${r.tickets.toLocaleString('en')} | ${r.dist} | ${r.budget === 'all' ? 'every draw' : '~1% of draws'} | ${fmt(r.parseMs)} | ${fmt(r.buildMs)} | ${fmt(r.scanMs)} | ${fmt(r.computeMs)} | ${fmt(r.computeMs + r.parseMs)} | ${fmt(r.cpuMs)} | ${(r.draws / (r.scanMs / 1000) / 1e6).toFixed(1)} M | ${(r.peakRssMb / 1024).toFixed(2)} GB | ${r.qualified.toLocaleString('en')} | ${r.winnersMs.toFixed(1)} ms | ${r.load.toFixed(1)} |`;
     rows.push(line);
     process.stderr.write(line + '\n');
   }

@@ -18,6 +18,7 @@ export type EngineErrorCode =
   | 'SESSION_NOT_READY'
   | 'CANCELLED';
 
+/** An expected failure with a stable code and a message for people. */
 export class EngineError extends Error {
   readonly code: EngineErrorCode;
   /** Optional field name (e.g. `payout_3`, `combo`) for validation answers. */
@@ -49,6 +50,7 @@ export function invariant(condition: unknown, message: string): asserts conditio
   if (!condition) throw new Error(`Invariant failed: ${message}`);
 }
 
+/** For exhaustive switches: reaching it is a bug. */
 export function assertNever(value: never): never {
   throw new Error(`Unexpected value: ${String(value)}`);
 }

@@ -62,8 +62,10 @@ export interface Progress {
   };
 }
 
+/** Called with progress; keep it cheap (it runs on the computing thread). */
 export type ProgressListener = (progress: Progress) => void;
 
+/** Options every long call accepts. */
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: ProgressListener;
@@ -78,6 +80,7 @@ export interface RejectedRow {
   raw: string;
 }
 
+/** Input of `ingestFile`. */
 export interface IngestInput extends CallOptions {
   /** The uploaded file on disk (CSV or XLSX; the content decides, not the name). */
   sourcePath: string;
@@ -112,6 +115,7 @@ export interface IngestSummary {
   createdAt: string;
 }
 
+/** Input of `runAnalysis`. Payouts and budget in currency units (≥ 0, ≤ 2 decimals). */
 export interface AnalysisInput extends CallOptions {
   sessionDir: string;
   payouts: Payouts;
@@ -157,6 +161,7 @@ export interface AnalysisSummary {
 
 export type { DrawRow, FilterQuery, Range, SortKey } from './draw-query';
 
+/** Answer of `OpenSession.filter`: one page of qualifying draws plus the all-draws statistics. */
 export interface FilterAnswer {
   items: DrawRow[];
   page: number;
@@ -184,6 +189,7 @@ export interface WinnerRow {
   columns: Record<string, string>;
 }
 
+/** Answer of `OpenSession.winners`: one page of winning tickets, file order. */
 export interface WinnersPage {
   combo: string;
   matchType: MatchType;
@@ -194,8 +200,10 @@ export interface WinnersPage {
   totalPages: number;
 }
 
+/** `missing`: nothing; `ingested`: upload read, no finished analysis; `analysed`: results on disk. */
 export type SessionState = 'missing' | 'ingested' | 'analysed';
 
+/** Answer of `readSessionStatus`. */
 export interface SessionStatus {
   state: SessionState;
   ingest: IngestSummary | null;

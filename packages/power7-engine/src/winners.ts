@@ -34,6 +34,7 @@ function popcount(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
+/** The two 32-bit halves of a draw's bitmask (number n → bit n-1). */
 export function drawMask(numbers: readonly number[]): [number, number] {
   let l = 0;
   let h = 0;
