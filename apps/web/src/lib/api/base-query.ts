@@ -55,8 +55,18 @@ export async function refreshSession(api: Dispatchable): Promise<boolean> {
   return (await sharedRefresh(api)) === 'ok';
 }
 
+/**
+ * Tabs of the same browser share the refresh cookie. A Web Lock serialises their refreshes and the
+ * cookie is read inside it, so a second tab uses the token the first one just received instead of
+ * replaying the spent one (which the portal would treat as reuse and revoke the whole sign-in).
+ */
+function acrossTabs<T>(task: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  return locks ? (locks.request('pa-token-refresh', task) as Promise<T>) : task();
+}
+
 function sharedRefresh(api: Dispatchable): Promise<RefreshOutcome> {
-  inFlightRefresh ??= doRefresh(api).finally(() => {
+  inFlightRefresh ??= acrossTabs(() => doRefresh(api)).finally(() => {
     inFlightRefresh = null;
   });
   return inFlightRefresh;
