@@ -44,6 +44,8 @@ export interface AnalyzeOptions {
    * when a 256-draw sample says more than 4% qualify).
    */
   countMode?: 'auto' | 'sparse' | 'dense';
+  /** Keep the worker threads for the next analysis (default true; they are unref'd while idle). */
+  reuseWorkers?: boolean;
 }
 
 /**
@@ -150,7 +152,8 @@ export async function analyzeTickets(
   const { signal, onProgress } = opts;
   throwIfAborted(signal);
 
-  const workers = nWorkers > 1 ? Array.from({ length: nWorkers }, () => startScanWorker()) : [];
+  const workers = nWorkers > 1 ? takeWorkers(nWorkers) : [];
+  let clean = false;
   try {
     onProgress?.({ phase: 'building', fraction: 0, drawsEvaluated: 0 });
     await yieldToLoop();
@@ -220,6 +223,7 @@ export async function analyzeTickets(
       length: chunks.reduce((s, c) => s + c.length, 0),
       chunks: chunks.map((c) => ({ length: c.length, ranks: c.ranks, counts: c.counts })),
     };
+    clean = true;
     const stats = mergeStats(statsList, weights, opts.histogramBins ?? 50);
     return {
       pool,
@@ -237,8 +241,45 @@ export async function analyzeTickets(
       },
     };
   } finally {
-    for (const w of workers) void w.terminate();
+    releaseWorkers(workers, clean && opts.reuseWorkers !== false);
   }
+}
+
+// Idle scan workers kept between analyses (unref'd: they never keep the process alive), so a
+// service's next analysis starts at once, with kernels already optimised by V8.
+const idleWorkers: Worker[] = [];
+const idleExit = new WeakMap<Worker, () => void>();
+
+function takeWorkers(n: number): Worker[] {
+  const out = idleWorkers.splice(0, n);
+  for (const w of out) {
+    const onExit = idleExit.get(w);
+    if (onExit) w.off('exit', onExit);
+    w.ref();
+  }
+  while (out.length < n) out.push(startScanWorker());
+  return out;
+}
+
+function releaseWorkers(workers: Worker[], reuse: boolean): void {
+  for (const w of workers) {
+    if (reuse && idleWorkers.length < os.availableParallelism()) {
+      w.unref();
+      const onExit = () => {
+        const at = idleWorkers.indexOf(w);
+        if (at !== -1) idleWorkers.splice(at, 1);
+      };
+      idleExit.set(w, onExit);
+      w.once('exit', onExit);
+      idleWorkers.push(w);
+    } else void w.terminate();
+  }
+}
+
+/** Terminates the idle scan workers kept for reuse (e.g. on shutdown); safe to call any time. */
+export async function closeScanWorkers(): Promise<void> {
+  const all = idleWorkers.splice(0);
+  await Promise.all(all.map((w) => w.terminate()));
 }
 
 function scanInWorkers(
@@ -257,10 +298,14 @@ function scanInWorkers(
     const progress = new Float64Array(workers.length);
     let pending = workers.length;
     let settled = false;
+    // listeners are removed when done: pooled workers live on (never removeAllListeners() on a
+    // Worker: it also drops Node's own listeners that keep its message port referenced)
+    const detach: (() => void)[] = [];
     const fail = (err: Error) => {
       if (settled) return;
       settled = true;
       hooks.signal?.removeEventListener('abort', onAbort);
+      for (const d of detach) d();
       reject(err);
     };
     const onAbort = () => fail(new CancelledError());
@@ -270,7 +315,7 @@ function scanInWorkers(
     }
     hooks.signal?.addEventListener('abort', onAbort, { once: true });
     workers.forEach((worker, i) => {
-      worker.on('message', (msg: { type: string; [k: string]: unknown }) => {
+      const onMessage = (msg: { type: string; [k: string]: unknown }) => {
         if (settled) return;
         if (msg.type === 'chunk') hooks.onChunk(msg.chunk as ScanChunk);
         else if (msg.type === 'progress') {
@@ -281,14 +326,23 @@ function scanInWorkers(
           if (--pending === 0) {
             settled = true;
             hooks.signal?.removeEventListener('abort', onAbort);
+            for (const d of detach) d();
             resolve(results);
           }
         } else if (msg.type === 'error')
           fail(new Error(`scan worker failed: ${String(msg.message)}`));
-      });
-      worker.on('error', (err) => fail(err));
-      worker.on('exit', (code) => {
+      };
+      const onError = (err: Error) => fail(err);
+      const onExit = (code: number) => {
         if (!settled) fail(new Error(`scan worker exited early (code ${code})`));
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      detach.push(() => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
       });
       worker.postMessage({ tables, params, tops: split[i] });
     });
