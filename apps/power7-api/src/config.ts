@@ -28,6 +28,7 @@ export const power7ConfigSchema = z
       .number()
       .int()
       .min(1)
+      .max(2 ** 31 - 1)
       .default(200 * 1024 * 1024),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
     /** Worker threads of one analysis; 0 = one per CPU core. */

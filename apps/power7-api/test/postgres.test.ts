@@ -36,7 +36,7 @@ afterAll(async () => {
 const env = () => ({ DATA_DIR: join(dir, 'data'), JWKS_FILE: keys.file, DATABASE_URL: url });
 
 async function waitDone(a: FastifyInstance, token: string, id: string) {
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 2400; i++) {
     const res = await a.inject({
       url: `/api/power7/processing-status/?session=${id}`,
       headers: { authorization: `Bearer ${token}` },
@@ -45,7 +45,11 @@ async function waitDone(a: FastifyInstance, token: string, id: string) {
     if (data.status !== 'queued' && data.status !== 'running') return data;
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new Error('not finished');
+  const last = await a.inject({
+    url: `/api/power7/processing-status/?session=${id}`,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  throw new Error(`not finished: ${last.body} ${JSON.stringify(a.power7.queue.stats())}`);
 }
 
 it('keeps sessions in PostgreSQL across restarts and re-runs one left running', async () => {
@@ -100,4 +104,14 @@ it('keeps sessions in PostgreSQL across restarts and re-runs one left running', 
     await app.inject({ method: 'POST', url: '/api/filter/', headers, payload: { session: id } })
   ).json().data;
   expect(after).toEqual(before);
+  await app.close();
+
+  // a job cut off again and again is given up, not retried forever
+  const client2 = new pg.Client({ connectionString: url });
+  await client2.connect();
+  await client2.query("update power7_sessions set status = 'running', attempts = 3");
+  await client2.end();
+  app = await buildTestApp(env());
+  const given = await waitDone(app, token, id);
+  expect(given).toMatchObject({ status: 'failed', error: { code: 'INTERRUPTED' } });
 });

@@ -24,6 +24,9 @@ export const UPLOAD_FILE = 'upload.dat';
 /** Share of the overall progress taken by reading the file (the analysis takes the rest). */
 const READ_SHARE = 0.4;
 
+/** Runs of one job cut off by a crash before it is given up. */
+export const MAX_ATTEMPTS = 3;
+
 export interface SessionCounts {
   rowsRead?: number;
   accepted?: number;
@@ -266,11 +269,26 @@ export class Power7Sessions {
   /** Sessions cut off by a crash or a stop are queued again, oldest first. */
   async recover(): Promise<number> {
     const rows = await this.repo.unfinished();
+    let queued = 0;
     for (const row of rows) {
+      // a job that took the process down again and again (e.g. out of memory) is not retried forever
+      if (row.attempts >= MAX_ATTEMPTS) {
+        await this.repo.update(row.id, {
+          status: 'failed',
+          phase: 'failed',
+          finishedAt: new Date(),
+          error: {
+            code: 'INTERRUPTED',
+            message: `The analysis was interrupted ${row.attempts} times; upload the file again or a smaller one.`,
+          },
+        });
+        continue;
+      }
       await this.repo.update(row.id, { status: 'queued', phase: 'queued' });
       this.queue.enqueue(row.id);
+      queued++;
     }
-    return rows.length;
+    return queued;
   }
 
   view(row: SessionRow): SessionView {
