@@ -94,6 +94,11 @@ export class Power7Sessions {
   /** Latest progress of running jobs, so status polls never wait for the database. */
   private readonly live = new Map<string, JobProgress>();
   private readonly lastWrite = new Map<string, { phase: string; at: number }>();
+  /**
+   * Rows of finished sessions: they no longer change until deleted, so filter / winners / download
+   * calls skip the database round trip.
+   */
+  private readonly finishedRows = new Map<string, SessionRow>();
   /** Progress writes per session, chained so a late one never lands after the final state. */
   private readonly writes = new Map<string, Promise<void>>();
   queue!: JobQueue;
@@ -320,8 +325,21 @@ export class Power7Sessions {
 
   /** The caller's session by id, or their latest; another owner's session is a 404. */
   async find(owner: Owner, id: string | undefined): Promise<SessionRow> {
+    if (id) {
+      const hit = this.finishedRows.get(id);
+      if (hit) {
+        if (hit.userId === owner.userId && hit.companyId === owner.companyId) return hit;
+        throw notFound('The session');
+      }
+    }
     const row = id ? await this.repo.getOwned(id, owner) : await this.repo.latest(owner);
     if (!row) throw id ? notFound('The session') : notFound('A Power 7 session');
+    if (row.status === 'done') {
+      this.finishedRows.set(row.id, row);
+      if (this.finishedRows.size > 10_000) {
+        this.finishedRows.delete(this.finishedRows.keys().next().value!);
+      }
+    }
     return row;
   }
 
@@ -365,6 +383,7 @@ export class Power7Sessions {
   /** Deletes sessions: cancels their jobs, drops their tables, removes rows and folders. */
   async remove(ids: string[]): Promise<void> {
     for (const id of ids) {
+      this.finishedRows.delete(id);
       await this.queue.cancel(id);
       this.cache.drop(id);
       this.live.delete(id);
