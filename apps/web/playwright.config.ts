@@ -1,15 +1,43 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 // The browser suite runs the real services (`npm start`'s script) on their own ports and a fresh data
-// folder. Workers inherit the environment, so every worker sees the same folder (the mail outbox).
+// folder. Workers inherit the environment, so every worker sees the same folder (the mail outbox) and
+// the same ports.
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'pa-e2e-'));
+
+/**
+ * A free pair of consecutive ports (portal P, Power 7 P + 1 — the web app derives the Power 7 address
+ * that way), so several runs on one machine (engineers, a CI clone) never collide.
+ */
+function freePortPair(): number {
+  const probe = `
+    const net = require('node:net');
+    const free = (p) => new Promise((ok) => {
+      const s = net.createServer().once('error', () => ok(false))
+        .once('listening', () => s.close(() => ok(true))).listen(p, '127.0.0.1');
+    });
+    (async () => {
+      for (let i = 0; i < 50; i++) {
+        const p = 20000 + 2 * Math.floor(Math.random() * 10000);
+        if ((await free(p)) && (await free(p + 1))) { process.stdout.write(String(p)); return; }
+      }
+      process.exit(1);
+    })();`;
+  const out = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+  if (out.status !== 0) throw new Error('No free port pair for the browser suite.');
+  return Number(out.stdout);
+}
+process.env.E2E_PORTAL_PORT ??= String(freePortPair());
+const portalPort = Number(process.env.E2E_PORTAL_PORT);
+
 export const E2E = {
-  portalUrl: 'http://127.0.0.1:18000',
-  power7Url: 'http://127.0.0.1:18001',
+  portalUrl: `http://127.0.0.1:${portalPort}`,
+  power7Url: `http://127.0.0.1:${portalPort + 1}`,
   dataDir: process.env.E2E_DATA_DIR,
   adminPassword: 'e2e-demo-admin-passphrase',
   accessTokenTtl: 20,
@@ -18,7 +46,8 @@ export const E2E = {
 
 export default defineConfig({
   testDir: './e2e',
-  outputDir: path.join(repoRoot, 'test-results'),
+  // Playwright empties its output folder at start; one per run keeps concurrent runs apart.
+  outputDir: path.join(repoRoot, 'test-results', `e2e-${portalPort}`),
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -59,11 +88,11 @@ export default defineConfig({
     stdout: 'ignore',
     stderr: 'pipe',
     env: {
-      PORTAL_PORT: '18000',
-      POWER7_PORT: '18001',
+      PORTAL_PORT: String(portalPort),
+      POWER7_PORT: String(portalPort + 1),
       DATA_DIR: E2E.dataDir,
-      PUBLIC_URL: 'http://127.0.0.1:18000',
-      CORS_ORIGINS: 'http://127.0.0.1:18000',
+      PUBLIC_URL: E2E.portalUrl,
+      CORS_ORIGINS: E2E.portalUrl,
       DEMO_ADMIN_PASSWORD: E2E.adminPassword,
       // Short-lived access tokens, so the suite sees expiry and refresh happen for real.
       ACCESS_TOKEN_TTL: String(E2E.accessTokenTtl),

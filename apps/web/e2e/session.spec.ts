@@ -39,19 +39,58 @@ test('sign in, reload, survive token expiry, guest pages redirect, sign out', as
   await page.goto('/auth/signin');
   await expect(page).toHaveURL(/\/app$/);
 
-  // Let the access token really expire (the e2e portal issues 20 s tokens), then use the API.
+  // A second tab shares the session (and the refresh cookie).
+  const tab = await page.context().newPage();
+  await tab.goto('/app');
+  await expect(tab.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+
+  // Let the access token really expire (the e2e portal issues 20 s tokens), then use the API from
+  // both tabs at once: their refreshes must not replay the same refresh token (reuse = revoked).
   const first = await persistedAccessToken(page);
   expect(first).toBeTruthy();
   const waitMs = expOf(first!) * 1000 - Date.now() + 1500;
   expect(waitMs).toBeLessThanOrEqual((E2E.accessTokenTtl + 2) * 1000);
   await page.waitForTimeout(Math.max(0, waitMs));
-  await page.goto('/app/account/view');
+  // The first tab's rotation is held back in the browser for 1.5 s, so the second tab's refresh
+  // starts while the first is in flight: the worst case of two tabs sharing one refresh cookie.
+  await page.route('**/api/accounts/rotate-token', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  const rotated = page.waitForResponse('**/api/accounts/rotate-token');
+  const firstTab = page.goto('/app/account/view');
+  await page.waitForRequest('**/api/accounts/rotate-token');
+  await tab.goto('/app/account/view');
+  await firstTab;
+  await rotated;
+  await page.unroute('**/api/accounts/rotate-token');
   await expect(page.getByText('admin@demo.local')).toBeVisible();
+  await expect(tab.getByText('admin@demo.local')).toBeVisible();
   await expect(page).toHaveURL(/\/app\/account\/view$/);
+  await expect(tab).toHaveURL(/\/app\/account\/view$/);
+  await tab.close();
   const second = await persistedAccessToken(page);
   expect(second).toBeTruthy();
   expect(second).not.toBe(first);
   await expectAccessible(page);
+
+  // Edit Account changes the name shown in the account menu (and is put back).
+  await page.goto('/app/account/edit');
+  const firstName = page.getByLabel('First name');
+  await expect(firstName).not.toHaveValue('');
+  const original = await firstName.inputValue();
+  await expectAccessible(page);
+  await firstName.fill('Dana');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page).toHaveURL(/\/app\/account\/view$/);
+  await expect(page.getByRole('button', { name: /Account menu for Dana/ })).toBeVisible();
+  await page.goto('/app/account/edit');
+  await expect(firstName).toHaveValue('Dana');
+  await firstName.fill(original);
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(
+    page.getByRole('button', { name: new RegExp(`Account menu for ${original}`) }),
+  ).toBeVisible();
 
   // Sign out ends on /auth/signin and the protected area is closed again.
   await page.getByRole('button', { name: /Account menu for/ }).click();
