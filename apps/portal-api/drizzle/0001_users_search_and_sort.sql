@@ -1,0 +1,3 @@
+ALTER TABLE "users" ADD COLUMN "search_text" text GENERATED ALWAYS AS (lower("users"."user_name" || ' ' || "users"."email" || ' ' || "users"."user_first_name" || ' ' || "users"."user_last_name" || ' ' || "users"."phone")) STORED;--> statement-breakpoint
+CREATE INDEX "users_company_last_first_idx" ON "users" USING btree ("company_id","user_last_name","user_first_name","id");--> statement-breakpoint
+CREATE INDEX "users_company_user_name_idx" ON "users" USING btree ("company_id","user_name","id");
