@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { server } from './msw';
 
 // jsdom has no matchMedia; light OS preference and a desktop width unless a test overrides it.
-if (!window.matchMedia) {
+if (typeof window !== 'undefined' && !window.matchMedia) {
   window.matchMedia = (query: string) =>
     ({
       matches: false,
@@ -23,8 +23,10 @@ configure({ asyncUtilTimeout: 3000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  cleanup();
   server.resetHandlers();
+  // Pure-logic files run in the node environment (no DOM to reset there).
+  if (typeof document === 'undefined') return;
+  cleanup();
   localStorage.clear();
   for (const c of document.cookie.split('; ')) {
     const name = c.split('=')[0];

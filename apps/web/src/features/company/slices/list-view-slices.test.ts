@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { companyRoleSlice, permissionSlice, roleSlice, userSlice } from './list-view-slices';
 
