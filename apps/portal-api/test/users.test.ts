@@ -222,4 +222,21 @@ describe.each(DATABASES)('users resource on %s', (database) => {
     expect(self.statusCode).toBe(409);
     expect(self.json().message).toMatch(/cannot delete your own account/);
   });
+  it('documents every administration route in the OpenAPI reference', async () => {
+    const response = await t.app.inject({ url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    const paths = Object.keys(response.json().paths);
+    for (const path of [
+      '/api/users',
+      '/api/users/statuses',
+      '/api/users/{id}',
+      '/api/roles',
+      '/api/roles/{id}',
+      '/api/permissions',
+      '/api/permissions/{id}',
+      '/api/audit-events',
+    ]) {
+      expect(paths).toContain(path);
+    }
+  });
 });
