@@ -1,8 +1,5 @@
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { CancelledError, EngineError, throwIfAborted } from './errors';
+import { EngineError, throwIfAborted } from './errors';
 import {
   type Budget,
   type Payouts,
@@ -22,8 +19,17 @@ import {
   type ScanParams,
   type ScanStats,
 } from './scan';
-import { addTierTables, buildTables, estimateQualifyingShare, type Tables } from './tables';
+import {
+  addTierTables,
+  buildTables,
+  estimateQualifyingShare,
+  INLINE_BUILD,
+  splitTops,
+} from './tables';
 import { deriveWeights, unitsToAmount, type Weights } from './weights';
+import { buildOnWorkers, releaseWorkers, scanOnWorkers, takeWorkers } from './workers';
+
+export { closeScanWorkers, startScanWorker } from './workers';
 
 export type AnalysisPhase = 'building' | 'scanning';
 
@@ -77,59 +83,6 @@ export interface AnalysisResult {
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Splits the top numbers (largest element, 0-based) over workers, largest first, least-loaded first. */
-export function splitTops(pool: number, workers: number): number[][] {
-  const lists: number[][] = Array.from({ length: workers }, () => []);
-  const load = new Float64Array(workers);
-  for (let g = pool - 1; g >= PICK - 1; g--) {
-    let best = 0;
-    for (let i = 1; i < workers; i++) if (load[i]! < load[best]!) best = i;
-    lists[best]!.push(g);
-    load[best] = load[best]! + BINOM[g]![6]!;
-  }
-  return lists;
-}
-
-let workerBundle: string | null | undefined;
-
-/**
- * The scan worker as one plain-JS (CommonJS) string, bundled once per process with the esbuild that
- * tsx itself runs on (so no extra dependency). Starting such a worker costs ~30 ms instead of the
- * ~250 ms CPU of registering tsx in every worker. Null when esbuild cannot be found.
- */
-function scanWorkerBundle(): string | null {
-  if (workerBundle !== undefined) return workerBundle;
-  try {
-    const here = createRequire(import.meta.url);
-    const esbuild = createRequire(here.resolve('tsx'))('esbuild') as {
-      buildSync(o: Record<string, unknown>): { outputFiles: { text: string }[] };
-    };
-    const out = esbuild.buildSync({
-      entryPoints: [fileURLToPath(new URL('./scan-worker.ts', import.meta.url))],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      write: false,
-      logLevel: 'silent',
-    });
-    workerBundle = out.outputFiles[0]?.text ?? null;
-  } catch {
-    workerBundle = null;
-  }
-  return workerBundle;
-}
-
-/**
- * Starts one scan worker thread: from the esbuild bundle when possible, else through the
- * `scan-worker.mjs` bootstrap that registers tsx in the worker (see there).
- */
-export function startScanWorker(via: 'auto' | 'tsx' = 'auto'): Worker {
-  const code = via === 'auto' ? scanWorkerBundle() : null;
-  if (code !== null) return new Worker(code, { eval: true });
-  return new Worker(new URL('./scan-worker.mjs', import.meta.url));
-}
-
 /**
  * Exhaustive exact analysis of every C(pool, 7) draw for the given tickets (7 ascending 1-based
  * numbers per ticket, `count` tickets). Builds the count tables and the payout-folded zeta transform in
@@ -157,14 +110,16 @@ export async function analyzeTickets(
   try {
     onProgress?.({ phase: 'building', fraction: 0, drawsEvaluated: 0 });
     await yieldToLoop();
-    const tables = buildTables(tickets, count, pool, weights);
+    const plan = workers.length > 0 ? buildOnWorkers(workers, signal) : INLINE_BUILD;
+    const tables = await buildTables(tickets, count, pool, weights, plan);
+    throwIfAborted(signal);
     const mode = opts.countMode ?? 'auto';
     if (
       mode === 'dense' ||
       (mode === 'auto' &&
         estimateQualifyingShare(tables, weights.alpha[7]!, weights.lo, weights.hi) > 0.04)
     ) {
-      addTierTables(tables);
+      await addTierTables(tables, plan);
     }
     const tBuilt = performance.now();
     throwIfAborted(signal);
@@ -189,13 +144,10 @@ export async function analyzeTickets(
       let done = 0;
       for (const g of splitTops(pool, 1)[0]!) {
         throwIfAborted(signal);
-        const st = scanTops(
-          tables,
-          params,
-          [g],
-          (c) => chunks.push(c),
-          () => undefined,
-        );
+        const st = scanTops(tables, params, [g], {
+          chunk: (c) => chunks.push(c),
+          progress: () => undefined,
+        });
         statsList.push(st);
         done += st.draws;
         onProgress?.({
@@ -206,7 +158,7 @@ export async function analyzeTickets(
         await yieldToLoop();
       }
     } else {
-      statsList = await scanInWorkers(workers, tables, params, splitTops(pool, nWorkers), {
+      statsList = await scanOnWorkers(workers, tables, params, splitTops(pool, nWorkers), {
         signal,
         onChunk: (c) => chunks.push(c),
         onDraws: (done) =>
@@ -224,7 +176,7 @@ export async function analyzeTickets(
       chunks: chunks.map((c) => ({ length: c.length, ranks: c.ranks, counts: c.counts })),
     };
     clean = true;
-    const stats = mergeStats(statsList, weights, opts.histogramBins ?? 50);
+    const stats = mergeStats(statsList, weights, opts.histogramBins ?? 50, pool, count);
     return {
       pool,
       tickets: count,
@@ -245,119 +197,32 @@ export async function analyzeTickets(
   }
 }
 
-// Idle scan workers kept between analyses (unref'd: they never keep the process alive), so a
-// service's next analysis starts at once, with kernels already optimised by V8.
-const idleWorkers: Worker[] = [];
-const idleExit = new WeakMap<Worker, () => void>();
-
-function takeWorkers(n: number): Worker[] {
-  const out = idleWorkers.splice(0, n);
-  for (const w of out) {
-    const onExit = idleExit.get(w);
-    if (onExit) w.off('exit', onExit);
-    w.ref();
+/**
+ * The exact sum of the totals of all C(P,7) draws, in units: each ticket matches exactly m numbers of
+ * C(7,m)·C(P−7,7−m) draws, whatever its numbers, so Σ_D total(D) = T·Σ_m w_m·C(7,m)·C(P−7,7−m).
+ */
+export function sumOfAllTotals(pool: number, tickets: number, weights: Weights): bigint {
+  let perTicket = 0n;
+  for (let m = 3; m <= PICK; m++) {
+    perTicket +=
+      BigInt(weights.w[m]!) * BigInt(BINOM[PICK]![m]!) * BigInt(BINOM[pool - PICK]![PICK - m]!);
   }
-  while (out.length < n) out.push(startScanWorker());
-  return out;
-}
-
-function releaseWorkers(workers: Worker[], reuse: boolean): void {
-  for (const w of workers) {
-    if (reuse && idleWorkers.length < os.availableParallelism()) {
-      w.unref();
-      const onExit = () => {
-        const at = idleWorkers.indexOf(w);
-        if (at !== -1) idleWorkers.splice(at, 1);
-      };
-      idleExit.set(w, onExit);
-      w.once('exit', onExit);
-      idleWorkers.push(w);
-    } else void w.terminate();
-  }
-}
-
-/** Terminates the idle scan workers kept for reuse (e.g. on shutdown); safe to call any time. */
-export async function closeScanWorkers(): Promise<void> {
-  const all = idleWorkers.splice(0);
-  await Promise.all(all.map((w) => w.terminate()));
-}
-
-function scanInWorkers(
-  workers: Worker[],
-  tables: Tables,
-  params: ScanParams,
-  split: number[][],
-  hooks: {
-    signal: AbortSignal | undefined;
-    onChunk: (c: ScanChunk) => void;
-    onDraws: (done: number) => void;
-  },
-): Promise<ScanStats[]> {
-  return new Promise<ScanStats[]>((resolve, reject) => {
-    const results: ScanStats[] = [];
-    const progress = new Float64Array(workers.length);
-    let pending = workers.length;
-    let settled = false;
-    // listeners are removed when done: pooled workers live on (never removeAllListeners() on a
-    // Worker: it also drops Node's own listeners that keep its message port referenced)
-    const detach: (() => void)[] = [];
-    const fail = (err: Error) => {
-      if (settled) return;
-      settled = true;
-      hooks.signal?.removeEventListener('abort', onAbort);
-      for (const d of detach) d();
-      reject(err);
-    };
-    const onAbort = () => fail(new CancelledError());
-    if (hooks.signal?.aborted) {
-      reject(new CancelledError());
-      return;
-    }
-    hooks.signal?.addEventListener('abort', onAbort, { once: true });
-    workers.forEach((worker, i) => {
-      const onMessage = (msg: { type: string; [k: string]: unknown }) => {
-        if (settled) return;
-        if (msg.type === 'chunk') hooks.onChunk(msg.chunk as ScanChunk);
-        else if (msg.type === 'progress') {
-          progress[i] = msg.draws as number;
-          hooks.onDraws(progress.reduce((s, x) => s + x, 0));
-        } else if (msg.type === 'done') {
-          results.push(msg.stats as ScanStats);
-          if (--pending === 0) {
-            settled = true;
-            hooks.signal?.removeEventListener('abort', onAbort);
-            for (const d of detach) d();
-            resolve(results);
-          }
-        } else if (msg.type === 'error')
-          fail(new Error(`scan worker failed: ${String(msg.message)}`));
-      };
-      const onError = (err: Error) => fail(err);
-      const onExit = (code: number) => {
-        if (!settled) fail(new Error(`scan worker exited early (code ${code})`));
-      };
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
-      detach.push(() => {
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-      });
-      worker.postMessage({ tables, params, tops: split[i] });
-    });
-  });
+  return perTicket * BigInt(tickets);
 }
 
 /** Merges per-worker stats into currency-unit statistics with an exact histogram of ≤ `bins` bins. */
-function mergeStats(list: ScanStats[], weights: Weights, bins: number): AnalysisResult['stats'] {
+function mergeStats(
+  list: ScanStats[],
+  weights: Weights,
+  bins: number,
+  pool: number,
+  tickets: number,
+): AnalysisResult['stats'] {
   let min = Infinity;
   let max = -Infinity;
   let worstRank = -1;
   let worstLex = Infinity;
   let draws = 0;
-  let big = 0n;
-  let small = 0;
   let shift = 0;
   for (const s of list) {
     if (s.draws === 0) continue;
@@ -368,8 +233,6 @@ function mergeStats(list: ScanStats[], weights: Weights, bins: number): Analysis
       worstRank = s.worstRank;
       worstLex = s.worstLex;
     }
-    big += BigInt(s.sumBig);
-    small += s.sumSmall;
     if (s.shift > shift) shift = s.shift;
   }
   const hist = new Float64Array(HIST_BINS);
@@ -393,10 +256,9 @@ function mergeStats(list: ScanStats[], weights: Weights, bins: number): Analysis
       c += hist[j]!;
     counts.push(c);
   }
-  const sumUnits = Number(big) + small;
   return {
     min: unitsToAmount(min, weights.unit),
-    mean: unitsToAmount(sumUnits / draws, weights.unit),
+    mean: unitsToAmount(Number(sumOfAllTotals(pool, tickets, weights)) / draws, weights.unit),
     max: unitsToAmount(max, weights.unit),
     worstRank,
     histogram: { edges, counts },

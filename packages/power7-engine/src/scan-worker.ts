@@ -1,36 +1,53 @@
 import { parentPort } from 'node:worker_threads';
-import { scanTops, type ScanParams } from './scan';
-import type { Tables } from './tables';
+import { scanTops, type ScanChunk, type ScanParams, type ScanStats } from './scan';
+import { runBuildOp, type BuildOp, type Tables } from './tables';
+import { warmUpKernels } from './warm-up';
 
-/** Message from the main thread: scan these top numbers over the shared tables. */
-export interface ScanRequest {
-  tables: Tables;
-  params: ScanParams;
-  tops: number[];
-}
+/** A request from the main thread: pieces of the table build, or a scan over the shared tables. */
+export type WorkerRequest =
+  | { kind: 'build'; ops: BuildOp[] }
+  | { kind: 'scan'; tables: Tables; params: ScanParams; tops: number[] };
+
+/** What the worker answers: `built` after a build request; chunks, progress, then `done` for a scan. */
+export type WorkerReply =
+  | { type: 'ready' }
+  | { type: 'built' }
+  | { type: 'chunk'; chunk: ScanChunk }
+  | { type: 'progress'; draws: number }
+  | { type: 'done'; stats: ScanStats }
+  | { type: 'error'; message: string };
 
 const port = parentPort;
 if (!port) throw new Error('scan-worker.ts must run in a worker thread');
+const post = (reply: WorkerReply, transfer: ArrayBuffer[] = []) =>
+  port.postMessage(reply, transfer);
 
-port.on('message', (req: ScanRequest) => {
+// The kernels run once on a small problem first, so the real data meets optimised code that has seen
+// every branch (requests that arrive meanwhile wait for it).
+const warm = warmUpKernels();
+
+port.on('message', async (req: WorkerRequest) => {
+  await warm;
   try {
-    const stats = scanTops(
-      req.tables,
-      req.params,
-      req.tops,
-      (chunk) => {
-        port.postMessage({ type: 'chunk', chunk }, [
+    if (req.kind === 'build') {
+      for (const op of req.ops) runBuildOp(op);
+      post({ type: 'built' });
+      return;
+    }
+    const stats = scanTops(req.tables, req.params, req.tops, {
+      chunk(chunk) {
+        post({ type: 'chunk', chunk }, [
           chunk.ranks.buffer as ArrayBuffer,
           ...chunk.counts.map((c) => c.buffer as ArrayBuffer),
         ]);
       },
-      (draws) => {
-        port.postMessage({ type: 'progress', draws });
+      progress(draws) {
+        post({ type: 'progress', draws });
       },
-    );
-    port.postMessage({ type: 'done', stats }, [stats.hist.buffer as ArrayBuffer]);
+    });
+    post({ type: 'done', stats }, [stats.hist.buffer as ArrayBuffer]);
   } catch (err) {
-    port.postMessage({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+    post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
   }
 });
-port.postMessage({ type: 'ready' });
+post({ type: 'ready' });

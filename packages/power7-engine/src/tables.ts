@@ -31,27 +31,487 @@ export interface Tables {
 }
 
 /**
- * Adds the per-tier 6-set transforms used when many draws qualify. Cost ≈ 3 passes of C(P,6)·6 loads
- * and 3·4·C(P,6) bytes (≈ 100 MB at P=45). Values ≤ 24·20·T, so u32 holds them for T < 8.9M.
+ * One piece of the table build. Every piece reads and writes only the arrays it is given, so the
+ * pieces of one step can run on several threads at once (the arrays are SharedArrayBuffer-backed; the
+ * tickets are copied to a worker once per step).
  */
-export function addTierTables(t: Tables): void {
+export type BuildOp =
+  /** Colex-rank the 6-subsets of tickets [from, to) and count them into `c6`. */
+  | { op: 'count6'; tickets: Uint8Array; from: number; to: number; c6: Uint32Array }
+  /** Scatter the (k+1)-set counts whose largest number is in `tops` onto their k-subsets. */
+  | { op: 'pushDown'; from: Uint32Array; to: Uint32Array; k: number; pool: number; tops: number[] }
+  /** One zeta layer (see `zetaLayer`) for the k-sets whose largest number is in `tops`. */
+  | {
+      op: 'zeta';
+      prev: Float64Array | Uint32Array;
+      c: Uint32Array;
+      beta: number;
+      out: Float64Array | Uint32Array;
+      k: number;
+      pool: number;
+      tops: number[];
+    };
+
+/** Runs the pieces of one build step, possibly in parallel; resolves when all are done. */
+export type BuildRunner = (ops: BuildOp[]) => Promise<void>;
+
+/** Where the build runs: `parts` pieces per parallel step, handed to `run`. */
+export interface BuildPlan {
+  parts: number;
+  run: BuildRunner;
+}
+
+/** Executes one build piece in the calling thread. */
+export function runBuildOp(op: BuildOp): void {
+  if (op.op === 'count6') countSixSubsets(op.tickets, op.from, op.to, op.c6);
+  else if (op.op === 'pushDown') pushDown(op.from, op.to, op.k, op.pool, op.tops);
+  else zetaLayer(op.prev, op.c, op.beta, op.out, op.k, op.pool, op.tops);
+}
+
+/** Everything in the calling thread, one piece per step. */
+export const INLINE_BUILD: BuildPlan = {
+  parts: 1,
+  run: (ops) => {
+    for (const op of ops) runBuildOp(op);
+    return Promise.resolve();
+  },
+};
+
+/**
+ * Splits the sets of size `k` by their largest number g (0-based, k−1 ≤ g < pool) into `parts` lists
+ * of about equal work (C(g, k−1) sets each), largest first onto the least loaded part.
+ */
+export function splitTops(pool: number, parts: number, k: number = PICK): number[][] {
+  const lists: number[][] = Array.from({ length: parts }, () => []);
+  const load = new Float64Array(parts);
+  for (let g = pool - 1; g >= k - 1; g--) {
+    let best = 0;
+    for (let i = 1; i < parts; i++) if (load[i]! < load[best]!) best = i;
+    lists[best]!.push(g);
+    load[best] = load[best]! + BINOM[g]![k - 1]!;
+  }
+  return lists;
+}
+
+/**
+ * Builds every table from the tickets (7 ascending 1-based numbers each, `count` tickets). The heavy
+ * steps (counting the 6-subsets, the first push-down, the 6-set zeta layer) are split into
+ * `plan.parts` pieces; the small layers run here. Cost: 7T increments + a radix sort of T ranks +
+ * O(C(P,6)·6) contiguous passes. Memory at P=45: ~100 MB (+33 MB per extra part while counting).
+ */
+export async function buildTables(
+  tickets: Uint8Array,
+  count: number,
+  pool: number,
+  weights: Weights,
+  plan: BuildPlan = INLINE_BUILD,
+): Promise<Tables> {
+  const parts = Math.max(1, plan.parts);
+  const n6 = BINOM[pool]![6]!;
+  const n5 = BINOM[pool]![5]!;
+
+  // 6-subset counts, one partial table per extra part; meanwhile the distinct tickets here
+  const c6 = sharedU32(n6);
+  const partial6 = [c6, ...Array.from({ length: parts - 1 }, () => sharedU32(n6))];
+  // shared, so the workers read the tickets without a copy each
+  const ticketsShared = parts > 1 ? sharedCopy(tickets.subarray(0, count * 7)) : tickets;
+  const counting = plan.run(
+    partial6.map((table, i) => ({
+      op: 'count6' as const,
+      tickets: ticketsShared,
+      from: Math.floor((count * i) / parts),
+      to: Math.floor((count * (i + 1)) / parts),
+      c6: table,
+    })),
+  );
+  const { ticketRanks, ticketMult, maxC7 } = distinctTickets(tickets, count);
+  await counting;
+  addInto(c6, partial6.slice(1));
+
+  // c5 from c6 in parts (each into its own table), c4 and c3 here
+  const c5 = sharedU32(n5);
+  const partial5 = [c5, ...Array.from({ length: parts - 1 }, () => sharedU32(n5))];
+  const tops6 = splitTops(pool, parts, 6);
+  await plan.run(
+    partial5.map((to, i) => ({
+      op: 'pushDown' as const,
+      from: c6,
+      to,
+      k: 5,
+      pool,
+      tops: tops6[i]!,
+    })),
+  );
+  addInto(c5, partial5.slice(1));
+  divideCounts(c5, 5);
+  const c4 = sharedU32(BINOM[pool]![4]!);
+  pushDown(c5, c4, 4, pool, allTops(pool, 5));
+  divideCounts(c4, 4);
+  const c3 = sharedU32(BINOM[pool]![3]!);
+  pushDown(c4, c3, 3, pool, allTops(pool, 4));
+  divideCounts(c3, 3);
+
+  // the payout-folded zeta transform: small layers here, the 6-set layer in parts
+  const beta = weights.beta;
+  const y3 = new Float64Array(c3.length);
+  for (let i = 0; i < c3.length; i++) y3[i] = beta[3]! * c3[i]!;
+  const y4 = new Float64Array(c4.length);
+  zetaLayer(y3, c4, beta[4]!, y4, 4, pool, allTops(pool, 4));
+  const y5 = sharedF64(n5);
+  zetaLayer(y4, c5, beta[5]!, y5, 5, pool, allTops(pool, 5));
+  const y6 = sharedF64(n6);
+  await plan.run(
+    splitTops(pool, parts, 6).map((tops) => ({
+      op: 'zeta' as const,
+      prev: y5,
+      c: c6,
+      beta: beta[6]!,
+      out: y6,
+      k: 6,
+      pool,
+      tops,
+    })),
+  );
+
+  return {
+    pool,
+    c3,
+    c4,
+    c5,
+    c6,
+    y6,
+    ticketRanks,
+    ticketMult,
+    maxCount: [0, 0, 0, maxOf(c3), maxOf(c4), maxOf(c5), maxOf(c6), maxC7],
+  };
+}
+
+/**
+ * Adds the per-tier 6-set transforms used when many draws qualify: z_j = Σ over the 6-set's
+ * j-subsets, each counted (6−j)! times. The 5-set layers run here, the three 6-set layers in parts.
+ * Cost ≈ 3 passes of C(P,6)·6 loads and 3·4·C(P,6) bytes (≈ 100 MB at P=45). Values ≤ 24·20·T, so
+ * u32 holds them for T < 8.9M.
+ */
+export async function addTierTables(t: Tables, plan: BuildPlan = INLINE_BUILD): Promise<void> {
   const pool = t.pool;
-  const n5 = t.c5.length;
   const n6 = t.c6.length;
-  const f5 = new Uint32Array(n5);
-  // tier 5: z5 = Σ over 5-subsets of c5
-  t.z5 = sharedU32(n6);
-  zetaLayer(t.c5, t.c6, 0, t.z5, 6, pool);
-  // tier 4
-  zetaLayer(t.c4, t.c5, 0, f5, 5, pool);
-  t.z4 = sharedU32(n6);
-  zetaLayer(f5, t.c6, 0, t.z4, 6, pool);
-  // tier 3
-  const f4 = new Uint32Array(t.c4.length);
-  zetaLayer(t.c3, t.c4, 0, f4, 4, pool);
-  zetaLayer(f4, t.c5, 0, f5, 5, pool);
-  t.z3 = sharedU32(n6);
-  zetaLayer(f5, t.c6, 0, t.z3, 6, pool);
+  const n5 = t.c5.length;
+  // tier 4 needs Σ over 4-subsets on the 5-sets; tier 3 Σ over 3-subsets, via the 4-sets
+  const f5of4 = sharedU32(n5);
+  zetaLayer(t.c4, t.c5, 0, f5of4, 5, pool, allTops(pool, 5));
+  const f4of3 = new Uint32Array(t.c4.length);
+  zetaLayer(t.c3, t.c4, 0, f4of3, 4, pool, allTops(pool, 4));
+  const f5of3 = sharedU32(n5);
+  zetaLayer(f4of3, t.c5, 0, f5of3, 5, pool, allTops(pool, 5));
+  const z5 = sharedU32(n6);
+  const z4 = sharedU32(n6);
+  const z3 = sharedU32(n6);
+  const ops: BuildOp[] = [];
+  for (const tops of splitTops(pool, Math.max(1, plan.parts), 6)) {
+    for (const [prev, out] of [
+      [t.c5, z5],
+      [f5of4, z4],
+      [f5of3, z3],
+    ] as const) {
+      ops.push({ op: 'zeta', prev, c: t.c6, beta: 0, out, k: 6, pool, tops });
+    }
+  }
+  await plan.run(ops);
+  t.z5 = z5;
+  t.z4 = z4;
+  t.z3 = z3;
+}
+
+function sharedU32(n: number): Uint32Array {
+  return new Uint32Array(new SharedArrayBuffer(Math.max(4, n * 4)));
+}
+function sharedF64(n: number): Float64Array {
+  return new Float64Array(new SharedArrayBuffer(Math.max(8, n * 8)));
+}
+
+function sharedCopy(bytes: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(new SharedArrayBuffer(Math.max(1, bytes.length)));
+  copy.set(bytes);
+  return copy;
+}
+
+function maxOf(a: Uint32Array): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) if (a[i]! > m) m = a[i]!;
+  return m;
+}
+
+/** Every largest number a k-set can have, ascending (the whole walk in colex order). */
+function allTops(pool: number, k: number): number[] {
+  const tops: number[] = [];
+  for (let g = k - 1; g < pool; g++) tops.push(g);
+  return tops;
+}
+
+/** target[i] += Σ partials[i] (the partial tables of a split step). */
+function addInto(target: Uint32Array, partials: Uint32Array[]): void {
+  for (const p of partials) for (let i = 0; i < target.length; i++) target[i] = target[i]! + p[i]!;
+}
+
+/**
+ * Counts the 6-subsets of tickets [from, to) into c6 (7 increments per ticket). Dropping element j
+ * shifts the later ones down one position, so each subset's rank is a sum of precomputed terms.
+ */
+function countSixSubsets(tickets: Uint8Array, from: number, to: number, c6: Uint32Array): void {
+  const b = BINOM;
+  for (let t = from, p = from * 7; t < to; t++, p += 7) {
+    const e0 = tickets[p]! - 1;
+    const e1 = tickets[p + 1]! - 1;
+    const e2 = tickets[p + 2]! - 1;
+    const e3 = tickets[p + 3]! - 1;
+    const e4 = tickets[p + 4]! - 1;
+    const e5 = tickets[p + 5]! - 1;
+    const e6 = tickets[p + 6]! - 1;
+    const k0 = b[e0]![1]!;
+    const k1 = b[e1]![2]!;
+    const k2 = b[e2]![3]!;
+    const k3 = b[e3]![4]!;
+    const k4 = b[e4]![5]!;
+    const k5 = b[e5]![6]!;
+    const j1 = b[e1]![1]!;
+    const j2 = b[e2]![2]!;
+    const j3 = b[e3]![3]!;
+    const j4 = b[e4]![4]!;
+    const j5 = b[e5]![5]!;
+    const j6 = b[e6]![6]!;
+    c6[j1 + j2 + j3 + j4 + j5 + j6]!++;
+    c6[k0 + j2 + j3 + j4 + j5 + j6]!++;
+    c6[k0 + k1 + j3 + j4 + j5 + j6]!++;
+    c6[k0 + k1 + k2 + j4 + j5 + j6]!++;
+    c6[k0 + k1 + k2 + k3 + j5 + j6]!++;
+    c6[k0 + k1 + k2 + k3 + k4 + j6]!++;
+    c6[k0 + k1 + k2 + k3 + k4 + k5]!++;
+  }
+}
+
+/**
+ * The distinct tickets as ascending colex ranks with their multiplicities (duplicates collapse).
+ * Ranks are < C(49,7) < 2^27, so an LSD radix sort in two passes of 14 and 13 bits orders them.
+ */
+function distinctTickets(
+  tickets: Uint8Array,
+  count: number,
+): { ticketRanks: Uint32Array; ticketMult: Uint32Array; maxC7: number } {
+  const b = BINOM;
+  const ranks = new Uint32Array(count);
+  for (let t = 0, p = 0; t < count; t++, p += 7) {
+    ranks[t] =
+      b[tickets[p]! - 1]![1]! +
+      b[tickets[p + 1]! - 1]![2]! +
+      b[tickets[p + 2]! - 1]![3]! +
+      b[tickets[p + 3]! - 1]![4]! +
+      b[tickets[p + 4]! - 1]![5]! +
+      b[tickets[p + 5]! - 1]![6]! +
+      b[tickets[p + 6]! - 1]![7]!;
+  }
+  radixSort27(ranks);
+  let distinct = 0;
+  for (let i = 0; i < count; i++) if (i === 0 || ranks[i] !== ranks[i - 1]) distinct++;
+  const ticketRanks = sharedU32(distinct);
+  const ticketMult = sharedU32(distinct);
+  let maxC7 = 0;
+  for (let i = 0, d = -1; i < count; i++) {
+    if (i === 0 || ranks[i] !== ranks[i - 1]) {
+      d++;
+      ticketRanks[d] = ranks[i]!;
+    }
+    ticketMult[d]!++;
+    if (ticketMult[d]! > maxC7) maxC7 = ticketMult[d]!;
+  }
+  return { ticketRanks, ticketMult, maxC7 };
+}
+
+/** Sorts values < 2^27 ascending in place (two stable counting passes). */
+export function radixSort27(keys: Uint32Array): void {
+  const n = keys.length;
+  const low = new Uint32Array(1 << 14);
+  const high = new Uint32Array(1 << 13);
+  let all = 0;
+  for (let i = 0; i < n; i++) {
+    const k = keys[i]!;
+    all |= k;
+    low[k & 0x3fff]!++;
+    high[(k >>> 14) & 0x1fff]!++;
+  }
+  invariant(all >>> 27 === 0, 'radix sort key out of range');
+  for (let i = 0, s = 0; i < low.length; i++) {
+    const c = low[i]!;
+    low[i] = s;
+    s += c;
+  }
+  for (let i = 0, s = 0; i < high.length; i++) {
+    const c = high[i]!;
+    high[i] = s;
+    s += c;
+  }
+  const tmp = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const k = keys[i]!;
+    tmp[low[k & 0x3fff]!++] = k;
+  }
+  for (let i = 0; i < n; i++) {
+    const k = tmp[i]!;
+    keys[high[k >>> 14]!++] = k;
+  }
+}
+
+/**
+ * Walks the m-subsets O of [0, n) in colex order (or only those whose largest number is `top`) and,
+ * for each, the k = m+1 sets {a} ∪ O with a < o_0. Both run in colex order, so their ranks are plain
+ * counters (starting at `firstRankO` and `firstRank`). For every O it fills `base[j]` with the rank of
+ * ({a} ∪ O) \ {o_j} minus a, so the inner loop over a reads and writes contiguous memory.
+ */
+export class OuterWalk {
+  readonly o: Int32Array;
+  readonly base: Float64Array;
+  /** Colex rank of the first O among the m-sets, and of the first {a} ∪ O among the (m+1)-sets. */
+  readonly firstRankO: number;
+  readonly firstRank: number;
+  private readonly m: number;
+  /** How many of the lowest elements move (m, or m−1 with the top fixed). */
+  private readonly free: number;
+  private readonly empty: boolean;
+  private started = false;
+
+  constructor(m: number, n: number, top?: number) {
+    this.m = m;
+    this.o = new Int32Array(m + 1);
+    this.base = new Float64Array(m);
+    if (top === undefined) {
+      this.free = m;
+      this.o[m] = n;
+      this.empty = m > n;
+      this.firstRankO = 0;
+      this.firstRank = 0;
+    } else {
+      this.free = m - 1;
+      this.o[m - 1] = top;
+      this.empty = top < m - 1 || top >= n;
+      this.firstRankO = BINOM[top]![m]!;
+      this.firstRank = BINOM[top]![m + 1]!;
+    }
+    for (let i = 0; i < this.free; i++) this.o[i] = i;
+  }
+
+  next(): boolean {
+    const o = this.o;
+    const free = this.free;
+    if (!this.started) {
+      this.started = true;
+      if (this.empty) return false;
+    } else {
+      let i = 0;
+      for (; i < free; i++) {
+        if (o[i]! + 1 < o[i + 1]!) break;
+      }
+      if (i === free) return false;
+      o[i]!++;
+      for (let j = 0; j < i; j++) o[j] = j;
+    }
+    this.computeBase();
+    return true;
+  }
+
+  /** Recomputes `base` for the current O (also used after setting `o` by hand). */
+  computeBase(): void {
+    const o = this.o;
+    const m = this.m;
+    const base = this.base;
+    // suffix: Σ_{i>j} C(o_i, i+1); prefix: Σ_{i<j} C(o_i, i+2)
+    let suf = 0;
+    for (let j = m - 1; j >= 0; j--) {
+      base[j] = suf;
+      suf += BINOM[o[j]!]![j + 1]!;
+    }
+    let pre = 0;
+    for (let j = 0; j < m; j++) {
+      base[j] = base[j]! + pre;
+      pre += BINOM[o[j]!]![j + 2]!;
+    }
+  }
+}
+
+/**
+ * Scatters the counts of the (k+1)-sets with largest number in `tops` onto their k-subsets:
+ * to(S) += Σ_{U ⊃ S} from(U). After all parts, `divideCounts` turns the sums into c_k (each ticket
+ * containing S is counted once per extra element it has). Cost C(P, k+1)·(k+1).
+ */
+function pushDown(
+  from: Uint32Array,
+  to: Uint32Array,
+  k: number,
+  pool: number,
+  tops: number[],
+): void {
+  for (const g of tops) {
+    const walk = new OuterWalk(k, pool, g);
+    const base = walk.base;
+    const o = walk.o;
+    let r = walk.firstRank; // rank of {a} ∪ O among the (k+1)-sets
+    let rankO = walk.firstRankO; // rank of O among the k-sets
+    while (walk.next()) {
+      const top = o[0]!;
+      let acc = 0;
+      for (let a = 0; a < top; a++) {
+        const v = from[r++]!;
+        if (v !== 0) {
+          acc += v;
+          for (let j = 0; j < k; j++) to[base[j]! + a]! += v;
+        }
+      }
+      to[rankO] = to[rankO]! + acc;
+      rankO++;
+    }
+  }
+}
+
+/** c_k(S) = (Σ_{U ⊃ S} c_{k+1}(U)) / (7−k), checking the division is exact. */
+function divideCounts(to: Uint32Array, k: number): void {
+  const div = PICK - k;
+  for (let i = 0; i < to.length; i++) {
+    const v = to[i]!;
+    invariant(v % div === 0, 'subset count not divisible');
+    to[i] = v / div;
+  }
+}
+
+/**
+ * y_k(S) = β'_k c_k(S) + Σ over the k (k-1)-subsets R of S of y_{k-1}(R) for the k-sets S whose
+ * largest number is in `tops`: the layered zeta transform with the payouts folded in. Cost C(P, k)·k
+ * loads, contiguous; parts with different tops write disjoint ranges of `out`.
+ */
+function zetaLayer(
+  prev: Float64Array | Uint32Array,
+  c: Uint32Array,
+  beta: number,
+  out: Float64Array | Uint32Array,
+  k: number,
+  pool: number,
+  tops: number[],
+): void {
+  const m = k - 1;
+  for (const g of tops) {
+    const walk = new OuterWalk(m, pool, g);
+    const base = walk.base;
+    const o = walk.o;
+    let r = walk.firstRank;
+    let rankO = walk.firstRankO;
+    while (walk.next()) {
+      const top = o[0]!;
+      const fixed = prev[rankO]!;
+      for (let a = 0; a < top; a++) {
+        let s = beta * c[r]! + fixed;
+        for (let j = 0; j < m; j++) s += prev[base[j]! + a]!;
+        out[r++] = s;
+      }
+      rankO++;
+    }
+  }
 }
 
 /**
@@ -106,226 +566,4 @@ export function estimateQualifyingShare(
     if (total >= lo && total <= hi) hits++;
   }
   return hits / samples;
-}
-
-function sharedU32(n: number): Uint32Array {
-  return new Uint32Array(new SharedArrayBuffer(Math.max(4, n * 4)));
-}
-function sharedF64(n: number): Float64Array {
-  return new Float64Array(new SharedArrayBuffer(Math.max(8, n * 8)));
-}
-
-/**
- * Walks the m-subsets O of [0, n) in colex order and, for each, the k = m+1 sets {a} ∪ O with a < o_0.
- * Both run in colex order, so their ranks are plain counters. For every O it fills `base[j]` with the
- * rank of ({a} ∪ O) \ {o_j} minus a, so the inner loop over a reads and writes contiguous memory.
- * Returns false when exhausted.
- */
-export class OuterWalk {
-  readonly o: Int32Array;
-  readonly base: Float64Array;
-  private readonly m: number;
-  private readonly n: number;
-  private started = false;
-
-  constructor(m: number, n: number) {
-    this.m = m;
-    this.n = n;
-    this.o = new Int32Array(m + 1);
-    this.base = new Float64Array(m);
-    for (let i = 0; i < m; i++) this.o[i] = i;
-    this.o[m] = n;
-  }
-
-  next(): boolean {
-    const o = this.o;
-    const m = this.m;
-    if (!this.started) {
-      this.started = true;
-      if (m > this.n) return false;
-    } else {
-      let i = 0;
-      for (; i < m; i++) {
-        if (o[i]! + 1 < o[i + 1]!) break;
-      }
-      if (i === m) return false;
-      o[i]!++;
-      for (let j = 0; j < i; j++) o[j] = j;
-    }
-    this.computeBase();
-    return true;
-  }
-
-  /** Recomputes `base` for the current O (also used after setting `o` by hand). */
-  computeBase(): void {
-    const o = this.o;
-    const m = this.m;
-    const base = this.base;
-    // suffix: Σ_{i>j} C(o_i, i+1); prefix: Σ_{i<j} C(o_i, i+2)
-    let suf = 0;
-    for (let j = m - 1; j >= 0; j--) {
-      base[j] = suf;
-      suf += BINOM[o[j]!]![j + 1]!;
-    }
-    let pre = 0;
-    for (let j = 0; j < m; j++) {
-      base[j] = base[j]! + pre;
-      pre += BINOM[o[j]!]![j + 2]!;
-    }
-  }
-}
-
-/**
- * Pushes the counts of the (k+1)-sets down to the k-sets: c_k(S) = Σ_{U ⊃ S} c_{k+1}(U) / (7-k)
- * (each ticket containing S is counted once per extra element it has). Cost C(P, k+1)·(k+1).
- */
-function pushDown(from: Uint32Array, to: Uint32Array, k: number, pool: number): void {
-  const walk = new OuterWalk(k, pool);
-  const base = walk.base;
-  const o = walk.o;
-  let r = 0; // rank of {a} ∪ O among the (k+1)-sets
-  let rankO = 0; // rank of O among the k-sets
-  while (walk.next()) {
-    const top = o[0]!;
-    let acc = 0;
-    for (let a = 0; a < top; a++) {
-      const v = from[r++]!;
-      if (v !== 0) {
-        acc += v;
-        for (let j = 0; j < k; j++) to[base[j]! + a]! += v;
-      }
-    }
-    to[rankO] = to[rankO]! + acc;
-    rankO++;
-  }
-  const div = PICK - k;
-  for (let i = 0; i < to.length; i++) {
-    const v = to[i]!;
-    invariant(v % div === 0, 'subset count not divisible');
-    to[i] = v / div;
-  }
-}
-
-/**
- * y_k(S) = β'_k c_k(S) + Σ over the k (k-1)-subsets R of S of y_{k-1}(R): the layered zeta transform
- * with the payouts folded in. Cost C(P, k)·k loads, contiguous.
- */
-function zetaLayer(
-  prev: Float64Array | Uint32Array,
-  c: Uint32Array,
-  beta: number,
-  out: Float64Array | Uint32Array,
-  k: number,
-  pool: number,
-): void {
-  const m = k - 1;
-  const walk = new OuterWalk(m, pool);
-  const base = walk.base;
-  const o = walk.o;
-  let r = 0;
-  let rankO = 0;
-  while (walk.next()) {
-    const top = o[0]!;
-    const fixed = prev[rankO]!;
-    for (let a = 0; a < top; a++) {
-      let s = beta * c[r]! + fixed;
-      for (let j = 0; j < m; j++) s += prev[base[j]! + a]!;
-      out[r++] = s;
-    }
-    rankO++;
-  }
-}
-
-/**
- * Builds every table from the tickets (7 ascending 1-based numbers each, `count` tickets).
- * Cost: sort of T ranks + 7T increments + O(C(P,6)·6) contiguous passes. Memory at P=45: ~100 MB.
- */
-export function buildTables(
-  tickets: Uint8Array,
-  count: number,
-  pool: number,
-  weights: Weights,
-): Tables {
-  const n6 = BINOM[pool]![6]!;
-  const c6 = sharedU32(n6);
-  const ranks = new Uint32Array(count);
-  const b = BINOM;
-  for (let t = 0, p = 0; t < count; t++, p += 7) {
-    const e0 = tickets[p]! - 1;
-    const e1 = tickets[p + 1]! - 1;
-    const e2 = tickets[p + 2]! - 1;
-    const e3 = tickets[p + 3]! - 1;
-    const e4 = tickets[p + 4]! - 1;
-    const e5 = tickets[p + 5]! - 1;
-    const e6 = tickets[p + 6]! - 1;
-    const k0 = b[e0]![1]!;
-    const k1 = b[e1]![2]!;
-    const k2 = b[e2]![3]!;
-    const k3 = b[e3]![4]!;
-    const k4 = b[e4]![5]!;
-    const k5 = b[e5]![6]!;
-    const k6 = b[e6]![7]!;
-    ranks[t] = k0 + k1 + k2 + k3 + k4 + k5 + k6;
-    // the seven 6-subsets: dropping element j shifts the later ones down one position
-    const j1 = b[e1]![1]!;
-    const j2 = b[e2]![2]!;
-    const j3 = b[e3]![3]!;
-    const j4 = b[e4]![4]!;
-    const j5 = b[e5]![5]!;
-    const j6 = b[e6]![6]!;
-    c6[j1 + j2 + j3 + j4 + j5 + j6]!++;
-    c6[k0 + j2 + j3 + j4 + j5 + j6]!++;
-    c6[k0 + k1 + j3 + j4 + j5 + j6]!++;
-    c6[k0 + k1 + k2 + j4 + j5 + j6]!++;
-    c6[k0 + k1 + k2 + k3 + j5 + j6]!++;
-    c6[k0 + k1 + k2 + k3 + k4 + j6]!++;
-    c6[k0 + k1 + k2 + k3 + k4 + k5]!++;
-  }
-  ranks.sort();
-  let distinct = 0;
-  for (let i = 0; i < count; i++) if (i === 0 || ranks[i] !== ranks[i - 1]) distinct++;
-  const ticketRanks = sharedU32(distinct);
-  const ticketMult = sharedU32(distinct);
-  let maxC7 = 0;
-  for (let i = 0, d = -1; i < count; i++) {
-    if (i === 0 || ranks[i] !== ranks[i - 1]) {
-      d++;
-      ticketRanks[d] = ranks[i]!;
-    }
-    ticketMult[d]!++;
-    if (ticketMult[d]! > maxC7) maxC7 = ticketMult[d]!;
-  }
-  const c5 = sharedU32(BINOM[pool]![5]!);
-  const c4 = sharedU32(BINOM[pool]![4]!);
-  const c3 = sharedU32(BINOM[pool]![3]!);
-  pushDown(c6, c5, 5, pool);
-  pushDown(c5, c4, 4, pool);
-  pushDown(c4, c3, 3, pool);
-
-  const beta = weights.beta;
-  const y3 = new Float64Array(c3.length);
-  for (let i = 0; i < c3.length; i++) y3[i] = beta[3]! * c3[i]!;
-  const y4 = new Float64Array(c4.length);
-  zetaLayer(y3, c4, beta[4]!, y4, 4, pool);
-  const y5 = new Float64Array(c5.length);
-  zetaLayer(y4, c5, beta[5]!, y5, 5, pool);
-  const y6 = sharedF64(n6);
-  zetaLayer(y5, c6, beta[6]!, y6, 6, pool);
-
-  const max = (a: Uint32Array) => {
-    let m = 0;
-    for (let i = 0; i < a.length; i++) if (a[i]! > m) m = a[i]!;
-    return m;
-  };
-  return {
-    pool,
-    c3,
-    c4,
-    c5,
-    c6,
-    y6,
-    ticketRanks,
-    ticketMult,
-    maxCount: [0, 0, 0, max(c3), max(c4), max(c5), max(c6), maxC7],
-  };
 }

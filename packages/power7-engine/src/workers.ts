@@ -1,0 +1,192 @@
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { CancelledError } from './errors';
+import type { ScanChunk, ScanParams, ScanStats } from './scan';
+import type { WorkerReply, WorkerRequest } from './scan-worker';
+import type { BuildOp, BuildPlan, Tables } from './tables';
+
+let workerBundle: string | null | undefined;
+
+/**
+ * The scan worker as one plain-JS (CommonJS) string, bundled once per process with the esbuild that
+ * tsx itself runs on (so no extra dependency). Starting such a worker costs ~30 ms instead of the
+ * ~250 ms CPU of registering tsx in every worker. Null when esbuild cannot be found.
+ */
+function scanWorkerBundle(): string | null {
+  if (workerBundle !== undefined) return workerBundle;
+  try {
+    const here = createRequire(import.meta.url);
+    const esbuild = createRequire(here.resolve('tsx'))('esbuild') as {
+      buildSync(o: Record<string, unknown>): { outputFiles: { text: string }[] };
+    };
+    const out = esbuild.buildSync({
+      entryPoints: [fileURLToPath(new URL('./scan-worker.ts', import.meta.url))],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      write: false,
+      logLevel: 'silent',
+    });
+    workerBundle = out.outputFiles[0]?.text ?? null;
+  } catch {
+    workerBundle = null;
+  }
+  return workerBundle;
+}
+
+/**
+ * Starts one scan worker thread: from the esbuild bundle when possible, else through the
+ * `scan-worker.mjs` bootstrap that registers tsx in the worker (see there).
+ */
+export function startScanWorker(via: 'auto' | 'tsx' = 'auto'): Worker {
+  const code = via === 'auto' ? scanWorkerBundle() : null;
+  if (code !== null) return new Worker(code, { eval: true });
+  return new Worker(new URL('./scan-worker.mjs', import.meta.url));
+}
+
+// Idle workers kept between analyses (unref'd: they never keep the process alive), so a service's
+// next analysis starts at once, with kernels already optimised by V8.
+const idleWorkers: Worker[] = [];
+const idleExit = new WeakMap<Worker, () => void>();
+
+/** `n` workers for one analysis: idle ones first, new ones started for the rest. */
+export function takeWorkers(n: number): Worker[] {
+  const out = idleWorkers.splice(0, n);
+  for (const w of out) {
+    const onExit = idleExit.get(w);
+    if (onExit) w.off('exit', onExit);
+    w.ref();
+  }
+  while (out.length < n) out.push(startScanWorker());
+  return out;
+}
+
+/** Gives workers back after an analysis: kept idle when `reuse`, else terminated. */
+export function releaseWorkers(workers: Worker[], reuse: boolean): void {
+  for (const w of workers) {
+    if (reuse && idleWorkers.length < os.availableParallelism()) {
+      w.unref();
+      const onExit = () => {
+        const at = idleWorkers.indexOf(w);
+        if (at !== -1) idleWorkers.splice(at, 1);
+      };
+      idleExit.set(w, onExit);
+      w.once('exit', onExit);
+      idleWorkers.push(w);
+    } else void w.terminate();
+  }
+}
+
+/** Terminates the idle workers kept for reuse (e.g. on shutdown); safe to call any time. */
+export async function closeScanWorkers(): Promise<void> {
+  const all = idleWorkers.splice(0);
+  await Promise.all(all.map((w) => w.terminate()));
+}
+
+/**
+ * Sends one request to each worker (`requests[i]` to `workers[i]`) and resolves when every one has
+ * answered `until`; other replies go to `onReply`. Rejects on the first error, early exit or abort.
+ * Listeners are removed when settled: pooled workers live on (never removeAllListeners() on a
+ * Worker: it also drops Node's own listeners that keep its message port referenced).
+ */
+function callWorkers(
+  workers: Worker[],
+  requests: WorkerRequest[],
+  until: 'built' | 'done',
+  signal: AbortSignal | undefined,
+  onReply: (reply: WorkerReply, worker: number) => void = () => undefined,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new CancelledError());
+      return;
+    }
+    let pending = requests.length;
+    let settled = false;
+    const detach: (() => void)[] = [];
+    const settle = (err?: Error) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      for (const d of detach) d();
+      if (err) reject(err);
+      else resolve();
+    };
+    const onAbort = () => settle(new CancelledError());
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (pending === 0) settle();
+    requests.forEach((request, i) => {
+      const worker = workers[i]!;
+      const onMessage = (reply: WorkerReply) => {
+        if (settled || reply.type === 'ready') return;
+        if (reply.type === 'error') settle(new Error(`scan worker failed: ${reply.message}`));
+        else {
+          onReply(reply, i);
+          if (reply.type === until && --pending === 0) settle();
+        }
+      };
+      const onError = (err: Error) => settle(err);
+      const onExit = (code: number) => settle(new Error(`scan worker exited early (code ${code})`));
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      detach.push(() => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      });
+      worker.postMessage(request);
+    });
+  });
+}
+
+/** A build plan that runs each step's pieces on the workers, piece i on worker i mod n. */
+export function buildOnWorkers(workers: Worker[], signal: AbortSignal | undefined): BuildPlan {
+  return {
+    parts: workers.length,
+    run: (ops: BuildOp[]) => {
+      const perWorker: BuildOp[][] = workers.map(() => []);
+      ops.forEach((op, i) => perWorker[i % workers.length]!.push(op));
+      const busy = perWorker.flatMap((list, i) => (list.length > 0 ? [i] : []));
+      return callWorkers(
+        busy.map((i) => workers[i]!),
+        busy.map((i) => ({ kind: 'build', ops: perWorker[i]! })),
+        'built',
+        signal,
+      );
+    },
+  };
+}
+
+/** Scans the draws of `split[i]`'s top numbers on worker i; chunks and progress as they come. */
+export async function scanOnWorkers(
+  workers: Worker[],
+  tables: Tables,
+  params: ScanParams,
+  split: number[][],
+  hooks: {
+    signal: AbortSignal | undefined;
+    onChunk: (c: ScanChunk) => void;
+    onDraws: (done: number) => void;
+  },
+): Promise<ScanStats[]> {
+  const results: ScanStats[] = [];
+  const progress = new Float64Array(workers.length);
+  await callWorkers(
+    workers,
+    split.map((tops) => ({ kind: 'scan', tables, params, tops })),
+    'done',
+    hooks.signal,
+    (reply, i) => {
+      if (reply.type === 'chunk') hooks.onChunk(reply.chunk);
+      else if (reply.type === 'progress') {
+        progress[i] = reply.draws;
+        hooks.onDraws(progress.reduce((s, x) => s + x, 0));
+      } else if (reply.type === 'done') results.push(reply.stats);
+    },
+  );
+  return results;
+}
