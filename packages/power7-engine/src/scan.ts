@@ -72,15 +72,23 @@ export function coarsen(hist: Uint32Array, from: number, to: number): void {
   }
 }
 
-const POPCOUNT6 = new Uint8Array(64);
-for (let m = 1; m < 64; m++) POPCOUNT6[m] = POPCOUNT6[m >> 1]! + (m & 1);
+const POPCOUNT5 = new Uint8Array(32);
+for (let m = 1; m < 32; m++) POPCOUNT5[m] = POPCOUNT5[m >> 1]! + (m & 1);
 
-// Subsets of a 6-set by bitmask, grouped by size, precomputed once.
-const MASKS_BY_SIZE: Uint8Array[] = (() => {
-  const lists: number[][] = [[], [], [], [], [], [], []];
-  for (let mask = 1; mask < 64; mask++) lists[POPCOUNT6[mask]!]!.push(mask);
+// Subsets of a 5-set by bitmask, grouped by size, precomputed once.
+const MASKS5_BY_SIZE: Uint8Array[] = (() => {
+  const lists: number[][] = [[], [], [], [], [], []];
+  for (let mask = 1; mask < 32; mask++) lists[POPCOUNT5[mask]!]!.push(mask);
   return lists.map((l) => Uint8Array.from(l));
 })();
+
+/**
+ * Sparse per-tier counting: for D = {a} ∪ O, N_j(D) = N_j(O) + Σ over the (j−1)-subsets R of O of
+ * c_j({a} ∪ R), and rank({a} ∪ R) = a + (rank of R counted from position 2). `SR_AT[j]` is where the
+ * 56 shifted ranks of group j (j = 3..6) start; within a group first the R without o0 (from the outer
+ * five numbers Q = O \ {o0}, shared by every O of Q), then the R with o0.
+ */
+const SR_AT = [0, 0, 0, 0, 15, 35, 50, 56];
 
 // The kernel is split into small functions whose argument and field types never change (typed arrays
 // and numbers only; one class per role): V8 then optimises each once, quickly, and never throws the
@@ -127,12 +135,20 @@ class QualifyingWriter {
   private readonly z5: Uint32Array;
   private readonly w: Float64Array;
 
-  // sparse mode: the sums over the 6-prefix O and the shifted ranks of its subsets, per O
-  private prefixOf = -1;
+  // sparse mode, cached per Q = O \ {o0} (key: its rank base b0) and per O (key: its rank)
+  private qKey = -1;
+  private oKey = -1;
+  /** Σ over the j-subsets of Q of c_j (j = 3..5). */
+  private readonly nQ = new Float64Array(7);
+  /** Ranks of the subsets of Q counted from position 3, by group j: the (j−2)-subsets. */
+  private readonly qFrom3 = new Float64Array(30);
+  /** N_j(O), j = 3..6. */
   private readonly nO = new Float64Array(7);
+  /** Shifted ranks of the (j−1)-subsets of O, grouped by j (see SR_AT). */
   private readonly sr = new Float64Array(56);
-  private readonly rk = new Float64Array(64);
-  private readonly srk = new Float64Array(64);
+  private readonly rk = new Float64Array(32);
+  private readonly rk2 = new Float64Array(32);
+  private readonly rk3 = new Float64Array(32);
 
   constructor(
     tables: Tables,
@@ -166,7 +182,8 @@ class QualifyingWriter {
   startTop(g: number): void {
     this.g = g;
     this.seq = 0;
-    this.prefixOf = -1;
+    this.qKey = -1;
+    this.oKey = -1;
   }
 
   /**
@@ -228,7 +245,7 @@ class QualifyingWriter {
         c6[rO]! + c6[b0 + a]! + c6[b1 + a]! + c6[b2 + a]! + c6[b3 + a]! + c6[b4 + a]! + c6[b5 + a]!;
     } else {
       // ~56 lookups: the sums over subsets of O once per O, then the subsets containing a
-      if (this.prefixOf !== rO) this.preparePrefix(rO, outer);
+      if (this.oKey !== rO) this.prepareOuter(rO, b0, outer);
       const sr = this.sr;
       const nO = this.nO;
       const c3 = this.c3;
@@ -265,28 +282,54 @@ class QualifyingWriter {
     if (this.len === QualifyingWriter.CHUNK) this.flush();
   }
 
-  /** Ranks (from position 1) and shifted ranks (from position 2) of every subset of O, by mask. */
-  private preparePrefix(rO: number, el: Int32Array): void {
-    this.prefixOf = rO;
-    const { rk, srk, nO, sr } = this;
-    const tabs = [this.c3, this.c3, this.c3, this.c3, this.c4, this.c5, this.c6];
-    for (let mask = 1; mask < 64; mask++) {
+  /** The sums and shifted ranks over the subsets of O = {o0} ∪ Q (Q's part cached across its Os). */
+  private prepareOuter(rO: number, b0: number, outer: Int32Array): void {
+    this.oKey = rO;
+    if (this.qKey !== b0) this.prepareQ(b0, outer);
+    const { sr, nO, nQ, qFrom3 } = this;
+    const o0 = outer[0]!;
+    const from2 = (o0 * (o0 - 1)) / 2; // C(o0, 2): o0 at position 2
+    // subsets with o0: rank = o0 + (the rest from position 2); shifted = C(o0,2) + (rest from 3)
+    let t = 0;
+    for (let j = 3; j <= 6; j++) {
+      const at = SR_AT[j]!;
+      const withoutO0 = SR_AT[j + 1]! - at - (j === 3 ? 5 : j === 4 ? 10 : j === 5 ? 10 : 5);
+      const tab = j === 3 ? this.c3 : j === 4 ? this.c4 : j === 5 ? this.c5 : this.c6;
+      let sum = j === 6 ? 0 : nQ[j]!;
+      for (let i = at; i < at + withoutO0; i++) sum += tab[o0 + sr[i]!]!;
+      nO[j] = sum;
+      for (let i = at + withoutO0; i < SR_AT[j + 1]!; i++) sr[i] = from2 + qFrom3[t++]!;
+    }
+  }
+
+  /** Ranks of the 31 subsets of Q = outer[1..5] counted from positions 1, 2 and 3. */
+  private prepareQ(b0: number, outer: Int32Array): void {
+    this.qKey = b0;
+    const { rk, rk2, rk3, sr, nQ, qFrom3 } = this;
+    for (let mask = 1; mask < 32; mask++) {
       const hb = 31 - Math.clz32(mask);
       const low = mask ^ (1 << hb);
-      const pos = POPCOUNT6[low]!;
-      const row = BINOM[el[hb]!]!;
+      const pos = POPCOUNT5[low]!;
+      const row = BINOM[outer[hb + 1]!]!;
       rk[mask] = rk[low]! + row[pos + 1]!;
-      srk[mask] = srk[low]! + row[pos + 2]!;
+      rk2[mask] = rk2[low]! + row[pos + 2]!;
+      rk3[mask] = rk3[low]! + row[pos + 3]!;
     }
-    let q = 0;
+    let t = 0;
     for (let j = 3; j <= 6; j++) {
-      const tab = tabs[j]!;
-      let sum = 0;
-      const ofSize = MASKS_BY_SIZE[j]!;
-      for (let i = 0; i < ofSize.length; i++) sum += tab[rk[ofSize[i]!]!]!;
-      nO[j] = sum;
-      const below = MASKS_BY_SIZE[j - 1]!;
-      for (let i = 0; i < below.length; i++) sr[q++] = srk[below[i]!]!;
+      if (j <= 5) {
+        const tab = j === 3 ? this.c3 : j === 4 ? this.c4 : this.c5;
+        const ofSize = MASKS5_BY_SIZE[j]!;
+        let sum = 0;
+        for (let i = 0; i < ofSize.length; i++) sum += tab[rk[ofSize[i]!]!]!;
+        nQ[j] = sum;
+      }
+      // group j: the (j−1)-subsets of Q from position 2, then the (j−2)-subsets from position 3
+      const without = MASKS5_BY_SIZE[j - 1]!;
+      let i = SR_AT[j]!;
+      for (let k = 0; k < without.length; k++) sr[i++] = rk2[without[k]!]!;
+      const withO0 = MASKS5_BY_SIZE[j - 2]!;
+      for (let k = 0; k < withO0.length; k++) qFrom3[t++] = rk3[withO0[k]!]!;
     }
   }
 
