@@ -457,9 +457,26 @@ function pushDown(
     while (walk.next()) {
       const top = o[0]!;
       let acc = 0;
-      for (let a = 0; a < top; a++) {
-        const v = from[r++]!;
-        if (v !== 0) {
+      if (k === 5) {
+        // the big layer (from the 6-sets), unrolled and branch-free: most counts are 0 or 1, so a
+        // "skip zeros" test would be mispredicted about half the time
+        const b0 = base[0]!;
+        const b1 = base[1]!;
+        const b2 = base[2]!;
+        const b3 = base[3]!;
+        const b4 = base[4]!;
+        for (let a = 0; a < top; a++) {
+          const v = from[r++]!;
+          acc += v;
+          to[b0 + a]! += v;
+          to[b1 + a]! += v;
+          to[b2 + a]! += v;
+          to[b3 + a]! += v;
+          to[b4 + a]! += v;
+        }
+      } else {
+        for (let a = 0; a < top; a++) {
+          const v = from[r++]!;
           acc += v;
           for (let j = 0; j < k; j++) to[base[j]! + a]! += v;
         }
@@ -504,10 +521,29 @@ function zetaLayer(
     while (walk.next()) {
       const top = o[0]!;
       const fixed = prev[rankO]!;
-      for (let a = 0; a < top; a++) {
-        let s = beta * c[r]! + fixed;
-        for (let j = 0; j < m; j++) s += prev[base[j]! + a]!;
-        out[r++] = s;
+      if (m === 5) {
+        // the big layer (the 6-sets), unrolled
+        const b0 = base[0]!;
+        const b1 = base[1]!;
+        const b2 = base[2]!;
+        const b3 = base[3]!;
+        const b4 = base[4]!;
+        for (let a = 0; a < top; a++, r++) {
+          out[r] =
+            beta * c[r]! +
+            fixed +
+            prev[b0 + a]! +
+            prev[b1 + a]! +
+            prev[b2 + a]! +
+            prev[b3 + a]! +
+            prev[b4 + a]!;
+        }
+      } else {
+        for (let a = 0; a < top; a++) {
+          let s = beta * c[r]! + fixed;
+          for (let j = 0; j < m; j++) s += prev[base[j]! + a]!;
+          out[r++] = s;
+        }
       }
       rankO++;
     }
