@@ -29,7 +29,7 @@ import {
 import { deriveWeights, unitsToAmount, type Weights } from './weights';
 import { buildOnWorkers, releaseWorkers, scanOnWorkers, takeWorkers } from './workers';
 
-export { closeScanWorkers, startScanWorker } from './workers';
+export { closeScanWorkers, prestartScanWorkers, startScanWorker } from './workers';
 
 export type AnalysisPhase = 'building' | 'scanning';
 
