@@ -56,34 +56,52 @@ export interface QueryContext {
 /** Deepest row a query may reach (page · pageSize), so a query never sorts millions of rows. */
 export const MAX_DEPTH = 1_000_000;
 
+// The two smallest elements of a colex rank's residual C(e2,2) + C(e1,1) (< C(64,2)), by table.
+const PAIR_COUNT = (64 * 63) / 2;
+const PAIR_HIGH = new Uint8Array(PAIR_COUNT);
+const PAIR_LOW = new Uint8Array(PAIR_COUNT);
+for (let e2 = 1, at = 0; e2 < 64; e2++) {
+  for (let e1 = 0; e1 < e2; e1++, at++) {
+    PAIR_HIGH[at] = e2;
+    PAIR_LOW[at] = e1;
+  }
+}
+
+// Number bit masks split in two 32-bit words, by table (no data-dependent branch per number).
+const BIT_LOW = Int32Array.from({ length: 64 }, (_, b) => (b < 32 ? 1 << b : 0));
+const BIT_HIGH = Int32Array.from({ length: 64 }, (_, b) => (b < 32 ? 0 : 1 << (b - 32)));
+
+// C(n, k) by k-row, n = 0..64: BIN_BY_K[k * 65 + n].
+const BIN_BY_K = (() => {
+  const t = new Float64Array(8 * 65);
+  for (let k = 0; k < 8; k++) for (let n = 0; n <= 64; n++) t[k * 65 + n] = BINOM[n]![k]!;
+  return t;
+})();
+
 /**
- * Incremental colex unranking for ascending ranks: positions whose residual range still holds are
- * reused, so consecutive qualifying draws cost a few steps instead of a full search.
+ * Colex unranking tuned for ascending ranks (the order of the qualifying table): while the higher
+ * positions stay, a position's element can only grow, so each position resumes from its last value
+ * (a step or none per draw); the two lowest come from a table. A smaller rank than the previous one
+ * restarts every position from its minimum.
  */
 class Unranker {
   readonly el = new Int32Array(8); // el[1..7] 0-based elements, position i has weight C(el[i], i)
-  private readonly lowR = new Float64Array(8);
-  private readonly highR = new Float64Array(8);
-  constructor() {
-    this.lowR.fill(1);
-    this.highR.fill(0);
-  }
+  private last = -1;
   set(rank: number): void {
     let r = rank;
-    let bound = 63;
-    for (let i = 7; i >= 1; i--) {
-      let c: number;
-      if (r >= this.lowR[i]! && r < this.highR[i]!) c = this.el[i]!;
-      else {
-        c = Math.min(bound, 63);
-        while (BINOM[c]![i]! > r) c--;
-      }
-      this.el[i] = c;
-      this.lowR[i] = BINOM[c]![i]!;
-      this.highR[i] = c + 1 <= 63 ? BINOM[c + 1]![i]! : Infinity;
-      r -= BINOM[c]![i]!;
-      bound = c - 1;
+    let changed = rank < this.last;
+    this.last = rank;
+    const el = this.el;
+    for (let i = 7; i >= 3; i--) {
+      const row = i * 65;
+      let c = changed ? i - 1 : el[i]!;
+      while (BIN_BY_K[row + c + 1]! <= r) c++;
+      if (c !== el[i]) changed = true;
+      el[i] = c;
+      r -= BIN_BY_K[row + c]!;
     }
+    el[2] = PAIR_HIGH[r]!;
+    el[1] = PAIR_LOW[r]!;
   }
 }
 
@@ -144,25 +162,18 @@ export function queryDraws(ctx: QueryContext, q: FilterQuery): DrawPage {
   }
   const sign = sort.direction === 'asc' ? 1 : -1;
   const sortTier = sort.by.startsWith('winners') ? Number(sort.by.slice(7)) - 3 : -1;
-  const byCombo = sort.by === 'combo';
 
-  const wlo = new Float64Array(5);
-  const whi = new Float64Array(5);
-  let anyWinnerFilter = false;
+  const f = new RowFilter(sign, sortTier, sort.by === 'combo', depth);
   for (const m of MATCH_TYPES) {
     const [lo, hi] = checkRange(q.winners?.[m], `winners.${m}`);
-    wlo[m - 3] = lo;
-    whi[m - 3] = hi;
-    if (lo !== -Infinity || hi !== Infinity) anyWinnerFilter = true;
+    f.winnersLo[m - 3] = lo;
+    f.winnersHi[m - 3] = hi;
+    if (lo !== -Infinity || hi !== Infinity) f.anyWinnerFilter = true;
   }
   const [tlo, thi] = checkRange(q.totalPayout, 'totalPayout');
   // compare in minor units: total·unit vs amount·100
-  const tloMinor = tlo === -Infinity ? -Infinity : Math.round(tlo * 100);
-  const thiMinor = thi === Infinity ? Infinity : Math.round(thi * 100);
-  let incLo = 0;
-  let incHi = 0;
-  let excLo = 0;
-  let excHi = 0;
+  f.totalLoMinor = tlo === -Infinity ? -Infinity : Math.round(tlo * 100);
+  f.totalHiMinor = thi === Infinity ? Infinity : Math.round(thi * 100);
   for (const [list, name] of [
     [q.mustInclude ?? [], 'mustInclude'],
     [q.mustExclude ?? [], 'mustExclude'],
@@ -173,196 +184,297 @@ export function queryDraws(ctx: QueryContext, q: FilterQuery): DrawPage {
       }
       const bit = n - 1;
       if (name === 'mustInclude') {
-        if (bit < 32) incLo |= 1 << bit;
-        else incHi |= 1 << (bit - 32);
-      } else if (bit < 32) excLo |= 1 << bit;
-      else excHi |= 1 << (bit - 32);
+        f.includeLow |= BIT_LOW[bit]!;
+        f.includeHigh |= BIT_HIGH[bit]!;
+      } else {
+        f.excludeLow |= BIT_LOW[bit]!;
+        f.excludeHigh |= BIT_HIGH[bit]!;
+      }
+      f.numberFilter = true;
     }
   }
-  incLo >>>= 0;
-  incHi >>>= 0;
-  const numberFilter = (q.mustInclude?.length ?? 0) + (q.mustExclude?.length ?? 0) > 0;
+  for (let m = 3; m <= 7; m++) f.w[m - 3] = ctx.w[m]!;
+  f.unit = ctx.unit;
 
-  const w3 = ctx.w[3]!;
-  const w4 = ctx.w[4]!;
-  const w5 = ctx.w[5]!;
-  const w6 = ctx.w[6]!;
-  const w7 = ctx.w[7]!;
-  const unit = ctx.unit;
+  const heap = new BoundedHeap(Math.min(depth, ctx.table.length));
   const un = new Unranker();
-  const el = un.el;
+  let matched = 0;
+  for (const ch of ctx.table.chunks) {
+    const [c3, c4, c5, c6, c7] = ch.counts;
+    matched += filterChunk(f, heap, un, ch.length, ch.ranks, c3!, c4!, c5!, c6!, c7!);
+  }
 
-  // bounded max-heap of the best `depth` rows by (key, lex)
-  const hKey = new Float64Array(Math.min(depth, ctx.table.length) + 1);
-  const hLex = new Float64Array(hKey.length);
-  const hRank = new Float64Array(hKey.length);
-  const hTot = new Float64Array(hKey.length);
-  const hE = new Float64Array(hKey.length * 5);
-  let hn = 0;
-  const worse = (i: number, j: number) =>
-    hKey[i]! > hKey[j]! || (hKey[i] === hKey[j] && hLex[i]! > hLex[j]!);
-  const swap = (i: number, j: number) => {
-    let t = hKey[i]!;
-    hKey[i] = hKey[j]!;
-    hKey[j] = t;
-    t = hLex[i]!;
-    hLex[i] = hLex[j]!;
-    hLex[j] = t;
-    t = hRank[i]!;
-    hRank[i] = hRank[j]!;
-    hRank[j] = t;
-    t = hTot[i]!;
-    hTot[i] = hTot[j]!;
-    hTot[j] = t;
-    for (let k = 0; k < 5; k++) {
-      t = hE[i * 5 + k]!;
-      hE[i * 5 + k] = hE[j * 5 + k]!;
-      hE[j * 5 + k] = t;
+  const rows = heap.drainBestFirst();
+  const start = (page - 1) * pageSize;
+  const items: DrawRow[] = [];
+  for (let j = start; j < Math.min(start + pageSize, rows.length); j++) {
+    const row = rows[j]!;
+    un.set(row.rank);
+    const numbers = Array.from(un.el.subarray(1, 8), (x) => x + 1);
+    items.push({
+      combo: formatCombo(numbers),
+      numbers,
+      winners: { 3: row.e[0]!, 4: row.e[1]!, 5: row.e[2]!, 6: row.e[3]!, 7: row.e[4]! },
+      totalPayout: unitsToAmount(row.total, ctx.unit),
+    });
+  }
+  return { items, page, pageSize, total: matched, totalPages: Math.ceil(matched / pageSize) };
+}
+
+// The per-row work is split into small functions over typed arrays, numbers and two classes of a
+// fixed shape, so V8 optimises them once (a single big function with closures was deoptimised and
+// recompiled several times per query).
+
+/** A parsed query: the filters, the sort key and the page depth. */
+class RowFilter {
+  readonly winnersLo = new Float64Array(5);
+  readonly winnersHi = new Float64Array(5);
+  anyWinnerFilter = false;
+  totalLoMinor = -Infinity;
+  totalHiMinor = Infinity;
+  includeLow = 0;
+  includeHigh = 0;
+  excludeLow = 0;
+  excludeHigh = 0;
+  numberFilter = false;
+  /** Payout per match type 3..7 in units. */
+  readonly w = new Float64Array(5);
+  unit = 1;
+  constructor(
+    /** 1 ascending, −1 descending. */
+    readonly sign: number,
+    /** Sort by winners of match type 3 + sortTier, or −1: by total payout. */
+    readonly sortTier: number,
+    readonly byCombo: boolean,
+    readonly depth: number,
+  ) {}
+}
+
+/**
+ * The best `capacity` rows by (key, lex) ascending: a max-heap whose top is the worst kept row, in
+ * parallel typed arrays (no objects per row).
+ */
+class BoundedHeap {
+  private readonly key: Float64Array;
+  private readonly lex: Float64Array;
+  private readonly rank: Float64Array;
+  private readonly total: Float64Array;
+  private readonly e: Float64Array;
+  size = 0;
+  constructor(readonly capacity: number) {
+    this.key = new Float64Array(capacity + 1);
+    this.lex = new Float64Array(capacity + 1);
+    this.rank = new Float64Array(capacity + 1);
+    this.total = new Float64Array(capacity + 1);
+    this.e = new Float64Array((capacity + 1) * 5);
+  }
+
+  /** The key a row must beat (or tie with a smaller lex) once the heap is full. */
+  worstKey(): number {
+    return this.key[0]!;
+  }
+
+  offer(
+    key: number,
+    lex: number,
+    rank: number,
+    total: number,
+    e3: number,
+    e4: number,
+    e5: number,
+    e6: number,
+    e7: number,
+  ): void {
+    if (this.size < this.capacity) {
+      const at = this.size++;
+      this.put(at, key, lex, rank, total, e3, e4, e5, e6, e7);
+      this.siftUp(at);
+      return;
     }
-  };
-  const siftDown = (i: number) => {
+    const top = this.key[0]!;
+    if (key > top || (key === top && lex >= this.lex[0]!)) return;
+    this.put(0, key, lex, rank, total, e3, e4, e5, e6, e7);
+    this.siftDown(0);
+  }
+
+  /** Every kept row, best first. */
+  drainBestFirst(): { rank: number; total: number; e: number[] }[] {
+    const out: { rank: number; total: number; e: number[] }[] = [];
+    while (this.size > 0) {
+      out.push({
+        rank: this.rank[0]!,
+        total: this.total[0]!,
+        e: Array.from(this.e.subarray(0, 5)),
+      });
+      this.size--;
+      if (this.size > 0) {
+        this.swap(0, this.size);
+        this.siftDown(0);
+      }
+    }
+    return out.reverse();
+  }
+
+  private put(
+    i: number,
+    key: number,
+    lex: number,
+    rank: number,
+    total: number,
+    e3: number,
+    e4: number,
+    e5: number,
+    e6: number,
+    e7: number,
+  ): void {
+    this.key[i] = key;
+    this.lex[i] = lex;
+    this.rank[i] = rank;
+    this.total[i] = total;
+    const e = this.e;
+    e[i * 5] = e3;
+    e[i * 5 + 1] = e4;
+    e[i * 5 + 2] = e5;
+    e[i * 5 + 3] = e6;
+    e[i * 5 + 4] = e7;
+  }
+
+  private worse(i: number, j: number): boolean {
+    const a = this.key[i]!;
+    const b = this.key[j]!;
+    return a > b || (a === b && this.lex[i]! > this.lex[j]!);
+  }
+
+  private swap(i: number, j: number): void {
+    swapIn(this.key, i, j);
+    swapIn(this.lex, i, j);
+    swapIn(this.rank, i, j);
+    swapIn(this.total, i, j);
+    const e = this.e;
+    for (let k = 0; k < 5; k++) {
+      const t = e[i * 5 + k]!;
+      e[i * 5 + k] = e[j * 5 + k]!;
+      e[j * 5 + k] = t;
+    }
+  }
+
+  private siftDown(i: number): void {
     for (;;) {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;
-      if (l < hn && worse(l, m)) m = l;
-      if (r < hn && worse(r, m)) m = r;
+      if (l < this.size && this.worse(l, m)) m = l;
+      if (r < this.size && this.worse(r, m)) m = r;
       if (m === i) return;
-      swap(i, m);
+      this.swap(i, m);
       i = m;
     }
-  };
-  const siftUp = (i: number) => {
+  }
+
+  private siftUp(i: number): void {
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!worse(i, p)) return;
-      swap(i, p);
+      if (!this.worse(i, p)) return;
+      this.swap(i, p);
       i = p;
     }
-  };
+  }
+}
 
+function swapIn(a: Float64Array, i: number, j: number): void {
+  const t = a[i]!;
+  a[i] = a[j]!;
+  a[j] = t;
+}
+
+/** Filters one chunk of qualifying draws into the heap; returns how many rows matched. */
+function filterChunk(
+  f: RowFilter,
+  heap: BoundedHeap,
+  un: Unranker,
+  length: number,
+  ranks: Uint32Array,
+  c3: Uint16Array | Uint32Array,
+  c4: Uint16Array | Uint32Array,
+  c5: Uint16Array | Uint32Array,
+  c6: Uint16Array | Uint32Array,
+  c7: Uint16Array | Uint32Array,
+): number {
+  const w = f.w;
+  const w3 = w[0]!;
+  const w4 = w[1]!;
+  const w5 = w[2]!;
+  const w6 = w[3]!;
+  const w7 = w[4]!;
+  const { unit, anyWinnerFilter, numberFilter, totalLoMinor, totalHiMinor, sign, sortTier } = f;
+  const { byCombo, depth, winnersLo: lo, winnersHi: hi } = f;
+  const el = un.el;
   let matched = 0;
-  for (const ch of ctx.table.chunks) {
-    const [c3, c4, c5, c6, c7] = ch.counts as [
-      Uint32Array,
-      Uint32Array,
-      Uint32Array,
-      Uint32Array,
-      Uint32Array,
-    ];
-    const ranks = ch.ranks;
-    for (let i = 0; i < ch.length; i++) {
-      const e3 = c3[i]!;
-      const e4 = c4[i]!;
-      const e5 = c5[i]!;
-      const e6 = c6[i]!;
-      const e7 = c7[i]!;
-      if (anyWinnerFilter) {
-        if (e3 < wlo[0]! || e3 > whi[0]!) continue;
-        if (e4 < wlo[1]! || e4 > whi[1]!) continue;
-        if (e5 < wlo[2]! || e5 > whi[2]!) continue;
-        if (e6 < wlo[3]! || e6 > whi[3]!) continue;
-        if (e7 < wlo[4]! || e7 > whi[4]!) continue;
-      }
-      const tot = w3 * e3 + w4 * e4 + w5 * e5 + w6 * e6 + w7 * e7;
-      const totMinor = tot * unit;
-      if (totMinor < tloMinor || totMinor > thiMinor) continue;
-      const rank = ranks[i]!;
-      if (numberFilter) {
-        un.set(rank);
-        let lo = 0;
-        let hi = 0;
-        for (let k = 1; k <= 7; k++) {
-          const b = el[k]!;
-          if (b < 32) lo |= 1 << b;
-          else hi |= 1 << (b - 32);
-        }
-        if ((lo & incLo) >>> 0 !== incLo || (hi & incHi) >>> 0 !== incHi) continue;
-        if ((lo & excLo) !== 0 || (hi & excHi) !== 0) continue;
-      }
-      matched++;
-      const v =
-        sortTier === -1
-          ? tot
-          : sortTier === 0
-            ? e3
-            : sortTier === 1
-              ? e4
-              : sortTier === 2
-                ? e5
-                : sortTier === 3
-                  ? e6
-                  : e7;
-      const key = byCombo ? 0 : sign * v;
-      // cheap reject before unranking for the tie-break
-      if (!byCombo && hn === depth && key > hKey[0]!) continue;
-      if (!numberFilter) un.set(rank);
-      const lex = lexOf(el);
-      const k2 = byCombo ? sign * lex : key;
-      if (hn < depth) {
-        const at = hn++;
-        hKey[at] = k2;
-        hLex[at] = lex;
-        hRank[at] = rank;
-        hTot[at] = tot;
-        hE[at * 5] = e3;
-        hE[at * 5 + 1] = e4;
-        hE[at * 5 + 2] = e5;
-        hE[at * 5 + 3] = e6;
-        hE[at * 5 + 4] = e7;
-        siftUp(at);
-      } else {
-        const top = hKey[0]!;
-        if (k2 > top || (k2 === top && lex >= hLex[0]!)) continue;
-        hKey[0] = k2;
-        hLex[0] = lex;
-        hRank[0] = rank;
-        hTot[0] = tot;
-        hE[0] = e3;
-        hE[1] = e4;
-        hE[2] = e5;
-        hE[3] = e6;
-        hE[4] = e7;
-        siftDown(0);
-      }
+  for (let i = 0; i < length; i++) {
+    const e3 = c3[i]!;
+    const e4 = c4[i]!;
+    const e5 = c5[i]!;
+    const e6 = c6[i]!;
+    const e7 = c7[i]!;
+    if (
+      anyWinnerFilter &&
+      (e3 < lo[0]! ||
+        e3 > hi[0]! ||
+        e4 < lo[1]! ||
+        e4 > hi[1]! ||
+        e5 < lo[2]! ||
+        e5 > hi[2]! ||
+        e6 < lo[3]! ||
+        e6 > hi[3]! ||
+        e7 < lo[4]! ||
+        e7 > hi[4]!)
+    ) {
+      continue;
     }
-  }
-  // pop everything: heap top is the worst
-  const order: number[] = [];
-  const n = hn;
-  const keep = {
-    key: [] as number[],
-    lex: [] as number[],
-    rank: [] as number[],
-    tot: [] as number[],
-    e: [] as number[][],
-  };
-  while (hn > 0) {
-    keep.key.push(hKey[0]!);
-    keep.lex.push(hLex[0]!);
-    keep.rank.push(hRank[0]!);
-    keep.tot.push(hTot[0]!);
-    keep.e.push([hE[0]!, hE[1]!, hE[2]!, hE[3]!, hE[4]!]);
-    hn--;
-    if (hn > 0) {
-      swap(0, hn);
-      siftDown(0);
+    const total = w3 * e3 + w4 * e4 + w5 * e5 + w6 * e6 + w7 * e7;
+    const totalMinor = total * unit;
+    if (totalMinor < totalLoMinor || totalMinor > totalHiMinor) continue;
+    const rank = ranks[i]!;
+    if (numberFilter) {
+      un.set(rank);
+      if (!numbersPass(f, el)) continue;
     }
+    matched++;
+    const v =
+      sortTier === -1
+        ? total
+        : sortTier === 0
+          ? e3
+          : sortTier === 1
+            ? e4
+            : sortTier === 2
+              ? e5
+              : sortTier === 3
+                ? e6
+                : e7;
+    const key = byCombo ? 0 : sign * v;
+    // cheap reject before unranking for the tie-break
+    if (!byCombo && heap.size === depth && key > heap.worstKey()) continue;
+    if (!numberFilter) un.set(rank);
+    const lex = lexOf(el);
+    heap.offer(byCombo ? sign * lex : key, lex, rank, total, e3, e4, e5, e6, e7);
   }
-  for (let i = n - 1; i >= 0; i--) order.push(i);
-  const start = (page - 1) * pageSize;
-  const items: DrawRow[] = [];
-  for (let j = start; j < Math.min(start + pageSize, n); j++) {
-    const i = order[j]!;
-    un.set(keep.rank[i]!);
-    const numbers = Array.from(el.subarray(1, 8), (x) => x + 1);
-    const e = keep.e[i]!;
-    items.push({
-      combo: formatCombo(numbers),
-      numbers,
-      winners: { 3: e[0]!, 4: e[1]!, 5: e[2]!, 6: e[3]!, 7: e[4]! },
-      totalPayout: unitsToAmount(keep.tot[i]!, unit),
-    });
+  return matched;
+}
+
+/** Whether the draw (elements el[1..7], 0-based) holds every must-include and no must-exclude number. */
+function numbersPass(f: RowFilter, el: Int32Array): boolean {
+  let low = 0;
+  let high = 0;
+  for (let k = 1; k <= 7; k++) {
+    const b = el[k]!;
+    low |= BIT_LOW[b]!;
+    high |= BIT_HIGH[b]!;
   }
-  return { items, page, pageSize, total: matched, totalPages: Math.ceil(matched / pageSize) };
+  return (
+    (low & f.includeLow) === f.includeLow &&
+    (high & f.includeHigh) === f.includeHigh &&
+    (low & f.excludeLow) === 0 &&
+    (high & f.excludeHigh) === 0
+  );
 }
