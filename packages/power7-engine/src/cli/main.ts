@@ -11,11 +11,11 @@
  */
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { analyzeTickets } from '../analyze';
+import { analyzeTickets, prestartScanWorkers } from '../analyze';
 import { readCustomerFile } from '../customer-file';
 import { queryDraws } from '../draw-query';
 import { EngineError } from '../errors';
@@ -129,6 +129,8 @@ async function analyzeCommand(argv: string[]): Promise<void> {
   }
 
   const bar = progressBar(Boolean(process.stderr.isTTY));
+  // the scan workers start and warm their kernels while the file is read
+  if (workers !== 1) prestartScanWorkers(workers ?? availableParallelism());
   const file = await readCustomerFile(values.file, {
     pool,
     keepRejected: false,
