@@ -130,9 +130,7 @@ class QualifyingWriter {
   private readonly c4: Uint32Array;
   private readonly c5: Uint32Array;
   private readonly c6: Uint32Array;
-  private readonly z3: Uint32Array;
-  private readonly z4: Uint32Array;
-  private readonly z5: Uint32Array;
+  private readonly tiers: Uint32Array;
   private readonly w: Float64Array;
 
   // sparse mode, cached per Q = O \ {o0} (key: its rank base b0) and per O (key: its rank)
@@ -156,14 +154,12 @@ class QualifyingWriter {
     private readonly wide: boolean[],
     private readonly sink: ScanSink,
   ) {
-    this.dense = tables.z3 !== undefined;
+    this.dense = tables.tiers !== undefined;
     this.c3 = tables.c3;
     this.c4 = tables.c4;
     this.c5 = tables.c5;
     this.c6 = tables.c6;
-    this.z3 = tables.z3 ?? tables.c3;
-    this.z4 = tables.z4 ?? tables.c4;
-    this.z5 = tables.z5 ?? tables.c5;
+    this.tiers = tables.tiers ?? tables.c6;
     this.w = Float64Array.from(w);
     this.ranks = new Uint32Array(QualifyingWriter.CHUNK);
     this.e3 = this.column(0);
@@ -209,40 +205,23 @@ class QualifyingWriter {
     let n5: number;
     let n6: number;
     if (this.dense) {
-      // N_j(D) from the per-tier 6-set transforms: 7 contiguous loads per tier
-      const z3 = this.z3;
-      const z4 = this.z4;
-      const z5 = this.z5;
-      const c6 = this.c6;
-      n3 =
-        (z3[rO]! +
-          z3[b0 + a]! +
-          z3[b1 + a]! +
-          z3[b2 + a]! +
-          z3[b3 + a]! +
-          z3[b4 + a]! +
-          z3[b5 + a]!) /
-        24;
+      // N_j(D) from the interleaved per-tier 6-set transforms [z3, z4, z5, c6]: 7 streams
+      const z = this.tiers;
+      const i0 = 4 * rO;
+      const i1 = 4 * (b0 + a);
+      const i2 = 4 * (b1 + a);
+      const i3 = 4 * (b2 + a);
+      const i4 = 4 * (b3 + a);
+      const i5 = 4 * (b4 + a);
+      const i6 = 4 * (b5 + a);
+      n3 = (z[i0]! + z[i1]! + z[i2]! + z[i3]! + z[i4]! + z[i5]! + z[i6]!) / 24;
       n4 =
-        (z4[rO]! +
-          z4[b0 + a]! +
-          z4[b1 + a]! +
-          z4[b2 + a]! +
-          z4[b3 + a]! +
-          z4[b4 + a]! +
-          z4[b5 + a]!) /
+        (z[i0 + 1]! + z[i1 + 1]! + z[i2 + 1]! + z[i3 + 1]! + z[i4 + 1]! + z[i5 + 1]! + z[i6 + 1]!) /
         6;
       n5 =
-        (z5[rO]! +
-          z5[b0 + a]! +
-          z5[b1 + a]! +
-          z5[b2 + a]! +
-          z5[b3 + a]! +
-          z5[b4 + a]! +
-          z5[b5 + a]!) /
+        (z[i0 + 2]! + z[i1 + 2]! + z[i2 + 2]! + z[i3 + 2]! + z[i4 + 2]! + z[i5 + 2]! + z[i6 + 2]!) /
         2;
-      n6 =
-        c6[rO]! + c6[b0 + a]! + c6[b1 + a]! + c6[b2 + a]! + c6[b3 + a]! + c6[b4 + a]! + c6[b5 + a]!;
+      n6 = z[i0 + 3]! + z[i1 + 3]! + z[i2 + 3]! + z[i3 + 3]! + z[i4 + 3]! + z[i5 + 3]! + z[i6 + 3]!;
     } else {
       // ~56 lookups: the sums over subsets of O once per O, then the subsets containing a
       if (this.oKey !== rO) this.prepareOuter(rO, b0, outer);

@@ -23,11 +23,10 @@ export interface Tables {
   maxCount: number[];
   /**
    * Dense mode only (many qualifying draws): per-tier transforms on the 6-sets, z_j(U) = (6-j)!·N_j(U)
-   * for j = 3, 4, 5 (j = 6 is c6 itself), so a draw's N_j is 7 contiguous loads / (7-j)!.
+   * for j = 3, 4, 5, and c6 itself, interleaved per 6-set as [z3, z4, z5, c6] at 4·rank(U): a draw's
+   * N_j is 7 loads / (7-j)!, from 7 memory streams for all four tiers.
    */
-  z3?: Uint32Array;
-  z4?: Uint32Array;
-  z5?: Uint32Array;
+  tiers?: Uint32Array;
 }
 
 /**
@@ -47,6 +46,9 @@ export type BuildOp =
       c: Uint32Array;
       beta: number;
       out: Float64Array | Uint32Array;
+      /** Where set r's value goes: out[r·stride + offset] (default 1, 0). */
+      stride?: number;
+      offset?: number;
       k: number;
       pool: number;
       tops: number[];
@@ -65,7 +67,7 @@ export interface BuildPlan {
 export function runBuildOp(op: BuildOp): void {
   if (op.op === 'count6') countSixSubsets(op.tickets, op.from, op.to, op.c6);
   else if (op.op === 'pushDown') pushDown(op.from, op.to, op.k, op.pool, op.tops);
-  else zetaLayer(op.prev, op.c, op.beta, op.out, op.k, op.pool, op.tops);
+  else zetaLayer(op.prev, op.c, op.beta, op.out, op.k, op.pool, op.tops, op.stride, op.offset);
 }
 
 /** Everything in the calling thread, one piece per step. */
@@ -203,23 +205,35 @@ export async function addTierTables(t: Tables, plan: BuildPlan = INLINE_BUILD): 
   zetaLayer(t.c3, t.c4, 0, f4of3, 4, pool, allTops(pool, 4));
   const f5of3 = sharedU32(n5);
   zetaLayer(f4of3, t.c5, 0, f5of3, 5, pool, allTops(pool, 5));
-  const z5 = sharedU32(n6);
-  const z4 = sharedU32(n6);
-  const z3 = sharedU32(n6);
+  const tiers = sharedU32(4 * n6);
+  // tier-major order: piece i of every tier lands on the same part (i mod parts), so no two threads
+  // write the same cache lines
+  const split = splitTops(pool, Math.max(1, plan.parts), 6);
   const ops: BuildOp[] = [];
-  for (const tops of splitTops(pool, Math.max(1, plan.parts), 6)) {
-    for (const [prev, out] of [
-      [t.c5, z5],
-      [f5of4, z4],
-      [f5of3, z3],
-    ] as const) {
-      ops.push({ op: 'zeta', prev, c: t.c6, beta: 0, out, k: 6, pool, tops });
+  for (const [prev, offset] of [
+    [f5of3, 0],
+    [f5of4, 1],
+    [t.c5, 2],
+  ] as const) {
+    for (const tops of split) {
+      ops.push({
+        op: 'zeta',
+        prev,
+        c: t.c6,
+        beta: 0,
+        out: tiers,
+        stride: 4,
+        offset,
+        k: 6,
+        pool,
+        tops,
+      });
     }
   }
+  const c6 = t.c6;
+  for (let r = 0; r < n6; r++) tiers[4 * r + 3] = c6[r]!;
   await plan.run(ops);
-  t.z5 = z5;
-  t.z4 = z4;
-  t.z3 = z3;
+  t.tiers = tiers;
 }
 
 function sharedU32(n: number): Uint32Array {
@@ -510,6 +524,8 @@ function zetaLayer(
   k: number,
   pool: number,
   tops: number[],
+  stride = 1,
+  offset = 0,
 ): void {
   const m = k - 1;
   for (const g of tops) {
@@ -529,7 +545,7 @@ function zetaLayer(
         const b3 = base[3]!;
         const b4 = base[4]!;
         for (let a = 0; a < top; a++, r++) {
-          out[r] =
+          out[r * stride + offset] =
             beta * c[r]! +
             fixed +
             prev[b0 + a]! +
@@ -542,7 +558,7 @@ function zetaLayer(
         for (let a = 0; a < top; a++) {
           let s = beta * c[r]! + fixed;
           for (let j = 0; j < m; j++) s += prev[base[j]! + a]!;
-          out[r++] = s;
+          out[r++ * stride + offset] = s;
         }
       }
       rankO++;
