@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, openAsBlob } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { cleanup, DEFAULT_FIELDS, makeKeys, randomTicket, rng, tempDir } from '../test/helper';
@@ -16,6 +17,24 @@ const ROWS = Number(process.argv[2] ?? 1_000_000);
 const POOL = Number(process.argv[3] ?? 35);
 const CACHE_MB = 512;
 const CONNECTIONS = 20;
+/** Status poll interval: what "results available" is detected within (and costs the server). */
+const POLL_MS = 20;
+
+interface Timings {
+  uploadMs?: number;
+  readMs?: number;
+  queuedMs?: number;
+  buildMs?: number;
+  scanMs?: number;
+  analysisMs?: number;
+  saveMs?: number;
+  totalMs?: number;
+}
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const appDir = resolve(import.meta.dirname, '..');
 
 async function writeCsv(file: string, rows: number, seed: number) {
@@ -85,17 +104,18 @@ async function main() {
       const id = ((await res.json()) as { data: { _id: string } }).data._id;
       for (;;) {
         const s = await fetch(`${base}/api/power7/processing-status/?session=${id}`, { headers });
-        const data = ((await s.json()) as { data: { status: string; timings: object } }).data;
+        const data = ((await s.json()) as { data: { status: string; timings: Timings } }).data;
         if (data.status === 'done') {
           return { id, uploadMs: uploaded - started, totalMs: performance.now() - started, data };
         }
         if (data.status !== 'queued' && data.status !== 'running') {
           throw new Error(`session ended ${JSON.stringify(data)}`);
         }
-        await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, POLL_MS));
       }
     };
 
+    const loadBefore = load();
     const first = await uploadAndWait(files[0]!);
     const filterBody = JSON.stringify({
       session: first.id,
@@ -174,7 +194,8 @@ async function main() {
 
     const mb = (b: number) => `${Math.round(b / 1024 / 1024)} MB`;
     console.log(
-      `\nPower 7 API, ${ROWS.toLocaleString('en')} rows, P=${POOL}, ${CONNECTIONS} clients\n`,
+      `\nPower 7 API, ${ROWS.toLocaleString('en')} rows, P=${POOL}, ${CONNECTIONS} clients; ` +
+        `load average (1/5/15 min) before ${loadBefore}, after ${load()}\n`,
     );
     console.log('| measure | value |');
     console.log('|---|---|');
@@ -185,7 +206,18 @@ async function main() {
     console.log(
       `| same, 2nd / 3rd session | ${Math.round(second.totalMs)} / ${Math.round(third.totalMs)} ms |`,
     );
-    console.log(`| job timings (1st) | ${JSON.stringify(first.data.timings)} |`);
+    for (const [name, s] of [
+      ['1st', first],
+      ['2nd', second],
+      ['3rd', third],
+    ] as const) {
+      const t = s.data.timings;
+      const known = (t.uploadMs ?? 0) + (t.readMs ?? 0) + (t.queuedMs ?? 0) + (t.totalMs ?? 0);
+      console.log(
+        `| stages (${name}): upload+read along · read tail · queued · build · scan · save · job total · rest (HTTP answer, polling) | ` +
+          `${t.uploadMs} · ${t.readMs} · ${t.queuedMs} · ${t.buildMs} · ${t.scanMs} · ${t.saveMs} · ${t.totalMs} · ${Math.round(s.totalMs - known)} ms |`,
+      );
+    }
     console.log(`| qualifying draws | ${top.data.qualified.toLocaleString('en')} |`);
     for (const r of results) {
       console.log(

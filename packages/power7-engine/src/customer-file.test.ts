@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCustomerFile, recogniseColumns } from './customer-file';
+import fc from 'fast-check';
+import {
+  readCsvTickets,
+  readCustomerFile,
+  recogniseColumns,
+  sniffUpload,
+  SNIFF_BYTES,
+  TicketReader,
+} from './customer-file';
 
 let dir: string;
 beforeAll(async () => {
@@ -142,5 +150,94 @@ describe('reading customer files', () => {
     await expect(readCustomerFile(p, { pool: 35 })).rejects.toMatchObject({
       code: 'LINE_TOO_LONG',
     });
+  });
+});
+
+describe('sniffing the start of an upload', () => {
+  const code = (head: string | Buffer, complete: boolean) =>
+    sniffUpload(typeof head === 'string' ? Buffer.from(head) : head, complete)?.code ?? null;
+
+  it('names what the first bytes already show, and nothing else', () => {
+    const junk = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256));
+    expect(code(junk, true)).toBe('NOT_A_TABLE');
+    expect(code('', true)).toBe('FILE_EMPTY');
+    expect(code('\uFEFF \r\n\t\n', true)).toBe('FILE_EMPTY');
+    expect(code('foo,bar\n1,2\n', false)).toBe('NO_NUMBER_COLUMNS');
+    expect(code('\uFEFFcustomer;phone', true)).toBe('NO_NUMBER_COLUMNS');
+    expect(code('\n\n"a";"b"\r\n', false)).toBe('NO_NUMBER_COLUMNS');
+    // fine so far, or undecidable from the head: the whole read decides
+    expect(code('n1,n2,n3,n4,n5,n6,n7\n', true)).toBeNull(); // no data rows: found later
+    expect(code('Customer ID\tNumbers\n1\t1 2 3 4 5 6 7\n', false)).toBeNull();
+    expect(code('foo,bar', false)).toBeNull(); // the header line has not ended yet
+    expect(code('"foo,bar\n', true)).toBeNull(); // open quote: the reader reports it
+    expect(code(Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), false)).toBeNull(); // XLSX
+    // binary after the sniffed head is not seen
+    const late = Buffer.concat([
+      Buffer.from('foo,bar\n'.padEnd(SNIFF_BYTES, 'x')),
+      Buffer.alloc(100, 0),
+    ]);
+    expect(code(late, false)).toBe('NO_NUMBER_COLUMNS');
+  });
+
+  it('agrees with reading the whole file whenever it refuses', async () => {
+    const header = fc.constantFrom(
+      'n1,n2,n3,n4,n5,n6,n7',
+      'numbers',
+      'Ticket;Name',
+      'foo,bar',
+      'id\tname',
+      '"n1","n2"',
+      '',
+      '\u0000\u0001',
+    );
+    await fc.assert(
+      fc.asyncProperty(header, fc.string({ maxLength: 40 }), async (h, body) => {
+        const text = `${h}\n${body}`;
+        const refusal = sniffUpload(Buffer.from(text), true);
+        if (!refusal) return;
+        const p = join(dir, 'sniffed.csv');
+        await writeFile(p, text);
+        await expect(readCustomerFile(p, { pool: 35 })).rejects.toMatchObject({
+          code: refusal.code,
+        });
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('TicketReader', () => {
+  it('reads the same tickets whatever the chunks it is pushed', async () => {
+    const rows = ['customer,n1,n2,n3,n4,n5,n6,n7'];
+    for (let i = 0; i < 300; i++) {
+      const t = [1, 2, 3, 4, 5, 6, 7].map((k) => (i % 29) + k);
+      if (i % 17 === 0) t[6] = 99; // out of pool: rejected
+      rows.push(`"C${i}, x",${t.join(',')}`);
+    }
+    const text = Buffer.from(rows.join('\r\n'));
+    const whole = await readCsvTickets(
+      (async function* () {
+        yield text;
+      })(),
+      { pool: 35 },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 700 }), { maxLength: 30 }), (sizes) => {
+        const reader = new TicketReader({ pool: 35 });
+        let at = 0;
+        for (const n of sizes) {
+          reader.push(text.subarray(at, at + n));
+          at += n;
+        }
+        reader.push(text.subarray(at));
+        const got = reader.end();
+        expect(got.count).toBe(whole.count);
+        expect(Array.from(got.tickets)).toEqual(Array.from(whole.tickets));
+        expect(Array.from(got.offsets)).toEqual(Array.from(whole.offsets));
+        expect(got.rejected).toEqual(whole.rejected);
+        expect(got.rejectedCount).toBeGreaterThan(0);
+      }),
+      { numRuns: 60 },
+    );
   });
 });

@@ -15,7 +15,8 @@ import { once } from 'node:events';
 import { copyFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { analyzeTickets } from './analyze';
-import { readCustomerFile, sniffFile } from './customer-file';
+import { readCustomerFile, sniffFile, type TicketFile } from './customer-file';
+export { sniffUpload, SNIFF_BYTES } from './customer-file';
 import { csvField } from './csv';
 import { queryDraws, type DrawRow, type FilterQuery, type QueryContext } from './draw-query';
 import { EngineError, throwIfAborted } from './errors';
@@ -32,14 +33,7 @@ import {
   type WinnerCounts,
   formatCombo,
 } from './model';
-import {
-  countWinners,
-  findWinners,
-  matchedNumbers,
-  RowReader,
-  ticketMasks,
-  winnersCsv,
-} from './winners';
+import { findWinners, matchedNumbers, RowReader, ticketMasks, winnersCsv } from './winners';
 
 export type { Budget, MatchType, Payouts, WinnerCounts };
 export { EngineError, CancelledError } from './errors';
@@ -90,6 +84,12 @@ export interface IngestInput extends CallOptions {
   pool?: number;
   /** The upload's original file name, kept in the summary only. */
   originalName?: string;
+  /**
+   * The source file becomes the session's `rows.csv` (renamed, not copied) when it is CSV; it must be
+   * on the same file system (else it is copied). A run cut off after that rename can be repeated with
+   * the same input: the session's `rows.csv` is then read instead of the missing source.
+   */
+  moveSource?: boolean;
 }
 
 /** What ingest found; stored as `ingest.json` in the session folder. */
@@ -124,6 +124,12 @@ export interface AnalysisInput extends CallOptions {
   pool?: number;
   /** Worker threads for the scan: default = number of CPU cores; 1 = in this thread. */
   workers?: number;
+  /**
+   * How many of the best qualifying draws go into the summary's `top` (default 20). 0 skips that
+   * pass over the qualifying draws (~0.1–0.15 s for 5.7M of them) for a caller that pages through
+   * `OpenSession.filter` anyway.
+   */
+  topDraws?: number;
 }
 
 /** Histogram of the total payout over ALL draws: `counts[i]` draws with total in [edges[i], edges[i+1]) (half-open; exact integer edges in cents). */
@@ -153,9 +159,13 @@ export interface AnalysisSummary {
   draws: number;
   qualified: number;
   stats: PayoutStats;
-  /** The 20 qualifying draws with the highest total payout, ties by combo ascending. */
+  /** The 20 (`topDraws`) qualifying draws with the highest total payout, ties by combo ascending. */
   top: DrawRow[];
-  timings: { buildMs: number; scanMs: number; totalMs: number; workers: number };
+  /**
+   * Engine timings (`buildMs`, `scanMs`, `totalMs` of the count tables and the scan) plus `saveMs`:
+   * from the scan's end until the results are on disk (top draws, worst draw, files written).
+   */
+  timings: { buildMs: number; scanMs: number; totalMs: number; workers: number; saveMs: number };
   finishedAt: string;
 }
 
@@ -294,15 +304,6 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-const writeBytes = async (fh: Awaited<ReturnType<typeof open>>, a: ArrayBufferView) => {
-  const u8 = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-  let off = 0;
-  while (off < u8.length) {
-    const { bytesWritten } = await fh.write(u8, off, Math.min(u8.length - off, 1 << 26));
-    off += bytesWritten;
-  }
-};
-
 async function readJson<T>(path: string): Promise<T | null> {
   try {
     return JSON.parse(await readFile(path, 'utf8')) as T;
@@ -331,12 +332,127 @@ async function readAligned(path: string): Promise<ArrayBuffer> {
   }
 }
 
+/** A temp file written, fsynced and closed (not yet renamed into place). */
+async function writeSynced(path: string, parts: (ArrayBufferView | string)[]): Promise<void> {
+  const fh = await open(path, 'w');
+  try {
+    const bufs = parts.map((p) =>
+      typeof p === 'string'
+        ? Buffer.from(p, 'utf8')
+        : new Uint8Array(p.buffer, p.byteOffset, p.byteLength),
+    );
+    await writeAllv(fh, bufs);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Writes every buffer in one `writev` call per batch (one trip to the thread pool, not one per buffer). */
+async function writeAllv(fh: Awaited<ReturnType<typeof open>>, bufs: Uint8Array[]): Promise<void> {
+  let pending = bufs.filter((b) => b.byteLength > 0);
+  while (pending.length) {
+    const batch = pending.slice(0, 512);
+    const { bytesWritten } = await fh.writev(batch);
+    let left = bytesWritten;
+    let i = 0;
+    while (i < batch.length && left >= batch[i]!.byteLength) left -= batch[i++]!.byteLength;
+    const rest = pending.slice(i);
+    if (left > 0) rest[0] = rest[0]!.subarray(left);
+    pending = rest;
+  }
+}
+
+async function syncFile(path: string): Promise<void> {
+  const fh = await open(path, 'r+');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+const rejectedHeader = 'line,reason,raw\r\n';
+const rejectedLine = (r: RejectedRow) => `${r.line},${csvField(r.reason)},${csvField(r.raw)}\r\n`;
+
+/**
+ * Writes the session files of a read customer file: `tickets.bin`, `rows.idx`, `rejected-rows.csv`
+ * and `rows.csv` (the CSV `rowsSource` renamed into place, or the XLSX's CSV form already written and
+ * synced to `rowsSource`), all fsynced in parallel and renamed, one fsync of the folder, then
+ * `ingest.json` last (its presence means "ingested").
+ */
+async function writeIngest(
+  dir: string,
+  file: TicketFile & { format: 'csv' | 'xlsx' },
+  rowsSource: string,
+  rejected: string[],
+  originalName: string | undefined,
+): Promise<IngestSummary> {
+  const stamp = `tmp-${process.pid}-${Date.now()}`;
+  const tmp = {
+    tickets: `${fileIn(dir, 'tickets')}.${stamp}`,
+    rowIndex: `${fileIn(dir, 'rowIndex')}.${stamp}`,
+    rejectedCsv: `${fileIn(dir, 'rejectedCsv')}.${stamp}`,
+  };
+  const rowsPath = fileIn(dir, 'rows');
+  try {
+    await Promise.all([
+      writeSynced(tmp.tickets, [file.tickets]),
+      writeSynced(tmp.rowIndex, [file.offsets, file.lines, file.lengths]),
+      writeSynced(tmp.rejectedCsv, [rejectedHeader, ...rejected]),
+      rowsSource === rowsPath || file.format === 'xlsx' ? null : syncFile(rowsSource),
+    ]);
+    await rename(tmp.tickets, fileIn(dir, 'tickets'));
+    await rename(tmp.rowIndex, fileIn(dir, 'rowIndex'));
+    await rename(tmp.rejectedCsv, fileIn(dir, 'rejectedCsv'));
+    if (rowsSource !== rowsPath) {
+      try {
+        await rename(rowsSource, rowsPath);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+        await copyFile(rowsSource, rowsPath);
+        await syncFile(rowsPath);
+      }
+    }
+    await syncDir(dir);
+  } catch (err) {
+    await Promise.all(Object.values(tmp).map((t) => rm(t, { force: true })));
+    throw err;
+  }
+  const cols = file.columns;
+  const h = (i: number) => (i >= 0 ? (cols.header[i] ?? null) : null);
+  const summary: IngestSummary = {
+    pool: file.pool,
+    format: file.format,
+    originalName: originalName ?? null,
+    rowsRead: file.rowsRead,
+    accepted: file.count,
+    rejected: file.rejectedCount,
+    columns: cols.header,
+    numberColumns:
+      cols.numbers.kind === 'seven'
+        ? { kind: 'seven', names: cols.numbers.indexes.map((i) => cols.header[i]!) }
+        : { kind: 'single', name: cols.header[cols.numbers.index]! },
+    idColumn: h(cols.id),
+    nameColumn: h(cols.name),
+    phoneColumn: h(cols.phone),
+    rejectedSample: file.rejected.slice(0, 100),
+    delimiter: String.fromCharCode(file.delimiter),
+    createdAt: new Date().toISOString(),
+  };
+  await writeAtomic(fileIn(dir, 'ingest'), (fh) =>
+    fh.write(JSON.stringify(summary, null, 2)).then(() => undefined),
+  );
+  return summary;
+}
+
 /**
  * Reads the uploaded file (CSV or XLSX, detected by content, not name), validates every row and writes
- * the session folder: `rows.csv` (the accepted rows' original text, for downloads), `tickets.bin`
- * (7 bytes per ticket), `rows.idx`, the full `rejected-rows.csv` (`line,reason,raw`) and, last,
- * `ingest.json`. Throws `EngineError` (FILE_EMPTY, NOT_A_TABLE, XLSX_INVALID, NO_NUMBER_COLUMNS,
- * NO_VALID_ROWS, LINE_TOO_LONG, INVALID_PARAMS, CANCELLED). ~1 s per 1M CSV rows.
+ * the session folder: `rows.csv` (the rows' original text, for downloads: the CSV itself — copied, or
+ * renamed with `moveSource` — or the XLSX's first sheet as CSV), `tickets.bin` (7 bytes per ticket),
+ * `rows.idx`, the full `rejected-rows.csv` (`line,reason,raw`) and, last, `ingest.json`. Throws
+ * `EngineError` (FILE_EMPTY, NOT_A_TABLE, XLSX_INVALID, NO_NUMBER_COLUMNS, NO_VALID_ROWS,
+ * LINE_TOO_LONG, INVALID_PARAMS, CANCELLED). ~0.5 s per 1M CSV rows (one read of the file).
  */
 export async function ingestFile(input: IngestInput): Promise<IngestSummary> {
   const pool = validatePool(input.pool ?? DEFAULT_POOL);
@@ -345,34 +461,36 @@ export async function ingestFile(input: IngestInput): Promise<IngestSummary> {
   if (await exists(fileIn(dir, 'ingest'))) {
     throw new EngineError('INVALID_PARAMS', 'This session folder already holds an upload.');
   }
-  const rowsTmp = `${fileIn(dir, 'rows')}.tmp`;
-  const rejTmp = `${fileIn(dir, 'rejectedCsv')}.tmp`;
+  const rowsPath = fileIn(dir, 'rows');
+  let source = input.sourcePath;
+  // a moved source whose run was cut off before ingest.json: its rows.csv is the source now
+  if (input.moveSource && !(await exists(source)) && (await exists(rowsPath))) source = rowsPath;
+  const rowsTmp = `${rowsPath}.tmp`;
   const { onProgress, signal } = input;
   try {
     throwIfAborted(signal);
-    const format = await sniffFile(input.sourcePath);
-    const size = (await stat(input.sourcePath)).size;
+    const format = await sniffFile(source);
+    const size = (await stat(source)).size;
     onProgress?.({ phase: 'reading', fraction: 0 });
-    const rej = await open(rejTmp, 'w');
-    let rejBuf = 'line,reason,raw\r\n';
-    const flushRej = async () => {
-      if (rejBuf) await rej.write(rejBuf);
-      rejBuf = '';
-    };
+    const rejected: string[] = [];
     let rowsFh: Awaited<ReturnType<typeof open>> | null = null;
     let pendingWrite: Promise<unknown> = Promise.resolve();
+    let rowsSource = source;
     let file;
     try {
-      if (format === 'csv') await copyFile(input.sourcePath, rowsTmp);
-      else if (format === 'xlsx') rowsFh = await open(rowsTmp, 'w');
+      if (format === 'xlsx') {
+        rowsFh = await open(rowsTmp, 'w');
+        rowsSource = rowsTmp;
+      } else if (format === 'csv' && !input.moveSource && source !== rowsPath) {
+        await copyFile(source, rowsTmp);
+        rowsSource = rowsTmp;
+      }
       const rowsWriter = rowsFh;
-      file = await readCustomerFile(format === 'csv' ? rowsTmp : input.sourcePath, {
+      file = await readCustomerFile(source, {
         pool,
         ...(signal ? { signal } : {}),
         keepRejected: false,
-        onRejected: (r) => {
-          rejBuf += `${r.line},${csvField(r.reason)},${csvField(r.raw)}\r\n`;
-        },
+        onRejected: (r) => rejected.push(rejectedLine(r)),
         onBytes: (b) =>
           onProgress?.({
             phase: 'reading',
@@ -389,50 +507,15 @@ export async function ingestFile(input: IngestInput): Promise<IngestSummary> {
       });
       await pendingWrite;
       if (rowsFh) await rowsFh.sync();
-      await flushRej();
-      await rej.sync();
     } finally {
-      await rej.close();
       if (rowsFh) await rowsFh.close();
     }
     throwIfAborted(signal);
-    await rename(rowsTmp, fileIn(dir, 'rows'));
-    await rename(rejTmp, fileIn(dir, 'rejectedCsv'));
-    await writeAtomic(fileIn(dir, 'tickets'), (fh) => writeBytes(fh, file.tickets));
-    await writeAtomic(fileIn(dir, 'rowIndex'), async (fh) => {
-      await writeBytes(fh, file.offsets);
-      await writeBytes(fh, file.lines);
-      await writeBytes(fh, file.lengths);
-    });
-    const cols = file.columns;
-    const h = (i: number) => (i >= 0 ? (cols.header[i] ?? null) : null);
-    const summary: IngestSummary = {
-      pool,
-      format: file.format,
-      originalName: input.originalName ?? null,
-      rowsRead: file.rowsRead,
-      accepted: file.count,
-      rejected: file.rejectedCount,
-      columns: cols.header,
-      numberColumns:
-        cols.numbers.kind === 'seven'
-          ? { kind: 'seven', names: cols.numbers.indexes.map((i) => cols.header[i]!) }
-          : { kind: 'single', name: cols.header[cols.numbers.index]! },
-      idColumn: h(cols.id),
-      nameColumn: h(cols.name),
-      phoneColumn: h(cols.phone),
-      rejectedSample: file.rejected.slice(0, 100),
-      delimiter: String.fromCharCode(file.delimiter),
-      createdAt: new Date().toISOString(),
-    };
-    await writeAtomic(fileIn(dir, 'ingest'), (fh) =>
-      fh.write(JSON.stringify(summary, null, 2)).then(() => undefined),
-    );
+    const summary = await writeIngest(dir, file, rowsSource, rejected, input.originalName);
     onProgress?.({ phase: 'done', fraction: 1, counts: { rowsRead: file.rowsRead } });
     return summary;
   } catch (err) {
     await rm(rowsTmp, { force: true });
-    await rm(rejTmp, { force: true });
     throw err;
   }
 }
@@ -453,6 +536,14 @@ export async function runAnalysis(input: AnalysisInput): Promise<AnalysisSummary
       'INVALID_PARAMS',
       `The session was read with pool ${ingest.pool}; upload again to use pool ${input.pool}.`,
       'pool',
+    );
+  }
+  const topDraws = input.topDraws ?? 20;
+  if (!Number.isInteger(topDraws) || topDraws < 0 || topDraws > 1000) {
+    throw new EngineError(
+      'INVALID_PARAMS',
+      'topDraws must be a whole number from 0 to 1000.',
+      'topDraws',
     );
   }
   const { onProgress, signal } = input;
@@ -478,33 +569,48 @@ export async function runAnalysis(input: AnalysisInput): Promise<AnalysisSummary
     fraction: 0.95,
     counts: { drawsEvaluated: res.draws, drawsQualified: res.qualified },
   });
-  const masks = ticketMasks(tickets, count);
-  const ctx: QueryContext = {
-    pool: ingest.pool,
-    table: res.table,
-    w: res.weights.w,
-    unit: res.weights.unit,
-  };
-  const top = queryDraws(ctx, { pageSize: 20 }).items;
-  const worstNumbers = numbersOfRank(res.stats.worstRank);
-  const wc = countWinners(masks, worstNumbers);
-  const payouts = { ...input.payouts };
-  const worstDraw: DrawRow = {
-    combo: formatCombo(worstNumbers),
-    numbers: worstNumbers,
-    winners: { 3: wc[3]!, 4: wc[4]!, 5: wc[5]!, 6: wc[6]!, 7: wc[7]! },
-    totalPayout: res.stats.max,
-  };
+  const saveStarted = performance.now();
   const widths = res.table.chunks[0]?.counts.map((c) => c.BYTES_PER_ELEMENT) ?? [4, 4, 4, 4, 4];
-  await writeAtomic(fileIn(dir, 'qualifying'), async (fh) => {
-    for (const ch of res.table.chunks) await writeBytes(fh, ch.ranks);
-    for (let m = 0; m < 5; m++) {
-      for (const ch of res.table.chunks) await writeBytes(fh, ch.counts[m]!);
-      // keep every column 4-byte aligned
-      const bytes = res.table.length * widths[m]!;
-      if (bytes % 4) await writeBytes(fh, new Uint8Array(4 - (bytes % 4)));
-    }
-  });
+  // qualifying.bin goes to the thread pool in one writev while this thread finds the top draws
+  const columns: ArrayBufferView[] = [];
+  for (const ch of res.table.chunks) columns.push(ch.ranks);
+  for (let m = 0; m < 5; m++) {
+    for (const ch of res.table.chunks) columns.push(ch.counts[m]!);
+    // keep every column 4-byte aligned
+    const bytes = res.table.length * widths[m]!;
+    if (bytes % 4) columns.push(new Uint8Array(4 - (bytes % 4)));
+  }
+  const stamp = `tmp-${process.pid}-${Date.now()}`;
+  const qualifyingTmp = `${fileIn(dir, 'qualifying')}.${stamp}`;
+  const written = writeSynced(qualifyingTmp, columns);
+  written.catch(() => {}); // awaited below; an early rejection is not "unhandled"
+  let top: DrawRow[];
+  let worstDraw: DrawRow;
+  try {
+    const ctx: QueryContext = {
+      pool: ingest.pool,
+      table: res.table,
+      w: res.weights.w,
+      unit: res.weights.unit,
+    };
+    top = topDraws > 0 ? queryDraws(ctx, { pageSize: topDraws }).items : [];
+    const worstNumbers = numbersOfRank(res.stats.worstRank);
+    const wc = winnersOfDraw(tickets, count, worstNumbers);
+    worstDraw = {
+      combo: formatCombo(worstNumbers),
+      numbers: worstNumbers,
+      winners: { 3: wc[3]!, 4: wc[4]!, 5: wc[5]!, 6: wc[6]!, 7: wc[7]! },
+      totalPayout: res.stats.max,
+    };
+    await written;
+  } catch (err) {
+    await written.catch(() => {});
+    await rm(qualifyingTmp, { force: true });
+    throw err;
+  }
+  await rename(qualifyingTmp, fileIn(dir, 'qualifying'));
+  await syncDir(dir);
+  const payouts = { ...input.payouts };
   const summary: StoredAnalysis = {
     pool: ingest.pool,
     tickets: count,
@@ -522,7 +628,7 @@ export async function runAnalysis(input: AnalysisInput): Promise<AnalysisSummary
       histogram: res.stats.histogram,
     },
     top,
-    timings: res.timings,
+    timings: { ...res.timings, saveMs: 0 },
     finishedAt: new Date().toISOString(),
     storage: {
       qualified: res.qualified,
@@ -531,6 +637,7 @@ export async function runAnalysis(input: AnalysisInput): Promise<AnalysisSummary
       w: Array.from(res.weights.w),
     },
   };
+  summary.timings.saveMs = Math.round(performance.now() - saveStarted);
   await writeAtomic(fileIn(dir, 'analysis'), (fh) =>
     fh.write(JSON.stringify(summary)).then(() => undefined),
   );
@@ -542,6 +649,25 @@ export async function runAnalysis(input: AnalysisInput): Promise<AnalysisSummary
   const { storage: _storage, ...pub } = summary;
   void _storage;
   return pub;
+}
+
+/** Winners per number of matches (index 0..7) of one draw, straight from the tickets. */
+function winnersOfDraw(tickets: Uint8Array, count: number, numbers: readonly number[]): number[] {
+  const inDraw = new Uint8Array(64);
+  for (const n of numbers) inDraw[n] = 1;
+  const out = [0, 0, 0, 0, 0, 0, 0, 0];
+  for (let t = 0, p = 0; t < count; t++, p += PICK) {
+    const m =
+      inDraw[tickets[p]!]! +
+      inDraw[tickets[p + 1]!]! +
+      inDraw[tickets[p + 2]!]! +
+      inDraw[tickets[p + 3]!]! +
+      inDraw[tickets[p + 4]!]! +
+      inDraw[tickets[p + 5]!]! +
+      inDraw[tickets[p + 6]!]!;
+    out[m]!++;
+  }
+  return out;
 }
 
 /** What a session folder holds, from its small JSON files only. Never throws for a missing folder. */

@@ -65,6 +65,7 @@ export async function power7Routes(app: FastifyInstance, sessions: Power7Session
       const row = await sessions.create(id, owner(caller), upload.params, {
         originalName: upload.originalName,
         bytes: upload.bytes,
+        timings: { uploadMs: upload.uploadMs },
       });
       return reply
         .status(202)

@@ -30,10 +30,13 @@ export const sessionSchema = z.object({
     drawsQualified: num.optional(),
   }),
   timings: z.object({
+    uploadMs: num.optional(),
     readMs: num.optional(),
+    queuedMs: num.optional(),
     buildMs: num.optional(),
     scanMs: num.optional(),
     analysisMs: num.optional(),
+    saveMs: num.optional(),
     totalMs: num.optional(),
     workers: num.optional(),
   }),

@@ -36,11 +36,21 @@ export interface SessionCounts {
   drawsQualified?: number;
 }
 
+/** Where the time of a session went (milliseconds). */
 export interface SessionTimings {
+  /** Receiving the upload's body until the file is on disk. */
+  uploadMs?: number;
+  /** Reading and checking the file (tickets, rejected rows) into the session folder. */
   readMs?: number;
+  /** From the 202 answer until the job started. */
+  queuedMs?: number;
   buildMs?: number;
   scanMs?: number;
+  /** The engine's analysis (build + scan + worker start). */
   analysisMs?: number;
+  /** Storing the results (qualifying draws, summary) after the scan. */
+  saveMs?: number;
+  /** The job, from its start until the session is done. */
   totalMs?: number;
   workers?: number;
 }
@@ -101,6 +111,13 @@ export class Power7Sessions {
   private readonly finishedRows = new Map<string, SessionRow>();
   /** Progress writes per session, chained so a late one never lands after the final state. */
   private readonly writes = new Map<string, Promise<void>>();
+  /**
+   * Rows of the queued and running sessions of this process, kept up to date by the job itself, so
+   * the status polls of a running job cost no database read (they would compete with the job).
+   */
+  private readonly activeRows = new Map<string, SessionRow>();
+  /** First rejected rows of sessions whose file has been read (`ingest.json` never changes). */
+  private readonly samples = new Map<string, RejectedRow[]>();
   queue!: JobQueue;
 
   constructor(
@@ -120,28 +137,36 @@ export class Power7Sessions {
       this.live.set(id, progress);
       const last = this.lastWrite.get(id);
       const now = Date.now();
-      if (!last || last.phase !== progress.phase || now - last.at > 1_000) {
+      // status polls read `live`; the database only needs to follow roughly (other instances, restarts)
+      if (!last || now - last.at > 1_000) {
         this.lastWrite.set(id, { phase: progress.phase, at: now });
         const previous = this.writes.get(id) ?? Promise.resolve();
         this.writes.set(
           id,
           previous
-            .then(() =>
-              this.repo.update(id, { phase: progress.phase, progress: progress.fraction }),
-            )
+            .then(() => this.update(id, { phase: progress.phase, progress: progress.fraction }))
             .catch(() => {}),
         );
       }
     });
   }
 
+  /** Writes a change of a session and mirrors it in the in-memory row of an active session. */
+  private async update(id: string, values: Partial<SessionRow>): Promise<void> {
+    await this.repo.update(id, values);
+    const row = this.activeRows.get(id);
+    if (row) this.activeRows.set(id, { ...row, ...values, updatedAt: new Date() });
+  }
+
+  /** Records an uploaded session (with the upload's timings) and queues its job. */
   async create(
     id: string,
     owner: Owner,
     params: SessionParams,
-    file: { originalName: string | null; bytes: number },
+    file: { originalName: string | null; bytes: number; timings?: SessionTimings },
   ): Promise<SessionRow> {
     const now = new Date();
+    const counts: StoredCounts = { timings: { ...file.timings } };
     const row = await this.repo.insert({
       id,
       userId: owner.userId,
@@ -152,12 +177,13 @@ export class Power7Sessions {
       params,
       originalName: file.originalName,
       fileBytes: file.bytes,
-      counts: {},
+      counts,
       error: null,
       createdAt: now,
       updatedAt: now,
       expiresAt: new Date(now.getTime() + this.options.ttlHours * 3_600_000),
     });
+    this.activeRows.set(id, row);
     this.queue.enqueue(id);
     return row;
   }
@@ -174,23 +200,30 @@ export class Power7Sessions {
     const params = row.params as SessionParams;
     const dir = this.dirOf(id);
     const started = Date.now();
-    await this.repo.update(id, {
+    const stored = (row.counts ?? {}) as StoredCounts;
+    const timings: SessionTimings = {
+      ...stored.timings,
+      queuedMs: Math.max(0, started - row.createdAt.getTime()),
+    };
+    const counts: SessionCounts = { ...stored };
+    delete (counts as StoredCounts).timings;
+    const existing = await readSessionStatus(dir);
+    let ingest = existing.ingest;
+    await this.update(id, {
       status: 'running',
-      phase: 'reading',
-      progress: 0,
+      phase: ingest ? 'building' : 'reading',
+      progress: ingest ? READ_SHARE : 0,
       startedAt: new Date(started),
       error: null,
       attempts: row.attempts + 1,
     });
-    const counts: SessionCounts = {};
-    const timings: SessionTimings = {};
-    const existing = await readSessionStatus(dir);
-    let ingest = existing.ingest;
     if (!ingest) {
+      const reading = Date.now();
       ingest = await ingestFile({
         sourcePath: join(dir, UPLOAD_FILE),
         sessionDir: dir,
         pool: params.pool_size,
+        moveSource: true,
         ...(row.originalName ? { originalName: row.originalName } : {}),
         signal,
         onProgress: (p) =>
@@ -200,7 +233,7 @@ export class Power7Sessions {
             counts: { rowsRead: p.counts?.rowsRead },
           }),
       });
-      timings.readMs = Date.now() - started;
+      timings.readMs = Date.now() - reading;
     }
     await rm(join(dir, UPLOAD_FILE), { force: true });
     Object.assign(counts, {
@@ -208,13 +241,16 @@ export class Power7Sessions {
       accepted: ingest.accepted,
       rejected: ingest.rejected,
     });
+    this.samples.set(id, ingest.rejectedSample);
     await this.flush(id);
-    await this.repo.update(id, { phase: 'building', progress: READ_SHARE, counts });
+    await this.update(id, { phase: 'building', progress: READ_SHARE, counts });
     const analysis = await runAnalysis({
       sessionDir: dir,
       payouts: params.payouts,
       budget: budgetOf(params),
       pool: params.pool_size,
+      // pages of draws come from filter; the summary's top list would be one more pass over them
+      topDraws: 0,
       ...(this.options.workers > 0 ? { workers: this.options.workers } : {}),
       signal,
       onProgress: (p) =>
@@ -225,9 +261,10 @@ export class Power7Sessions {
         }),
     });
     Object.assign(timings, {
-      buildMs: analysis.timings.buildMs,
-      scanMs: analysis.timings.scanMs,
-      analysisMs: analysis.timings.totalMs,
+      buildMs: Math.round(analysis.timings.buildMs),
+      scanMs: Math.round(analysis.timings.scanMs),
+      analysisMs: Math.round(analysis.timings.totalMs),
+      saveMs: analysis.timings.saveMs,
       workers: analysis.timings.workers,
       totalMs: Date.now() - started,
     });
@@ -239,13 +276,17 @@ export class Power7Sessions {
     await this.flush(id);
     this.live.delete(id);
     this.lastWrite.delete(id);
-    await this.repo.update(id, {
+    const finished = {
       status: 'done',
       phase: 'done',
       progress: 1,
       counts: { ...counts, timings } satisfies StoredCounts,
       finishedAt: new Date(),
-    });
+    };
+    await this.repo.update(id, finished);
+    const active = this.activeRows.get(id);
+    this.activeRows.delete(id);
+    if (active) this.remember({ ...active, ...finished, updatedAt: new Date() });
   };
 
   /** Records a failed job (a cancelled one is left as it is: deleted, or re-run after a restart). */
@@ -253,6 +294,7 @@ export class Power7Sessions {
     await this.flush(id);
     this.live.delete(id);
     this.lastWrite.delete(id);
+    this.activeRows.delete(id);
     if (cancelled) return;
     const known = error instanceof EngineError;
     await rm(join(this.dirOf(id), UPLOAD_FILE), { force: true }).catch(() => {});
@@ -326,7 +368,7 @@ export class Power7Sessions {
   /** The caller's session by id, or their latest; another owner's session is a 404. */
   async find(owner: Owner, id: string | undefined): Promise<SessionRow> {
     if (id) {
-      const hit = this.finishedRows.get(id);
+      const hit = this.finishedRows.get(id) ?? this.activeRows.get(id);
       if (hit) {
         if (hit.userId === owner.userId && hit.companyId === owner.companyId) return hit;
         throw notFound('The session');
@@ -334,13 +376,16 @@ export class Power7Sessions {
     }
     const row = id ? await this.repo.getOwned(id, owner) : await this.repo.latest(owner);
     if (!row) throw id ? notFound('The session') : notFound('A Power 7 session');
-    if (row.status === 'done') {
-      this.finishedRows.set(row.id, row);
-      if (this.finishedRows.size > 10_000) {
-        this.finishedRows.delete(this.finishedRows.keys().next().value!);
-      }
-    }
+    if (row.status === 'done') this.remember(row);
     return row;
+  }
+
+  /** Keeps a finished session's row (bounded, oldest out first). */
+  private remember(row: SessionRow): void {
+    this.finishedRows.set(row.id, row);
+    if (this.finishedRows.size > 10_000) {
+      this.finishedRows.delete(this.finishedRows.keys().next().value!);
+    }
   }
 
   async list(owner: Owner, page: number, pageSize: number) {
@@ -349,8 +394,16 @@ export class Power7Sessions {
   }
 
   async rejectedSample(row: SessionRow, limit: number): Promise<RejectedRow[]> {
-    const status = await readSessionStatus(this.dirOf(row.id));
-    return status.ingest?.rejectedSample.slice(0, limit) ?? [];
+    let sample = this.samples.get(row.id);
+    if (!sample) {
+      if ((row.counts as SessionCounts).rejected === undefined) return [];
+      const status = await readSessionStatus(this.dirOf(row.id));
+      if (!status.ingest) return [];
+      sample = status.ingest.rejectedSample;
+      this.samples.set(row.id, sample);
+      if (this.samples.size > 10_000) this.samples.delete(this.samples.keys().next().value!);
+    }
+    return sample.slice(0, limit);
   }
 
   async rejectedCsvPath(row: SessionRow): Promise<string> {
@@ -384,6 +437,8 @@ export class Power7Sessions {
   async remove(ids: string[]): Promise<void> {
     for (const id of ids) {
       this.finishedRows.delete(id);
+      this.activeRows.delete(id);
+      this.samples.delete(id);
       await this.queue.cancel(id);
       this.cache.drop(id);
       this.live.delete(id);

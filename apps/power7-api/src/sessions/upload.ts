@@ -6,7 +6,13 @@ import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import type { ApiErrorItem } from '@pa/contracts/envelope';
 import { AppError } from '@pa/server-kit/errors';
-import { DEFAULT_POOL, MAX_POOL, MIN_POOL } from '@pa/power7-engine/session-store';
+import {
+  DEFAULT_POOL,
+  MAX_POOL,
+  MIN_POOL,
+  sniffUpload,
+  SNIFF_BYTES,
+} from '@pa/power7-engine/session-store';
 import type { SessionParams } from './repository';
 
 export const MATCH_FIELDS = ['payout_3', 'payout_4', 'payout_5', 'payout_6', 'payout_7'] as const;
@@ -99,12 +105,46 @@ export interface ReceivedUpload {
   params: SessionParams;
   originalName: string | null;
   bytes: number;
+  /** Receiving the body, until the file is on disk. */
+  uploadMs: number;
+}
+
+/**
+ * Watches the first bytes of the file as they stream by: `refusal` is set as soon as they show the
+ * file cannot be read (binary, blank, a CSV header without number columns; see `sniffUpload`).
+ */
+class HeadSniffer {
+  private head: Buffer[] = [];
+  private bytes = 0;
+  private decided = false;
+  refusal: Error | null = null;
+
+  push(chunk: Buffer): void {
+    if (this.decided) return;
+    this.head.push(chunk);
+    this.bytes += chunk.length;
+    if (this.bytes >= SNIFF_BYTES) this.decide(false);
+  }
+
+  /** The file has ended (a file shorter than the sniffed head is decided now). */
+  end(): void {
+    if (!this.decided) this.decide(true);
+  }
+
+  private decide(complete: boolean): void {
+    this.decided = true;
+    this.refusal = sniffUpload(Buffer.concat(this.head), complete);
+    this.head = [];
+  }
 }
 
 /**
  * Reads the multipart upload: the file is streamed to `${dir}/${fileName}` (never held in memory;
- * the size limit ends the stream with 413), the fields are validated. On any failure the folder is
- * removed, so a refused upload leaves nothing behind.
+ * the size limit ends the stream with 413), the fields are validated. A file whose first bytes
+ * already show it cannot be read (binary, blank, a CSV header without number columns) is refused
+ * with 400 on `customer_file`: the rest of its body is read and dropped, nothing is kept. Everything
+ * else about the file is found by the job and reported in the session's status. On any failure the
+ * folder is removed, so a refused upload leaves nothing behind.
  */
 export async function receiveUpload(
   request: FastifyRequest,
@@ -117,12 +157,14 @@ export async function receiveUpload(
       'The upload must be a multipart/form-data form.',
     );
   }
+  const started = performance.now();
   await mkdir(dir, { recursive: true });
   const target = join(dir, fileName);
   try {
     const fields: Record<string, string> = {};
     let originalName: string | null = null;
     let sawFile = false;
+    const sniffer = new HeadSniffer();
     for await (const part of request.parts()) {
       if (part.type === 'file') {
         if (part.fieldname !== 'customer_file' || sawFile) {
@@ -131,16 +173,28 @@ export async function receiveUpload(
         }
         sawFile = true;
         originalName = part.filename ? part.filename.slice(0, 255) : null;
-        await pipeline(part.file, createWriteStream(target));
+        await pipeline(
+          part.file,
+          async function* (source: AsyncIterable<Buffer>) {
+            for await (const chunk of source) {
+              sniffer.push(chunk);
+              // a refused file is read to its end (so the client gets its answer) but not stored
+              if (!sniffer.refusal) yield chunk;
+            }
+          },
+          createWriteStream(target),
+        );
+        sniffer.end();
       } else if (typeof part.value === 'string' && part.fieldname.length < FIELD_LIMIT) {
         fields[part.fieldname] = part.value;
       }
     }
     const params = validateUploadFields(fields);
     if (!sawFile) throw fieldError('customer_file', 'A customer file (CSV or XLSX) is required.');
+    if (sniffer.refusal) throw fieldError('customer_file', sniffer.refusal.message);
     const bytes = (await stat(target)).size;
     if (bytes === 0) throw fieldError('customer_file', 'The customer file is empty.');
-    return { params, originalName, bytes };
+    return { params, originalName, bytes, uploadMs: Math.round(performance.now() - started) };
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     const code = (error as { code?: string }).code;
