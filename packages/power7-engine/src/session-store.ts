@@ -348,19 +348,33 @@ async function writeSynced(path: string, parts: (ArrayBufferView | string)[]): P
   }
 }
 
-/** Writes every buffer in one `writev` call per batch (one trip to the thread pool, not one per buffer). */
+/**
+ * Writes the buffers one after the other into the file, as positioned writes of ≤ 8 MiB run four at a
+ * time on the thread pool (copying ~90 MB into the page cache from one thread took ~0.25 s here).
+ */
 async function writeAllv(fh: Awaited<ReturnType<typeof open>>, bufs: Uint8Array[]): Promise<void> {
-  let pending = bufs.filter((b) => b.byteLength > 0);
-  while (pending.length) {
-    const batch = pending.slice(0, 512);
-    const { bytesWritten } = await fh.writev(batch);
-    let left = bytesWritten;
-    let i = 0;
-    while (i < batch.length && left >= batch[i]!.byteLength) left -= batch[i++]!.byteLength;
-    const rest = pending.slice(i);
-    if (left > 0) rest[0] = rest[0]!.subarray(left);
-    pending = rest;
+  const PIECE = 8 << 20;
+  const pieces: { buf: Uint8Array; at: number }[] = [];
+  let at = 0;
+  for (const buf of bufs) {
+    for (let o = 0; o < buf.byteLength; o += PIECE) {
+      const piece = buf.subarray(o, Math.min(buf.byteLength, o + PIECE));
+      pieces.push({ buf: piece, at: at + o });
+    }
+    at += buf.byteLength;
   }
+  let next = 0;
+  const lane = async () => {
+    while (next < pieces.length) {
+      const { buf, at: pos } = pieces[next++]!;
+      let off = 0;
+      while (off < buf.byteLength) {
+        const { bytesWritten } = await fh.write(buf, off, buf.byteLength - off, pos + off);
+        off += bytesWritten;
+      }
+    }
+  };
+  await Promise.all([lane(), lane(), lane(), lane()]);
 }
 
 async function syncFile(path: string): Promise<void> {

@@ -182,7 +182,7 @@ export async function receiveUpload(
               if (!sniffer.refusal) yield chunk;
             }
           },
-          createWriteStream(target),
+          createWriteStream(target, { highWaterMark: 1 << 20 }),
         );
         sniffer.end();
       } else if (typeof part.value === 'string' && part.fieldname.length < FIELD_LIMIT) {
