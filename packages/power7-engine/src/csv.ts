@@ -47,6 +47,20 @@ export function recordRaw(rec: CsvRecord, max = 200): string {
   return s.length > max ? s.slice(0, max) : s;
 }
 
+/**
+ * A shortcut for simple records: called with a record that holds no quote and ends with a line end
+ * inside the current data — its bytes `buf[start .. end)` (line end excluded), its line number and
+ * absolute offset. Returns true when it has fully dealt with the record (then `onRecord` is not
+ * called for it), false to have it tokenized and passed to `onRecord` as usual. Must not keep `buf`.
+ */
+export type SimpleRecordHook = (
+  buf: Buffer,
+  start: number,
+  end: number,
+  line: number,
+  offset: number,
+) => boolean;
+
 export interface CsvTokenizerOptions {
   /** Field delimiter byte (`,` `;` or tab). */
   delimiter: number;
@@ -73,6 +87,8 @@ export class CsvTokenizer {
   private first = true;
   private cap = 64;
   private readonly rec: CsvRecord;
+  /** See `SimpleRecordHook`; set or cleared at any time (e.g. once a header has been read). */
+  simple: SimpleRecordHook | null = null;
 
   constructor(opts: CsvTokenizerOptions) {
     this.delim = opts.delimiter;
@@ -146,7 +162,25 @@ export class CsvTokenizer {
     const delim = this.delim;
     const rec = this.rec;
     rec.buf = data;
+    let nextQuote = -2; // position of the next quote at or after p (-1: none), -2: not looked up
     while (p < n) {
+      const simple = this.simple;
+      if (simple !== null) {
+        if (nextQuote !== -1 && nextQuote < p) nextQuote = data.indexOf(QUOTE, p);
+        const lf = data.indexOf(LF, p);
+        if (lf !== -1 && (nextQuote === -1 || lf < nextQuote)) {
+          const end = lf > p && data[lf - 1] === CR ? lf - 1 : lf;
+          if (
+            end > p &&
+            end - p <= this.maxRecord &&
+            simple(data, p, end, this.line, this.base + p)
+          ) {
+            this.line++;
+            p = lf + 1;
+            continue;
+          }
+        }
+      }
       // one record starting at p
       const recStart = p;
       let i = p;

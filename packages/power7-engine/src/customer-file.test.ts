@@ -241,3 +241,135 @@ describe('TicketReader', () => {
     );
   });
 });
+
+describe('fused reading of plain rows', () => {
+  const delimiters = [',', ';', '\t'];
+  const cell = (pool: number) =>
+    fc.oneof(
+      { weight: 12, arbitrary: fc.integer({ min: 1, max: pool }).map(String) },
+      {
+        weight: 4,
+        arbitrary: fc.constantFrom(
+          '0',
+          '07',
+          '007',
+          '+3',
+          ' 4',
+          '5 ',
+          '',
+          'x',
+          '"6"',
+          '"1""2"',
+          '99',
+          '100',
+          '1e1',
+          '-2',
+          '\r',
+          '"a\nb"',
+        ),
+      },
+      { weight: 1, arbitrary: fc.integer({ min: pool + 1, max: 120 }).map(String) },
+    );
+
+  it('reads exactly what tokenize-then-validate reads, on any document and any chunking', async () => {
+    const doc = fc
+      .record({
+        pool: fc.integer({ min: 8, max: 49 }),
+        delim: fc.constantFrom(...delimiters),
+        extra: fc.integer({ min: 0, max: 3 }),
+        order: fc.shuffledSubarray([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], {
+          minLength: 10,
+          maxLength: 10,
+        }),
+        crlf: fc.boolean(),
+        bom: fc.boolean(),
+        lastEol: fc.boolean(),
+      })
+      .chain((d) =>
+        fc.record({
+          d: fc.constant(d),
+          rows: fc.array(
+            fc.oneof(
+              { weight: 10, arbitrary: fc.array(cell(d.pool), { minLength: 7, maxLength: 7 }) },
+              { weight: 1, arbitrary: fc.array(cell(d.pool), { maxLength: 9 }) },
+            ),
+            { maxLength: 40 },
+          ),
+          splits: fc.array(fc.integer({ min: 1, max: 64 }), { maxLength: 12 }),
+        }),
+      );
+    await fc.assert(
+      fc.asyncProperty(doc, async ({ d, rows, splits }) => {
+        // the seven number columns and `extra` text columns, in a random order
+        const cols = d.order.filter((c) => c < 7 + d.extra);
+        const header = cols.map((c) => (c < 7 ? `n${c + 1}` : `x${c}`)).join(d.delim);
+        const eol = d.crlf ? '\r\n' : '\n';
+        const lines = rows.map((cells, r) =>
+          cols
+            .map((c) => (c < 7 ? (cells[c] ?? '') : `t${r}`))
+            .slice(0, cells.length < 7 ? Math.max(1, cells.length) : cols.length)
+            .join(d.delim),
+        );
+        const text =
+          (d.bom ? '\uFEFF' : '') +
+          [header, ...lines].join(eol) +
+          (d.lastEol ? eol : '') +
+          (rows.length % 3 === 0 ? `${eol}${eol}` : '');
+        const bytes = Buffer.from(text);
+        const read = (fastPath: boolean, chunks = splits) => {
+          const reader = new TicketReader({ pool: d.pool, fastPath });
+          try {
+            let at = 0;
+            for (const n of chunks) {
+              reader.push(bytes.subarray(at, at + n));
+              at += n;
+            }
+            reader.push(bytes.subarray(at));
+            const f = reader.end();
+            return {
+              count: f.count,
+              rowsRead: f.rowsRead,
+              rejectedCount: f.rejectedCount,
+              rejected: f.rejected,
+              tickets: Array.from(f.tickets),
+              lines: Array.from(f.lines),
+              offsets: Array.from(f.offsets),
+              lengths: Array.from(f.lengths),
+            };
+          } catch (err) {
+            return { error: (err as { code: string }).code };
+          }
+        };
+        const fused = read(true);
+        expect(fused).toEqual(read(false));
+        // and the chunking changes nothing (a first chunk cut inside the BOM or the header included)
+        expect(fused).toEqual(read(false, []));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('takes the fused way for plain rows and still reports every bad one with its reason', async () => {
+    const text =
+      'id,n1,n2,n3,n4,n5,n6,n7\r\n' +
+      'a,1,2,3,4,5,6,7\r\n' +
+      'b,1,2,3,4,5,6,36\r\n' +
+      'c,1,1,3,4,5,6,7\r\n' +
+      'd,1,2,3,4,5,6\r\n' +
+      'e,07,2,3,4,5,6,8\r\n' +
+      '"f",1,2,3,4,5,6,9\r\n';
+    const f = await readCsvTickets(
+      (async function* () {
+        yield Buffer.from(text);
+      })(),
+      { pool: 35 },
+    );
+    expect(f.count).toBe(3);
+    expect(Array.from(f.lines)).toEqual([2, 6, 7]);
+    expect(f.rejected.map((r) => [r.line, r.reason.split(':')[0]])).toEqual([
+      [3, 'out of pool'],
+      [4, 'duplicate'],
+      [5, 'wrong count'],
+    ]);
+  });
+});

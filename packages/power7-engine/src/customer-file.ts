@@ -8,6 +8,7 @@ import {
   fieldText,
   recordRaw,
   type CsvRecord,
+  type SimpleRecordHook,
 } from './csv';
 import { EngineError, throwIfAborted } from './errors';
 import { PICK } from './model';
@@ -288,6 +289,11 @@ export interface ReadOptions {
   maxRecordBytes?: number;
   /** Streams every rejected row here as it is found (e.g. into the rejected-rows CSV). */
   onRejected?: (row: RejectedRow) => void;
+  /**
+   * Valid plain rows (no quotes, digits only in the seven number columns) are read in one fused pass
+   * instead of tokenize-then-validate (default true; false is for tests comparing both).
+   */
+  fastPath?: boolean;
 }
 
 /**
@@ -325,6 +331,9 @@ export class TicketReader {
       const header: string[] = [];
       for (let i = 0; i < rec.fieldCount; i++) header.push(fieldText(rec, i).trim());
       this.columns = recogniseColumns(header);
+      if (this.opts.fastPath !== false && this.columns.numbers.kind === 'seven') {
+        this.tokenizer!.simple = this.simpleRow(this.columns.numbers.indexes);
+      }
       return;
     }
     this.rowsRead++;
@@ -347,6 +356,73 @@ export class TicketReader {
     this.count = count + 1;
   };
 
+  /**
+   * The fused reader of a plain record (see `SimpleRecordHook`): walks its bytes once, reading the
+   * seven number columns as it passes them. It only accepts a row it is sure is valid (every number
+   * field 1+ digits, all seven present, in the pool, no duplicate); anything else goes the general way,
+   * which finds the same result and writes the reason.
+   */
+  private simpleRow(indexes: number[]): SimpleRecordHook {
+    const delim = this.delimiter;
+    const pool = this.opts.pool;
+    let last = 0;
+    const role = new Int8Array(Math.max(...indexes) + 1).fill(-1);
+    indexes.forEach((f, k) => {
+      role[f] = k;
+      last = Math.max(last, f);
+    });
+    const vals = new Int32Array(PICK);
+    return (buf, start, end, line, offset) => {
+      let field = 0;
+      let i = start;
+      for (;;) {
+        const k = field <= last ? role[field]! : -1;
+        if (k >= 0) {
+          let v = 0;
+          const s = i;
+          while (i < end) {
+            const d = buf[i]! - 0x30;
+            if (d < 0 || d > 9) break;
+            v = v * 10 + d;
+            i++;
+          }
+          // digits only, not empty, 1..pool (at most two digits, so no overflow question)
+          if (i === s || i - s > 2 || v < 1 || v > pool) return false;
+          if (i < end && buf[i] !== delim) return false;
+          vals[k] = v;
+        } else {
+          while (i < end && buf[i] !== delim) i++;
+        }
+        if (field === last) break;
+        if (i >= end) return false; // fewer fields than the number columns need
+        i++; // the delimiter
+        field++;
+      }
+      // insertion sort of 7 + duplicate check
+      for (let a = 1; a < PICK; a++) {
+        const v = vals[a]!;
+        let b = a - 1;
+        while (b >= 0 && vals[b]! > v) {
+          vals[b + 1] = vals[b]!;
+          b--;
+        }
+        vals[b + 1] = v;
+      }
+      for (let a = 1; a < PICK; a++) if (vals[a] === vals[a - 1]) return false;
+      const count = this.count;
+      if (count === this.cap) this.grow();
+      const t = this.tickets;
+      const at = count * PICK;
+      for (let a = 0; a < PICK; a++) t[at + a] = vals[a]!;
+      this.lines[count] = line;
+      this.offsets[count] = offset;
+      this.lengths[count] = end - start;
+      this.count = count + 1;
+      this.rowsRead++;
+      return true;
+    };
+  }
+
   private grow(): void {
     this.cap *= 2;
     const t = new Uint8Array(this.cap * PICK);
@@ -367,14 +443,13 @@ export class TicketReader {
   push(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
     if (!this.tokenizer) {
-      this.delimiter = detectDelimiter(chunk[0] === 0xef ? chunk.subarray(3) : chunk);
-      this.tokenizer = new CsvTokenizer({
-        delimiter: this.delimiter,
-        onRecord: this.onRecord,
-        ...(this.opts.maxRecordBytes ? { maxRecordBytes: this.opts.maxRecordBytes } : {}),
-      });
+      // the delimiter is detected on the first line: wait for its end (or 64 KiB of it)
+      this.head.push(chunk);
+      this.headBytes += chunk.length;
+      if (chunk.indexOf(0x0a) === -1 && this.headBytes < SNIFF_BYTES) return;
+      chunk = this.start();
     }
-    this.tokenizer.push(chunk);
+    this.tokenizer!.push(chunk);
     this.bytes += chunk.length;
     this.opts.onBytes?.(this.bytes);
     if (this.rowsRead >= this.nextReport) {
@@ -383,8 +458,27 @@ export class TicketReader {
     }
   }
 
+  private head: Uint8Array[] = [];
+  private headBytes = 0;
+
+  /** Starts the tokenizer on the bytes held so far; returns them as one chunk. */
+  private start(): Uint8Array {
+    const chunk = this.head.length === 1 ? this.head[0]! : Buffer.concat(this.head);
+    this.head = [];
+    this.delimiter = detectDelimiter(
+      chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? chunk.subarray(3) : chunk,
+    );
+    this.tokenizer = new CsvTokenizer({
+      delimiter: this.delimiter,
+      onRecord: this.onRecord,
+      ...(this.opts.maxRecordBytes ? { maxRecordBytes: this.opts.maxRecordBytes } : {}),
+    });
+    return chunk;
+  }
+
   /** Ends the input: the tickets, or FILE_EMPTY / NO_VALID_ROWS / NOT_A_TABLE. */
   end(): TicketFile {
+    if (!this.tokenizer && this.headBytes) this.tokenizer!.push(this.start());
     this.tokenizer?.end();
     const columns = this.columns;
     if (!this.bytes || !columns) throw new EngineError('FILE_EMPTY', 'The file is empty.');
