@@ -17,6 +17,7 @@ import { errorHandler } from '@pa/server-kit/error-handler';
 import { healthRoutes, runChecks, type ReadinessCheck } from '@pa/server-kit/health';
 import { loggerOptions } from '@pa/server-kit/logger';
 import { openApi } from '@pa/server-kit/openapi';
+import { prestartScanWorkers } from '@pa/power7-engine/session-store';
 import { authPlugin, keySource } from './auth/auth';
 import type { Power7Config } from './config';
 import { openDatabase } from './db/client';
@@ -193,6 +194,8 @@ export async function buildPower7App(config: Power7Config) {
   sweeper.unref();
 
   app.addHook('onReady', async () => {
+    // the first analysis finds its worker threads started and their kernels warmed
+    if (config.WORKER_THREADS !== 1) prestartScanWorkers(config.WORKER_THREADS || undefined);
     await sweep();
     // A job cut off by a crash or a stop is run again.
     const recovered = await sessions.recover();

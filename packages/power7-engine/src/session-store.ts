@@ -17,6 +17,8 @@ import { join } from 'node:path';
 import { analyzeTickets } from './analyze';
 import { readCustomerFile, sniffFile, type TicketFile } from './customer-file';
 export { sniffUpload, SNIFF_BYTES } from './customer-file';
+/** Scan worker threads started (and their kernels warmed) ahead of the first analysis, and stopped. */
+export { closeScanWorkers, prestartScanWorkers } from './analyze';
 import { csvField } from './csv';
 import { queryDraws, type DrawRow, type FilterQuery, type QueryContext } from './draw-query';
 import { EngineError, throwIfAborted } from './errors';
