@@ -26,6 +26,7 @@ import {
   INLINE_BUILD,
   splitTops,
 } from './tables';
+import { SharedBufferLease, tableBufferPool } from './shared-buffers';
 import { deriveWeights, unitsToAmount, type Weights } from './weights';
 import { buildOnWorkers, releaseWorkers, scanOnWorkers, takeWorkers } from './workers';
 
@@ -106,12 +107,13 @@ export async function analyzeTickets(
   throwIfAborted(signal);
 
   const workers = nWorkers > 1 ? takeWorkers(nWorkers) : [];
+  const buffers = new SharedBufferLease(tableBufferPool);
   let clean = false;
   try {
     onProgress?.({ phase: 'building', fraction: 0, drawsEvaluated: 0 });
     await yieldToLoop();
     const plan = workers.length > 0 ? buildOnWorkers(workers, signal) : INLINE_BUILD;
-    const tables = await buildTables(tickets, count, pool, weights, plan);
+    const tables = await buildTables(tickets, count, pool, weights, plan, buffers);
     throwIfAborted(signal);
     const mode = opts.countMode ?? 'auto';
     if (
@@ -119,7 +121,7 @@ export async function analyzeTickets(
       (mode === 'auto' &&
         estimateQualifyingShare(tables, weights.alpha[7]!, weights.lo, weights.hi) > 0.04)
     ) {
-      await addTierTables(tables, plan);
+      await addTierTables(tables, plan, buffers);
     }
     const tBuilt = performance.now();
     throwIfAborted(signal);
@@ -194,6 +196,8 @@ export async function analyzeTickets(
     };
   } finally {
     releaseWorkers(workers, clean && opts.reuseWorkers !== false);
+    // only after a clean finish is no worker writing to the tables any more
+    if (clean) buffers.release();
   }
 }
 

@@ -1,5 +1,6 @@
 import { invariant } from './errors';
 import { BINOM, PICK } from './model';
+import { SharedBufferLease } from './shared-buffers';
 import type { Weights } from './weights';
 
 /**
@@ -107,16 +108,17 @@ export async function buildTables(
   pool: number,
   weights: Weights,
   plan: BuildPlan = INLINE_BUILD,
+  buffers: SharedBufferLease = new SharedBufferLease(null),
 ): Promise<Tables> {
   const parts = Math.max(1, plan.parts);
   const n6 = BINOM[pool]![6]!;
   const n5 = BINOM[pool]![5]!;
 
   // 6-subset counts, one partial table per extra part; meanwhile the distinct tickets here
-  const c6 = sharedU32(n6);
-  const partial6 = [c6, ...Array.from({ length: parts - 1 }, () => sharedU32(n6))];
+  const c6 = buffers.u32(n6);
+  const partial6 = [c6, ...Array.from({ length: parts - 1 }, () => buffers.u32(n6))];
   // shared, so the workers read the tickets without a copy each
-  const ticketsShared = parts > 1 ? sharedCopy(tickets.subarray(0, count * 7)) : tickets;
+  const ticketsShared = parts > 1 ? buffers.copy(tickets.subarray(0, count * 7)) : tickets;
   const counting = plan.run(
     partial6.map((table, i) => ({
       op: 'count6' as const,
@@ -126,13 +128,13 @@ export async function buildTables(
       c6: table,
     })),
   );
-  const { ticketRanks, ticketMult, maxC7 } = distinctTickets(tickets, count);
+  const { ticketRanks, ticketMult, maxC7 } = distinctTickets(tickets, count, buffers);
   await counting;
   addInto(c6, partial6.slice(1));
 
   // c5 from c6 in parts (each into its own table), c4 and c3 here
-  const c5 = sharedU32(n5);
-  const partial5 = [c5, ...Array.from({ length: parts - 1 }, () => sharedU32(n5))];
+  const c5 = buffers.u32(n5);
+  const partial5 = [c5, ...Array.from({ length: parts - 1 }, () => buffers.u32(n5))];
   const tops6 = splitTops(pool, parts, 6);
   await plan.run(
     partial5.map((to, i) => ({
@@ -146,10 +148,10 @@ export async function buildTables(
   );
   addInto(c5, partial5.slice(1));
   divideCounts(c5, 5);
-  const c4 = sharedU32(BINOM[pool]![4]!);
+  const c4 = buffers.u32(BINOM[pool]![4]!);
   pushDown(c5, c4, 4, pool, allTops(pool, 5));
   divideCounts(c4, 4);
-  const c3 = sharedU32(BINOM[pool]![3]!);
+  const c3 = buffers.u32(BINOM[pool]![3]!);
   pushDown(c4, c3, 3, pool, allTops(pool, 4));
   divideCounts(c3, 3);
 
@@ -159,9 +161,9 @@ export async function buildTables(
   for (let i = 0; i < c3.length; i++) y3[i] = beta[3]! * c3[i]!;
   const y4 = new Float64Array(c4.length);
   zetaLayer(y3, c4, beta[4]!, y4, 4, pool, allTops(pool, 4));
-  const y5 = sharedF64(n5);
+  const y5 = buffers.f64(n5);
   zetaLayer(y4, c5, beta[5]!, y5, 5, pool, allTops(pool, 5));
-  const y6 = sharedF64(n6);
+  const y6 = buffers.f64(n6);
   await plan.run(
     splitTops(pool, parts, 6).map((tops) => ({
       op: 'zeta' as const,
@@ -194,18 +196,22 @@ export async function buildTables(
  * Cost ≈ 3 passes of C(P,6)·6 loads and 3·4·C(P,6) bytes (≈ 100 MB at P=45). Values ≤ 24·20·T, so
  * u32 holds them for T < 8.9M.
  */
-export async function addTierTables(t: Tables, plan: BuildPlan = INLINE_BUILD): Promise<void> {
+export async function addTierTables(
+  t: Tables,
+  plan: BuildPlan = INLINE_BUILD,
+  buffers: SharedBufferLease = new SharedBufferLease(null),
+): Promise<void> {
   const pool = t.pool;
   const n6 = t.c6.length;
   const n5 = t.c5.length;
   // tier 4 needs Σ over 4-subsets on the 5-sets; tier 3 Σ over 3-subsets, via the 4-sets
-  const f5of4 = sharedU32(n5);
+  const f5of4 = buffers.u32(n5, false);
   zetaLayer(t.c4, t.c5, 0, f5of4, 5, pool, allTops(pool, 5));
   const f4of3 = new Uint32Array(t.c4.length);
   zetaLayer(t.c3, t.c4, 0, f4of3, 4, pool, allTops(pool, 4));
-  const f5of3 = sharedU32(n5);
+  const f5of3 = buffers.u32(n5, false);
   zetaLayer(f4of3, t.c5, 0, f5of3, 5, pool, allTops(pool, 5));
-  const tiers = sharedU32(4 * n6);
+  const tiers = buffers.u32(4 * n6, false);
   // tier-major order: piece i of every tier lands on the same part (i mod parts), so no two threads
   // write the same cache lines
   const split = splitTops(pool, Math.max(1, plan.parts), 6);
@@ -234,19 +240,6 @@ export async function addTierTables(t: Tables, plan: BuildPlan = INLINE_BUILD): 
   for (let r = 0; r < n6; r++) tiers[4 * r + 3] = c6[r]!;
   await plan.run(ops);
   t.tiers = tiers;
-}
-
-function sharedU32(n: number): Uint32Array {
-  return new Uint32Array(new SharedArrayBuffer(Math.max(4, n * 4)));
-}
-function sharedF64(n: number): Float64Array {
-  return new Float64Array(new SharedArrayBuffer(Math.max(8, n * 8)));
-}
-
-function sharedCopy(bytes: Uint8Array): Uint8Array {
-  const copy = new Uint8Array(new SharedArrayBuffer(Math.max(1, bytes.length)));
-  copy.set(bytes);
-  return copy;
 }
 
 function maxOf(a: Uint32Array): number {
@@ -310,6 +303,7 @@ function countSixSubsets(tickets: Uint8Array, from: number, to: number, c6: Uint
 function distinctTickets(
   tickets: Uint8Array,
   count: number,
+  buffers: SharedBufferLease,
 ): { ticketRanks: Uint32Array; ticketMult: Uint32Array; maxC7: number } {
   const b = BINOM;
   const ranks = new Uint32Array(count);
@@ -326,8 +320,8 @@ function distinctTickets(
   radixSort27(ranks);
   let distinct = 0;
   for (let i = 0; i < count; i++) if (i === 0 || ranks[i] !== ranks[i - 1]) distinct++;
-  const ticketRanks = sharedU32(distinct);
-  const ticketMult = sharedU32(distinct);
+  const ticketRanks = buffers.u32(distinct, false);
+  const ticketMult = buffers.u32(distinct);
   let maxC7 = 0;
   for (let i = 0, d = -1; i < count; i++) {
     if (i === 0 || ranks[i] !== ranks[i - 1]) {

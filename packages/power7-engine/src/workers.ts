@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CancelledError } from './errors';
 import type { ScanChunk, ScanParams, ScanStats } from './scan';
+import { tableBufferPool } from './shared-buffers';
 import type { WorkerReply, WorkerRequest } from './scan-worker';
 import type { BuildOp, BuildPlan, Tables } from './tables';
 
@@ -98,8 +99,9 @@ export function idleScanWorkerCount(): number {
   return idleWorkers.length;
 }
 
-/** Terminates the idle workers kept for reuse (e.g. on shutdown); safe to call any time. */
+/** Terminates the idle workers kept for reuse and drops the spare table buffers (e.g. on shutdown). */
 export async function closeScanWorkers(): Promise<void> {
+  tableBufferPool.clear();
   const all = idleWorkers.splice(0);
   await Promise.all(all.map((w) => w.terminate()));
 }
