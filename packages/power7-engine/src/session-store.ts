@@ -415,7 +415,7 @@ async function writeIngest(
     await Promise.all([
       writeSynced(tmp.tickets, [file.tickets]),
       writeSynced(tmp.rowIndex, [file.offsets, file.lines, file.lengths]),
-      writeSynced(tmp.rejectedCsv, [rejectedHeader, ...rejected]),
+      writeSynced(tmp.rejectedCsv, [rejectedHeader + rejected.join('')]),
       rowsSource === rowsPath || file.format === 'xlsx' ? null : syncFile(rowsSource),
     ]);
     await rename(tmp.tickets, fileIn(dir, 'tickets'));
