@@ -15,6 +15,8 @@ import {
   coarsen,
   HIST_BINS,
   scanTops,
+  countWidth,
+  type CountColumn,
   type ScanChunk,
   type ScanParams,
   type ScanStats,
@@ -61,7 +63,7 @@ export interface AnalyzeOptions {
  */
 export interface QualifyingTable {
   length: number;
-  chunks: { length: number; ranks: Uint32Array; counts: (Uint16Array | Uint32Array)[] }[];
+  chunks: { length: number; ranks: Uint32Array; counts: CountColumn[] }[];
 }
 
 export interface AnalysisResult {
@@ -130,14 +132,15 @@ export async function analyzeTickets(
     onProgress?.({ phase: 'scanning', fraction: buildShare, drawsEvaluated: 0 });
     throwIfAborted(signal);
 
-    const wide = [3, 4, 5, 6, 7].map((m) => BINOM[7]![m]! * tables.maxCount[m]! > 65535);
+    // winners of match type m ≤ C(7,m)·max c_m: each column as narrow as that bound allows
+    const widths = [3, 4, 5, 6, 7].map((m) => countWidth(BINOM[7]![m]! * tables.maxCount[m]!));
     const params: ScanParams = {
       pool,
       w: Array.from(weights.w),
       alpha7: weights.alpha[7]!,
       lo: weights.lo,
       hi: weights.hi,
-      wide,
+      widths,
     };
     const chunks: ScanChunk[] = [];
     let statsList: ScanStats[];

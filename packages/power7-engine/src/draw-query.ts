@@ -1,4 +1,5 @@
 import type { QualifyingTable } from './analyze';
+import type { CountColumn } from './scan';
 import { EngineError } from './errors';
 import { BINOM, formatCombo, MATCH_TYPES, type MatchType, type WinnerCounts } from './model';
 import { unitsToAmount } from './weights';
@@ -394,11 +395,11 @@ function filterChunk(
   un: Unranker,
   length: number,
   ranks: Uint32Array,
-  c3: Uint16Array | Uint32Array,
-  c4: Uint16Array | Uint32Array,
-  c5: Uint16Array | Uint32Array,
-  c6: Uint16Array | Uint32Array,
-  c7: Uint16Array | Uint32Array,
+  c3: CountColumn,
+  c4: CountColumn,
+  c5: CountColumn,
+  c6: CountColumn,
+  c7: CountColumn,
 ): number {
   const w = f.w;
   const w3 = w[0]!;

@@ -11,8 +11,8 @@ export interface ScanParams {
   /** Inclusive qualification bounds on the total in units. */
   lo: number;
   hi: number;
-  /** Per match type 3..7 (index 0..4): store counts in 32 bits (else 16) because their bound needs it. */
-  wide: boolean[];
+  /** Per match type 3..7 (index 0..4): bytes per stored count (1, 2 or 4), as their bound needs. */
+  widths: CountWidth[];
 }
 
 /** Qualifying draws of one top number (largest element `g`, 0-based), in ascending colex rank. */
@@ -22,7 +22,16 @@ export interface ScanChunk {
   length: number;
   ranks: Uint32Array;
   /** Winners per match type 3..7 (index 0..4). */
-  counts: (Uint16Array | Uint32Array)[];
+  counts: CountColumn[];
+}
+
+/** A column of winner counts, as narrow as the counts' bound allows. */
+export type CountColumn = Uint8Array | Uint16Array | Uint32Array;
+export type CountWidth = 1 | 2 | 4;
+
+/** The narrowest width that holds every value up to `bound`. */
+export function countWidth(bound: number): CountWidth {
+  return bound <= 0xff ? 1 : bound <= 0xffff ? 2 : 4;
 }
 
 export const HIST_BINS = 65536;
@@ -115,11 +124,11 @@ class RunningStats {
 class QualifyingWriter {
   private static readonly CHUNK = 1 << 18;
   private ranks: Uint32Array;
-  private e3: Uint16Array | Uint32Array;
-  private e4: Uint16Array | Uint32Array;
-  private e5: Uint16Array | Uint32Array;
-  private e6: Uint16Array | Uint32Array;
-  private e7: Uint16Array | Uint32Array;
+  private e3: CountColumn;
+  private e4: CountColumn;
+  private e5: CountColumn;
+  private e6: CountColumn;
+  private e7: CountColumn;
   private len = 0;
   private seq = 0;
   private g = -1;
@@ -151,7 +160,7 @@ class QualifyingWriter {
   constructor(
     tables: Tables,
     w: number[],
-    private readonly wide: boolean[],
+    private readonly widths: CountWidth[],
     private readonly sink: ScanSink,
   ) {
     this.dense = tables.tiers !== undefined;
@@ -169,10 +178,10 @@ class QualifyingWriter {
     this.e7 = this.column(4);
   }
 
-  private column(i: number): Uint16Array | Uint32Array {
-    return this.wide[i]
-      ? new Uint32Array(QualifyingWriter.CHUNK)
-      : new Uint16Array(QualifyingWriter.CHUNK);
+  private column(i: number): CountColumn {
+    const n = QualifyingWriter.CHUNK;
+    const width = this.widths[i];
+    return width === 1 ? new Uint8Array(n) : width === 2 ? new Uint16Array(n) : new Uint32Array(n);
   }
 
   startTop(g: number): void {
@@ -469,7 +478,7 @@ export function scanTops(
   sink: ScanSink,
 ): ScanStats {
   const st = new RunningStats();
-  const out = new QualifyingWriter(tables, p.w, p.wide, sink);
+  const out = new QualifyingWriter(tables, p.w, p.widths, sink);
   const outer = new Int32Array(6);
   for (const g of tops) {
     if (g < 6) continue;

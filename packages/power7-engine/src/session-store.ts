@@ -21,6 +21,7 @@ export { sniffUpload, SNIFF_BYTES } from './customer-file';
 export { closeScanWorkers, prestartScanWorkers } from './analyze';
 import { csvField } from './csv';
 import { queryDraws, type DrawRow, type FilterQuery, type QueryContext } from './draw-query';
+import type { CountColumn } from './scan';
 import { EngineError, throwIfAborted } from './errors';
 import {
   type Budget,
@@ -723,9 +724,15 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
   const n = stored.storage.qualified;
   const ranks = new Uint32Array(q, 0, n);
   let off = n * 4;
-  const counts: (Uint16Array | Uint32Array)[] = [];
+  const counts: CountColumn[] = [];
   for (const width of stored.storage.widths) {
-    counts.push(width === 2 ? new Uint16Array(q, off, n) : new Uint32Array(q, off, n));
+    counts.push(
+      width === 1
+        ? new Uint8Array(q, off, n)
+        : width === 2
+          ? new Uint16Array(q, off, n)
+          : new Uint32Array(q, off, n),
+    );
     off += n * width;
     if (off % 4) off += 4 - (off % 4);
   }

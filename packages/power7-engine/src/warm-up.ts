@@ -1,11 +1,11 @@
-import { scanTops, type ScanParams } from './scan';
+import { scanTops, type CountWidth, type ScanParams } from './scan';
 import { addTierTables, buildTables } from './tables';
 import { deriveWeights } from './weights';
 
 /**
  * Runs the build and scan kernels on a small synthetic problem (P=20, 3,000 tickets with duplicates:
- * ~80,000 draws per scan, a few milliseconds): sparse and dense per-tier counting, 16- and 32-bit
- * count columns, histogram widening. V8 then optimises the kernels with every branch and type already
+ * ~80,000 draws per scan, a few milliseconds): sparse and dense per-tier counting,
+ * count columns of 1, 2 and 4 bytes, histogram widening. V8 then optimises the kernels with every branch and type already
  * seen, instead of deoptimising and recompiling them during the first real analysis.
  */
 export async function warmUpKernels(): Promise<void> {
@@ -36,18 +36,20 @@ export async function warmUpKernels(): Promise<void> {
   const tops: number[] = [];
   for (let g = pool - 1; g >= 6; g--) tops.push(g);
   const sink = { chunk: () => undefined, progress: () => undefined };
-  const params = (lo: number, hi: number, wide: boolean): ScanParams => ({
+  const params = (lo: number, hi: number, width: CountWidth): ScanParams => ({
     pool,
     w: Array.from(weights.w),
     alpha7: weights.alpha[7]!,
     lo,
     hi,
-    wide: [wide, wide, wide, wide, wide],
+    widths: [width, width, width, width, width],
   });
   const tables = await buildTables(tickets, count, pool, weights);
   // none qualify (statistics only), then ~5% (sparse counting), then all (dense counting)
-  const all = scanTops(tables, params(0, -1, false), tops, sink);
-  scanTops(tables, params(all.min, all.min + (all.max - all.min) / 20, true), tops, sink);
+  const all = scanTops(tables, params(0, -1, 1), tops, sink);
+  const sparse = all.min + (all.max - all.min) / 20;
+  scanTops(tables, params(all.min, sparse, 4), tops, sink);
+  scanTops(tables, params(all.min, sparse, 1), tops, sink);
   await addTierTables(tables);
-  scanTops(tables, params(all.min, all.max, false), tops, sink);
+  scanTops(tables, params(all.min, all.max, 2), tops, sink);
 }
