@@ -4,8 +4,17 @@ import { EngineError } from './errors';
 import { BINOM, formatCombo, MATCH_TYPES, type MatchType, type WinnerCounts } from './model';
 import { unitsToAmount } from './weights';
 
-export type SortKey =
-  'totalPayout' | 'combo' | 'winners3' | 'winners4' | 'winners5' | 'winners6' | 'winners7';
+/** What the qualifying draws can be sorted by. */
+export const SORT_KEYS = [
+  'totalPayout',
+  'combo',
+  'winners3',
+  'winners4',
+  'winners5',
+  'winners6',
+  'winners7',
+] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
 
 export interface Range {
   min?: number;
@@ -149,16 +158,7 @@ export function queryDraws(ctx: QueryContext, q: FilterQuery): DrawPage {
     );
   }
   const sort = q.sort ?? { by: 'totalPayout', direction: 'desc' };
-  const validSort = [
-    'totalPayout',
-    'combo',
-    'winners3',
-    'winners4',
-    'winners5',
-    'winners6',
-    'winners7',
-  ];
-  if (!validSort.includes(sort.by) || (sort.direction !== 'asc' && sort.direction !== 'desc')) {
+  if (!SORT_KEYS.includes(sort.by) || (sort.direction !== 'asc' && sort.direction !== 'desc')) {
     throw new EngineError('INVALID_PARAMS', 'Unknown sort.', 'sort');
   }
   const sign = sort.direction === 'asc' ? 1 : -1;

@@ -173,6 +173,7 @@ export interface AnalysisSummary {
 }
 
 export type { DrawRow, FilterQuery, Range, SortKey } from './draw-query';
+export { SORT_KEYS } from './draw-query';
 
 /** Answer of `OpenSession.filter`: one page of qualifying draws plus the all-draws statistics. */
 export interface FilterAnswer {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeTickets } from '../src/analyze';
-import { queryDraws, type FilterQuery, type SortKey } from '../src/draw-query';
+import { queryDraws, SORT_KEYS, type FilterQuery } from '../src/draw-query';
 import type { MatchType } from '../src/model';
 import { naiveAnalysis, type NaiveDraw } from './reference';
 
@@ -67,15 +67,7 @@ const queryArb = (pool: number) =>
       page: fc.integer({ min: 1, max: 4 }),
       pageSize: fc.integer({ min: 1, max: 30 }),
       sort: fc.record({
-        by: fc.constantFrom<SortKey>(
-          'totalPayout',
-          'combo',
-          'winners3',
-          'winners4',
-          'winners5',
-          'winners6',
-          'winners7',
-        ),
+        by: fc.constantFrom(...SORT_KEYS),
         direction: fc.constantFrom<'asc' | 'desc'>('asc', 'desc'),
       }),
       winners: fc.record({ 3: rangeArb(40), 5: rangeArb(6) }, { requiredKeys: [] }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envelopeSchema } from '@pa/contracts/envelope';
 import { MAX_PAGE_SIZE, paginatedSchema } from '@pa/contracts/list-query';
+import { SORT_KEYS } from '@pa/power7-engine/session-store';
 
 const num = z.number();
 
@@ -80,16 +81,6 @@ const range = z
   });
 
 const poolNumber = z.number().int().min(1).max(49);
-
-export const SORT_KEYS = [
-  'totalPayout',
-  'combo',
-  'winners3',
-  'winners4',
-  'winners5',
-  'winners6',
-  'winners7',
-] as const;
 
 /** The filter request of PRODUCT.md §5 step 2. */
 export const filterBodySchema = z.object({
