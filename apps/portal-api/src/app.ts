@@ -1,7 +1,6 @@
 import Fastify from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -13,10 +12,12 @@ import { loggerOptions } from '@pa/server-kit/logger';
 import { openApi } from '@pa/server-kit/openapi';
 import type { PortalConfig } from './config';
 import { openDatabase, type OpenDatabase } from './db/client';
+import { AuthCache } from './modules/auth/auth-cache';
 import { loadSigningKeys } from './modules/auth/keys';
 import { seed, type SeedResult } from './modules/companies/seed';
 import { createMailer, type Mailer } from './modules/mail/mailer';
 import { authPlugin } from './plugins/external/auth';
+import { securityHeadersPlugin } from './plugins/external/security-headers';
 import { registerWebApp } from './plugins/external/web-app';
 import { registerAccountRoutes } from './routes/api/accounts/index';
 import { registerAdminRoutes } from './routes/api/admin-routes';
@@ -73,7 +74,7 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   app.decorate('seedResult', await seed(database.db, config.DEMO_ADMIN_PASSWORD));
 
   // Order matters: security headers and the error handler wrap everything registered after them.
-  await app.register(helmet, {
+  await app.register(securityHeadersPlugin, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -104,7 +105,14 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   });
   // The auth plugin decorates app.db / app.authenticate / app.requirePermission: register it before
   // any route that uses them.
-  await app.register(authPlugin, { db: database.db, keys });
+  await app.register(authPlugin, {
+    db: database.db,
+    keys,
+    cache: new AuthCache(
+      database.changes,
+      database.driver === 'postgres' ? config.AUTH_CACHE_TTL_MS : null,
+    ),
+  });
   await app.register(registerAccountRoutes);
   await app.register(registerAdminRoutes);
   return app;

@@ -28,6 +28,12 @@ export const portalConfigSchema = z.object({
   SIGNIN_RATE_LIMIT_ACCOUNT: seconds(5),
   /** Length of the sign-in rate-limit window in seconds. */
   SIGNIN_RATE_LIMIT_WINDOW: seconds(900),
+  /**
+   * PostgreSQL only: how long (ms) the in-process auth cache may keep what another portal process could
+   * have changed (ADR 004); 0 = no cache, read the database on every request. PGlite (one process per
+   * data folder) ignores it: there every write of the process invalidates the cache at once.
+   */
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** smtp:// or smtps:// URL; unset = write each message to DATA_DIR/outbox and log it. */
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().default('Power Analyzer <no-reply@power-analyzer.local>'),

@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { DataChanges, trackPgliteWrites, trackPoolWrites } from './changes';
 import * as schema from './schema';
 
 /** The one database type the code sees; PGlite and node-postgres both satisfy it. */
@@ -19,6 +20,8 @@ export type PortalTx = Parameters<Parameters<PortalDb['transaction']>[0]>[0] | P
 export interface OpenDatabase {
   db: PortalDb;
   driver: 'pglite' | 'postgres';
+  /** Counts this process's committed writes (the auth cache's invalidation, ADR 004). */
+  changes: DataChanges;
   /** Readiness check: one round trip. */
   check(): Promise<boolean>;
   close(): Promise<void>;
@@ -104,6 +107,8 @@ function lockFolder(folder: string): () => void {
 export async function openDatabase(options: DatabaseOptions): Promise<OpenDatabase> {
   if (options.DATABASE_URL) {
     const pool = new pg.Pool({ connectionString: options.DATABASE_URL, max: 10 });
+    const changes = new DataChanges();
+    trackPoolWrites(pool, changes);
     const db = drizzlePg(pool, { schema });
     try {
       await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
@@ -114,6 +119,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
     return {
       db: db as unknown as PortalDb,
       driver: 'postgres',
+      changes,
       check: async () => {
         await db.execute(sql`select 1`);
         return true;
@@ -143,6 +149,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
   // planner sort a whole company's users for a deep list page instead of walking the matching index
   // (bench/portal.bench.ts: deep page p50 ~31 → ~13 ms at 10,000 users).
   await pglite.exec('set random_page_cost = 1.1');
+  const changes = new DataChanges();
+  trackPgliteWrites(pglite, changes);
   const db = drizzlePglite(pglite, { schema });
   try {
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
@@ -154,6 +162,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
   return {
     db: db as unknown as PortalDb,
     driver: 'pglite',
+    changes,
     check: async () => {
       await db.execute(sql`select 1`);
       return true;

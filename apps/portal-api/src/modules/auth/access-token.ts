@@ -13,6 +13,11 @@ export interface AccessClaims {
   perms: string[];
 }
 
+/** Claims of a verified token: the signed ones plus its expiry (seconds since the epoch). */
+export interface VerifiedClaims extends AccessClaims {
+  exp: number;
+}
+
 /** Signs an access token (EdDSA) valid for `ttlSeconds`. */
 export async function signAccessToken(
   keys: SigningKeys,
@@ -42,7 +47,7 @@ export async function signAccessToken(
 export async function verifyAccessToken(
   keys: SigningKeys,
   token: string,
-): Promise<AccessClaims | null> {
+): Promise<VerifiedClaims | null> {
   try {
     const { payload } = await jwtVerify(token, keys.publicKey, {
       algorithms: ['EdDSA'],
@@ -54,7 +59,8 @@ export async function verifyAccessToken(
       payload.typ !== 'access' ||
       typeof payload.sub !== 'string' ||
       typeof payload.cid !== 'string' ||
-      typeof payload.sid !== 'string'
+      typeof payload.sid !== 'string' ||
+      typeof payload.exp !== 'number'
     ) {
       return null;
     }
@@ -64,6 +70,7 @@ export async function verifyAccessToken(
       sid: payload.sid,
       name: typeof payload.name === 'string' ? payload.name : '',
       perms: Array.isArray(payload.perms) ? payload.perms.map(String) : [],
+      exp: payload.exp,
     };
   } catch {
     return null;

@@ -9,7 +9,8 @@ import { and, eq, lt } from 'drizzle-orm';
 import { forbidden, unauthorized } from '@pa/server-kit/errors';
 import type { PortalDb } from '../../db/client';
 import { companies, signIns, users } from '../../db/schema';
-import { verifyAccessToken } from '../../modules/auth/access-token';
+import { verifyAccessToken, type VerifiedClaims } from '../../modules/auth/access-token';
+import { type AuthCache, VerifiedTokens } from '../../modules/auth/auth-cache';
 import { effectivePermissionsSql } from '../../modules/auth/effective-permissions';
 import type { SigningKeys } from '../../modules/auth/keys';
 
@@ -29,6 +30,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: PortalDb;
     signingKeys: SigningKeys;
+    /** The per-user authorisation state cache (ADR 004); `verify` keeps account details in it too. */
+    authCache: AuthCache;
     /** preHandler: 401 unless a valid access token of an active user and a live sign-in. */
     authenticate: preHandlerAsyncHookHandler;
     /** preHandler (after authenticate): 403 unless the caller holds every code. */
@@ -53,29 +56,29 @@ const TOUCH_INTERVAL_MS = 60_000;
 export interface AuthPluginOptions {
   db: PortalDb;
   keys: SigningKeys;
+  cache: AuthCache;
 }
 
 /**
- * Bearer-token authentication and permission checks. Every request re-reads the user, their sign-in
- * and their effective permissions, so revoking a sign-in, locking a user or changing a role applies
- * on the very next request (the token's `perms` claim is for the Power 7 API only).
+ * Bearer-token authentication and permission checks. Every request checks the user, their sign-in and
+ * their effective permissions as the database has them now: read once and kept in the auth cache until
+ * the next write (ADR 004), so revoking a sign-in, locking a user or changing a role applies on the
+ * very next request (the token's `perms` claim is for the Power 7 API only).
  */
 export const authPlugin = fp<AuthPluginOptions>(
   async function authPlugin(app: FastifyInstance, options: AuthPluginOptions) {
-    const { db, keys } = options;
+    const { db, keys, cache } = options;
     app.decorate('db', db);
     app.decorate('signingKeys', keys);
-    app.decorateRequest('auth', undefined);
+    app.decorate('authCache', cache);
+    const verified = new VerifiedTokens<VerifiedClaims>();
 
-    app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
-      const header = request.headers.authorization ?? '';
-      const match = /^Bearer\s+(\S+)$/i.exec(header);
-      if (!match?.[1]) throw unauthorized();
-      const claims = await verifyAccessToken(keys, match[1]);
-      if (!claims) throw unauthorized(INVALID_SESSION);
-      // One round trip: the user, their company, the sign-in and the current permission codes.
+    // One round trip: the user, their company, the sign-in and the current permission codes.
+    const readState = async (sub: string, sid: string, cid: string) => {
       const [row] = await db
         .select({
+          userId: users.id,
+          companyId: users.companyId,
           userName: users.userName,
           status: users.status,
           companyName: companies.name,
@@ -85,26 +88,49 @@ export const authPlugin = fp<AuthPluginOptions>(
           codes: effectivePermissionsSql(users.id, users.companyId),
         })
         .from(users)
-        .innerJoin(signIns, and(eq(signIns.id, claims.sid), eq(signIns.userId, users.id)))
+        .innerJoin(signIns, and(eq(signIns.id, sid), eq(signIns.userId, users.id)))
         .innerJoin(companies, eq(companies.id, users.companyId))
-        .where(and(eq(users.id, claims.sub), eq(users.companyId, claims.cid)))
+        .where(and(eq(users.id, sub), eq(users.companyId, cid)))
         .limit(1);
+      return row ? { ...row, permissions: new Set(row.codes ?? []) } : null;
+    };
+    app.decorateRequest('auth', undefined);
+
+    app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
+      const header = request.headers.authorization ?? '';
+      const match = /^Bearer\s+(\S+)$/i.exec(header);
+      if (!match?.[1]) throw unauthorized();
+      const token = match[1];
+      let claims = verified.get(token);
+      if (!claims) {
+        const checked = await verifyAccessToken(keys, token);
+        if (!checked) throw unauthorized(INVALID_SESSION);
+        verified.set(token, checked);
+        claims = checked;
+      }
+      const { sub, sid, cid } = claims;
+      // By sign-in id: a sign-in belongs to one user of one company (checked again below).
+      const row = await cache.get('auth', sid, () => readState(sub, sid, cid));
       if (
         !row ||
+        row.userId !== sub ||
+        row.companyId !== cid ||
         row.status !== 'active' ||
         row.revokedAt !== null ||
         row.expiresAt.getTime() <= Date.now()
       ) {
         throw unauthorized(INVALID_SESSION);
       }
-      const codes = row.codes ?? [];
       if (Date.now() - row.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+        // "Last used" is written at most once a minute per sign-in; this write leaves the cache as is
+        // (db/changes.ts), so the cached entry carries the new time itself.
+        row.lastUsedAt = new Date();
         await db
           .update(signIns)
-          .set({ lastUsedAt: new Date() })
+          .set({ lastUsedAt: row.lastUsedAt })
           .where(
             and(
-              eq(signIns.id, claims.sid),
+              eq(signIns.id, sid),
               lt(signIns.lastUsedAt, new Date(Date.now() - TOUCH_INTERVAL_MS)),
             ),
           );
@@ -115,7 +141,7 @@ export const authPlugin = fp<AuthPluginOptions>(
         companyName: row.companyName,
         sessionId: claims.sid,
         userName: row.userName,
-        permissions: new Set(codes),
+        permissions: row.permissions,
       };
     });
 

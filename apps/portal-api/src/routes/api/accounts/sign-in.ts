@@ -40,6 +40,8 @@ const signInBody = z
     path: ['userName'],
   });
 
+const verifyAnswer = ok(userDetailsSchema);
+
 const rotateBody = z.object({ refreshToken: z.string().max(512).optional() }).nullish();
 
 function tooMany(reply: FastifyReply, seconds: number): never {
@@ -198,11 +200,17 @@ export async function registerSignInRoutes(base: FastifyInstance) {
         response: { 200: ok(userDetailsSchema), 401: errors[401] },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const auth = authOf(request);
-      const details = await loadUserDetails(app.db, auth.userId, auth.permissions);
-      if (!details) throw notFound('The account');
-      return envelope(details);
+      // The answer is kept in the auth cache like the caller's permissions (re-read after any write,
+      // ADR 004), validated and serialised once: verify is what clients call the most.
+      const body = await app.authCache.get('verify', auth.userId, async () => {
+        const details = await loadUserDetails(app.db, auth.userId, auth.permissions);
+        return details ? Buffer.from(JSON.stringify(verifyAnswer.parse(envelope(details)))) : null;
+      });
+      if (!body) throw notFound('The account');
+      // Already serialised (the route schema still documents it): sent as bytes, not re-serialised.
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
     },
   );
 
