@@ -51,8 +51,9 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   // Every answer names its request id (also in every log line), so a report can be traced.
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    done();
   });
 
   const database = options.database ?? (await openDatabase(config));

@@ -9,11 +9,18 @@ import type pg from 'pg';
  */
 export class DataChanges {
   #generation = 0;
+  readonly #listeners = new Set<() => void>();
   get generation() {
     return this.#generation;
   }
   bump() {
     this.#generation++;
+    for (const listener of this.#listeners) listener();
+  }
+  /** Calls `listener` after every bump (the PGlite maintenance schedules itself from it). */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 }
 
@@ -24,7 +31,7 @@ export class DataChanges {
  */
 const NEUTRAL_WRITE =
   /^\s*(insert\s+into\s+"(audit_events|mail_outbox|refresh_tokens|password_reset_tokens)"|update\s+"sign_ins"\s+set\s+"last_used_at"\s*=\s*\$1\s+where)/i;
-const READ = /^\s*(select|show|explain|set|listen)\b/i;
+const READ = /^\s*(select|show|explain|set|listen|vacuum|analyze)\b/i;
 const TRANSACTION_END = /^\s*(commit|rollback|end|abort)\b/i;
 const TRANSACTION_START = /^\s*(begin|start\s+transaction)\b/i;
 

@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { DataChanges, trackPgliteWrites, trackPoolWrites } from './changes';
+import { pgliteMaintenance } from './maintenance';
 import * as schema from './schema';
 
 /** The one database type the code sees; PGlite and node-postgres both satisfy it. */
@@ -22,6 +23,11 @@ export interface OpenDatabase {
   driver: 'pglite' | 'postgres';
   /** Counts this process's committed writes (the auth cache's invalidation, ADR 004). */
   changes: DataChanges;
+  /**
+   * PGlite: vacuums/analyses the tables that need it now (it also runs by itself ~1 s after writes,
+   * db/maintenance.ts). PostgreSQL: nothing, the server's autovacuum does it.
+   */
+  maintain(): Promise<void>;
   /** Readiness check: one round trip. */
   check(): Promise<boolean>;
   close(): Promise<void>;
@@ -120,6 +126,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
       db: db as unknown as PortalDb,
       driver: 'postgres',
       changes,
+      maintain: async () => {},
       check: async () => {
         await db.execute(sql`select 1`);
         return true;
@@ -159,15 +166,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
     unlock();
     throw error;
   }
+  const maintenance = pgliteMaintenance(pglite, changes);
+  await maintenance.run();
   return {
     db: db as unknown as PortalDb,
     driver: 'pglite',
     changes,
+    maintain: () => maintenance.run(),
     check: async () => {
       await db.execute(sql`select 1`);
       return true;
     },
     close: async () => {
+      await maintenance.stop();
       if (!pglite.closed) await pglite.close();
       unlock();
     },
