@@ -27,4 +27,34 @@ describe('scan worker pool', () => {
     await closeScanWorkers();
     expect(idleScanWorkerCount()).toBe(0);
   });
+
+  it('an analysis cancelled while its tables are being built leaves the next one intact', async () => {
+    const pool = 30;
+    const count = 2000;
+    const many = new Uint8Array(count * 7);
+    for (let i = 0; i < count; i++)
+      many.set([1 + (i % 3), 5, 9, 12 + (i % 7), 20, 25, 26 + (i % 5)], i * 7);
+    const opts = {
+      pool,
+      payouts: { 3: 1, 4: 2, 5: 3, 6: 4, 7: 5 },
+      budget: { type: 'fixed', budget: 40 },
+      workers: 2,
+    } as const;
+    const reference = await analyzeTickets(many, count, opts);
+    const ac = new AbortController();
+    const cancelled = analyzeTickets(many, count, {
+      ...opts,
+      signal: ac.signal,
+      onProgress: (p) => {
+        if (p.phase === 'building') ac.abort();
+      },
+    });
+    await expect(cancelled).rejects.toMatchObject({ code: 'CANCELLED' });
+    const again = await analyzeTickets(many, count, opts);
+    expect(again.qualified).toBe(reference.qualified);
+    expect(again.stats).toEqual(reference.stats);
+    expect(again.table.chunks.flatMap((c) => Array.from(c.ranks))).toEqual(
+      reference.table.chunks.flatMap((c) => Array.from(c.ranks)),
+    );
+  });
 });
