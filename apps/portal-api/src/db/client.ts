@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
@@ -8,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { DataFolderHeldError, folderHolder, openPglite } from '@pa/server-kit/pglite';
 import { DataChanges, trackPgliteWrites, trackPoolWrites } from './changes';
 import { pgliteMaintenance } from './maintenance';
 import * as schema from './schema';
@@ -44,67 +44,8 @@ export interface DatabaseOptions {
 
 export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../drizzle');
 
-/** Thrown when another process holds the PGlite data folder. */
-export class DataFolderHeldError extends Error {
-  constructor(
-    readonly folder: string,
-    readonly pid: number,
-  ) {
-    super(
-      `The database folder ${folder} is in use by process ${pid} (PGlite allows one process per folder). ` +
-        'Stop that process first, or point DATABASE_URL at a PostgreSQL server.',
-    );
-    this.name = 'DataFolderHeldError';
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The pid holding a PGlite folder, or null when it is free (a stale lock of a dead process is free). */
-export function folderHolder(folder: string): number | null {
-  const lockFile = `${folder}.lock`;
-  try {
-    const pid = Number(fs.readFileSync(lockFile, 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid) ? pid : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Takes the PGlite folder for this process: a lock file beside it holds our pid. A lock left by a
- * dead process is taken over; a live holder makes us refuse, because two PGlite processes on one
- * folder corrupt it.
- */
-function lockFolder(folder: string): () => void {
-  const lockFile = `${folder}.lock`;
-  fs.mkdirSync(path.dirname(folder), { recursive: true });
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
-      return () => {
-        try {
-          if (fs.readFileSync(lockFile, 'utf8').trim() === String(process.pid)) fs.rmSync(lockFile);
-        } catch {
-          // already gone
-        }
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = folderHolder(folder);
-      if (holder !== null) throw new DataFolderHeldError(folder, holder);
-      fs.rmSync(lockFile, { force: true });
-    }
-  }
-  throw new Error(`Could not lock ${folder}.`);
-}
+// One process per PGlite folder: the lock and its error live in server-kit (shared with Power 7).
+export { DataFolderHeldError, folderHolder };
 
 /**
  * Opens the portal database and applies pending migrations: PostgreSQL when DATABASE_URL is set,
@@ -135,20 +76,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
     };
   }
 
-  let unlock = () => {};
   let client = options.pglite;
+  /** Closes a PGlite this function opened in the data folder and releases the folder. */
+  let release: (() => Promise<void>) | undefined;
   if (!client) {
     if (options.inMemory) {
       client = await PGlite.create();
     } else {
-      const folder = path.join(options.DATA_DIR, 'portal-db');
-      unlock = lockFolder(folder);
-      try {
-        client = await PGlite.create({ dataDir: folder });
-      } catch (error) {
-        unlock();
-        throw error;
-      }
+      const opened = await openPglite(path.join(options.DATA_DIR, 'portal-db'));
+      client = opened.client;
+      release = opened.close;
     }
   }
   const pglite = client;
@@ -162,8 +99,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
   try {
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   } catch (error) {
-    await pglite.close();
-    unlock();
+    await (release ? release() : pglite.close());
     throw error;
   }
   const maintenance = pgliteMaintenance(pglite, changes);
@@ -179,8 +115,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
     },
     close: async () => {
       await maintenance.stop();
-      if (!pglite.closed) await pglite.close();
-      unlock();
+      if (release) await release();
+      else if (!pglite.closed) await pglite.close();
     },
   };
 }
