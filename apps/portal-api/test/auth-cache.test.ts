@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { permissions, rolePermissions, roles, users } from '../src/db/schema';
+import { users } from '../src/db/schema';
 import { buildTestApp, DATABASES, type TestApp } from './helper';
 
 /**
@@ -26,21 +26,8 @@ describe.each(DATABASES)(
 
     /** A user holding a fresh role with `roles.read`, signed in, with the cache warmed. */
     async function warmUser() {
-      const [read] = await t.db
-        .select({ id: permissions.id })
-        .from(permissions)
-        .where(
-          and(eq(permissions.companyId, t.company.companyId), eq(permissions.code, 'roles.read')),
-        );
       const name = `reader-${Math.random().toString(36).slice(2)}`;
-      const [role] = await t.db
-        .insert(roles)
-        .values({ companyId: t.company.companyId, name })
-        .returning({ id: roles.id });
-      if (!read || !role) throw new Error('setup failed');
-      await t.db
-        .insert(rolePermissions)
-        .values({ roleId: role.id, permissionId: read.id, companyId: t.company.companyId });
+      const roleId = await t.createRole(name, ['roles.read']);
       const user = await t.createUser({ roles: [name] });
       const session = await t.tokenFor(user.id);
       const headers = { authorization: `Bearer ${session.accessToken}` };
@@ -48,7 +35,7 @@ describe.each(DATABASES)(
         expect((await verify(headers)).statusCode).toBe(200);
         expect((await listRoles(headers)).statusCode).toBe(200);
       }
-      return { user, session, headers, roleId: role.id, permissionId: read.id };
+      return { user, session, headers, roleId };
     }
 
     it('a cached answer is served again without a change (the cache is in use)', async () => {

@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { permissions, rolePermissions, roles } from '../src/db/schema';
+import { permissions, rolePermissions } from '../src/db/schema';
 import { buildTestApp, DATABASES, type TestApp } from './helper';
 
 /** No escalation (PRODUCT.md §3): nobody grants what they do not hold or changes their own access. */
@@ -34,16 +34,7 @@ describe.each(DATABASES)('no escalation on %s', (database) => {
   beforeAll(async () => {
     t = await buildTestApp({ database });
     admin = await t.authHeader();
-    const rows = await t.db
-      .select({ id: permissions.id, code: permissions.code })
-      .from(permissions)
-      .where(eq(permissions.companyId, t.company.companyId));
-    ids = Object.fromEntries(rows.map((r) => [r.code, r.id]));
-    const [role] = await t.db
-      .select({ id: roles.id })
-      .from(roles)
-      .where(and(eq(roles.companyId, t.company.companyId), eq(roles.isSystem, true)));
-    administratorRoleId = role!.id;
+    ({ permissionIds: ids, administratorRoleId } = await t.accessFixture());
   });
   afterAll(() => t?.close());
 

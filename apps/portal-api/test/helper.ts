@@ -8,7 +8,7 @@ import { inject } from 'vitest';
 import { buildPortalApp, type PortalApp } from '../src/app';
 import { portalConfigSchema, type PortalConfig } from '../src/config';
 import { openDatabase, type OpenDatabase, type PortalDb } from '../src/db/client';
-import { roles, userRoles, users } from '../src/db/schema';
+import { permissions, rolePermissions, roles, userRoles, users } from '../src/db/schema';
 import { hashPassword } from '../src/modules/accounts/passwords';
 import { startSignIn } from '../src/modules/accounts/sessions';
 import { createCompany } from '../src/modules/companies/create-company';
@@ -70,6 +70,16 @@ export interface TestApp {
   }): Promise<{ id: string; userName: string; email: string; password: string }>;
   /** Creates another company (system permissions, Administrator role, admin) like the admin CLI. */
   createCompany(name: string): Promise<TestCompany>;
+  /**
+   * The resource tests' common fixture: a company's permission ids by code and its Administrator
+   * role's id (default: the Demo Company).
+   */
+  accessFixture(companyId?: string): Promise<{
+    permissionIds: Record<string, string>;
+    administratorRoleId: string;
+  }>;
+  /** Inserts a role of the company holding the permissions with these codes; returns its id. */
+  createRole(name: string, codes: string[], companyId?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -198,10 +208,42 @@ export async function buildTestApp(
     }
     return { ...user, password };
   };
+  const accessFixture: TestApp['accessFixture'] = async (companyId = admin.companyId) => {
+    const rows = await db
+      .select({ id: permissions.id, code: permissions.code })
+      .from(permissions)
+      .where(eq(permissions.companyId, companyId));
+    const [administrator] = await db
+      .select({ id: roles.id })
+      .from(roles)
+      .where(and(eq(roles.companyId, companyId), eq(roles.isSystem, true)));
+    if (!administrator) throw new Error(`no Administrator role in company ${companyId}`);
+    return {
+      permissionIds: Object.fromEntries(rows.map((row) => [row.code, row.id])),
+      administratorRoleId: administrator.id,
+    };
+  };
+  const createRole: TestApp['createRole'] = async (name, codes, companyId = admin.companyId) => {
+    const { permissionIds } = await accessFixture(companyId);
+    const [role] = await db.insert(roles).values({ companyId, name }).returning({ id: roles.id });
+    if (!role) throw new Error('role insert failed');
+    if (codes.length > 0) {
+      await db.insert(rolePermissions).values(
+        codes.map((code) => {
+          const permissionId = permissionIds[code];
+          if (!permissionId) throw new Error(`unknown permission ${code}`);
+          return { roleId: role.id, permissionId, companyId };
+        }),
+      );
+    }
+    return role.id;
+  };
   return {
     app,
     db,
     config,
+    accessFixture,
+    createRole,
     company: {
       companyId: admin.companyId,
       adminId: admin.id,

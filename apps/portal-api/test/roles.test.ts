@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, permissions, roles, users } from '../src/db/schema';
+import { auditEvents, users } from '../src/db/schema';
 import { buildTestApp, DATABASES, type TestApp } from './helper';
 
 describe.each(DATABASES)('roles resource on %s', (database) => {
@@ -15,16 +15,7 @@ describe.each(DATABASES)('roles resource on %s', (database) => {
     admin = await t.authHeader();
     nobodyId = (await t.createUser()).id;
     nobody = await t.authHeader(nobodyId);
-    const rows = await t.db
-      .select({ id: permissions.id, code: permissions.code })
-      .from(permissions)
-      .where(eq(permissions.companyId, t.company.companyId));
-    ids = Object.fromEntries(rows.map((r) => [r.code, r.id]));
-    const [role] = await t.db
-      .select({ id: roles.id })
-      .from(roles)
-      .where(and(eq(roles.companyId, t.company.companyId), eq(roles.isSystem, true)));
-    administratorRoleId = role!.id;
+    ({ permissionIds: ids, administratorRoleId } = await t.accessFixture());
   });
   afterAll(() => t?.close());
 

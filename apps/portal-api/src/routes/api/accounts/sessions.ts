@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok as envelope } from '@pa/contracts/envelope';
 import { notFound } from '@pa/server-kit/errors';
+import type { PortalDb } from '../../../db/client';
 import { signIns, users } from '../../../db/schema';
 import { auditFrom, recordAudit } from '../../../modules/audit/record';
 import { listSignIns, revokeAllSignIns, revokeSignIn } from '../../../modules/accounts/sessions';
@@ -12,6 +13,35 @@ import { authErrors, errors, ok, sessionSchema } from './schemas';
 
 const idParams = z.object({ id: z.uuid('must be an id') });
 const revokedSchema = z.object({ revoked: z.number().int() });
+
+/**
+ * The one way a route ends sign-ins: 404 unless `target` finds what to end in the caller's reach,
+ * then `end` (returns how many were ended), then the audit event (for a single sign-in only when one
+ * was actually live).
+ */
+async function endSignIns(
+  db: PortalDb,
+  request: FastifyRequest,
+  options: {
+    target?: { exists: () => Promise<boolean>; what: string };
+    end: () => Promise<number>;
+    audit: { action: string; entityType: 'session' | 'user'; entityId: string };
+    after: (revoked: number) => Record<string, unknown>;
+    /** false: no audit event when nothing was ended (a sign-in ended twice). */
+    auditNone?: boolean;
+  },
+): Promise<number> {
+  if (options.target && !(await options.target.exists())) throw notFound(options.target.what);
+  const revoked = await options.end();
+  if (revoked > 0 || options.auditNone !== false) {
+    await recordAudit(db, {
+      ...auditFrom(request),
+      ...options.audit,
+      after: options.after(revoked),
+    });
+  }
+  return revoked;
+}
 
 /**
  * Sign-ins a person can see and end: their own list, ending one or all others, and an administrator
@@ -66,22 +96,23 @@ export async function registerSessionRoutes(base: FastifyInstance) {
     async (request) => {
       const auth = authOf(request);
       const { id } = request.params;
-      const [own] = await app.db
-        .select({ id: signIns.id })
-        .from(signIns)
-        .where(and(eq(signIns.id, id), eq(signIns.userId, auth.userId)));
-      if (!own) throw notFound('The sign-in');
-      const revoked = await revokeSignIn(app.db, id, 'ended by the user');
-      if (revoked) {
-        await recordAudit(app.db, {
-          ...auditFrom(request),
-          action: 'session.revoke',
-          entityType: 'session',
-          entityId: id,
-          after: { reason: 'ended by the user' },
-        });
-      }
-      return envelope({ revoked: revoked ? 1 : 0 }, 'The sign-in was ended.');
+      const revoked = await endSignIns(app.db, request, {
+        target: {
+          what: 'The sign-in',
+          exists: async () =>
+            (
+              await app.db
+                .select({ id: signIns.id })
+                .from(signIns)
+                .where(and(eq(signIns.id, id), eq(signIns.userId, auth.userId)))
+            ).length > 0,
+        },
+        end: async () => ((await revokeSignIn(app.db, id, 'ended by the user')) ? 1 : 0),
+        audit: { action: 'session.revoke', entityType: 'session', entityId: id },
+        after: () => ({ reason: 'ended by the user' }),
+        auditNone: false,
+      });
+      return envelope({ revoked }, 'The sign-in was ended.');
     },
   );
 
@@ -98,18 +129,10 @@ export async function registerSessionRoutes(base: FastifyInstance) {
     },
     async (request) => {
       const auth = authOf(request);
-      const revoked = await revokeAllSignIns(
-        app.db,
-        auth.userId,
-        'ended by the user',
-        auth.sessionId,
-      );
-      await recordAudit(app.db, {
-        ...auditFrom(request),
-        action: 'session.revoke-others',
-        entityType: 'user',
-        entityId: auth.userId,
-        after: { revoked },
+      const revoked = await endSignIns(app.db, request, {
+        end: () => revokeAllSignIns(app.db, auth.userId, 'ended by the user', auth.sessionId),
+        audit: { action: 'session.revoke-others', entityType: 'user', entityId: auth.userId },
+        after: (count) => ({ revoked: count }),
       });
       return envelope({ revoked }, `${revoked} other sign-in${revoked === 1 ? '' : 's'} ended.`);
     },
@@ -135,18 +158,20 @@ export async function registerSessionRoutes(base: FastifyInstance) {
     async (request) => {
       const auth = authOf(request);
       const { id } = request.params;
-      const [user] = await app.db
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(users.id, id), eq(users.companyId, auth.companyId)));
-      if (!user) throw notFound('The user');
-      const revoked = await revokeAllSignIns(app.db, id, 'ended by an administrator');
-      await recordAudit(app.db, {
-        ...auditFrom(request),
-        action: 'user.revoke-sessions',
-        entityType: 'user',
-        entityId: id,
-        after: { revoked },
+      const revoked = await endSignIns(app.db, request, {
+        target: {
+          what: 'The user',
+          exists: async () =>
+            (
+              await app.db
+                .select({ id: users.id })
+                .from(users)
+                .where(and(eq(users.id, id), eq(users.companyId, auth.companyId)))
+            ).length > 0,
+        },
+        end: () => revokeAllSignIns(app.db, id, 'ended by an administrator'),
+        audit: { action: 'user.revoke-sessions', entityType: 'user', entityId: id },
+        after: (count) => ({ revoked: count }),
       });
       return envelope({ revoked }, `${revoked} sign-in${revoked === 1 ? '' : 's'} ended.`);
     },
