@@ -11,6 +11,7 @@ import { createWriteStream, openAsBlob } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import type { SessionTimings } from '../src/sessions/service';
 import { cleanup, DEFAULT_FIELDS, makeKeys, randomTicket, rng, tempDir } from '../test/helper';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
@@ -19,17 +20,6 @@ const CACHE_MB = 512;
 const CONNECTIONS = 20;
 /** Status poll interval: what "results available" is detected within (and costs the server). */
 const POLL_MS = 20;
-
-interface Timings {
-  uploadMs?: number;
-  readMs?: number;
-  queuedMs?: number;
-  buildMs?: number;
-  scanMs?: number;
-  analysisMs?: number;
-  saveMs?: number;
-  totalMs?: number;
-}
 
 const load = () =>
   loadavg()
@@ -104,7 +94,8 @@ async function main() {
       const id = ((await res.json()) as { data: { _id: string } }).data._id;
       for (;;) {
         const s = await fetch(`${base}/api/power7/processing-status/?session=${id}`, { headers });
-        const data = ((await s.json()) as { data: { status: string; timings: Timings } }).data;
+        const data = ((await s.json()) as { data: { status: string; timings: SessionTimings } })
+          .data;
         if (data.status === 'done') {
           return { id, uploadMs: uploaded - started, totalMs: performance.now() - started, data };
         }
