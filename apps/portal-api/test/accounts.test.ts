@@ -5,7 +5,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, mailOutbox, signIns } from '../src/db/schema';
 import { SYSTEM_PERMISSION_CODES } from '../src/modules/companies/system-permissions';
-import { buildTestApp, DATABASES, type TestApp } from './helper';
+import { buildTestApp, DATABASES, eventually, type TestApp } from './helper';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -13,15 +13,6 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const fieldsOf = (body: { errors: { field?: string }[] }) => body.errors.map((e) => e.field);
 
 /** Waits for a condition the server completes after answering (the reset mail). */
-async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  for (let i = 0; i < 100; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('condition never met');
-}
-
 describe.each(DATABASES)('accounts API on %s', (database) => {
   let t: TestApp;
   beforeAll(async () => {

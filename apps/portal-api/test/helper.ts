@@ -117,6 +117,18 @@ async function postgresDatabase(): Promise<string> {
   return url.toString();
 }
 
+/** Polls `probe` (every 20 ms, up to 2 s) until it returns a value; for work done after an answer. */
+export async function eventually<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('condition never met');
+}
+
 /**
  * Builds the real portal app on a fresh database: an in-memory PGlite (default) or a new database on
  * the run's PostgreSQL server. Seeded with Demo Company + `admin` / ADMIN_PASSWORD. Rate limits are
