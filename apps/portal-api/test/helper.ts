@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { and, eq, inArray } from 'drizzle-orm';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildPortalApp, type PortalApp } from '../src/app';
 import { portalConfigSchema, type PortalConfig } from '../src/config';
 import { openDatabase, type OpenDatabase, type PortalDb } from '../src/db/client';
@@ -115,6 +115,49 @@ async function postgresDatabase(): Promise<string> {
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/**
+ * The guard of a CRUD resource at `/api/<resource>`: every route (list, read `id`, create with
+ * `createPayload`, update, delete) answers 401 without a token and 403 to `nobody` (no permission
+ * codes); read, update and delete of an unknown id answer 404 to `admin`.
+ */
+export async function expectResourceGuarded(
+  t: TestApp,
+  options: {
+    resource: string;
+    id: string;
+    createPayload: Record<string, unknown>;
+    admin: { authorization: string };
+    nobody: { authorization: string };
+  },
+): Promise<void> {
+  const base = `/api/${options.resource}`;
+  const unknown = '01900000-0000-7000-8000-000000000000';
+  const routes = [
+    { method: 'GET', url: base },
+    { method: 'GET', url: `${base}/${options.id}` },
+    { method: 'POST', url: base, payload: options.createPayload },
+    { method: 'PATCH', url: `${base}/${options.id}`, payload: { version: 1 } },
+    { method: 'DELETE', url: `${base}/${options.id}` },
+  ] as const;
+  for (const route of routes) {
+    expect((await t.app.inject(route)).statusCode, route.method).toBe(401);
+    expect(
+      (await t.app.inject({ ...route, headers: options.nobody })).statusCode,
+      route.method,
+    ).toBe(403);
+  }
+  for (const route of [
+    { method: 'GET', url: `${base}/${unknown}` },
+    { method: 'PATCH', url: `${base}/${unknown}`, payload: { version: 1 } },
+    { method: 'DELETE', url: `${base}/${unknown}` },
+  ] as const) {
+    expect(
+      (await t.app.inject({ ...route, headers: options.admin })).statusCode,
+      route.method,
+    ).toBe(404);
+  }
 }
 
 /** Polls `probe` (every 20 ms, up to 2 s) until it returns a value; for work done after an answer. */

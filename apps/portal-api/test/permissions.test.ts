@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, permissions, roles } from '../src/db/schema';
-import { buildTestApp, DATABASES, type TestApp } from './helper';
+import { buildTestApp, DATABASES, expectResourceGuarded, type TestApp } from './helper';
 
 describe.each(DATABASES)('permissions resource on %s', (database) => {
   let t: TestApp;
@@ -137,26 +137,12 @@ describe.each(DATABASES)('permissions resource on %s', (database) => {
   });
 
   it('answers 401, 403 and 404 on every route', async () => {
-    const unknown = '01900000-0000-7000-8000-000000000000';
-    const routes = [
-      { method: 'GET', url: '/api/permissions' },
-      { method: 'GET', url: `/api/permissions/${usersRead}` },
-      { method: 'POST', url: '/api/permissions', payload: { code: 'a.b', name: 'x' } },
-      { method: 'PATCH', url: `/api/permissions/${usersRead}`, payload: { version: 1 } },
-      { method: 'DELETE', url: `/api/permissions/${usersRead}` },
-    ] as const;
-    for (const route of routes) {
-      expect((await t.app.inject(route)).statusCode, route.method).toBe(401);
-      expect((await t.app.inject({ ...route, headers: nobody })).statusCode, route.method).toBe(
-        403,
-      );
-    }
-    for (const route of [
-      { method: 'GET', url: `/api/permissions/${unknown}` },
-      { method: 'PATCH', url: `/api/permissions/${unknown}`, payload: { version: 1 } },
-      { method: 'DELETE', url: `/api/permissions/${unknown}` },
-    ] as const) {
-      expect((await t.app.inject({ ...route, headers: admin })).statusCode, route.method).toBe(404);
-    }
+    await expectResourceGuarded(t, {
+      resource: 'permissions',
+      id: usersRead,
+      createPayload: { code: 'a.b', name: 'x' },
+      admin,
+      nobody,
+    });
   });
 });

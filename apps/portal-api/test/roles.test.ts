@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, users } from '../src/db/schema';
-import { buildTestApp, DATABASES, type TestApp } from './helper';
+import { buildTestApp, DATABASES, expectResourceGuarded, type TestApp } from './helper';
 
 describe.each(DATABASES)('roles resource on %s', (database) => {
   let t: TestApp;
@@ -180,26 +180,12 @@ describe.each(DATABASES)('roles resource on %s', (database) => {
   });
 
   it('answers 401, 403 and 404 on every route', async () => {
-    const unknown = '01900000-0000-7000-8000-000000000000';
-    const routes = [
-      { method: 'GET', url: '/api/roles' },
-      { method: 'GET', url: `/api/roles/${administratorRoleId}` },
-      { method: 'POST', url: '/api/roles', payload: { name: 'X' } },
-      { method: 'PATCH', url: `/api/roles/${administratorRoleId}`, payload: { version: 1 } },
-      { method: 'DELETE', url: `/api/roles/${administratorRoleId}` },
-    ] as const;
-    for (const route of routes) {
-      expect((await t.app.inject(route)).statusCode, route.method).toBe(401);
-      expect((await t.app.inject({ ...route, headers: nobody })).statusCode, route.method).toBe(
-        403,
-      );
-    }
-    for (const route of [
-      { method: 'GET', url: `/api/roles/${unknown}` },
-      { method: 'PATCH', url: `/api/roles/${unknown}`, payload: { version: 1 } },
-      { method: 'DELETE', url: `/api/roles/${unknown}` },
-    ] as const) {
-      expect((await t.app.inject({ ...route, headers: admin })).statusCode, route.method).toBe(404);
-    }
+    await expectResourceGuarded(t, {
+      resource: 'roles',
+      id: administratorRoleId,
+      createPayload: { name: 'X' },
+      admin,
+      nobody,
+    });
   });
 });
