@@ -114,6 +114,7 @@ export const accountSessionSchema = z.object({
   expiresAt: z.string(),
   userAgent: z.string(),
   ip: z.string(),
+  /** True for the sign-in the request's access token belongs to. */
   current: z.boolean(),
 });
 export type AccountSession = z.infer<typeof accountSessionSchema>;

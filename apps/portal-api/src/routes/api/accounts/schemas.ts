@@ -1,36 +1,18 @@
 import { z } from 'zod';
+import { userDetailsSchema as contractUserDetails } from '@pa/contracts/accounts';
 import { envelopeSchema, errorEnvelopeSchema } from '@pa/contracts/envelope';
 
-export const roleRefSchema = z.object({ _id: z.string(), name: z.string() });
-
-/** User details as sign-in, verify and PATCH /accounts/me answer them. */
-export const userDetailsSchema = z.object({
-  _id: z.string(),
-  userName: z.string(),
-  email: z.string(),
-  userFirstName: z.string(),
-  userLastName: z.string(),
+/**
+ * User details as sign-in, verify and PATCH /accounts/me answer them: the contract's shape, with the
+ * fields a client may find missing always present in the server's answer.
+ */
+export const userDetailsSchema = contractUserDetails.extend({
   phone: z.string(),
   status: z.string(),
-  companyId: z.string(),
-  companyName: z.string(),
-  roles: z.array(roleRefSchema),
-  permissions: z.array(z.string()),
   lastSignInAt: z.string().nullable(),
 });
 
 export const tokenPairSchema = z.object({ accessToken: z.string(), refreshToken: z.string() });
-
-export const sessionSchema = z.object({
-  _id: z.string(),
-  createdAt: z.string(),
-  lastUsedAt: z.string(),
-  expiresAt: z.string(),
-  userAgent: z.string(),
-  ip: z.string(),
-  /** True for the sign-in the request's access token belongs to. */
-  current: z.boolean(),
-});
 
 export const errors = {
   400: errorEnvelopeSchema.describe('Validation error; `errors[].field` names the input at fault'),

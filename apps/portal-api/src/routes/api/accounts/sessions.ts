@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { accountSessionSchema } from '@pa/contracts/accounts';
 import { ok as envelope } from '@pa/contracts/envelope';
 import { notFound } from '@pa/server-kit/errors';
 import type { PortalDb } from '../../../db/client';
@@ -9,7 +10,7 @@ import { signIns, users } from '../../../db/schema';
 import { auditFrom, recordAudit } from '../../../modules/audit/record';
 import { listSignIns, revokeAllSignIns, revokeSignIn } from '../../../modules/accounts/sessions';
 import { authOf } from '../../../plugins/external/auth';
-import { authErrors, errors, ok, sessionSchema } from './schemas';
+import { authErrors, errors, ok } from './schemas';
 
 const idParams = z.object({ id: z.uuid('must be an id') });
 const revokedSchema = z.object({ revoked: z.number().int() });
@@ -58,7 +59,7 @@ export async function registerSessionRoutes(base: FastifyInstance) {
         tags: ['accounts'],
         summary: 'The signed-in user’s live sign-ins (created, last used, user agent, address)',
         security: [{ bearerAuth: [] }],
-        response: { 200: ok(z.object({ items: z.array(sessionSchema) })), ...authErrors },
+        response: { 200: ok(z.object({ items: z.array(accountSessionSchema) })), ...authErrors },
       },
     },
     async (request) => {
