@@ -1,6 +1,6 @@
 import { invariant } from './errors';
 import { BINOM } from './model';
-import type { Tables } from './tables';
+import { firstTicketAtLeast, type Tables } from './tables';
 
 /** What a scan needs besides the tables (all plain data, so it crosses a worker boundary). */
 export interface ScanParams {
@@ -373,14 +373,7 @@ function scanTop(
   const cg6 = BINOM[g]![6]!;
   let r = BINOM[g]![7]!; // first draw rank with top g
   // pointer into the distinct tickets (ascending ranks)
-  let l = 0;
-  let h = nT;
-  while (l < h) {
-    const mid = (l + h) >>> 1;
-    if (ticketRanks[mid]! < r) l = mid + 1;
-    else h = mid;
-  }
-  let tp = l;
+  let tp = firstTicketAtLeast(ticketRanks, r);
   let nextT = tp < nT ? ticketRanks[tp]! : -1;
   o[5] = g;
   let rank5 = 0; // rank of O \ {g} among the 5-sets = rank of O among the 6-sets with top g, minus cg6

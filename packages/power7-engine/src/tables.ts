@@ -334,6 +334,18 @@ function distinctTickets(
   return { ticketRanks, ticketMult, maxC7 };
 }
 
+/** Index of the first distinct ticket whose colex rank is ≥ `rank` (binary search, ranks ascending). */
+export function firstTicketAtLeast(ticketRanks: Uint32Array, rank: number): number {
+  let l = 0;
+  let h = ticketRanks.length;
+  while (l < h) {
+    const mid = (l + h) >>> 1;
+    if (ticketRanks[mid]! < rank) l = mid + 1;
+    else h = mid;
+  }
+  return l;
+}
+
 /** Sorts values < 2^27 ascending in place (two stable counting passes). */
 export function radixSort27(keys: Uint32Array): void {
   const n = keys.length;
@@ -600,14 +612,8 @@ export function estimateQualifyingShare(
     }
     let rank = 0;
     for (let i = 0; i < 7; i++) rank += BINOM[el[i]!]![i + 1]!;
-    let l = 0;
-    let h = t.ticketRanks.length;
-    while (l < h) {
-      const mid = (l + h) >>> 1;
-      if (t.ticketRanks[mid]! < rank) l = mid + 1;
-      else h = mid;
-    }
-    const c7 = t.ticketRanks[l] === rank ? t.ticketMult[l]! : 0;
+    const at = firstTicketAtLeast(t.ticketRanks, rank);
+    const c7 = t.ticketRanks[at] === rank ? t.ticketMult[at]! : 0;
     const total = sum / 24 + alpha7 * c7;
     if (total >= lo && total <= hi) hits++;
   }
