@@ -139,6 +139,8 @@ class QualifyingWriter {
   private readonly c4: Uint32Array;
   private readonly c5: Uint32Array;
   private readonly c6: Uint32Array;
+  /** c3..c6 by subset size (index 3..6; lower indexes unused). */
+  private readonly countsBySize: Uint32Array[];
   private readonly tiers: Uint32Array;
   private readonly w: Float64Array;
 
@@ -168,6 +170,15 @@ class QualifyingWriter {
     this.c4 = tables.c4;
     this.c5 = tables.c5;
     this.c6 = tables.c6;
+    this.countsBySize = [
+      tables.c3,
+      tables.c3,
+      tables.c3,
+      tables.c3,
+      tables.c4,
+      tables.c5,
+      tables.c6,
+    ];
     this.tiers = tables.tiers ?? tables.c6;
     this.w = Float64Array.from(w);
     this.ranks = new Uint32Array(QualifyingWriter.CHUNK);
@@ -280,13 +291,13 @@ class QualifyingWriter {
     // subsets with o0: rank = o0 + (the rest from position 2); shifted = C(o0,2) + (rest from 3)
     let t = 0;
     for (let j = 3; j <= 6; j++) {
-      const at = SR_AT[j]!;
-      const withoutO0 = SR_AT[j + 1]! - at - (j === 3 ? 5 : j === 4 ? 10 : j === 5 ? 10 : 5);
-      const tab = j === 3 ? this.c3 : j === 4 ? this.c4 : j === 5 ? this.c5 : this.c6;
-      let sum = j === 6 ? 0 : nQ[j]!;
-      for (let i = at; i < at + withoutO0; i++) sum += tab[o0 + sr[i]!]!;
+      // the group's first C(5, j−1) entries leave o0 out (prepareQ), the rest hold it
+      const withO0At = SR_AT[j]! + MASKS5_BY_SIZE[j - 1]!.length;
+      const tab = this.countsBySize[j]!;
+      let sum = nQ[j]!; // nQ[6] stays 0: Q has no 6-subset
+      for (let i = SR_AT[j]!; i < withO0At; i++) sum += tab[o0 + sr[i]!]!;
       nO[j] = sum;
-      for (let i = at + withoutO0; i < SR_AT[j + 1]!; i++) sr[i] = from2 + qFrom3[t++]!;
+      for (let i = withO0At; i < SR_AT[j + 1]!; i++) sr[i] = from2 + qFrom3[t++]!;
     }
   }
 
@@ -306,7 +317,7 @@ class QualifyingWriter {
     let t = 0;
     for (let j = 3; j <= 6; j++) {
       if (j <= 5) {
-        const tab = j === 3 ? this.c3 : j === 4 ? this.c4 : this.c5;
+        const tab = this.countsBySize[j]!;
         const ofSize = MASKS5_BY_SIZE[j]!;
         let sum = 0;
         for (let i = 0; i < ofSize.length; i++) sum += tab[rk[ofSize[i]!]!]!;
