@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
 import { buildPower7App } from '../src/app';
@@ -136,3 +138,45 @@ export function multipart(
 }
 
 export const cleanup = (dir: string) => rm(dir, { recursive: true, force: true });
+
+/** The engine CLI's `analyze --json` answer (PRODUCT.md "Operating it"). */
+export interface CliAnalysis {
+  pool: number;
+  tickets: number;
+  rejectedRows: number;
+  draws: number;
+  qualified: number;
+  totalPayout: { min: number; mean: number; max: number };
+  top: { combo: string; winners: Record<string, number>; totalPayout: number }[];
+}
+
+/**
+ * The engine CLI's `analyze --json` on a customer file (payouts 1/5/50/500/5000, a fixed budget), run
+ * as its own process: the reference the service's results are compared with.
+ */
+export async function engineCliAnalyze(
+  file: string,
+  budget: number,
+  pool: number,
+): Promise<CliAnalysis> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'packages/power7-engine/src/cli/main.ts',
+      'analyze',
+      '--file',
+      file,
+      '--payouts',
+      '3=1,4=5,5=50,6=500,7=5000',
+      '--budget',
+      String(budget),
+      '--pool',
+      String(pool),
+      '--json',
+    ],
+    { cwd: resolve(import.meta.dirname, '../../..') },
+  );
+  return JSON.parse(stdout) as CliAnalysis;
+}

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { SignJWT, base64url } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +12,7 @@ import {
   cleanup,
   customerCsv,
   DEFAULT_FIELDS,
+  engineCliAnalyze,
   makeKeys,
   multipart,
   randomTicket,
@@ -23,7 +22,6 @@ import {
 } from './helper';
 
 const POOL = 14;
-const repoRoot = resolve(import.meta.dirname, '../../..');
 
 let dir: string;
 let app: FastifyInstance;
@@ -491,26 +489,7 @@ describe('upload', () => {
 
 describe('filter, winners and downloads', () => {
   it('equals the engine CLI on the same file', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'packages/power7-engine/src/cli/main.ts',
-        'analyze',
-        '--file',
-        csvFile,
-        '--payouts',
-        '3=1,4=5,5=50,6=500,7=5000',
-        '--budget',
-        '60000',
-        '--pool',
-        String(POOL),
-        '--json',
-      ],
-      { cwd: repoRoot },
-    );
-    const cli = JSON.parse(stdout);
+    const cli = await engineCliAnalyze(csvFile, 60000, POOL);
     const res = await app.inject({
       method: 'POST',
       url: '/api/filter/',

@@ -1,13 +1,18 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cleanup, customerCsv, DEFAULT_FIELDS, makeKeys, tempDir } from './helper';
+import {
+  cleanup,
+  customerCsv,
+  DEFAULT_FIELDS,
+  engineCliAnalyze,
+  makeKeys,
+  tempDir,
+} from './helper';
 
 // The real server as a child process: a kill -9 during a job must not lose it.
 const appDir = resolve(import.meta.dirname, '..');
-const repoRoot = resolve(appDir, '../..');
 const POOL = 30;
 
 let dir: string;
@@ -94,29 +99,7 @@ it('re-runs a job cut off by kill -9 after the restart, with the same results as
   }
   expect(status).toMatchObject({ status: 'done', counts: { accepted: 60_000 } });
 
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'packages/power7-engine/src/cli/main.ts',
-      'analyze',
-      '--file',
-      file,
-      '--payouts',
-      '3=1,4=5,5=50,6=500,7=5000',
-      '--budget',
-      '30000',
-      '--pool',
-      String(POOL),
-      '--json',
-    ],
-    { cwd: repoRoot },
-  );
-  const cli = JSON.parse(stdout) as {
-    qualified: number;
-    top: { combo: string; totalPayout: number }[];
-  };
+  const cli = await engineCliAnalyze(file, 30000, POOL);
   const filter = await fetch(`${base}/api/filter/`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
