@@ -208,7 +208,7 @@ export async function analyzeTickets(
  * The exact sum of the totals of all C(P,7) draws, in units: each ticket matches exactly m numbers of
  * C(7,m)·C(P−7,7−m) draws, whatever its numbers, so Σ_D total(D) = T·Σ_m w_m·C(7,m)·C(P−7,7−m).
  */
-export function sumOfAllTotals(pool: number, tickets: number, weights: Weights): bigint {
+function sumOfAllTotals(pool: number, tickets: number, weights: Weights): bigint {
   let perTicket = 0n;
   for (let m = 3; m <= PICK; m++) {
     perTicket +=

@@ -386,7 +386,7 @@ export function radixSort27(keys: Uint32Array): void {
  * counters (starting at `firstRankO` and `firstRank`). For every O it fills `base[j]` with the rank of
  * ({a} ∪ O) \ {o_j} minus a, so the inner loop over a reads and writes contiguous memory.
  */
-export class OuterWalk {
+class OuterWalk {
   readonly o: Int32Array;
   readonly base: Float64Array;
   /** Colex rank of the first O among the m-sets, and of the first {a} ∪ O among the (m+1)-sets. */
