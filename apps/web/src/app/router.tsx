@@ -5,9 +5,11 @@ import { AccountMenu } from '@/features/auth/components/account-menu';
 import { GuestRoute, ProtectedRoute } from '@/features/auth/components/route-guards';
 import { AccountEditRoute, AccountViewRoute, ChangePasswordRoute } from './routes/account';
 import { ForgotPasswordRoute, ResetPasswordRoute, SignInRoute } from './routes/auth';
+import { companyRoutes } from './routes/company/routes';
 import { DashboardRoute } from './routes/dashboard';
 import { LandingRoute } from './routes/landing';
 import { NotFoundRoute } from './routes/not-found';
+import { power7Routes } from './routes/power7/routes';
 import { ServerErrorRoute } from './routes/server-error';
 
 /** The route table of seed §2 (plus the account pages and the reset-password link). */
@@ -44,6 +46,8 @@ export const routes: RouteObject[] = [
               { path: 'account/view', element: <AccountViewRoute /> },
               { path: 'account/edit', element: <AccountEditRoute /> },
               { path: 'account/change-password', element: <ChangePasswordRoute /> },
+              { path: 'company', children: companyRoutes },
+              { path: 'power7', children: power7Routes },
               { path: '*', element: <NotFoundRoute /> },
             ],
           },
