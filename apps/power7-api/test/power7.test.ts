@@ -642,10 +642,35 @@ describe('filter, winners and downloads', () => {
       '/api/download/1-2-3-4-5-6-99/4/',
       '/api/download/1-2-3-4-5-6-7/x/',
       '/api/download-all/1-1-2-3-4-5-6/',
+      // one spelling per draw and match type: no leading zeros, no other number forms
+      '/api/winners/01-2-3-4-5-6-7/3/',
+      '/api/download-all/1-2-3-4-5-6-07/',
+      '/api/winners/1-2-3-4-5-6-7/03/',
+      '/api/download/1-2-3-4-5-6-7/3.0/',
+      '/api/download/1-2-3-4-5-6-7/%203/',
     ]) {
       const res = await app.inject({ url: `${url}?session=${sessionA}`, headers: auth(tokenA) });
       expect(res.statusCode, url).toBe(400);
       expect(isEnvelope(res.json()), url).toBe(true);
+    }
+  });
+
+  it('answers 400 naming an unknown key of the filter request instead of ignoring it', async () => {
+    for (const [payload, key] of [
+      [{ session: sessionA, filters: { evil: 1 } }, 'evil'],
+      [{ session: sessionA, filters: { winners: { 9: { min: 1 } } } }, '9'],
+      [{ session: sessionA, filters: { totalPayout: { min: 1, mx: 5 } } }, 'mx'],
+      [{ session: sessionA, filter: { mustInclude: [1] } }, 'filter'],
+    ] as const) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/filter/',
+        headers: auth(tokenA),
+        payload,
+      });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().code).toBe('VALIDATION_ERROR');
+      expect(res.json().message).toContain(`"${key}"`);
     }
   });
 
