@@ -631,6 +631,37 @@ describe('filter, winners and downloads', () => {
     expect(all.body.trim().split(/\r?\n/)).toHaveLength(allCount + 1);
   });
 
+  it('neutralises formula cells in every download and in the rejected-rows report', async () => {
+    const content = [
+      'customer_id,name,phone,n1,n2,n3,n4,n5,n6,n7,note',
+      'C1,"=HYPERLINK(""http://evil.example"",""click"")",+15551234,1,2,3,4,5,6,7,@SUM(A1)',
+      'C2,-1+1,-5,1,2,3,4,5,6,7,"\t=cmd"',
+      "=cmd|' /C calc'!A0,x,1,1,2,3,4,5,6,99,y",
+    ].join('\n');
+    const done = await uploadAndWait(tokenA, content);
+    expect(done.status).toBe('done');
+    const query = `?session=${done._id}`;
+    const c1 = `C1,"'=HYPERLINK(""http://evil.example"",""click"")",+15551234,1,2,3,4,5,6,7,"'@SUM(A1)",7,1-2-3-4-5-6-7,5000`;
+    const c2 = `C2,"'-1+1",-5,1,2,3,4,5,6,7,"'\t=cmd",7,1-2-3-4-5-6-7,5000`;
+    for (const url of ['/api/download/1-2-3-4-5-6-7/7/', '/api/download-all/1-2-3-4-5-6-7/']) {
+      const res = await app.inject({ url: url + query, headers: auth(tokenA) });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body.split('\r\n'), url).toEqual([
+        'customer_id,name,phone,n1,n2,n3,n4,n5,n6,n7,note,match_type,matched_numbers,payout',
+        c1,
+        c2,
+        '',
+      ]);
+    }
+    const report = await app.inject({
+      url: `/api/power7/sessions/${done._id}/rejected.csv`,
+      headers: auth(tokenA),
+    });
+    expect(report.body.split('\r\n')[1]).toBe(
+      `4,out of pool: 99 is not in 1..${POOL},"'=cmd|' /C calc'!A0,x,1,1,2,3,4,5,6,99,y"`,
+    );
+  });
+
   it('answers 400 for a malformed combo, a number outside the pool or a match type outside 3..7', async () => {
     for (const url of [
       '/api/winners/1-2-3/3/',

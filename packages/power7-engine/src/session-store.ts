@@ -19,7 +19,7 @@ import { readCustomerFile, sniffFile, type TicketFile } from './customer-file';
 export { sniffUpload, SNIFF_BYTES } from './customer-file';
 /** Scan worker threads started (and their kernels warmed) ahead of the first analysis, and stopped. */
 export { closeScanWorkers, prestartScanWorkers } from './analyze';
-import { csvField } from './csv';
+import { csvRow } from '@pa/contracts/csv';
 import { queryDraws, type DrawRow, type FilterQuery, type QueryContext } from './draw-query';
 import type { CountColumn } from './scan';
 import { EngineError, throwIfAborted } from './errors';
@@ -391,7 +391,8 @@ async function syncFile(path: string): Promise<void> {
 }
 
 const rejectedHeader = 'line,reason,raw\r\n';
-const rejectedLine = (r: RejectedRow) => `${r.line},${csvField(r.reason)},${csvField(r.raw)}\r\n`;
+/** A rejected row's report line; its raw text is the customer's, so formulas are neutralised. */
+const rejectedLine = (r: RejectedRow) => csvRow([r.line, r.reason, r.raw]);
 
 /**
  * Writes the session files of a read customer file: `tickets.bin`, `rows.idx`, `rejected-rows.csv`
