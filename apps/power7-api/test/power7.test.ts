@@ -274,6 +274,44 @@ describe('upload', () => {
     expect(isEnvelope(json.json())).toBe(true);
   });
 
+  it('answers 400 in the envelope for a body cut before its closing boundary and for two files', async () => {
+    const before = await readdir(join(dir, 'data', 'power7'));
+    const whole = multipart(
+      { ...DEFAULT_FIELDS, pool_size: String(POOL) },
+      { name: 'customers.csv', content: csvText },
+    );
+    const cut = whole.payload.subarray(0, whole.payload.lastIndexOf('--') - 40);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/upload/',
+      payload: cut,
+      headers: { ...whole.headers, ...auth(tokenA) },
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, code: 'VALIDATION_ERROR', status: 400 });
+
+    // a second customer_file part, spliced in before the closing boundary
+    const boundary = whole.headers['content-type'].split('boundary=')[1]!;
+    const second = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="customer_file"; filename="b.csv"\r\n\r\n${csvText}\r\n`,
+    );
+    const end = whole.payload.lastIndexOf(`--${boundary}--`);
+    const two = Buffer.concat([
+      whole.payload.subarray(0, end),
+      second,
+      whole.payload.subarray(end),
+    ]);
+    const twice = await app.inject({
+      method: 'POST',
+      url: '/api/upload/',
+      payload: two,
+      headers: { ...whole.headers, ...auth(tokenA) },
+    });
+    expect(twice.statusCode, twice.body).toBe(400);
+    expect(twice.json().errors[0]).toMatchObject({ field: 'customer_file' });
+    expect(await readdir(join(dir, 'data', 'power7'))).toEqual(before);
+  });
+
   it('answers 413 in the envelope for a file over the limit and keeps nothing of it', async () => {
     const before = await readdir(join(dir, 'data', 'power7'));
     const res = await upload(tokenA, Buffer.alloc(13 * 1024 * 1024, 0x31));
