@@ -411,6 +411,30 @@ describe('upload', () => {
     expect(both.json().errors.map((e: { field: string }) => e.field)).toEqual(['payout_3']);
   });
 
+  it('keeps the counts and the rejected-rows report of a file without one valid row', async () => {
+    const content = 'n1,n2,n3,n4,n5,n6,n7\n1,2,3,4,5,6,60\n\n1,1,2,3,4,5,6\nx,2,3,4,5,6,7\n';
+    const done = await uploadAndWait(tokenA, content, undefined, 'invalid.csv');
+    expect(done).toMatchObject({
+      status: 'failed',
+      error: { code: 'NO_VALID_ROWS' },
+      counts: { rowsRead: 3, accepted: 0, rejected: 3 },
+      rejectedReport: `/api/power7/sessions/${done._id}/rejected.csv`,
+    });
+    expect(done.rejectedSample.map((r: { line: number }) => r.line)).toEqual([2, 4, 5]);
+    const report = await app.inject({ url: done.rejectedReport, headers: auth(tokenA) });
+    expect(report.statusCode).toBe(200);
+    expect(report.body.trim().split('\r\n')).toEqual([
+      'line,reason,raw',
+      `2,out of pool: 60 is not in 1..${POOL},"1,2,3,4,5,6,60"`,
+      '4,duplicate: 1 appears more than once,"1,1,2,3,4,5,6"',
+      '5,"""x"" is not an integer","x,2,3,4,5,6,7"',
+    ]);
+    // stored with the session, not only in memory
+    const listed = await app.inject({ url: '/api/power7/sessions/', headers: auth(tokenA) });
+    const row = listed.json().data.items.find((s: { _id: string }) => s._id === done._id);
+    expect(row.counts).toMatchObject({ rowsRead: 3, accepted: 0, rejected: 3 });
+  });
+
   it('gives each file the start of which looks fine a clear error in the status and stays healthy', async () => {
     const wb = new ExcelJS.Workbook();
     wb.addWorksheet('s').addRow(['n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7']);

@@ -10,7 +10,7 @@ import {
   type CsvRecord,
   type SimpleRecordHook,
 } from './csv';
-import { EngineError, throwIfAborted } from './errors';
+import { EngineError, NoValidRowsError, throwIfAborted } from './errors';
 import { PICK } from './model';
 
 /** How the header maps to the game's columns. */
@@ -500,7 +500,10 @@ export class TicketReader {
     return chunk;
   }
 
-  /** Ends the input: the tickets, or FILE_EMPTY / NO_VALID_ROWS / NOT_A_TABLE. */
+  /**
+   * Ends the input: the tickets, or FILE_EMPTY / NO_VALID_ROWS / NOT_A_TABLE (a file whose every row
+   * was rejected: `NoValidRowsError`, with the counts and the first rejected rows).
+   */
   end(): TicketFile {
     if (!this.tokenizer && this.headBytes) this.tokenizer!.push(this.start());
     this.tokenizer?.end();
@@ -513,7 +516,9 @@ export class TicketReader {
         rowsRead === 0
           ? 'it has a header but no data rows'
           : `all ${rowsRead} rows were rejected (first: line ${rejected[0]?.line}: ${rejected[0]?.reason})`;
-      throw new EngineError('NO_VALID_ROWS', `No valid ticket in the file: ${why}.`);
+      const message = `No valid ticket in the file: ${why}.`;
+      if (rowsRead === 0) throw new EngineError('NO_VALID_ROWS', message);
+      throw new NoValidRowsError(message, rowsRead, this.rejectedCount, rejected.slice(0, 100));
     }
     return {
       pool: this.opts.pool,

@@ -32,6 +32,22 @@ export class EngineError extends Error {
   }
 }
 
+/**
+ * NO_VALID_ROWS of a file that has rows, all of them rejected: it carries what was read, so the
+ * rejected rows can still be reported.
+ */
+export class NoValidRowsError extends EngineError {
+  constructor(
+    message: string,
+    readonly rowsRead: number,
+    readonly rejected: number,
+    readonly rejectedSample: { line: number; reason: string; raw: string }[],
+  ) {
+    super('NO_VALID_ROWS', message);
+    this.name = 'NoValidRowsError';
+  }
+}
+
 /** Thrown when an AbortSignal fired; `code` is `CANCELLED`. */
 export class CancelledError extends EngineError {
   constructor(message = 'The analysis was cancelled.') {

@@ -22,7 +22,7 @@ export { closeScanWorkers, prestartScanWorkers } from './analyze';
 import { csvRow } from '@pa/contracts/csv';
 import { queryDraws, type DrawRow, type FilterQuery, type QueryContext } from './draw-query';
 import type { CountColumn } from './scan';
-import { EngineError, throwIfAborted } from './errors';
+import { EngineError, NoValidRowsError, throwIfAborted } from './errors';
 import {
   type Budget,
   DEFAULT_POOL,
@@ -39,7 +39,7 @@ import {
 import { findWinners, matchedNumbers, RowReader, ticketMasks, winnersCsv } from './winners';
 
 export type { Budget, MatchType, Payouts, WinnerCounts };
-export { EngineError, CancelledError } from './errors';
+export { EngineError, CancelledError, NoValidRowsError } from './errors';
 export type { EngineErrorCode } from './errors';
 export { parseCombo, formatCombo, validatePool, DEFAULT_POOL, MIN_POOL, MAX_POOL } from './model';
 
@@ -222,6 +222,16 @@ export interface SessionStatus {
   state: SessionState;
   ingest: IngestSummary | null;
   analysis: AnalysisSummary | null;
+  /** A file whose every row was rejected: what was read (its report is the rejected-rows CSV). */
+  noValidRows: NoValidRowsSummary | null;
+}
+
+/** What ingest read of a file without one valid row; stored as `no-valid-rows.json`. */
+export interface NoValidRowsSummary {
+  rowsRead: number;
+  rejected: number;
+  /** The first 100 rejected rows. */
+  rejectedSample: RejectedRow[];
 }
 
 /** A finished session loaded into memory; answers queries without re-running the analysis. */
@@ -255,6 +265,7 @@ export interface OpenSession {
 export const SESSION_FILES = {
   ingest: 'ingest.json',
   rejectedCsv: 'rejected-rows.csv',
+  noValidRows: 'no-valid-rows.json',
   tickets: 'tickets.bin',
   rows: 'rows.csv',
   rowIndex: 'rows.idx',
@@ -486,12 +497,12 @@ export async function ingestFile(input: IngestInput): Promise<IngestSummary> {
   if (input.moveSource && !(await exists(source)) && (await exists(rowsPath))) source = rowsPath;
   const rowsTmp = `${rowsPath}.tmp`;
   const { onProgress, signal } = input;
+  const rejected: string[] = [];
   try {
     throwIfAborted(signal);
     const format = await sniffFile(source);
     const size = (await stat(source)).size;
     onProgress?.({ phase: 'reading', fraction: 0 });
-    const rejected: string[] = [];
     let rowsFh: Awaited<ReturnType<typeof open>> | null = null;
     let pendingWrite: Promise<unknown> = Promise.resolve();
     let rowsSource = source;
@@ -535,8 +546,31 @@ export async function ingestFile(input: IngestInput): Promise<IngestSummary> {
     return summary;
   } catch (err) {
     await rm(rowsTmp, { force: true });
+    if (err instanceof NoValidRowsError) await writeNoValidRows(dir, err, rejected);
     throw err;
   }
+}
+
+/**
+ * A file without one valid row still gets its rejected-rows report and its counts, so the person who
+ * uploaded it can see every reason; `ingest.json` is not written (the session is not ingested).
+ */
+async function writeNoValidRows(
+  dir: string,
+  err: NoValidRowsError,
+  rejected: string[],
+): Promise<void> {
+  await writeAtomic(fileIn(dir, 'rejectedCsv'), (fh) =>
+    fh.write(rejectedHeader + rejected.join('')).then(() => undefined),
+  );
+  const summary: NoValidRowsSummary = {
+    rowsRead: err.rowsRead,
+    rejected: err.rejected,
+    rejectedSample: err.rejectedSample,
+  };
+  await writeAtomic(fileIn(dir, 'noValidRows'), (fh) =>
+    fh.write(JSON.stringify(summary)).then(() => undefined),
+  );
 }
 
 /**
@@ -699,7 +733,15 @@ export async function readSessionStatus(sessionDir: string): Promise<SessionStat
     void _s;
     analysis = pub;
   }
-  return { state: analysis ? 'analysed' : ingest ? 'ingested' : 'missing', ingest, analysis };
+  const noValidRows = ingest
+    ? null
+    : await readJson<NoValidRowsSummary>(fileIn(sessionDir, 'noValidRows'));
+  return {
+    state: analysis ? 'analysed' : ingest ? 'ingested' : 'missing',
+    ingest,
+    analysis,
+    noValidRows,
+  };
 }
 
 /**

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   EngineError,
   ingestFile,
+  NoValidRowsError,
   openSession,
   readSessionStatus,
   rejectedRowsCsvPath,
@@ -298,8 +299,21 @@ export class Power7Sessions {
     if (cancelled) return;
     const known = error instanceof EngineError;
     await rm(join(this.dirOf(id), UPLOAD_FILE), { force: true }).catch(() => {});
+    // a file without one valid row keeps its counts, and its rejected rows stay reportable
+    let counts: StoredCounts | undefined;
+    if (error instanceof NoValidRowsError) {
+      const row = await this.repo.get(id).catch(() => null);
+      counts = {
+        ...((row?.counts ?? {}) as StoredCounts),
+        rowsRead: error.rowsRead,
+        accepted: 0,
+        rejected: error.rejected,
+      };
+      this.samples.set(id, error.rejectedSample);
+    }
     await this.repo
       .update(id, {
+        ...(counts ? { counts } : {}),
         status: 'failed',
         phase: 'failed',
         finishedAt: new Date(),
@@ -398,8 +412,9 @@ export class Power7Sessions {
     if (!sample) {
       if ((row.counts as SessionCounts).rejected === undefined) return [];
       const status = await readSessionStatus(this.dirOf(row.id));
-      if (!status.ingest) return [];
-      sample = status.ingest.rejectedSample;
+      const read = status.ingest ?? status.noValidRows;
+      if (!read) return [];
+      sample = read.rejectedSample;
       this.samples.set(row.id, sample);
       if (this.samples.size > 10_000) this.samples.delete(this.samples.keys().next().value!);
     }
