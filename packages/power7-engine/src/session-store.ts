@@ -12,7 +12,7 @@
  */
 import type { Writable } from 'node:stream';
 import { once } from 'node:events';
-import { copyFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { analyzeTickets } from './analyze';
 import { readCustomerFile, sniffFile, type TicketFile } from './customer-file';
@@ -888,6 +888,18 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
     },
   };
   return session;
+}
+
+/**
+ * Removes what a run cut off by a crash leaves in a session folder: temporary files being written
+ * (`<file>.tmp-<pid>-<time>`, e.g. a 30+ MB `qualifying.bin.tmp-…`) and the XLSX's half-written
+ * `rows.csv.tmp`. Call it only while no run of the session is under way. Returns the names removed.
+ */
+export async function removeLeftovers(sessionDir: string): Promise<string[]> {
+  const names = await readdir(sessionDir).catch(() => [] as string[]);
+  const leftovers = names.filter((name) => /\.tmp(-\d+-\d+)?$/.test(name));
+  await Promise.all(leftovers.map((name) => rm(join(sessionDir, name), { force: true })));
+  return leftovers;
 }
 
 /** The path of the full rejected-rows CSV (`line,reason,raw`) of a session. */
