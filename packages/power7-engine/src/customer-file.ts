@@ -12,6 +12,7 @@ import {
 } from './csv';
 import { EngineError, NoValidRowsError, throwIfAborted } from './errors';
 import { PICK } from './model';
+import { checkXlsxLimits } from './xlsx-guard';
 
 /** How the header maps to the game's columns. */
 export interface ColumnMap {
@@ -573,10 +574,12 @@ function cellText(v: unknown): string {
 /**
  * Streams the first sheet of an XLSX file as CSV bytes (`,`-separated, RFC 4180 quoting), one line per
  * sheet row, blank lines for skipped rows so line numbers equal sheet row numbers; rows shorter than
- * the header are padded with empty cells. Throws XLSX_INVALID
- * for a broken or truncated workbook.
+ * the header are padded with empty cells. Throws XLSX_INVALID for a broken or truncated workbook,
+ * XLSX_TOO_LARGE for one whose parts pass `XLSX_LIMITS` (a huge cell, row or shared-strings part).
  */
 export async function* xlsxAsCsv(path: string): AsyncGenerator<Buffer> {
+  // a few hundred KB of zip can hold a cell of hundreds of MB: refuse it before ExcelJS holds it
+  await checkXlsxLimits(path);
   let reader: ExcelJS.stream.xlsx.WorkbookReader;
   try {
     reader = new ExcelJS.stream.xlsx.WorkbookReader(createReadStream(path), {

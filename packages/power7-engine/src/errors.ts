@@ -8,6 +8,7 @@ export type EngineErrorCode =
   | 'FILE_UNREADABLE'
   | 'NOT_A_TABLE'
   | 'XLSX_INVALID'
+  | 'XLSX_TOO_LARGE'
   | 'NO_NUMBER_COLUMNS'
   | 'NO_VALID_ROWS'
   | 'LINE_TOO_LONG'
