@@ -399,7 +399,7 @@ describe('fused reading of plain rows', () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, 30_000); // 300 documents: ~3 s alone, longer on a busy machine
 
   it('takes the fused way for plain rows and still reports every bad one with its reason', async () => {
     const text =
