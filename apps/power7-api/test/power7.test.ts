@@ -429,6 +429,9 @@ describe('upload', () => {
       '4,duplicate: 1 appears more than once,"1,1,2,3,4,5,6"',
       '5,"""x"" is not an integer","x,2,3,4,5,6,7"',
     ]);
+    // a header without rows: counts of zero and an empty report
+    const headerOnly = await uploadAndWait(tokenA, 'n1,n2,n3,n4,n5,n6,n7\n', undefined, 'h.csv');
+    expect(headerOnly.counts).toMatchObject({ rowsRead: 0, accepted: 0, rejected: 0 });
     // stored with the session, not only in memory
     const listed = await app.inject({ url: '/api/power7/sessions/', headers: auth(tokenA) });
     const row = listed.json().data.items.find((s: { _id: string }) => s._id === done._id);

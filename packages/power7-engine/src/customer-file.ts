@@ -502,8 +502,8 @@ export class TicketReader {
   }
 
   /**
-   * Ends the input: the tickets, or FILE_EMPTY / NO_VALID_ROWS / NOT_A_TABLE (a file whose every row
-   * was rejected: `NoValidRowsError`, with the counts and the first rejected rows).
+   * Ends the input: the tickets, or FILE_EMPTY / NO_VALID_ROWS / NOT_A_TABLE (a file without one valid
+   * row: `NoValidRowsError`, with the counts and the first rejected rows).
    */
   end(): TicketFile {
     if (!this.tokenizer && this.headBytes) this.tokenizer!.push(this.start());
@@ -517,9 +517,12 @@ export class TicketReader {
         rowsRead === 0
           ? 'it has a header but no data rows'
           : `all ${rowsRead} rows were rejected (first: line ${rejected[0]?.line}: ${rejected[0]?.reason})`;
-      const message = `No valid ticket in the file: ${why}.`;
-      if (rowsRead === 0) throw new EngineError('NO_VALID_ROWS', message);
-      throw new NoValidRowsError(message, rowsRead, this.rejectedCount, rejected.slice(0, 100));
+      throw new NoValidRowsError(
+        `No valid ticket in the file: ${why}.`,
+        rowsRead,
+        this.rejectedCount,
+        rejected.slice(0, 100),
+      );
     }
     return {
       pool: this.opts.pool,

@@ -34,8 +34,8 @@ export class EngineError extends Error {
 }
 
 /**
- * NO_VALID_ROWS of a file that has rows, all of them rejected: it carries what was read, so the
- * rejected rows can still be reported.
+ * NO_VALID_ROWS of a file read to its end (no data row, or every row rejected): it carries what was
+ * read, so the counts and the rejected rows can still be reported.
  */
 export class NoValidRowsError extends EngineError {
   constructor(

@@ -222,7 +222,7 @@ export interface SessionStatus {
   state: SessionState;
   ingest: IngestSummary | null;
   analysis: AnalysisSummary | null;
-  /** A file whose every row was rejected: what was read (its report is the rejected-rows CSV). */
+  /** A file without one valid row: what was read (its report is the rejected-rows CSV). */
   noValidRows: NoValidRowsSummary | null;
 }
 
