@@ -188,15 +188,18 @@ export async function buildPower7App(config: Power7Config) {
 
   // Expired sessions go with their files: once at start, then every 10 minutes (or sooner for short TTLs).
   const sweepEvery = Math.min(600_000, Math.max(1_000, config.SESSION_TTL_HOURS * 3_600_000));
-  const sweep = () =>
-    sessions.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'sweep failed'));
+  const sweep = (orphanAgeMs?: number) =>
+    sessions
+      .sweep(new Date(), orphanAgeMs)
+      .catch((error: unknown) => app.log.warn({ err: error }, 'sweep failed'));
   const sweeper = setInterval(() => void sweep(), sweepEvery);
   sweeper.unref();
 
   app.addHook('onReady', async () => {
     // the first analysis finds its worker threads started and their kernels warmed
     if (config.WORKER_THREADS !== 1) prestartScanWorkers(config.WORKER_THREADS || undefined);
-    await sweep();
+    // before listening no upload can be in progress: a folder without a session row is a leftover now
+    await sweep(0);
     // A job cut off by a crash or a stop is run again.
     const recovered = await sessions.recover();
     if (recovered) app.log.info({ recovered }, 'Power 7 jobs re-queued after a restart');

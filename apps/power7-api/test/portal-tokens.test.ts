@@ -58,30 +58,34 @@ afterAll(async () => {
 it.each([
   ['JWKS_URL', () => ({ JWKS_URL: `http://127.0.0.1:${port}/api/.well-known/jwks.json` })],
   ['JWKS_FILE', () => ({ JWKS_FILE: join(dir, 'data', 'keys', 'jwks.json') })],
-])('accepts the portal administrator’s access token via %s', async (name, keys) => {
-  const app = await buildTestApp({ DATA_DIR: join(dir, `p7-${name}`), ...keys() });
-  apps.push(app);
-  const headers = { authorization: `Bearer ${accessToken}` };
-  const body = multipart(
-    { ...DEFAULT_FIELDS, pool_size: '10' },
-    {
-      name: 'c.csv',
-      content: customerCsv(200, 10, 1),
-    },
-  );
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/upload/',
-    payload: body.payload,
-    headers: { ...body.headers, ...headers },
-  });
-  expect(res.statusCode, res.body).toBe(202);
-  const ready = await app.inject({ url: '/api/ready/' });
-  expect(ready.statusCode).toBe(200);
-  const tampered = `${accessToken.slice(0, -4)}AAAA`;
-  const refused = await app.inject({
-    url: '/api/power7/processing-status/',
-    headers: { authorization: `Bearer ${tampered}` },
-  });
-  expect(refused.statusCode).toBe(401);
-});
+])(
+  'accepts the portal administrator’s access token via %s',
+  async (name, keys) => {
+    const app = await buildTestApp({ DATA_DIR: join(dir, `p7-${name}`), ...keys() });
+    apps.push(app);
+    const headers = { authorization: `Bearer ${accessToken}` };
+    const body = multipart(
+      { ...DEFAULT_FIELDS, pool_size: '10' },
+      {
+        name: 'c.csv',
+        content: customerCsv(200, 10, 1),
+      },
+    );
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/upload/',
+      payload: body.payload,
+      headers: { ...body.headers, ...headers },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const ready = await app.inject({ url: '/api/ready/' });
+    expect(ready.statusCode).toBe(200);
+    const tampered = `${accessToken.slice(0, -4)}AAAA`;
+    const refused = await app.inject({
+      url: '/api/power7/processing-status/',
+      headers: { authorization: `Bearer ${tampered}` },
+    });
+    expect(refused.statusCode).toBe(401);
+  },
+  90_000,
+); // a new PGlite folder and the first upload: over 30 s on a machine under load 20

@@ -274,6 +274,44 @@ describe('upload', () => {
     expect(isEnvelope(json.json())).toBe(true);
   });
 
+  it('answers 400 in the envelope for a body cut before its closing boundary and for two files', async () => {
+    const before = await readdir(join(dir, 'data', 'power7'));
+    const whole = multipart(
+      { ...DEFAULT_FIELDS, pool_size: String(POOL) },
+      { name: 'customers.csv', content: csvText },
+    );
+    const cut = whole.payload.subarray(0, whole.payload.lastIndexOf('--') - 40);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/upload/',
+      payload: cut,
+      headers: { ...whole.headers, ...auth(tokenA) },
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, code: 'VALIDATION_ERROR', status: 400 });
+
+    // a second customer_file part, spliced in before the closing boundary
+    const boundary = whole.headers['content-type'].split('boundary=')[1]!;
+    const second = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="customer_file"; filename="b.csv"\r\n\r\n${csvText}\r\n`,
+    );
+    const end = whole.payload.lastIndexOf(`--${boundary}--`);
+    const two = Buffer.concat([
+      whole.payload.subarray(0, end),
+      second,
+      whole.payload.subarray(end),
+    ]);
+    const twice = await app.inject({
+      method: 'POST',
+      url: '/api/upload/',
+      payload: two,
+      headers: { ...whole.headers, ...auth(tokenA) },
+    });
+    expect(twice.statusCode, twice.body).toBe(400);
+    expect(twice.json().errors[0]).toMatchObject({ field: 'customer_file' });
+    expect(await readdir(join(dir, 'data', 'power7'))).toEqual(before);
+  });
+
   it('answers 413 in the envelope for a file over the limit and keeps nothing of it', async () => {
     const before = await readdir(join(dir, 'data', 'power7'));
     const res = await upload(tokenA, Buffer.alloc(13 * 1024 * 1024, 0x31));
@@ -371,6 +409,33 @@ describe('upload', () => {
     // bad fields are still named first
     const both = await upload(tokenA, junk, { ...DEFAULT_FIELDS, payout_3: '-1' });
     expect(both.json().errors.map((e: { field: string }) => e.field)).toEqual(['payout_3']);
+  });
+
+  it('keeps the counts and the rejected-rows report of a file without one valid row', async () => {
+    const content = 'n1,n2,n3,n4,n5,n6,n7\n1,2,3,4,5,6,60\n\n1,1,2,3,4,5,6\nx,2,3,4,5,6,7\n';
+    const done = await uploadAndWait(tokenA, content, undefined, 'invalid.csv');
+    expect(done).toMatchObject({
+      status: 'failed',
+      error: { code: 'NO_VALID_ROWS' },
+      counts: { rowsRead: 3, accepted: 0, rejected: 3 },
+      rejectedReport: `/api/power7/sessions/${done._id}/rejected.csv`,
+    });
+    expect(done.rejectedSample.map((r: { line: number }) => r.line)).toEqual([2, 4, 5]);
+    const report = await app.inject({ url: done.rejectedReport, headers: auth(tokenA) });
+    expect(report.statusCode).toBe(200);
+    expect(report.body.trim().split('\r\n')).toEqual([
+      'line,reason,raw',
+      `2,out of pool: 60 is not in 1..${POOL},"1,2,3,4,5,6,60"`,
+      '4,duplicate: 1 appears more than once,"1,1,2,3,4,5,6"',
+      '5,"""x"" is not an integer","x,2,3,4,5,6,7"',
+    ]);
+    // a header without rows: counts of zero and an empty report
+    const headerOnly = await uploadAndWait(tokenA, 'n1,n2,n3,n4,n5,n6,n7\n', undefined, 'h.csv');
+    expect(headerOnly.counts).toMatchObject({ rowsRead: 0, accepted: 0, rejected: 0 });
+    // stored with the session, not only in memory
+    const listed = await app.inject({ url: '/api/power7/sessions/', headers: auth(tokenA) });
+    const row = listed.json().data.items.find((s: { _id: string }) => s._id === done._id);
+    expect(row.counts).toMatchObject({ rowsRead: 3, accepted: 0, rejected: 3 });
   });
 
   it('gives each file the start of which looks fine a clear error in the status and stays healthy', async () => {
@@ -631,6 +696,37 @@ describe('filter, winners and downloads', () => {
     expect(all.body.trim().split(/\r?\n/)).toHaveLength(allCount + 1);
   });
 
+  it('neutralises formula cells in every download and in the rejected-rows report', async () => {
+    const content = [
+      'customer_id,name,phone,n1,n2,n3,n4,n5,n6,n7,note',
+      'C1,"=HYPERLINK(""http://evil.example"",""click"")",+15551234,1,2,3,4,5,6,7,@SUM(A1)',
+      'C2,-1+1,-5,1,2,3,4,5,6,7,"\t=cmd"',
+      "=cmd|' /C calc'!A0,x,1,1,2,3,4,5,6,99,y",
+    ].join('\n');
+    const done = await uploadAndWait(tokenA, content);
+    expect(done.status).toBe('done');
+    const query = `?session=${done._id}`;
+    const c1 = `C1,"'=HYPERLINK(""http://evil.example"",""click"")",+15551234,1,2,3,4,5,6,7,"'@SUM(A1)",7,1-2-3-4-5-6-7,5000`;
+    const c2 = `C2,"'-1+1",-5,1,2,3,4,5,6,7,"'\t=cmd",7,1-2-3-4-5-6-7,5000`;
+    for (const url of ['/api/download/1-2-3-4-5-6-7/7/', '/api/download-all/1-2-3-4-5-6-7/']) {
+      const res = await app.inject({ url: url + query, headers: auth(tokenA) });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body.split('\r\n'), url).toEqual([
+        'customer_id,name,phone,n1,n2,n3,n4,n5,n6,n7,note,match_type,matched_numbers,payout',
+        c1,
+        c2,
+        '',
+      ]);
+    }
+    const report = await app.inject({
+      url: `/api/power7/sessions/${done._id}/rejected.csv`,
+      headers: auth(tokenA),
+    });
+    expect(report.body.split('\r\n')[1]).toBe(
+      `4,out of pool: 99 is not in 1..${POOL},"'=cmd|' /C calc'!A0,x,1,1,2,3,4,5,6,99,y"`,
+    );
+  });
+
   it('answers 400 for a malformed combo, a number outside the pool or a match type outside 3..7', async () => {
     for (const url of [
       '/api/winners/1-2-3/3/',
@@ -642,10 +738,35 @@ describe('filter, winners and downloads', () => {
       '/api/download/1-2-3-4-5-6-99/4/',
       '/api/download/1-2-3-4-5-6-7/x/',
       '/api/download-all/1-1-2-3-4-5-6/',
+      // one spelling per draw and match type: no leading zeros, no other number forms
+      '/api/winners/01-2-3-4-5-6-7/3/',
+      '/api/download-all/1-2-3-4-5-6-07/',
+      '/api/winners/1-2-3-4-5-6-7/03/',
+      '/api/download/1-2-3-4-5-6-7/3.0/',
+      '/api/download/1-2-3-4-5-6-7/%203/',
     ]) {
       const res = await app.inject({ url: `${url}?session=${sessionA}`, headers: auth(tokenA) });
       expect(res.statusCode, url).toBe(400);
       expect(isEnvelope(res.json()), url).toBe(true);
+    }
+  });
+
+  it('answers 400 naming an unknown key of the filter request instead of ignoring it', async () => {
+    for (const [payload, key] of [
+      [{ session: sessionA, filters: { evil: 1 } }, 'evil'],
+      [{ session: sessionA, filters: { winners: { 9: { min: 1 } } } }, '9'],
+      [{ session: sessionA, filters: { totalPayout: { min: 1, mx: 5 } } }, 'mx'],
+      [{ session: sessionA, filter: { mustInclude: [1] } }, 'filter'],
+    ] as const) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/filter/',
+        headers: auth(tokenA),
+        payload,
+      });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().code).toBe('VALIDATION_ERROR');
+      expect(res.json().message).toContain(`"${key}"`);
     }
   });
 

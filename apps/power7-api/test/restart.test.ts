@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
@@ -84,6 +84,10 @@ it('re-runs a job cut off by kill -9 after the restart, with the same results as
   expect(state.status).toBe('running');
   first.kill('SIGKILL');
   await new Promise((r) => first.once('exit', r));
+  // what a kill during the results' write leaves (the write itself is too short to hit reliably)
+  const sessionDir = join(dir, 'data', 'power7', id);
+  await writeFile(join(sessionDir, 'qualifying.bin.tmp-999999-1'), Buffer.alloc(1 << 20));
+  await writeFile(join(sessionDir, 'analysis.json.tmp-999999-2'), '{');
 
   await start();
   interface Status {
@@ -98,6 +102,7 @@ it('re-runs a job cut off by kill -9 after the restart, with the same results as
     await new Promise((r) => setTimeout(r, 50));
   }
   expect(status).toMatchObject({ status: 'done', counts: { accepted: 60_000 } });
+  expect((await readdir(sessionDir)).filter((name) => name.includes('.tmp'))).toEqual([]);
 
   const cli = await engineCliAnalyze(file, 30000, POOL);
   const filter = await fetch(`${base}/api/filter/`, {
@@ -117,6 +122,55 @@ it('re-runs a job cut off by kill -9 after the restart, with the same results as
   );
   const stats = await fetch(`${base}/api/status/`);
   expect(((await stats.json()) as { data: { jobs: { done: number } } }).data.jobs.done).toBe(1);
+  child!.kill('SIGTERM');
+  await new Promise((r) => child!.once('exit', r));
+}, 180_000);
+
+it('removes at start the folder of an upload cut off by kill -9 before its session was recorded', async () => {
+  const token = await keys.sign();
+  const proc = await start();
+  const root = join(dir, 'data', 'power7');
+  const before = new Set(await readdir(root));
+  // an upload whose body never ends: its first part is on disk when the process dies
+  const boundary = 'p7restartboundary';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="customer_file"; filename="big.csv"\r\n\r\n` +
+      customerCsv(5_000, POOL, 9),
+  );
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(head);
+    },
+  });
+  const upload = fetch(`${base}/api/upload/`, {
+    method: 'POST',
+    body,
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    },
+    duplex: 'half',
+  } as RequestInit).catch(() => null);
+  let partial = '';
+  for (let i = 0; i < 1200 && !partial; i++) {
+    for (const name of await readdir(root)) {
+      if (before.has(name)) continue;
+      const size = await stat(join(root, name, 'upload.dat')).then(
+        (s) => s.size,
+        () => 0,
+      );
+      if (size > 0) partial = name;
+    }
+    if (!partial) await new Promise((r) => setTimeout(r, 25));
+  }
+  expect(partial).not.toBe('');
+  proc.kill('SIGKILL');
+  await new Promise((r) => proc.once('exit', r));
+  await upload;
+  expect(await readdir(root)).toContain(partial);
+
+  await start();
+  expect(await readdir(root)).not.toContain(partial);
   child!.kill('SIGTERM');
   await new Promise((r) => child!.once('exit', r));
 }, 120_000);

@@ -327,7 +327,11 @@ export function detectDelimiter(head: Uint8Array): number {
   return best;
 }
 
-/** Quotes a field for CSV output when it holds a delimiter, quote or line break (RFC 4180). */
+/**
+ * Quotes a field when it holds a delimiter, quote or line break (RFC 4180), text unchanged otherwise:
+ * for the engine's own stored CSV (an XLSX's rows as `rows.csv`). A CSV that people open goes through
+ * `csvCell` / `csvRow` of `@pa/contracts/csv`, which also neutralises formulas.
+ */
 export function csvField(s: string, delimiter = ','): string {
   if (s.includes('"') || s.includes(delimiter) || s.includes('\n') || s.includes('\r')) {
     return `"${s.replaceAll('"', '""')}"`;

@@ -85,6 +85,39 @@ describe('reading customer files', () => {
     ]);
   });
 
+  it('rejects a row whose field count differs from the header, with its line, on both ways of reading', async () => {
+    const text =
+      'id,n1,n2,n3,n4,n5,n6,n7,note\n' +
+      'a,1,2,3,4,5,6,7,ok\n' +
+      'b,1,2,3,4,5,6,7,8,eighth number\n' +
+      'c,1,2,3,4,5,6,7\n' +
+      'd,1,2,3,4,5,6,7,trailing delimiter,\n' +
+      'e,1,2,3,4,5,6,7,two,,\n' +
+      'f,1,2,3,4,5,6,7,,\n';
+    for (const fastPath of [true, false]) {
+      const f = await readCsvTickets(
+        (async function* () {
+          yield Buffer.from(text);
+        })(),
+        { pool: 35, fastPath },
+      );
+      expect(Array.from(f.lines), `fastPath ${fastPath}`).toEqual([2, 5, 7]);
+      expect(f.rejected.map((r) => [r.line, r.reason])).toEqual([
+        [3, 'wrong field count: expected 9 fields as in the header, found 10'],
+        [4, 'wrong field count: expected 9 fields as in the header, found 8'],
+        [6, 'wrong field count: expected 9 fields as in the header, found 11'],
+      ]);
+    }
+    // a header that ends with a delimiter: its rows may too, or not
+    const trailing = await fileWith(
+      'trailing.csv',
+      'n1;n2;n3;n4;n5;n6;n7;\n1;2;3;4;5;6;7;\n1;2;3;4;5;6;7\n1;2;3;4;5;6;7;8\n',
+    );
+    const t = await readCustomerFile(trailing, { pool: 35 });
+    expect(Array.from(t.lines)).toEqual([2, 3]);
+    expect(t.rejected.map((r) => r.line)).toEqual([4]);
+  });
+
   it('splits a combined column on spaces, commas, dashes and semicolons', async () => {
     const p = await fileWith('c.csv', 'numbers\n"1, 2;3-4  5,6 ,7"\n49 1 2 3 4 5 6\n');
     const f = await readCustomerFile(p, { pool: 49 });
@@ -115,6 +148,23 @@ describe('reading customer files', () => {
     await expect(readCustomerFile(truncated, { pool: 35 })).rejects.toMatchObject({
       code: 'XLSX_INVALID',
     });
+  });
+
+  it('pads XLSX rows to the header and rejects a row with a cell beyond it', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Customers');
+    ws.addRow(['N1', 'N2', 'N3', 'N4', 'N5', 'N6', 'N7', 'Note']);
+    ws.addRow([1, 2, 3, 4, 5, 6, 7]); // no note: shorter than the header
+    ws.getCell('L2').numFmt = '0.00'; // a formatted empty cell does not make a row longer
+    ws.addRow([1, 2, 3, 4, 5, 6, 8, 'x', 9]); // a ninth cell under no header
+    ws.addRow([1, 2, 3, 4, 5, 6, 9, 'y']);
+    const p = join(dir, 'widths.xlsx');
+    await wb.xlsx.writeFile(p);
+    const f = await readCustomerFile(p, { pool: 35 });
+    expect(Array.from(f.lines)).toEqual([2, 4]);
+    expect(f.rejected.map((r) => [r.line, r.reason])).toEqual([
+      [3, 'wrong field count: expected 8 fields as in the header, found 9'],
+    ]);
   });
 
   it('gives clear errors for empty, binary, header-only, all-invalid and headerless files', async () => {
@@ -308,6 +358,8 @@ describe('fused reading of plain rows', () => {
           cols
             .map((c) => (c < 7 ? (cells[c] ?? '') : `t${r}`))
             .slice(0, cells.length < 7 ? Math.max(1, cells.length) : cols.length)
+            // some rows end with a delimiter (tolerated) or carry a field beyond the header (not)
+            .concat(r % 5 === 4 ? [''] : r % 7 === 6 ? ['9'] : [])
             .join(d.delim),
         );
         const text =
@@ -347,7 +399,7 @@ describe('fused reading of plain rows', () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, 30_000); // 300 documents: ~3 s alone, longer on a busy machine
 
   it('takes the fused way for plain rows and still reports every bad one with its reason', async () => {
     const text =

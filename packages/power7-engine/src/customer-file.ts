@@ -10,8 +10,9 @@ import {
   type CsvRecord,
   type SimpleRecordHook,
 } from './csv';
-import { EngineError, throwIfAborted } from './errors';
+import { EngineError, NoValidRowsError, throwIfAborted } from './errors';
 import { PICK } from './model';
+import { checkXlsxLimits } from './xlsx-guard';
 
 /** How the header maps to the game's columns. */
 export interface ColumnMap {
@@ -315,6 +316,8 @@ export class TicketReader {
   private tokenizer: CsvTokenizer | null = null;
   private delimiter = 0x2c;
   private nextReport = 100_000;
+  /** Fields of the header, a trailing empty one (a final delimiter) not counted. */
+  private headerFields = 0;
   /** Recognised columns, once the header has been read. */
   columns: ColumnMap | null = null;
   /** Data rows read so far. */
@@ -331,6 +334,9 @@ export class TicketReader {
       const header: string[] = [];
       for (let i = 0; i < rec.fieldCount; i++) header.push(fieldText(rec, i).trim());
       this.columns = recogniseColumns(header);
+      const trailingEmpty =
+        header.length > 1 && header.at(-1) === '' && !rec.quoted[header.length - 1];
+      this.headerFields = header.length - (trailingEmpty ? 1 : 0);
       if (this.opts.fastPath !== false && this.columns.numbers.kind === 'seven') {
         this.tokenizer!.simple = this.simpleRow(this.columns.numbers.indexes);
       }
@@ -339,7 +345,7 @@ export class TicketReader {
     this.rowsRead++;
     const reason = rec.malformed
       ? 'malformed quotes'
-      : readNumbers(rec, this.columns, this.opts.pool, this.out);
+      : (readNumbers(rec, this.columns, this.opts.pool, this.out) ?? this.fieldCountProblem(rec));
     if (reason !== null) {
       this.rejectedCount++;
       const row = { line: rec.line, reason, raw: recordRaw(rec) };
@@ -355,6 +361,20 @@ export class TicketReader {
     this.lengths[count] = rec.length;
     this.count = count + 1;
   };
+
+  /**
+   * A row must have as many fields as the header, or it would be read against the wrong columns (an
+   * eighth number after `n7` silently dropped). One trailing empty field — a final delimiter, as some
+   * exports write on every line — is tolerated, on the header and on the rows.
+   */
+  private fieldCountProblem(rec: CsvRecord): string | null {
+    const n = rec.fieldCount;
+    const h = this.headerFields;
+    if (n === h) return null;
+    const last = n - 1;
+    if (n === h + 1 && rec.start[last] === rec.end[last] && !rec.quoted[last]) return null;
+    return `wrong field count: expected ${h} fields as in the header, found ${n}`;
+  }
 
   /**
    * The fused reader of a plain record (see `SimpleRecordHook`): walks its bytes once, reading the
@@ -398,6 +418,11 @@ export class TicketReader {
         i++; // the delimiter
         field++;
       }
+      // the row's field count must be the header's (see fieldCountProblem), else it goes the general way
+      let fields = field + 1;
+      for (; i < end; i++) if (buf[i] === delim) fields++;
+      const expected = this.headerFields;
+      if (fields !== expected && !(fields === expected + 1 && buf[end - 1] === delim)) return false;
       // insertion sort of 7 + duplicate check
       for (let a = 1; a < PICK; a++) {
         const v = vals[a]!;
@@ -476,7 +501,10 @@ export class TicketReader {
     return chunk;
   }
 
-  /** Ends the input: the tickets, or FILE_EMPTY / NO_VALID_ROWS / NOT_A_TABLE. */
+  /**
+   * Ends the input: the tickets, or FILE_EMPTY / NO_VALID_ROWS / NOT_A_TABLE (a file without one valid
+   * row: `NoValidRowsError`, with the counts and the first rejected rows).
+   */
   end(): TicketFile {
     if (!this.tokenizer && this.headBytes) this.tokenizer!.push(this.start());
     this.tokenizer?.end();
@@ -489,7 +517,12 @@ export class TicketReader {
         rowsRead === 0
           ? 'it has a header but no data rows'
           : `all ${rowsRead} rows were rejected (first: line ${rejected[0]?.line}: ${rejected[0]?.reason})`;
-      throw new EngineError('NO_VALID_ROWS', `No valid ticket in the file: ${why}.`);
+      throw new NoValidRowsError(
+        `No valid ticket in the file: ${why}.`,
+        rowsRead,
+        this.rejectedCount,
+        rejected.slice(0, 100),
+      );
     }
     return {
       pool: this.opts.pool,
@@ -543,10 +576,13 @@ function cellText(v: unknown): string {
 
 /**
  * Streams the first sheet of an XLSX file as CSV bytes (`,`-separated, RFC 4180 quoting), one line per
- * sheet row, blank lines for skipped rows so line numbers equal sheet row numbers. Throws XLSX_INVALID
- * for a broken or truncated workbook.
+ * sheet row, blank lines for skipped rows so line numbers equal sheet row numbers; rows shorter than
+ * the header are padded with empty cells. Throws XLSX_INVALID for a broken or truncated workbook,
+ * XLSX_TOO_LARGE for one whose parts pass `XLSX_LIMITS` (a huge cell, row or shared-strings part).
  */
 export async function* xlsxAsCsv(path: string): AsyncGenerator<Buffer> {
+  // a few hundred KB of zip can hold a cell of hundreds of MB: refuse it before ExcelJS holds it
+  await checkXlsxLimits(path);
   let reader: ExcelJS.stream.xlsx.WorkbookReader;
   try {
     reader = new ExcelJS.stream.xlsx.WorkbookReader(createReadStream(path), {
@@ -565,6 +601,8 @@ export async function* xlsxAsCsv(path: string): AsyncGenerator<Buffer> {
   let parts: string[] = [];
   let size = 0;
   let lastRow = 0;
+  /** Cells of the header (the first row holding something). */
+  let width = 0;
   let sawSheet = false;
   try {
     for await (const sheet of reader) {
@@ -578,8 +616,14 @@ export async function* xlsxAsCsv(path: string): AsyncGenerator<Buffer> {
         lastRow = n;
         const values = row.values as unknown[];
         const cells: string[] = [];
-        for (let i = 1; i < values.length; i++) cells.push(csvField(cellText(values[i])));
-        const line = cells.join(',') + '\n';
+        for (let i = 1; i < values.length; i++) cells.push(cellText(values[i]));
+        // a sheet row ends at its last cell holding something (formatted empty cells do not count),
+        // so rows are trimmed, then padded to the header's width: a row is only as short or as long
+        // as its content, and the reader's field-count check sees the sheet's columns
+        while (cells.length && cells.at(-1) === '') cells.pop();
+        if (width === 0) width = cells.length;
+        else if (cells.length) while (cells.length < width) cells.push('');
+        const line = cells.map((c) => csvField(c)).join(',') + '\n';
         parts.push(line);
         size += line.length;
         if (size > 1 << 20) {

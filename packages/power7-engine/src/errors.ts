@@ -8,6 +8,7 @@ export type EngineErrorCode =
   | 'FILE_UNREADABLE'
   | 'NOT_A_TABLE'
   | 'XLSX_INVALID'
+  | 'XLSX_TOO_LARGE'
   | 'NO_NUMBER_COLUMNS'
   | 'NO_VALID_ROWS'
   | 'LINE_TOO_LONG'
@@ -29,6 +30,22 @@ export class EngineError extends Error {
     this.name = 'EngineError';
     this.code = code;
     this.field = field;
+  }
+}
+
+/**
+ * NO_VALID_ROWS of a file read to its end (no data row, or every row rejected): it carries what was
+ * read, so the counts and the rejected rows can still be reported.
+ */
+export class NoValidRowsError extends EngineError {
+  constructor(
+    message: string,
+    readonly rowsRead: number,
+    readonly rejected: number,
+    readonly rejectedSample: { line: number; reason: string; raw: string }[],
+  ) {
+    super('NO_VALID_ROWS', message);
+    this.name = 'NoValidRowsError';
   }
 }
 

@@ -86,8 +86,9 @@ export function parseCombo(text: string, pool: number): number[] {
   const bad = (why: string): never => {
     throw new EngineError('INVALID_COMBO', `Invalid combo "${text}": ${why}.`, 'combo');
   };
-  if (typeof text !== 'string' || !/^[0-9]{1,2}(-[0-9]{1,2}){6}$/.test(text)) {
-    bad('expected seven numbers joined by "-", e.g. 3-8-12-19-24-30-35');
+  // the canonical form only (no leading zeros), so one draw has one combo text
+  if (typeof text !== 'string' || !/^[1-9][0-9]?(-[1-9][0-9]?){6}$/.test(text)) {
+    bad('expected seven numbers without leading zeros joined by "-", e.g. 3-8-12-19-24-30-35');
   }
   const nums = text.split('-').map(Number);
   for (let i = 0; i < nums.length; i++) {

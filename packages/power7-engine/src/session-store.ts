@@ -12,17 +12,17 @@
  */
 import type { Writable } from 'node:stream';
 import { once } from 'node:events';
-import { copyFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { analyzeTickets } from './analyze';
 import { readCustomerFile, sniffFile, type TicketFile } from './customer-file';
 export { sniffUpload, SNIFF_BYTES } from './customer-file';
 /** Scan worker threads started (and their kernels warmed) ahead of the first analysis, and stopped. */
 export { closeScanWorkers, prestartScanWorkers } from './analyze';
-import { csvField } from './csv';
+import { csvRow } from '@pa/contracts/csv';
 import { queryDraws, type DrawRow, type FilterQuery, type QueryContext } from './draw-query';
 import type { CountColumn } from './scan';
-import { EngineError, throwIfAborted } from './errors';
+import { EngineError, NoValidRowsError, throwIfAborted } from './errors';
 import {
   type Budget,
   DEFAULT_POOL,
@@ -39,7 +39,7 @@ import {
 import { findWinners, matchedNumbers, RowReader, ticketMasks, winnersCsv } from './winners';
 
 export type { Budget, MatchType, Payouts, WinnerCounts };
-export { EngineError, CancelledError } from './errors';
+export { EngineError, CancelledError, NoValidRowsError } from './errors';
 export type { EngineErrorCode } from './errors';
 export { parseCombo, formatCombo, validatePool, DEFAULT_POOL, MIN_POOL, MAX_POOL } from './model';
 
@@ -222,6 +222,16 @@ export interface SessionStatus {
   state: SessionState;
   ingest: IngestSummary | null;
   analysis: AnalysisSummary | null;
+  /** A file without one valid row: what was read (its report is the rejected-rows CSV). */
+  noValidRows: NoValidRowsSummary | null;
+}
+
+/** What ingest read of a file without one valid row; stored as `no-valid-rows.json`. */
+export interface NoValidRowsSummary {
+  rowsRead: number;
+  rejected: number;
+  /** The first 100 rejected rows. */
+  rejectedSample: RejectedRow[];
 }
 
 /** A finished session loaded into memory; answers queries without re-running the analysis. */
@@ -255,6 +265,7 @@ export interface OpenSession {
 export const SESSION_FILES = {
   ingest: 'ingest.json',
   rejectedCsv: 'rejected-rows.csv',
+  noValidRows: 'no-valid-rows.json',
   tickets: 'tickets.bin',
   rows: 'rows.csv',
   rowIndex: 'rows.idx',
@@ -391,7 +402,8 @@ async function syncFile(path: string): Promise<void> {
 }
 
 const rejectedHeader = 'line,reason,raw\r\n';
-const rejectedLine = (r: RejectedRow) => `${r.line},${csvField(r.reason)},${csvField(r.raw)}\r\n`;
+/** A rejected row's report line; its raw text is the customer's, so formulas are neutralised. */
+const rejectedLine = (r: RejectedRow) => csvRow([r.line, r.reason, r.raw]);
 
 /**
  * Writes the session files of a read customer file: `tickets.bin`, `rows.idx`, `rejected-rows.csv`
@@ -485,12 +497,12 @@ export async function ingestFile(input: IngestInput): Promise<IngestSummary> {
   if (input.moveSource && !(await exists(source)) && (await exists(rowsPath))) source = rowsPath;
   const rowsTmp = `${rowsPath}.tmp`;
   const { onProgress, signal } = input;
+  const rejected: string[] = [];
   try {
     throwIfAborted(signal);
     const format = await sniffFile(source);
     const size = (await stat(source)).size;
     onProgress?.({ phase: 'reading', fraction: 0 });
-    const rejected: string[] = [];
     let rowsFh: Awaited<ReturnType<typeof open>> | null = null;
     let pendingWrite: Promise<unknown> = Promise.resolve();
     let rowsSource = source;
@@ -534,8 +546,31 @@ export async function ingestFile(input: IngestInput): Promise<IngestSummary> {
     return summary;
   } catch (err) {
     await rm(rowsTmp, { force: true });
+    if (err instanceof NoValidRowsError) await writeNoValidRows(dir, err, rejected);
     throw err;
   }
+}
+
+/**
+ * A file without one valid row still gets its rejected-rows report and its counts, so the person who
+ * uploaded it can see every reason; `ingest.json` is not written (the session is not ingested).
+ */
+async function writeNoValidRows(
+  dir: string,
+  err: NoValidRowsError,
+  rejected: string[],
+): Promise<void> {
+  await writeAtomic(fileIn(dir, 'rejectedCsv'), (fh) =>
+    fh.write(rejectedHeader + rejected.join('')).then(() => undefined),
+  );
+  const summary: NoValidRowsSummary = {
+    rowsRead: err.rowsRead,
+    rejected: err.rejected,
+    rejectedSample: err.rejectedSample,
+  };
+  await writeAtomic(fileIn(dir, 'noValidRows'), (fh) =>
+    fh.write(JSON.stringify(summary)).then(() => undefined),
+  );
 }
 
 /**
@@ -698,7 +733,15 @@ export async function readSessionStatus(sessionDir: string): Promise<SessionStat
     void _s;
     analysis = pub;
   }
-  return { state: analysis ? 'analysed' : ingest ? 'ingested' : 'missing', ingest, analysis };
+  const noValidRows = ingest
+    ? null
+    : await readJson<NoValidRowsSummary>(fileIn(sessionDir, 'noValidRows'));
+  return {
+    state: analysis ? 'analysed' : ingest ? 'ingested' : 'missing',
+    ingest,
+    analysis,
+    noValidRows,
+  };
 }
 
 /**
@@ -845,6 +888,18 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
     },
   };
   return session;
+}
+
+/**
+ * Removes what a run cut off by a crash leaves in a session folder: temporary files being written
+ * (`<file>.tmp-<pid>-<time>`, e.g. a 30+ MB `qualifying.bin.tmp-…`) and the XLSX's half-written
+ * `rows.csv.tmp`. Call it only while no run of the session is under way. Returns the names removed.
+ */
+export async function removeLeftovers(sessionDir: string): Promise<string[]> {
+  const names = await readdir(sessionDir).catch(() => [] as string[]);
+  const leftovers = names.filter((name) => /\.tmp(-\d+-\d+)?$/.test(name));
+  await Promise.all(leftovers.map((name) => rm(join(sessionDir, name), { force: true })));
+  return leftovers;
 }
 
 /** The path of the full rejected-rows CSV (`line,reason,raw`) of a session. */

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
-import { CsvTokenizer, csvField, recordFields } from './csv';
+import { csvCell, csvRow } from '@pa/contracts/csv';
+import { CsvTokenizer, recordFields } from './csv';
 import { EngineError } from './errors';
 import { type MatchType, MATCH_TYPES, PICK } from './model';
 
@@ -178,11 +179,13 @@ export interface WinnersCsvInput {
 /**
  * The winners CSV of one draw: the original columns, then `match_type`, `matched_numbers` (ascending,
  * `-`-joined) and `payout`. Yields text chunks of ~64 KiB; for 'all' the rows are grouped by match type
- * (7 first), file order inside a group.
+ * (7 first), file order inside a group. Cells a spreadsheet would run as a formula are neutralised
+ * (`csvCell` of `@pa/contracts/csv`).
  */
 export async function* winnersCsv(input: WinnersCsvInput): AsyncGenerator<string> {
   const header = [...input.header, 'match_type', 'matched_numbers', 'payout'];
-  let out = header.map((h) => csvField(h)).join(',') + '\r\n';
+  // csvRow / csvCell neutralise formula-like customer cells (`=HYPERLINK(…)` → `"'=HYPERLINK(…)"`)
+  let out = csvRow(header);
   const types: MatchType[] =
     input.matchType === 'all' ? [...MATCH_TYPES].reverse() : [input.matchType];
   for (const m of types) {
@@ -190,7 +193,7 @@ export async function* winnersCsv(input: WinnersCsvInput): AsyncGenerator<string
     let k = 0;
     for await (const fields of input.rows.rows(index)) {
       const t = index[k++]!;
-      const cells = input.header.map((_, c) => csvField(fields[c] ?? ''));
+      const cells = input.header.map((_, c) => csvCell(fields[c] ?? ''));
       cells.push(
         String(m),
         matchedNumbers(input.tickets, t, input.numbers).join('-'),

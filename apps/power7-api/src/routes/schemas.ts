@@ -73,8 +73,10 @@ export const statsSchema = z.object({
   histogram: z.object({ edges: z.array(num), counts: z.array(num) }),
 });
 
+// Strict objects: an unknown key (a typo, `winners: { 9: … }`) is a 400 naming it, never a filter
+// silently ignored (which would answer every draw).
 const range = z
-  .object({ min: z.number().min(0).optional(), max: z.number().min(0).optional() })
+  .strictObject({ min: z.number().min(0).optional(), max: z.number().min(0).optional() })
   .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, {
     message: 'min must not be greater than max',
     path: ['max'],
@@ -83,12 +85,12 @@ const range = z
 const poolNumber = z.number().int().min(1).max(49);
 
 /** The filter request of PRODUCT.md §5 step 2. */
-export const filterBodySchema = z.object({
+export const filterBodySchema = z.strictObject({
   session: z.string().min(1).max(100).optional(),
   filters: z
-    .object({
+    .strictObject({
       winners: z
-        .object({
+        .strictObject({
           3: range.optional(),
           4: range.optional(),
           5: range.optional(),
@@ -137,10 +139,9 @@ export const winnersAnswerSchema = paginatedSchema(winnerRowSchema).extend({
 });
 
 export const comboParam = z.string().min(1).max(40);
-export const matchTypeParam = z.coerce
-  .number({ message: 'The match type must be 3, 4, 5, 6 or 7.' })
-  .int('The match type must be 3, 4, 5, 6 or 7.')
-  .min(3, 'The match type must be 3, 4, 5, 6 or 7.')
-  .max(7, 'The match type must be 3, 4, 5, 6 or 7.');
+/** Exactly `3`..`7` (not `03`, `3.0` or ` 3`): one spelling per resource. */
+export const matchTypeParam = z
+  .enum(['3', '4', '5', '6', '7'], { message: 'The match type must be 3, 4, 5, 6 or 7.' })
+  .transform(Number);
 
 export const env = envelopeSchema;

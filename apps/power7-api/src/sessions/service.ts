@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import {
   EngineError,
   ingestFile,
+  NoValidRowsError,
   openSession,
   readSessionStatus,
   rejectedRowsCsvPath,
+  removeLeftovers,
   runAnalysis,
   type Budget,
   type OpenSession,
@@ -298,8 +300,21 @@ export class Power7Sessions {
     if (cancelled) return;
     const known = error instanceof EngineError;
     await rm(join(this.dirOf(id), UPLOAD_FILE), { force: true }).catch(() => {});
+    // a file without one valid row keeps its counts, and its rejected rows stay reportable
+    let counts: StoredCounts | undefined;
+    if (error instanceof NoValidRowsError) {
+      const row = await this.repo.get(id).catch(() => null);
+      counts = {
+        ...((row?.counts ?? {}) as StoredCounts),
+        rowsRead: error.rowsRead,
+        accepted: 0,
+        rejected: error.rejected,
+      };
+      this.samples.set(id, error.rejectedSample);
+    }
     await this.repo
       .update(id, {
+        ...(counts ? { counts } : {}),
         status: 'failed',
         phase: 'failed',
         finishedAt: new Date(),
@@ -313,11 +328,15 @@ export class Power7Sessions {
       .catch(() => {});
   }
 
-  /** Sessions cut off by a crash or a stop are queued again, oldest first. */
+  /**
+   * Sessions cut off by a crash or a stop are queued again, oldest first; the temporary files the cut
+   * left in their folders (a half-written `qualifying.bin.tmp-…` can be 30+ MB) are removed first.
+   */
   async recover(): Promise<number> {
     const rows = await this.repo.unfinished();
     let queued = 0;
     for (const row of rows) {
+      await removeLeftovers(this.dirOf(row.id));
       // a job that took the process down again and again (e.g. out of memory) is not retried forever
       if (row.attempts >= MAX_ATTEMPTS) {
         await this.repo.update(row.id, {
@@ -398,8 +417,9 @@ export class Power7Sessions {
     if (!sample) {
       if ((row.counts as SessionCounts).rejected === undefined) return [];
       const status = await readSessionStatus(this.dirOf(row.id));
-      if (!status.ingest) return [];
-      sample = status.ingest.rejectedSample;
+      const read = status.ingest ?? status.noValidRows;
+      if (!read) return [];
+      sample = read.rejectedSample;
       this.samples.set(row.id, sample);
       if (this.samples.size > 10_000) this.samples.delete(this.samples.keys().next().value!);
     }
@@ -454,17 +474,19 @@ export class Power7Sessions {
   }
 
   /**
-   * Deletes expired sessions with their files, and folders no session row owns (left by a crash
-   * between receiving an upload and recording it) once they are an hour old.
+   * Deletes expired sessions with their files, and folders no session row owns (an upload cut off by
+   * a crash, or refused, before its session was recorded) once they are `orphanAgeMs` old: an hour
+   * while the service runs (an upload in progress has a folder and no row yet), 0 at start, when no
+   * upload of this process can be in progress.
    */
-  async sweep(now = new Date()): Promise<number> {
+  async sweep(now = new Date(), orphanAgeMs = 3_600_000): Promise<number> {
     const ids = await this.repo.expired(now);
     await this.remove(ids);
     const folders = await readdir(this.options.root).catch(() => [] as string[]);
     for (const name of folders) {
       const folder = join(this.options.root, name);
       const info = await stat(folder).catch(() => null);
-      if (!info?.isDirectory() || now.getTime() - info.mtimeMs < 3_600_000) continue;
+      if (!info?.isDirectory() || now.getTime() - info.mtimeMs < orphanAgeMs) continue;
       if (!(await this.repo.get(name))) await rm(folder, { recursive: true, force: true });
     }
     return ids.length;

@@ -169,7 +169,7 @@ export async function receiveUpload(
       if (part.type === 'file') {
         if (part.fieldname !== 'customer_file' || sawFile) {
           part.file.resume();
-          throw fieldError(part.fieldname, 'Only one file, named customer_file, is accepted.');
+          throw fieldError(part.fieldname, ONE_FILE);
         }
         sawFile = true;
         originalName = part.filename ? part.filename.slice(0, 255) : null;
@@ -198,7 +198,15 @@ export async function receiveUpload(
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT') {
+    // the file limit is 1: a second file part (another customer_file or any other) is a bad form
+    if (code === 'FST_FILES_LIMIT') throw fieldError('customer_file', ONE_FILE);
+    if (isTruncatedForm(error)) {
+      throw new AppError(
+        ErrorCode.VALIDATION_ERROR,
+        'The upload form is incomplete: its body ended before the closing boundary.',
+      );
+    }
+    if (code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new AppError(
         ErrorCode.PAYLOAD_TOO_LARGE,
         'The customer file is larger than this service accepts.',
@@ -214,6 +222,17 @@ export async function receiveUpload(
     throw error;
   }
 }
+
+const ONE_FILE = 'Only one file, named customer_file, is accepted.';
+
+/**
+ * Busboy's errors for a body that ends inside the form (no closing boundary) or has no boundary; they
+ * carry no code, only these messages. Anything else (a disk error) stays a 500.
+ */
+const isTruncatedForm = (error: unknown) =>
+  error instanceof Error &&
+  !('code' in error) &&
+  /unexpected end of multipart data|^Multipart: Boundary not found$/.test(error.message);
 
 const fieldError = (field: string, message: string) =>
   new AppError(ErrorCode.VALIDATION_ERROR, message, [
