@@ -6,6 +6,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { controlCharacterGuard } from '@pa/server-kit/control-characters';
 import { errorHandler } from '@pa/server-kit/error-handler';
 import { healthRoutes } from '@pa/server-kit/health';
 import { loggerOptions } from '@pa/server-kit/logger';
@@ -95,6 +96,7 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   await app.register(cookie);
   const webFallback = await registerWebApp(app, config.WEB_DIST_DIR);
   await app.register(errorHandler, { fallback: webFallback });
+  await app.register(controlCharacterGuard);
   await app.register(openApi, {
     title: 'Power Analyzer portal API',
     description: 'Accounts, users, roles and permissions of a company.',

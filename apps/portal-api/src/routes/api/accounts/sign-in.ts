@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok as envelope } from '@pa/contracts/envelope';
 import { PASSWORD_MAX_LENGTH } from '@pa/contracts/accounts';
+import { singleLineText } from '@pa/contracts/text';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { AppError, notFound, unauthorized } from '@pa/server-kit/errors';
 import { users } from '../../../db/schema';
@@ -31,8 +32,8 @@ export const REFRESH_FAILED = 'Token refresh failed';
 /** `{ userName | email, password }`: exactly one of userName or email. */
 const signInBody = z
   .object({
-    userName: z.string().trim().min(1, 'Enter your user name').max(254).optional(),
-    email: z.string().trim().min(1, 'Enter your email').max(254).optional(),
+    userName: singleLineText().trim().min(1, 'Enter your user name').max(254).optional(),
+    email: singleLineText().trim().min(1, 'Enter your email').max(254).optional(),
     password: z.string().min(1, 'Enter your password').max(PASSWORD_MAX_LENGTH),
   })
   .refine((body) => Boolean(body.userName) !== Boolean(body.email), {
