@@ -37,12 +37,14 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** An already opened database (tests); otherwise opened from the config and closed with the app. */
   database?: OpenDatabase;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: NodeJS.WritableStream | undefined;
 }
 
 /** Builds the portal service from its plugins; `server.ts` only starts it, tests call it directly. */
 export async function buildPortalApp(config: PortalConfig, options: BuildOptions = {}) {
   const app = Fastify({
-    ...loggerOptions(config.LOG_LEVEL),
+    ...loggerOptions(config.LOG_LEVEL, options.logStream),
     bodyLimit: 1024 * 1024,
     // The client address (rate limits, audit, sign-in list) comes from the socket, never from headers
     // a client can forge; set up a proxy's X-Forwarded-For explicitly when there is one.

@@ -183,6 +183,8 @@ export async function buildTestApp(
     env?: Partial<Record<keyof PortalConfig, string>>;
     /** Registers extra routes (e.g. test-only probes) before the app is made ready. */
     routes?: (app: PortalApp) => void;
+    /** Where the app's log lines go (with `env.LOG_LEVEL`), to read what the log holds. */
+    logStream?: NodeJS.WritableStream;
   } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-portal-test-'));
@@ -202,7 +204,7 @@ export async function buildTestApp(
     kind === 'postgres'
       ? await openDatabase(config)
       : await openDatabase({ DATA_DIR: dataDir, pglite: await pgliteClone() });
-  const app = await buildPortalApp(config, { database });
+  const app = await buildPortalApp(config, { database, logStream: options.logStream });
   options.routes?.(app);
   await app.ready();
   const db = database.db;
