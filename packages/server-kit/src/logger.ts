@@ -1,6 +1,7 @@
 import type { FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { stdSerializers } from 'pino';
+import { transportGuards } from './transport-guards';
 
 /** Keys whose values never reach a log line, at any of the first three levels of a logged object. */
 const SECRET_KEYS = [
@@ -72,15 +73,20 @@ function errorForLog(error: Error) {
 }
 
 /**
- * Structured logging options shared by both services: JSON lines with a request id, and secrets
- * (tokens, cookies, passwords, hashes, query parameters of failed statements) redacted wherever they
- * appear. `stream` sends the lines elsewhere than stdout (tests read them).
+ * The Fastify options both services start with. Structured logging: JSON lines with a request id,
+ * and secrets (tokens, cookies, passwords, hashes, query parameters of failed statements) redacted
+ * wherever they appear; `stream` sends the lines elsewhere than stdout (tests read them). And the
+ * envelope on answers given before routing (transport-guards.ts).
  */
 export function loggerOptions(
   level: string,
   stream?: NodeJS.WritableStream,
-): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader'> {
+): Pick<
+  FastifyServerOptions,
+  'logger' | 'genReqId' | 'requestIdHeader' | 'frameworkErrors' | 'clientErrorHandler'
+> {
   return {
+    ...transportGuards(),
     logger:
       level === 'silent'
         ? false
