@@ -24,12 +24,25 @@ export const portalConfigSchema = z
     ACCESS_TOKEN_TTL: seconds(900),
     /** Absolute lifetime of a sign-in (refresh-token family) in seconds: 7 days. */
     REFRESH_TOKEN_TTL: seconds(7 * 24 * 3600),
-    /** Sign-in attempts allowed per client address in one window. */
-    SIGNIN_RATE_LIMIT_IP: seconds(20),
-    /** Failed sign-ins allowed per account (user name / email) in one window. */
+    /**
+     * Failed sign-ins allowed from one client address (any accounts) in one window: successes do not
+     * count, so a company of a hundred people behind one address never reaches it.
+     */
+    SIGNIN_RATE_LIMIT_IP: seconds(300),
+    /** Failed sign-ins allowed per account and client address in one window. */
     SIGNIN_RATE_LIMIT_ACCOUNT: seconds(5),
+    /** Failed sign-ins of one account (all addresses) after which each try waits 1, 2, 4… up to 60 s. */
+    SIGNIN_ACCOUNT_DELAY_AFTER: seconds(10),
+    /** Failed sign-ins of one account (all addresses) after which it waits out the window. */
+    SIGNIN_ACCOUNT_CEILING: seconds(100),
     /** Length of the sign-in rate-limit window in seconds. */
     SIGNIN_RATE_LIMIT_WINDOW: seconds(900),
+    /** Password reset mails per email address in one reset window. */
+    FORGOT_PASSWORD_LIMIT_EMAIL: seconds(3),
+    /** Password reset requests per client address in one reset window. */
+    FORGOT_PASSWORD_LIMIT_IP: seconds(20),
+    /** Length of the reset-mail window in seconds. */
+    FORGOT_PASSWORD_LIMIT_WINDOW: seconds(3600),
     /**
      * PostgreSQL only: how long (ms) the in-process auth cache may keep what another portal process could
      * have changed (ADR 004); 0 = no cache, read the database on every request. PGlite (one process per

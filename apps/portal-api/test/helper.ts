@@ -197,6 +197,10 @@ export async function buildTestApp(
     DEMO_ADMIN_PASSWORD: ADMIN_PASSWORD,
     SIGNIN_RATE_LIMIT_IP: '10000',
     SIGNIN_RATE_LIMIT_ACCOUNT: '10000',
+    SIGNIN_ACCOUNT_DELAY_AFTER: '10000',
+    SIGNIN_ACCOUNT_CEILING: '10000',
+    FORGOT_PASSWORD_LIMIT_EMAIL: '10000',
+    FORGOT_PASSWORD_LIMIT_IP: '10000',
     ...(kind === 'postgres' ? { DATABASE_URL: await postgresDatabase() } : {}),
     ...options.env,
   });
