@@ -7,6 +7,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { controlCharacterGuard } from '@pa/server-kit/control-characters';
+import { allowOrigins } from '@pa/server-kit/cors';
 import { errorHandler } from '@pa/server-kit/error-handler';
 import { healthRoutes } from '@pa/server-kit/health';
 import { loggerOptions } from '@pa/server-kit/logger';
@@ -85,7 +86,7 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", 'http://127.0.0.1:*', 'http://localhost:*'],
+        connectSrc: ["'self'", ...config.POWER7_ORIGINS],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         upgradeInsecureRequests: null,
@@ -94,7 +95,7 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   });
   // Only the configured browser origins may call the API from another origin (none by default:
   // the web app is served from this same origin).
-  await app.register(cors, { origin: config.CORS_ORIGINS, credentials: true });
+  await app.register(cors, { origin: allowOrigins(config.CORS_ORIGINS), credentials: true });
   await app.register(cookie);
   const webFallback = await registerWebApp(app, config.WEB_DIST_DIR);
   await app.register(errorHandler, { fallback: webFallback });
