@@ -6,6 +6,8 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { controlCharacterGuard } from '@pa/server-kit/control-characters';
+import { allowOrigins } from '@pa/server-kit/cors';
 import { errorHandler } from '@pa/server-kit/error-handler';
 import { healthRoutes } from '@pa/server-kit/health';
 import { loggerOptions } from '@pa/server-kit/logger';
@@ -36,12 +38,14 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** An already opened database (tests); otherwise opened from the config and closed with the app. */
   database?: OpenDatabase;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: NodeJS.WritableStream | undefined;
 }
 
 /** Builds the portal service from its plugins; `server.ts` only starts it, tests call it directly. */
 export async function buildPortalApp(config: PortalConfig, options: BuildOptions = {}) {
   const app = Fastify({
-    ...loggerOptions(config.LOG_LEVEL),
+    ...loggerOptions(config.LOG_LEVEL, options.logStream),
     bodyLimit: 1024 * 1024,
     // The client address (rate limits, audit, sign-in list) comes from the socket, never from headers
     // a client can forge; set up a proxy's X-Forwarded-For explicitly when there is one.
@@ -82,7 +86,7 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", 'http://127.0.0.1:*', 'http://localhost:*'],
+        connectSrc: ["'self'", ...config.POWER7_ORIGINS],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         upgradeInsecureRequests: null,
@@ -91,10 +95,11 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   });
   // Only the configured browser origins may call the API from another origin (none by default:
   // the web app is served from this same origin).
-  await app.register(cors, { origin: config.CORS_ORIGINS, credentials: true });
+  await app.register(cors, { origin: allowOrigins(config.CORS_ORIGINS), credentials: true });
   await app.register(cookie);
   const webFallback = await registerWebApp(app, config.WEB_DIST_DIR);
   await app.register(errorHandler, { fallback: webFallback });
+  await app.register(controlCharacterGuard);
   await app.register(openApi, {
     title: 'Power Analyzer portal API',
     description: 'Accounts, users, roles and permissions of a company.',

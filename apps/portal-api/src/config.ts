@@ -18,18 +18,36 @@ export const portalConfigSchema = z
     /** The web app's public address; unset = the portal's own (it serves the web app). */
     PUBLIC_URL: z.url().optional(),
     CORS_ORIGINS: listVar([]),
+    /**
+     * Where browsers reach the Power 7 API (the CSP's connect-src); unset = what the web app derives:
+     * its own host, one port above the portal (apps/web/src/config/env.ts).
+     */
+    POWER7_PUBLIC_URL: z.url().optional(),
     /** Password of the seeded Demo Company administrator; generated and printed once when unset. */
     DEMO_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
     /** Access-token lifetime in seconds (the token contract's default: 15 minutes). */
     ACCESS_TOKEN_TTL: seconds(900),
     /** Absolute lifetime of a sign-in (refresh-token family) in seconds: 7 days. */
     REFRESH_TOKEN_TTL: seconds(7 * 24 * 3600),
-    /** Sign-in attempts allowed per client address in one window. */
-    SIGNIN_RATE_LIMIT_IP: seconds(20),
-    /** Failed sign-ins allowed per account (user name / email) in one window. */
+    /**
+     * Failed sign-ins allowed from one client address (any accounts) in one window: successes do not
+     * count, so a company of a hundred people behind one address never reaches it.
+     */
+    SIGNIN_RATE_LIMIT_IP: seconds(300),
+    /** Failed sign-ins allowed per account and client address in one window. */
     SIGNIN_RATE_LIMIT_ACCOUNT: seconds(5),
+    /** Failed sign-ins of one account (all addresses) after which each try waits 1, 2, 4… up to 60 s. */
+    SIGNIN_ACCOUNT_DELAY_AFTER: seconds(10),
+    /** Failed sign-ins of one account (all addresses) after which it waits out the window. */
+    SIGNIN_ACCOUNT_CEILING: seconds(100),
     /** Length of the sign-in rate-limit window in seconds. */
     SIGNIN_RATE_LIMIT_WINDOW: seconds(900),
+    /** Password reset mails per email address in one reset window. */
+    FORGOT_PASSWORD_LIMIT_EMAIL: seconds(3),
+    /** Password reset requests per client address in one reset window. */
+    FORGOT_PASSWORD_LIMIT_IP: seconds(20),
+    /** Length of the reset-mail window in seconds. */
+    FORGOT_PASSWORD_LIMIT_WINDOW: seconds(3600),
     /**
      * PostgreSQL only: how long (ms) the in-process auth cache may keep what another portal process could
      * have changed (ADR 004); 0 = no cache, read the database on every request. PGlite (one process per
@@ -40,10 +58,30 @@ export const portalConfigSchema = z
     SMTP_URL: z.url().optional(),
     MAIL_FROM: z.string().default('Power Analyzer <no-reply@power-analyzer.local>'),
   })
-  .transform((config) => ({
-    ...config,
-    PUBLIC_URL: config.PUBLIC_URL ?? `http://${publicHost(config.HOST)}:${config.PORTAL_PORT}`,
-  }));
+  .transform((config) => {
+    const PUBLIC_URL =
+      config.PUBLIC_URL ?? `http://${publicHost(config.HOST)}:${config.PORTAL_PORT}`;
+    return { ...config, PUBLIC_URL, POWER7_ORIGINS: power7Origins(config, PUBLIC_URL) };
+  });
+
+/**
+ * The origins the web app may call the Power 7 API at. Mirrors the web app's rule (same host, the
+ * port after the page's, 8001 for a page without a port) for the addresses the web app is opened
+ * at: PUBLIC_URL and the two loopback names.
+ */
+function power7Origins(
+  config: { POWER7_PUBLIC_URL?: string | undefined; PORTAL_PORT: number },
+  publicUrl: string,
+): string[] {
+  if (config.POWER7_PUBLIC_URL) return [new URL(config.POWER7_PUBLIC_URL).origin];
+  const page = new URL(publicUrl);
+  const origins = new Set([
+    `${page.protocol}//${page.hostname}:${page.port ? Number(page.port) + 1 : 8001}`,
+    `http://127.0.0.1:${config.PORTAL_PORT + 1}`,
+    `http://localhost:${config.PORTAL_PORT + 1}`,
+  ]);
+  return [...origins];
+}
 
 /** A host for links: a wildcard listen address is not one a browser can open. */
 function publicHost(host: string): string {

@@ -183,6 +183,8 @@ export async function buildTestApp(
     env?: Partial<Record<keyof PortalConfig, string>>;
     /** Registers extra routes (e.g. test-only probes) before the app is made ready. */
     routes?: (app: PortalApp) => void;
+    /** Where the app's log lines go (with `env.LOG_LEVEL`), to read what the log holds. */
+    logStream?: NodeJS.WritableStream;
   } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-portal-test-'));
@@ -195,6 +197,10 @@ export async function buildTestApp(
     DEMO_ADMIN_PASSWORD: ADMIN_PASSWORD,
     SIGNIN_RATE_LIMIT_IP: '10000',
     SIGNIN_RATE_LIMIT_ACCOUNT: '10000',
+    SIGNIN_ACCOUNT_DELAY_AFTER: '10000',
+    SIGNIN_ACCOUNT_CEILING: '10000',
+    FORGOT_PASSWORD_LIMIT_EMAIL: '10000',
+    FORGOT_PASSWORD_LIMIT_IP: '10000',
     ...(kind === 'postgres' ? { DATABASE_URL: await postgresDatabase() } : {}),
     ...options.env,
   });
@@ -202,7 +208,7 @@ export async function buildTestApp(
     kind === 'postgres'
       ? await openDatabase(config)
       : await openDatabase({ DATA_DIR: dataDir, pglite: await pgliteClone() });
-  const app = await buildPortalApp(config, { database });
+  const app = await buildPortalApp(config, { database, logStream: options.logStream });
   options.routes?.(app);
   await app.ready();
   const db = database.db;

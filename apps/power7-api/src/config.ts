@@ -19,7 +19,10 @@ export const power7ConfigSchema = z
     /** A PostgreSQL server for session metadata instead of `${DATA_DIR}/power7-db` (PGlite). */
     DATABASE_URL: optionalText,
     LOG_LEVEL: logLevelVar,
-    CORS_ORIGINS: listVar(['http://127.0.0.1:8000', 'http://localhost:8000']),
+    /** Browser origins allowed to call this API; unset = the web app's (PUBLIC_URL, portal port). */
+    CORS_ORIGINS: optionalText,
+    /** The web app's public address, as the portal's PUBLIC_URL (its origin is allowed by default). */
+    PUBLIC_URL: optionalText.pipe(z.url().optional()),
     /** The portal's public keys; default: the portal's JWKS endpoint on PORTAL_PORT. */
     JWKS_URL: optionalText.pipe(z.url().optional()),
     /** A JWK set file instead of JWKS_URL (the portal writes `${DATA_DIR}/keys/jwks.json`). */
@@ -39,6 +42,13 @@ export const power7ConfigSchema = z
   })
   .transform((config) => ({
     ...config,
+    CORS_ORIGINS: config.CORS_ORIGINS
+      ? listVar([]).parse(config.CORS_ORIGINS)
+      : [
+          ...(config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : []),
+          `http://127.0.0.1:${config.PORTAL_PORT}`,
+          `http://localhost:${config.PORTAL_PORT}`,
+        ].filter((origin, index, all) => all.indexOf(origin) === index),
     JWKS_URL: config.JWKS_URL ?? `http://127.0.0.1:${config.PORTAL_PORT}/api/.well-known/jwks.json`,
   }));
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLineText } from './text';
 
 /**
  * Account forms shared by the web app and the portal API (PRODUCT.md §4), so the client and the
@@ -9,8 +10,7 @@ export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 256;
 
 /** A new password: 12 to 256 characters. */
-export const passwordSchema = z
-  .string()
+export const passwordSchema = singleLineText()
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
@@ -21,7 +21,7 @@ const emailSchema = z.email('Enter a valid email address').max(254);
  * `toSignInBody` turns it into the `{ userName | email, password }` body the portal accepts.
  */
 export const signInFormSchema = z.object({
-  login: z.string().trim().min(1, 'Enter your user name or email').max(254),
+  login: singleLineText().trim().min(1, 'Enter your user name or email').max(254),
   password: z.string().min(1, 'Enter your password').max(PASSWORD_MAX_LENGTH),
 });
 export type SignInForm = z.infer<typeof signInFormSchema>;
@@ -29,7 +29,7 @@ export type SignInForm = z.infer<typeof signInFormSchema>;
 /** The body of `POST /api/accounts/sign-in`: exactly one of userName or email, plus the password. */
 export const signInSchema = z.union([
   z.object({
-    userName: z.string().trim().min(1).max(254),
+    userName: singleLineText().trim().min(1).max(254),
     password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
   }),
   z.object({ email: emailSchema, password: z.string().min(1).max(PASSWORD_MAX_LENGTH) }),
@@ -82,8 +82,8 @@ export type ChangePasswordForm = z.infer<typeof changePasswordFormSchema>;
 /** `PATCH /api/accounts/me`: the fields a user may change about themselves. */
 export const updateMeSchema = z
   .object({
-    userFirstName: z.string().trim().min(1, 'Enter your first name').max(100),
-    userLastName: z.string().trim().min(1, 'Enter your last name').max(100),
+    userFirstName: singleLineText().trim().min(1, 'Enter your first name').max(100),
+    userLastName: singleLineText().trim().min(1, 'Enter your last name').max(100),
     email: emailSchema,
   })
   .partial();

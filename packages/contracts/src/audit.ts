@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLineText } from './text';
 
 /** The company's audit trail (`GET /api/audit-events`, behind `audit.read`). */
 
@@ -9,9 +10,9 @@ const isoDate = z.iso
   .or(z.iso.date());
 
 export const auditFiltersSchema = z.strictObject({
-  action: z.string().trim().max(100).optional(),
-  entityType: z.string().trim().max(100).optional(),
-  entityId: z.string().trim().max(100).optional(),
+  action: singleLineText().trim().max(100).optional(),
+  entityType: singleLineText().trim().max(100).optional(),
+  entityId: singleLineText().trim().max(100).optional(),
   actorId: z.uuid('must be a user id').optional(),
   /** Events at or after this instant (a date means its start, UTC). */
   from: isoDate.optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLineText } from './text';
 
 /** Defaults and limits of every paginated list (seed §9: page 1, size 10; PRODUCT.md §4: size ≤ 100). */
 export const DEFAULT_PAGE = 1;
@@ -37,7 +38,7 @@ export function listQuerySchema<const F extends readonly [string, ...string[]]>(
   return z.object({
     page: z.coerce.number().int().min(1).default(DEFAULT_PAGE),
     pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-    search: z.string().trim().max(200).optional(),
+    search: singleLineText().trim().max(200).optional(),
     sort: z
       .string()
       .optional()
@@ -56,7 +57,7 @@ export function listQuerySchema<const F extends readonly [string, ...string[]]>(
         }
         return parsed.data;
       }),
-    filters: z.record(z.string(), z.string()).optional(),
+    filters: z.record(z.string(), singleLineText()).optional(),
   });
 }
 

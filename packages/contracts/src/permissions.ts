@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLineText, singleLineText } from './text';
 
 /** Permissions of a company as the portal's `/api/permissions` resource exposes them (PRODUCT.md §3–§4). */
 
@@ -13,7 +14,7 @@ export const PERMISSION_SORT_FIELDS = [
 ] as const;
 
 export const permissionFiltersSchema = z.strictObject({
-  group: z.string().trim().max(100).optional(),
+  group: singleLineText().trim().max(100).optional(),
   isSystem: z.enum(['true', 'false'], 'must be true or false').optional(),
 });
 
@@ -27,9 +28,12 @@ export const permissionCodeSchema = z
     /^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+$/,
     'The code is lower-case words joined by dots, e.g. reports.export',
   );
-const nameSchema = z.string().trim().min(1, 'Enter the name').max(100, 'The name is too long');
-const descriptionSchema = z.string().trim().max(500, 'The description is too long');
-const groupSchema = z.string().trim().max(100, 'The group is too long');
+const nameSchema = singleLineText()
+  .trim()
+  .min(1, 'Enter the name')
+  .max(100, 'The name is too long');
+const descriptionSchema = multiLineText().trim().max(500, 'The description is too long');
+const groupSchema = singleLineText().trim().max(100, 'The group is too long');
 
 export const createPermissionSchema = z.object({
   code: permissionCodeSchema,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLineText, singleLineText } from './text';
 
 /** Roles of a company as the portal's `/api/roles` resource exposes them (PRODUCT.md §3–§4). */
 
@@ -19,12 +20,11 @@ export const roleFiltersSchema = z.strictObject({
   permissionId: z.uuid('must be a permission id').optional(),
 });
 
-const nameSchema = z
-  .string()
+const nameSchema = singleLineText()
   .trim()
   .min(1, 'Enter the role name')
   .max(100, 'The role name must be at most 100 characters');
-const descriptionSchema = z.string().trim().max(500, 'The description is too long');
+const descriptionSchema = multiLineText().trim().max(500, 'The description is too long');
 const permissionIds = z.array(z.uuid('must be a list of permission ids')).max(500);
 
 export const createRoleSchema = z.object({

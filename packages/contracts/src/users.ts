@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { passwordSchema } from './accounts';
+import { singleLineText } from './text';
 
 /**
  * Users of a company as the portal's `/api/users` resource exposes them (PRODUCT.md §4), shared by the
@@ -54,7 +55,7 @@ export const userNameSchema = z
   );
 const emailSchema = z.email('Enter a valid email address').max(254);
 const nameSchema = (label: string) =>
-  z.string().trim().min(1, `Enter the ${label}`).max(100, `The ${label} is too long`);
+  singleLineText().trim().min(1, `Enter the ${label}`).max(100, `The ${label} is too long`);
 const phoneSchema = z
   .string()
   .trim()

@@ -21,6 +21,8 @@ export type Power7Permission = 'power7.run' | 'power7.download' | 'power7.sessio
 export interface Caller {
   userId: string;
   companyId: string;
+  /** The portal sign-in the token belongs to (`sid`). */
+  sessionId: string | null;
   name: string | null;
   perms: ReadonlySet<string>;
 }
@@ -35,6 +37,63 @@ export interface KeySource {
   getKey: JWTVerifyGetKey;
   /** Readiness: the key material can be loaded. */
   check(): Promise<boolean>;
+  /** Sign-ins the portal ended, whose tokens are refused before they expire. */
+  ended?: EndedSignIns;
+}
+
+/** How often the list of ended sign-ins is fetched: the bound on how long an ended one still works. */
+export const ENDED_SIGN_INS_POLL_MS = 2_000;
+
+export interface EndedSignIns {
+  has(sessionId: string): boolean;
+  /** Fetches now, then every `ENDED_SIGN_INS_POLL_MS` until `stop()`. */
+  start(log: { warn(object: object, message: string): void }): void;
+  stop(): void;
+}
+
+/**
+ * The portal's list of ended sign-ins (`/api/.well-known/revoked-sessions`, beside its JWKS),
+ * polled every two seconds. Tokens stay verified locally; only their `sid` is checked against the
+ * list. When the portal cannot be reached the last list stays in force (logged once per outage):
+ * Power 7 keeps working while the portal restarts, and learns ended sign-ins when it is back.
+ */
+export function endedSignIns(url: string, intervalMs = ENDED_SIGN_INS_POLL_MS): EndedSignIns {
+  let ids = new Set<string>();
+  let timer: NodeJS.Timeout | null = null;
+  let inFlight = false;
+  let failing = false;
+  const refresh = async (log: { warn(object: object, message: string): void }) => {
+    if (inFlight) return;
+    inFlight = true;
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(intervalMs) });
+      if (!response.ok) throw new Error(`the portal answered ${response.status}`);
+      const body = (await response.json()) as { data?: { sessionIds?: unknown } };
+      const list = body.data?.sessionIds;
+      if (!Array.isArray(list)) throw new Error('the answer holds no sessionIds');
+      ids = new Set(list.filter((id): id is string => typeof id === 'string'));
+      failing = false;
+    } catch (error) {
+      if (!failing)
+        log.warn({ err: error, url }, 'cannot fetch the ended sign-ins; keeping the last list');
+      failing = true;
+    } finally {
+      inFlight = false;
+    }
+  };
+  return {
+    has: (sessionId) => ids.has(sessionId),
+    start(log) {
+      if (timer) return;
+      void refresh(log);
+      timer = setInterval(() => void refresh(log), intervalMs);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
 }
 
 /**
@@ -45,6 +104,8 @@ export function keySource(options: {
   JWKS_FILE?: string | undefined;
   JWKS_URL: string;
 }): KeySource {
+  // The list of ended sign-ins sits beside the portal's JWKS (JWKS_URL defaults to the portal).
+  const ended = endedSignIns(new URL('revoked-sessions', options.JWKS_URL).toString());
   const file = options.JWKS_FILE;
   if (file) {
     let cached: { mtimeMs: number; getKey: JWTVerifyGetKey } | null = null;
@@ -57,6 +118,7 @@ export function keySource(options: {
       return cached.getKey;
     };
     return {
+      ended,
       getKey: async (header, token) => (await load())(header, token),
       check: async () => {
         await load();
@@ -66,6 +128,7 @@ export function keySource(options: {
   }
   const remote = createRemoteJWKSet(new URL(options.JWKS_URL), { cooldownDuration: 5_000 });
   return {
+    ended,
     getKey: remote,
     check: async () => {
       const response = await fetch(options.JWKS_URL, { signal: AbortSignal.timeout(2_000) });
@@ -97,6 +160,7 @@ export async function verifyAccessToken(token: string, keys: KeySource): Promise
     return {
       userId: payload.sub,
       companyId: cid,
+      sessionId: typeof payload.sid === 'string' ? payload.sid : null,
       name: typeof payload.name === 'string' ? payload.name : null,
       perms: new Set(perms),
     };
@@ -115,12 +179,18 @@ export async function verifyAccessToken(token: string, keys: KeySource): Promise
 export const authPlugin = fp<{ keys: KeySource }>(
   async function auth(app: FastifyInstance, { keys }) {
     app.decorateRequest('caller', null);
+    keys.ended?.start(app.log);
+    app.addHook('onClose', async () => keys.ended?.stop());
     app.addHook('onRequest', async (request) => {
       const header = request.headers.authorization;
       if (!header) return;
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       if (!match) throw unauthorized('The Authorization header must be "Bearer <token>".');
-      request.caller = await verifyAccessToken(match[1]!, keys);
+      const caller = await verifyAccessToken(match[1]!, keys);
+      if (caller.sessionId && keys.ended?.has(caller.sessionId)) {
+        throw unauthorized('This sign-in has ended. Sign in again.');
+      }
+      request.caller = caller;
     });
   },
   { name: 'power7-auth' },

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { registerEndedSignInsRoute } from './ended-sign-ins';
 import { registerJwksRoute } from './jwks';
 import { registerMeRoutes } from './me';
 import { registerPasswordRoutes } from './password';
@@ -8,6 +9,7 @@ import { registerSignInRoutes } from './sign-in';
 /** The accounts API (PRODUCT.md §4) and the public key set of the token contract. */
 export async function registerAccountRoutes(app: FastifyInstance) {
   await app.register(registerJwksRoute);
+  await app.register(registerEndedSignInsRoute);
   await app.register(registerSignInRoutes);
   await app.register(registerPasswordRoutes);
   await app.register(registerMeRoutes);

@@ -11,6 +11,7 @@ import { invalidField } from '@pa/server-kit/errors';
 import { passwordResetTokens, users } from '../../../db/schema';
 import { auditFrom, recordAudit } from '../../../modules/audit/record';
 import { hashPassword, passwordProblem, verifyPassword } from '../../../modules/accounts/passwords';
+import { ResetMailLimits } from '../../../modules/accounts/limits';
 import { hashToken, newOpaqueToken, revokeAllSignIns } from '../../../modules/accounts/sessions';
 import { authOf } from '../../../plugins/external/auth';
 import { authErrors, errors, okEmpty } from './schemas';
@@ -24,6 +25,11 @@ export const FORGOT_PASSWORD_ANSWER =
 export async function registerPasswordRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
+  const mailLimits = new ResetMailLimits({
+    perEmail: config.FORGOT_PASSWORD_LIMIT_EMAIL,
+    perClient: config.FORGOT_PASSWORD_LIMIT_IP,
+    windowSeconds: config.FORGOT_PASSWORD_LIMIT_WINDOW,
+  });
 
   /** Creates a reset token and mails the link; runs after the answer so timing says nothing. */
   async function sendResetLink(email: string) {
@@ -64,12 +70,16 @@ export async function registerPasswordRoutes(base: FastifyInstance) {
       schema: {
         tags: ['accounts'],
         summary: 'Mail a password reset link (always the same answer)',
+        description:
+          'At most FORGOT_PASSWORD_LIMIT_EMAIL mails per email address and FORGOT_PASSWORD_LIMIT_IP requests per client address in a window; over either, no mail is sent and the answer is still the same.',
         body: forgotPasswordSchema,
         response: { 200: okEmpty, 400: errors[400] },
       },
     },
     async (request) => {
-      app.runInBackground(sendResetLink(request.body.email), 'password reset mail');
+      if (await mailLimits.allow(request.body.email, request.ip)) {
+        app.runInBackground(sendResetLink(request.body.email), 'password reset mail');
+      }
       return envelope(null, FORGOT_PASSWORD_ANSWER);
     },
   );

@@ -4,13 +4,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok as envelope } from '@pa/contracts/envelope';
 import { PASSWORD_MAX_LENGTH } from '@pa/contracts/accounts';
+import { singleLineText } from '@pa/contracts/text';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { AppError, notFound, unauthorized } from '@pa/server-kit/errors';
 import { users } from '../../../db/schema';
 import { recordAudit } from '../../../modules/audit/record';
 import { verifyAccessToken } from '../../../modules/auth/access-token';
 import { verifyPassword } from '../../../modules/accounts/passwords';
-import { WindowCounter } from '../../../modules/accounts/rate-limit';
+import { SignInLimits } from '../../../modules/accounts/limits';
 import {
   revokeSignIn,
   rotateRefreshToken,
@@ -31,8 +32,8 @@ export const REFRESH_FAILED = 'Token refresh failed';
 /** `{ userName | email, password }`: exactly one of userName or email. */
 const signInBody = z
   .object({
-    userName: z.string().trim().min(1, 'Enter your user name').max(254).optional(),
-    email: z.string().trim().min(1, 'Enter your email').max(254).optional(),
+    userName: singleLineText().trim().min(1, 'Enter your user name').max(254).optional(),
+    email: singleLineText().trim().min(1, 'Enter your email').max(254).optional(),
     password: z.string().min(1, 'Enter your password').max(PASSWORD_MAX_LENGTH),
   })
   .refine((body) => Boolean(body.userName) !== Boolean(body.email), {
@@ -61,9 +62,13 @@ export async function registerSignInRoutes(base: FastifyInstance) {
     accessTtl: config.ACCESS_TOKEN_TTL,
     refreshTtl: config.REFRESH_TOKEN_TTL,
   };
-  const windowMs = config.SIGNIN_RATE_LIMIT_WINDOW * 1000;
-  const perAddress = new WindowCounter(config.SIGNIN_RATE_LIMIT_IP, windowMs);
-  const perAccount = new WindowCounter(config.SIGNIN_RATE_LIMIT_ACCOUNT, windowMs);
+  const limits = new SignInLimits({
+    windowSeconds: config.SIGNIN_RATE_LIMIT_WINDOW,
+    perAccountAndAddress: config.SIGNIN_RATE_LIMIT_ACCOUNT,
+    perAddress: config.SIGNIN_RATE_LIMIT_IP,
+    delayAfter: config.SIGNIN_ACCOUNT_DELAY_AFTER,
+    accountCeiling: config.SIGNIN_ACCOUNT_CEILING,
+  });
 
   app.post(
     '/api/accounts/sign-in',
@@ -72,7 +77,7 @@ export async function registerSignInRoutes(base: FastifyInstance) {
         tags: ['accounts'],
         summary: 'Sign in with user name or email and password',
         description:
-          'Answers tokens and user details and sets the `refreshToken` cookie. Every failure says "Invalid credentials."; rate limited per address and per account (429 with Retry-After).',
+          'Answers tokens and user details and sets the `refreshToken` cookie. Every failure says "Invalid credentials." and takes the same time. Failures are limited per account and address, per address, and per account with growing delays and a ceiling (429 with Retry-After; README "Sign-in limits").',
         body: signInBody,
         response: {
           200: ok(userDetailsSchema.extend(tokenPairSchema.shape)),
@@ -84,11 +89,6 @@ export async function registerSignInRoutes(base: FastifyInstance) {
     async (request, reply) => {
       const { password } = request.body;
       const login = (request.body.userName ?? request.body.email ?? '').toLowerCase();
-      const accountKey = `account:${login}`;
-      const wait = Math.max(perAddress.retryAfter(request.ip), perAccount.retryAfter(accountKey));
-      if (wait > 0) tooMany(reply, wait);
-      perAddress.hit(request.ip);
-
       const column = request.body.userName ? users.userName : users.email;
       const [user] = await app.db
         .select({
@@ -101,6 +101,10 @@ export async function registerSignInRoutes(base: FastifyInstance) {
         .from(users)
         .where(eq(sql`lower(${column})`, login))
         .limit(1);
+      // The account is counted by its id, whichever of its names was typed; an unknown login by itself.
+      const accountKey = user ? `user:${user.id}` : `login:${login}`;
+      const wait = await limits.retryAfter(accountKey, request.ip);
+      if (wait > 0) tooMany(reply, wait);
       // Always one argon2 verification, against a dummy hash for unknown accounts: same time, same answer.
       const passwordOk = await verifyPassword(user?.passwordHash ?? null, password);
       const meta = {
@@ -108,23 +112,27 @@ export async function registerSignInRoutes(base: FastifyInstance) {
         userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
       };
       if (!user || !passwordOk || user.status !== 'active') {
-        perAccount.hit(accountKey);
+        await limits.failed(accountKey, request.ip);
         if (user) {
-          await recordAudit(app.db, {
-            companyId: user.companyId,
-            actorId: user.id,
-            actorName: user.userName,
-            action: 'account.sign-in-failed',
-            entityType: 'user',
-            entityId: user.id,
-            after: { reason: passwordOk ? `account ${user.status}` : 'wrong password' },
-            ...meta,
-          });
+          // Written after the answer: a write only known accounts make would time them apart.
+          app.runInBackground(
+            recordAudit(app.db, {
+              companyId: user.companyId,
+              actorId: user.id,
+              actorName: user.userName,
+              action: 'account.sign-in-failed',
+              entityType: 'user',
+              entityId: user.id,
+              after: { reason: passwordOk ? `account ${user.status}` : 'wrong password' },
+              ...meta,
+            }),
+            'sign-in failure audit',
+          );
         }
         request.log.info({ login: user ? user.id : 'unknown account' }, 'sign-in failed');
         throw unauthorized(INVALID_CREDENTIALS);
       }
-      perAccount.reset(accountKey);
+      await limits.succeeded(accountKey, request.ip);
       const tokens = await startSignIn(app.db, settings, user, meta);
       await recordAudit(app.db, {
         companyId: user.companyId,

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok as envelope } from '@pa/contracts/envelope';
+import { endedSignIns } from '../../../modules/auth/ended-sign-ins';
+import { ok } from './schemas';
+
+/** How long one answer is reused: every Power 7 process polls, the database is asked once a second. */
+const REUSE_MS = 1_000;
+/** Past the access-token lifetime, for clocks that differ a little. */
+const SLACK_SECONDS = 60;
+
+export const endedSignInsSchema = z.object({
+  /** Sign-in ids (`sid` of access tokens) that ended while their tokens may still be unexpired. */
+  sessionIds: z.array(z.string()),
+  /** How far back the list reaches, in seconds: the access-token lifetime plus a minute. */
+  windowSeconds: z.number().int(),
+});
+
+/**
+ * `GET /api/.well-known/revoked-sessions`: the sign-ins that ended recently, for the Power 7 API,
+ * which verifies access tokens locally and polls this every few seconds. Public like the JWKS: it
+ * holds random ids only (no user, company or reason), useless without a token that carries one.
+ */
+export async function registerEndedSignInsRoute(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const windowSeconds = app.config.ACCESS_TOKEN_TTL + SLACK_SECONDS;
+  let cached: { at: number; sessionIds: Promise<string[]> } | null = null;
+  app.get(
+    '/api/.well-known/revoked-sessions',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary:
+          'Sign-ins ended within the access-token lifetime (for services that verify tokens)',
+        response: { 200: ok(endedSignInsSchema) },
+      },
+    },
+    async (_request, reply) => {
+      const now = Date.now();
+      if (!cached || now - cached.at >= REUSE_MS) {
+        const sessionIds = endedSignIns(app.db, windowSeconds);
+        cached = { at: now, sessionIds };
+        sessionIds.catch(() => {
+          if (cached?.sessionIds === sessionIds) cached = null;
+        });
+      }
+      void reply.header('cache-control', 'no-store');
+      return envelope({ sessionIds: await cached.sessionIds, windowSeconds });
+    },
+  );
+}

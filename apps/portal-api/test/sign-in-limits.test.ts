@@ -1,0 +1,210 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailOutbox } from '../src/db/schema';
+import { buildTestApp, type TestApp } from './helper';
+
+// The limiter is in process memory, the same on both databases: PGlite is enough here.
+describe('sign-in limits (OWASP ASVS V2.2)', () => {
+  let t: TestApp;
+  let addresses = 0;
+  /** A client address no other test uses. */
+  const freshAddress = () => `10.9.${Math.floor(++addresses / 250)}.${addresses % 250}`;
+  beforeAll(async () => {
+    t = await buildTestApp({
+      env: {
+        SIGNIN_RATE_LIMIT_ACCOUNT: '3',
+        SIGNIN_RATE_LIMIT_IP: '8',
+        SIGNIN_ACCOUNT_DELAY_AFTER: '5',
+        SIGNIN_ACCOUNT_CEILING: '7',
+        SIGNIN_RATE_LIMIT_WINDOW: '900',
+      },
+    });
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  const signIn = (login: string, password: string, ip: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/sign-in',
+      payload: login.includes('@') ? { email: login, password } : { userName: login, password },
+      remoteAddress: ip,
+    });
+  const WRONG = 'wrong-password-x';
+
+  it('counts the account, not the identifier typed: user name and email share one counter', async () => {
+    const user = await t.createUser();
+    const ip = freshAddress();
+    expect((await signIn(user.userName, WRONG, ip)).statusCode).toBe(401);
+    expect((await signIn(user.email, WRONG, ip)).statusCode).toBe(401);
+    expect((await signIn(user.userName.toUpperCase(), WRONG, ip)).statusCode).toBe(401);
+    for (const login of [user.email, user.userName]) {
+      const limited = await signIn(login, user.password, ip);
+      expect(limited.statusCode, login).toBe(429);
+      expect(limited.json()).toMatchObject({ success: false, code: 'RATE_LIMITED', status: 429 });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('does not let a stranger lock the owner out: the limit is per account and address', async () => {
+    const user = await t.createUser();
+    const stranger = freshAddress();
+    for (let i = 0; i < 3; i++) await signIn(user.userName, WRONG, stranger);
+    expect((await signIn(user.userName, user.password, stranger)).statusCode).toBe(429);
+    expect((await signIn(user.userName, user.password, freshAddress())).statusCode).toBe(200);
+  });
+
+  it('counts only failures per address: an office behind one address signs in all day', async () => {
+    const office = freshAddress();
+    const colleagues = await Promise.all(Array.from({ length: 4 }, () => t.createUser()));
+    for (let round = 0; round < 5; round++) {
+      for (const colleague of colleagues) {
+        const answer = await signIn(colleague.userName, colleague.password, office);
+        expect(answer.statusCode, `round ${round}`).toBe(200);
+      }
+    }
+  });
+
+  it('stops one address after its failures on any accounts, and only that address', async () => {
+    const busy = freshAddress();
+    for (let i = 0; i < 8; i++)
+      expect((await signIn(`nobody-${i}-${busy}`, WRONG, busy)).statusCode).toBe(401);
+    const user = await t.createUser();
+    expect((await signIn(user.userName, user.password, busy)).statusCode).toBe(429);
+    expect((await signIn(user.userName, user.password, freshAddress())).statusCode).toBe(200);
+  });
+
+  it('slows an account guessed from many addresses with growing delays, up to a ceiling', async () => {
+    const user = await t.createUser();
+    // Five failures from five addresses: no pair reaches its limit, the account reaches its delays.
+    for (let i = 0; i < 5; i++)
+      expect((await signIn(user.userName, WRONG, freshAddress())).statusCode).toBe(401);
+    const first = await signIn(user.userName, user.password, freshAddress());
+    expect(first.statusCode).toBe(429);
+    const firstDelay = Number(first.headers['retry-after']);
+    expect(firstDelay).toBe(1);
+    await new Promise((r) => setTimeout(r, firstDelay * 1000 + 50));
+    expect((await signIn(user.userName, WRONG, freshAddress())).statusCode).toBe(401);
+    const second = await signIn(user.userName, user.password, freshAddress());
+    expect(second.statusCode).toBe(429);
+    const secondDelay = Number(second.headers['retry-after']);
+    expect(secondDelay).toBe(2);
+    await new Promise((r) => setTimeout(r, secondDelay * 1000 + 50));
+    // The seventh failure reaches the ceiling: the account waits out the window.
+    expect((await signIn(user.userName, WRONG, freshAddress())).statusCode).toBe(401);
+    const ceiling = await signIn(user.userName, user.password, freshAddress());
+    expect(ceiling.statusCode).toBe(429);
+    expect(Number(ceiling.headers['retry-after'])).toBeGreaterThan(800);
+  }, 30_000);
+});
+
+describe('forgot-password limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({
+      env: { FORGOT_PASSWORD_LIMIT_EMAIL: '2', FORGOT_PASSWORD_LIMIT_IP: '3' },
+    });
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('throttles reset mails per email and per client, with the same answer every time', async () => {
+    const forgot = (email: string, ip: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/accounts/forgot-password',
+        payload: { email },
+        remoteAddress: ip,
+      });
+    const target = await t.createUser();
+    const others = await Promise.all(Array.from({ length: 5 }, () => t.createUser()));
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await forgot(target.email, `10.8.0.${i}`));
+    for (const other of others) answers.push(await forgot(other.email, '10.8.1.1'));
+    expect(answers[0]?.statusCode).toBe(200);
+    expect(new Set(answers.map((a) => `${a.statusCode} ${a.body}`)).size).toBe(1);
+
+    // Closing waits for the mails sent after the answers; the database stays open for the count.
+    await t.app.close();
+    const mailsTo = async (email: string) =>
+      (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, email))).length;
+    expect(await mailsTo(target.email)).toBe(2);
+    const fromOneClient = await Promise.all(others.map((other) => mailsTo(other.email)));
+    expect(fromOneClient.reduce((a, b) => a + b)).toBe(3);
+  });
+});
+
+/**
+ * Wilcoxon signed-rank statistic of paired differences, as a z score (normal approximation, ties
+ * ranked by their mean rank, zeros dropped). |z| > 3.3 happens by chance about once in a thousand.
+ */
+function signedRankZ(differences: number[]): number {
+  const nonZero = differences.filter((d) => d !== 0);
+  const sorted = nonZero.map((d) => ({ d, size: Math.abs(d) })).sort((a, b) => a.size - b.size);
+  let statistic = 0;
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1]?.size === sorted[i]?.size) j++;
+    const rank = (i + j) / 2 + 1;
+    for (let k = i; k <= j; k++) statistic += Math.sign(sorted[k]?.d ?? 0) * rank;
+    i = j + 1;
+  }
+  const n = sorted.length;
+  return statistic / Math.sqrt((n * (n + 1) * (2 * n + 1)) / 6);
+}
+
+/**
+ * On the PostgreSQL server, with every write made 50 ms slow (a trigger on each table, like a slow
+ * disk): a write one path does and the other does not then shows well above this busy machine's
+ * noise, so the test does not depend on how fast writes happen to be today.
+ */
+describe('sign-in timing', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ database: 'postgres' });
+    await t.db.execute(sql`
+      create function slow_write() returns trigger language plpgsql as $$
+      begin perform pg_sleep(0.05); return null; end $$`);
+    await t.db.execute(sql`
+      do $$ declare name text; begin
+        for name in select tablename from pg_tables where schemaname = 'public' loop
+          execute format(
+            'create trigger slow_write after insert or update on %I for each statement execute function slow_write()',
+            name);
+        end loop;
+      end $$`);
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('takes the same time for an unknown account as for a wrong password (paired rank test)', async () => {
+    const time = async (userName: string) => {
+      const started = performance.now();
+      const answer = await t.app.inject({
+        method: 'POST',
+        url: '/api/accounts/sign-in',
+        payload: { userName, password: 'not-the-password-1' },
+      });
+      expect(answer.statusCode).toBe(401);
+      return performance.now() - started;
+    };
+    const user = await t.createUser();
+    await time(user.userName); // warm-up: the dummy hash, prepared statements
+    await time('nobody-here');
+    const differences: number[] = [];
+    // Interleaved pairs, alternating which goes first, so drift and after-effects fall on both sides.
+    for (let i = 0; i < 60; i++) {
+      if (i % 2 === 0) {
+        const wrong = await time(user.userName);
+        differences.push(wrong - (await time(`nobody-${i}`)));
+      } else {
+        const unknown = await time(`nobody-${i}`);
+        differences.push((await time(user.userName)) - unknown);
+      }
+    }
+    const z = signedRankZ(differences);
+    const sorted = [...differences].sort((a, b) => a - b);
+    const medianDifference = sorted[Math.floor(sorted.length / 2)] ?? 0;
+    expect(
+      Math.abs(z),
+      `z = ${z.toFixed(2)}, median difference ${medianDifference.toFixed(2)} ms`,
+    ).toBeLessThan(3.3);
+  }, 120_000);
+});
