@@ -10,6 +10,8 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/testing/setup-tests.ts'],
+    // Rendering + user-event flows take several seconds when the 2 cores are busy.
+    testTimeout: 30_000,
     // Node's fetch needs absolute URLs; jsdom's page is http://localhost:3000.
     env: {
       VITE_PORTAL_API_URL: 'http://localhost:3000',

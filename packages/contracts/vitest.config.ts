@@ -4,5 +4,6 @@ export default defineProject({
   test: {
     name: 'contracts',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 30_000,
   },
 });

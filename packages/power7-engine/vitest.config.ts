@@ -4,5 +4,8 @@ export default defineProject({
   test: {
     name: 'power7-engine',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Worker threads and property runs take many times longer when the 2 cores are busy.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });
