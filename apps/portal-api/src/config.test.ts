@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '@pa/server-kit/config';
-import { loadPortalConfig } from './config';
+import { loadPortalConfig, publicUrlForCommand, rememberPublicUrl } from './config';
 
 describe('portal settings', () => {
   it('links point at the portal itself unless PUBLIC_URL says otherwise', () => {
@@ -19,5 +22,20 @@ describe('portal settings', () => {
   it('a PUBLIC_URL that is not a URL is refused by name', () => {
     expect(() => loadPortalConfig({ PUBLIC_URL: 'not a url' })).toThrow(ConfigError);
     expect(() => loadPortalConfig({ PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/);
+  });
+
+  it('a command from another shell names the address the server last served at', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-portal-url-'));
+    try {
+      const env = { DATA_DIR: dataDir };
+      expect(publicUrlForCommand(loadPortalConfig(env), env)).toBe('http://127.0.0.1:8000');
+      rememberPublicUrl(dataDir, 'http://127.0.0.1:38000');
+      expect(publicUrlForCommand(loadPortalConfig(env), env)).toBe('http://127.0.0.1:38000');
+      // What this shell sets wins over the note.
+      const own = { ...env, PORTAL_PORT: '39000' };
+      expect(publicUrlForCommand(loadPortalConfig(own), own)).toBe('http://127.0.0.1:39000');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

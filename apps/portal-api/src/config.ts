@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { listVar, loadConfig, logLevelVar, portVar } from '@pa/server-kit/config';
@@ -93,3 +94,26 @@ export type PortalConfig = z.infer<typeof portalConfigSchema>;
 
 export const loadPortalConfig = (env: NodeJS.ProcessEnv = process.env) =>
   loadConfig(portalConfigSchema, env);
+
+const REMEMBERED_URL_FILE = 'portal-url';
+
+/** The server notes the address it serves the web app at, for commands run from another shell. */
+export function rememberPublicUrl(dataDir: string, url: string): void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(path.join(dataDir, REMEMBERED_URL_FILE), `${url}\n`);
+}
+
+/**
+ * The web app's address for a command (the admin CLI): PUBLIC_URL or PORTAL_PORT when this shell
+ * sets them, otherwise what the server last noted in DATA_DIR (it may run on another port), else
+ * the default.
+ */
+export function publicUrlForCommand(config: PortalConfig, env: NodeJS.ProcessEnv): string {
+  if (env.PUBLIC_URL || env.PORTAL_PORT) return config.PUBLIC_URL;
+  try {
+    const noted = fs.readFileSync(path.join(config.DATA_DIR, REMEMBERED_URL_FILE), 'utf8').trim();
+    return noted ? new URL(noted).toString().replace(/\/$/, '') : config.PUBLIC_URL;
+  } catch {
+    return config.PUBLIC_URL;
+  }
+}

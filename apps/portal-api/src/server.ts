@@ -1,6 +1,6 @@
 import { ConfigError } from '@pa/server-kit/config';
 import { buildPortalApp } from './app';
-import { loadPortalConfig } from './config';
+import { loadPortalConfig, rememberPublicUrl } from './config';
 import { DataFolderHeldError } from './db/client';
 import { DEMO_ADMIN, DEMO_COMPANY } from './modules/companies/seed';
 
@@ -16,9 +16,15 @@ async function main() {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORTAL_PORT;
   const url = `http://${config.HOST}:${port}`;
+  // PUBLIC_URL follows PORTAL_PORT; with port 0 the real one is known only now.
+  const publicUrl =
+    process.env.PUBLIC_URL || config.PORTAL_PORT !== 0
+      ? config.PUBLIC_URL
+      : config.PUBLIC_URL.replace(/:0$/, `:${port}`);
+  rememberPublicUrl(config.DATA_DIR, publicUrl);
   console.log(`Power Analyzer web app and portal API: ${url}/ (API docs ${url}/api/docs)`);
   const { generatedPassword } = app.seedResult;
-  const signIn = `${config.PUBLIC_URL.replace(/\/$/, '')}/auth/signin`;
+  const signIn = `${publicUrl.replace(/\/$/, '')}/auth/signin`;
   if (generatedPassword) {
     // Printed once, on the start that created the account; it is not stored anywhere in clear.
     console.log(

@@ -11,15 +11,19 @@ const services = [
 ] as const;
 
 describe('service boot with a bad setting', () => {
-  it.each(services)('%s stops with a message naming the variable', (_name, entry, portVariable) => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry)], {
-      cwd: repoRoot,
-      env: { ...process.env, [portVariable]: 'not-a-port', LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(result.status).toBe(1);
-    expect(result.stderr).toContain(`${portVariable}:`);
-    expect(result.stderr).not.toMatch(/at .*\.ts:\d+/);
-  });
+  it.each(services)(
+    '%s stops with a message naming the variable',
+    (_name, entry, portVariable) => {
+      const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry)], {
+        cwd: repoRoot,
+        env: { ...process.env, [portVariable]: 'not-a-port', LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+        timeout: 50_000,
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`${portVariable}:`);
+      expect(result.stderr).not.toMatch(/at .*\.ts:\d+/);
+    },
+    60_000,
+  );
 });

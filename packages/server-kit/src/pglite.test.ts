@@ -19,7 +19,7 @@ describe('openPglite and the data-folder lock', () => {
     const reopened = await openPglite(folder);
     expect((await reopened.client.query('select v from t')).rows).toEqual([{ v: 42 }]);
     await reopened.close();
-  });
+  }, 60_000);
 
   it('refuses a folder a live process holds, naming it and the pid', async () => {
     const folder = path.join(root, 'held');

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError } from '@pa/server-kit/config';
-import { loadPortalConfig } from '../config';
+import { loadPortalConfig, publicUrlForCommand } from '../config';
 import { DataFolderHeldError, folderHolder, openDatabase } from '../db/client';
 import { hashPassword, passwordProblem } from '../modules/accounts/passwords';
 import { createCompany } from '../modules/companies/create-company';
@@ -63,7 +63,7 @@ async function createCompanyCommand(args: string[]) {
     if (result.created) {
       console.log(
         `Company "${name}" created (id ${result.companyId}).\n` +
-          `Its administrator signs in at ${new URL('/auth/signin', config.PUBLIC_URL).toString()} ` +
+          `Its administrator signs in at ${new URL('/auth/signin', publicUrlForCommand(config, process.env)).toString()} ` +
           `as ${userName} (${email}).`,
       );
     } else {
