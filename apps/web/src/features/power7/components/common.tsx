@@ -6,6 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { errorMessage } from '@/lib/api/api-error';
+import { useBreadcrumbLabel } from '@/lib/breadcrumb-labels';
 import { cn } from '@/lib/utils';
 
 /** A draw's or a ticket's numbers as balls; `highlight` marks the matched ones. */
@@ -21,7 +22,7 @@ export function NumberBalls({
   const marked = new Set(highlight ?? []);
   return (
     <span
-      className="inline-flex flex-wrap gap-1"
+      className="inline-flex flex-nowrap gap-1"
       aria-label={label ?? numbers.join(', ')}
       role="img"
     >
@@ -73,6 +74,7 @@ export function StepHeader({
   description?: React.ReactNode;
   actions?: React.ReactNode;
 }) {
+  useBreadcrumbLabel('power7', 'Power 7');
   return (
     <div className="flex flex-wrap items-end justify-between gap-4">
       <div className="grid gap-1">

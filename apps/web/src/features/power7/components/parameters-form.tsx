@@ -479,7 +479,7 @@ function UploadProgressPanel({
   const percent = progress.total ? Math.round((progress.loaded / progress.total) * 100) : 0;
   return (
     <Card data-testid="power7-upload-progress">
-      <CardContent className="grid gap-3 pt-6">
+      <CardContent className="grid gap-3">
         <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
           <span className="font-medium">Uploading… {percent} %</span>
           <span className="text-muted-foreground tabular-nums">

@@ -225,7 +225,7 @@ function DoneSummary({ status }: { status: Power7Status }) {
   const seconds = (status.timings.totalMs ?? 0) / 1000;
   return (
     <Card data-testid="power7-done">
-      <CardContent className="pt-6">
+      <CardContent>
         <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-5">
           <Count label="Tickets" value={c.accepted} />
           <Count label="Rows rejected" value={c.rejected} />

@@ -163,7 +163,7 @@ function DrawResults({
   return (
     <>
       <Card>
-        <CardContent className="flex flex-wrap items-center justify-between gap-4 pt-6">
+        <CardContent className="flex flex-wrap items-center justify-between gap-4">
           <div className="grid gap-2">
             <span className="text-muted-foreground text-sm">Draw</span>
             <NumberBalls numbers={numbers} label={`Draw ${numbers.join(', ')}`} />
