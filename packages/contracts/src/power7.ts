@@ -103,7 +103,10 @@ export const statsSchema = z.object({
   mean: num,
   max: num,
   worstDraw: drawRowSchema,
+  /** Draws per total payout over ALL draws: bin i counts totals in [edges[i], edges[i+1]). */
   histogram: z.object({ edges: z.array(num), counts: z.array(num) }),
+  /** The same exact counts in up to 512 finer bins, for the budget curve (absent in older results). */
+  curve: z.object({ edges: z.array(num), counts: z.array(num) }).optional(),
 });
 export type DrawStats = z.infer<typeof statsSchema>;
 

@@ -18,7 +18,13 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useFilterDrawsQuery } from '../api/power7-endpoints';
-import { budgetCurve, budgetForShare, coverageOf, type CoverageReading } from '../lib/budget-curve';
+import {
+  budgetCurve,
+  budgetForShare,
+  coverageOf,
+  finestHistogram,
+  type CoverageReading,
+} from '../lib/budget-curve';
 import { formatCount, formatMoney, formatPercent } from '../lib/format';
 import { LoadError, NumberBalls } from './common';
 
@@ -43,7 +49,10 @@ export function BudgetInsight({ session, params }: { session: string; params: Se
     params.budget_type === 'fixed' ? (params.budget ?? 0) : (params.budget_max ?? 0);
   const [tried, setTried] = useState(String(sessionBudget));
   const inputId = useId();
-  const curve = useMemo(() => (stats ? budgetCurve(stats.histogram, stats.draws) : []), [stats]);
+  const curve = useMemo(
+    () => (stats ? budgetCurve(finestHistogram(stats), stats.draws) : []),
+    [stats],
+  );
   const bars = useMemo(
     () =>
       stats
@@ -64,7 +73,7 @@ export function BudgetInsight({ session, params }: { session: string; params: Se
   const reading = triedValid ? coverageOf(triedValue, stats) : null;
   const bandFrom = params.budget_type === 'fixed' ? stats.min : (params.budget_min ?? 0);
   const bandTo = sessionBudget;
-  const for99 = budgetForShare(stats.histogram, stats.draws, 0.99);
+  const for99 = budgetForShare(finestHistogram(stats), stats.draws, 0.99);
   const first = stats.histogram.edges[0] ?? 0;
   const last = stats.histogram.edges[stats.histogram.edges.length - 1] ?? 0;
 

@@ -27,7 +27,7 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
-import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import {
   useFilterDrawsQuery,
   useProcessingStatusQuery,
@@ -211,46 +211,54 @@ function DrawResults({
             </TabsTrigger>
           ))}
         </TabsList>
-      </Tabs>
-
-      <WinnersCard
-        winners={winners}
-        match={match}
-        onPage={(p) => setParam({ wpage: p === 1 ? null : String(p) })}
-        actions={
-          <>
-            <Button
-              variant="outline"
-              disabled={progress !== null}
-              onClick={() =>
-                void download(
-                  `/api/download/${combo}/${match}/?session=${encodeURIComponent(session)}`,
-                  `power7-${combo}-match${match}.csv`,
-                )
-              }
-            >
-              <Download aria-hidden="true" /> {match} matches (CSV)
-            </Button>
-            <Button
-              variant="outline"
-              disabled={progress !== null}
-              onClick={() =>
-                void download(
-                  `/api/download-all/${combo}/?session=${encodeURIComponent(session)}`,
-                  `power7-${combo}-all.csv`,
-                )
-              }
-            >
-              <Download aria-hidden="true" /> All winners (CSV)
-            </Button>
-            {progress ? (
-              <span className="text-muted-foreground self-center text-sm" aria-live="polite">
-                Downloading… {formatBytes(progress.bytes)}
-              </span>
+        {TIERS.map((m) => (
+          <TabsContent key={m} value={String(m)}>
+            {m === match ? (
+              <WinnersCard
+                winners={winners}
+                match={match}
+                onPage={(p) => setParam({ wpage: p === 1 ? null : String(p) })}
+                actions={
+                  <>
+                    <Button
+                      variant="outline"
+                      disabled={progress !== null}
+                      onClick={() =>
+                        void download(
+                          `/api/download/${combo}/${match}/?session=${encodeURIComponent(session)}`,
+                          `power7-${combo}-match${match}.csv`,
+                        )
+                      }
+                    >
+                      <Download aria-hidden="true" /> {match} matches (CSV)
+                    </Button>
+                    <Button
+                      variant="outline"
+                      disabled={progress !== null}
+                      onClick={() =>
+                        void download(
+                          `/api/download-all/${combo}/?session=${encodeURIComponent(session)}`,
+                          `power7-${combo}-all.csv`,
+                        )
+                      }
+                    >
+                      <Download aria-hidden="true" /> All winners (CSV)
+                    </Button>
+                    {progress ? (
+                      <span
+                        className="text-muted-foreground self-center text-sm"
+                        aria-live="polite"
+                      >
+                        Downloading… {formatBytes(progress.bytes)}
+                      </span>
+                    ) : null}
+                  </>
+                }
+              />
             ) : null}
-          </>
-        }
-      />
+          </TabsContent>
+        ))}
+      </Tabs>
     </>
   );
 }

@@ -27,6 +27,15 @@ describe('budget curve', () => {
     expect(coverageOf(25, stats)).toEqual({ low: 0.2, high: 0.7, exact: false });
   });
 
+  it('reads the finer curve histogram when the service sends one', () => {
+    const fine = {
+      ...stats,
+      curve: { edges: [0, 5, 10, 20, 25, 30, 40], counts: [2, 0, 0, 5, 0, 3] },
+    };
+    expect(coverageOf(25, fine)).toEqual({ low: 0.7, high: 0.7, exact: true });
+    expect(coverageOf(22, fine)).toEqual({ low: 0.2, high: 0.7, exact: false });
+  });
+
   it('finds the budget that surely covers a share', () => {
     expect(budgetForShare(stats.histogram, stats.draws, 0.5)).toBe(30);
     expect(budgetForShare(stats.histogram, stats.draws, 0.99)).toBe(40);

@@ -21,6 +21,10 @@ export function budgetCurve(histogram: DrawStats['histogram'], draws: number): C
   return points;
 }
 
+/** The service's finer histogram for the curve when it sends one (older results only have the coarse one). */
+export const finestHistogram = (stats: Pick<DrawStats, 'histogram' | 'curve'>) =>
+  stats.curve ?? stats.histogram;
+
 export interface CoverageReading {
   /** Share of draws whose total payout is at most the budget: at least `low`, at most `high`. */
   low: number;
@@ -35,11 +39,11 @@ export interface CoverageReading {
  */
 export function coverageOf(
   budget: number,
-  stats: Pick<DrawStats, 'histogram' | 'draws' | 'min' | 'max'>,
+  stats: Pick<DrawStats, 'histogram' | 'curve' | 'draws' | 'min' | 'max'>,
 ): CoverageReading {
   if (budget < stats.min) return { low: 0, high: 0, exact: true };
   if (budget >= stats.max) return { low: 1, high: 1, exact: true };
-  const { edges, counts } = stats.histogram;
+  const { edges, counts } = finestHistogram(stats);
   let below = 0;
   for (let i = 0; i < counts.length; i++) {
     const upper = edges[i + 1]!;
