@@ -6,7 +6,6 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { errorMessage } from '@/lib/api/api-error';
-import { useBreadcrumbLabel } from '@/lib/breadcrumb-labels';
 import { cn } from '@/lib/utils';
 
 /** A draw's or a ticket's numbers as balls; `highlight` marks the matched ones. */
@@ -74,7 +73,6 @@ export function StepHeader({
   description?: React.ReactNode;
   actions?: React.ReactNode;
 }) {
-  useBreadcrumbLabel('power7', 'Power 7');
   return (
     <div className="flex flex-wrap items-end justify-between gap-4">
       <div className="grid gap-1">
