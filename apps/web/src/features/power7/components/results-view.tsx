@@ -267,7 +267,8 @@ function DrawResults({
 function useDrawAt(session: string, view: DrawsView, position: number | null) {
   const body =
     position === null || position < 0 ? skipToken : filterBodyOf(session, view, position);
-  return useFilterDrawsQuery(body).data?.items[0];
+  // currentData: nothing while the position changes or is skipped (no stale neighbour)
+  return useFilterDrawsQuery(body).currentData?.items[0];
 }
 
 /** The draw at `pos` of the list and the ones before and after it, for previous / next. */
