@@ -127,7 +127,7 @@ export function BudgetInsight({ session, params }: { session: string; params: Se
                 />
                 <YAxis
                   tickFormatter={(v: number) => compact.format(v)}
-                  width={44}
+                  width={56}
                   className="text-xs"
                   stroke="currentColor"
                 />
@@ -204,7 +204,7 @@ export function BudgetInsight({ session, params }: { session: string; params: Se
                 <YAxis
                   domain={[0, 1]}
                   tickFormatter={(v: number) => `${Math.round(v * 100)} %`}
-                  width={44}
+                  width={56}
                   className="text-xs"
                   stroke="currentColor"
                 />

@@ -196,7 +196,7 @@ function DrawResults({
         onValueChange={(value) => setParam({ match: value, wpage: null })}
       >
         <TabsList
-          className="h-auto w-full flex-wrap justify-start sm:w-fit"
+          className="h-auto w-full justify-start overflow-x-auto sm:w-fit"
           aria-label="Match type"
         >
           {TIERS.map((m) => (
