@@ -17,6 +17,7 @@ import {
 } from '@/components/ui/table';
 import { cn } from '@/lib/utils';
 import { useFilterDrawsQuery } from '../api/power7-endpoints';
+import { usePower7Access } from '../hooks/use-power7-access';
 import { formatCount, formatMoney } from '../lib/format';
 import {
   DRAWS_PAGE_SIZE,
@@ -62,6 +63,7 @@ export function resultsLink(
 
 export function DrawsExplorer({ session, params }: { session: string; params: SessionParams }) {
   const [search, setSearch] = useSearchParams();
+  const { canDownload } = usePower7Access();
   const view = drawsViewFromSearch(search);
   const query = useFilterDrawsQuery(filterBodyOf(session, view));
   const apply = (next: DrawsView) => setSearch(writeDrawsView(search, next));
@@ -77,7 +79,9 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
           {data
             ? `${formatCount(data.qualified)} draws stay within the budget; ${formatCount(data.total)} match the filters.`
             : 'The draws whose total payout stays within the budget.'}{' '}
-          Choose a draw to see its winners.
+          {canDownload
+            ? 'Choose a draw to see its winners.'
+            : 'Seeing the winners of a draw needs the power7.download permission.'}
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6">

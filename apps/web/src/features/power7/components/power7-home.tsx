@@ -125,6 +125,12 @@ export function Power7Home() {
           </>
         }
       />
+      {access.canRun && !access.canClear ? (
+        <p className="text-muted-foreground -mt-4 text-sm">
+          Clearing all sessions needs the <code className="font-mono">power7.sessions.clear</code>{' '}
+          permission.
+        </p>
+      ) : null}
       {forbidden ? (
         <NoPermission permission={POWER7_PERMISSIONS.run} what="run Power 7 analyses" />
       ) : sessions.error ? (
