@@ -191,7 +191,7 @@ export function Pager({
         disabled={page <= 1}
         onClick={() => onPage(page - 1)}
       >
-        <ChevronLeft aria-hidden="true" />
+        <ChevronLeft className="size-4" aria-hidden="true" />
       </Button>
       <Button
         variant="outline"
@@ -200,7 +200,7 @@ export function Pager({
         disabled={page >= totalPages}
         onClick={() => onPage(page + 1)}
       >
-        <ChevronRight aria-hidden="true" />
+        <ChevronRight className="size-4" aria-hidden="true" />
       </Button>
     </nav>
   );
@@ -332,10 +332,10 @@ function DrawFilterForm({
           </select>
         </div>
         <Button type="submit">
-          <Filter aria-hidden="true" /> Apply filters
+          <Filter className="size-4" aria-hidden="true" /> Apply filters
         </Button>
         <Button type="button" variant="outline" onClick={() => onApply(emptyDrawsView())}>
-          <RotateCcw aria-hidden="true" /> Reset
+          <RotateCcw className="size-4" aria-hidden="true" /> Reset
         </Button>
       </div>
     </form>

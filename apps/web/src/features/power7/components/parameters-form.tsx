@@ -316,7 +316,7 @@ function ParametersFormInner() {
         ) : (
           <div className="flex flex-wrap gap-2">
             <Button type="submit" disabled={isSubmitting || !defaults.ready}>
-              <Upload aria-hidden="true" /> Upload and analyse
+              <Upload className="size-4" aria-hidden="true" /> Upload and analyse
             </Button>
             <Button type="button" variant="outline" onClick={() => navigate('/app/power7')}>
               Cancel
@@ -491,7 +491,7 @@ function UploadProgressPanel({
         <Progress value={percent} aria-label="Upload progress" />
         <div>
           <Button type="button" variant="outline" onClick={onCancel}>
-            <X aria-hidden="true" /> Cancel upload
+            <X className="size-4" aria-hidden="true" /> Cancel upload
           </Button>
         </div>
       </CardContent>

@@ -78,12 +78,12 @@ export function Power7Home() {
             {access.canRun ? (
               <Button asChild>
                 <Link to="/app/power7/parameters">
-                  <FilePlus2 aria-hidden="true" /> New analysis
+                  <FilePlus2 className="size-4" aria-hidden="true" /> New analysis
                 </Link>
               </Button>
             ) : (
               <Button disabled title="Needs the power7.run permission">
-                <FilePlus2 aria-hidden="true" /> New analysis
+                <FilePlus2 className="size-4" aria-hidden="true" /> New analysis
               </Button>
             )}
             <AlertDialog open={open} onOpenChange={setOpen}>
@@ -93,7 +93,7 @@ export function Power7Home() {
                   disabled={!access.canClear || total === 0}
                   title={access.canClear ? undefined : 'Needs the power7.sessions.clear permission'}
                 >
-                  <Trash2 aria-hidden="true" /> Clear all sessions
+                  <Trash2 className="size-4" aria-hidden="true" /> Clear all sessions
                 </Button>
               </AlertDialogTrigger>
               <AlertDialogContent>

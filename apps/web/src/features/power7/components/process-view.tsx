@@ -212,7 +212,8 @@ function FailedCard({ status }: { status: Power7Status }) {
       <CardContent>
         <Button asChild>
           <Link to={`/app/power7/parameters?from=${encodeURIComponent(status._id)}`}>
-            <RotateCcw aria-hidden="true" /> New analysis with the same parameters
+            <RotateCcw className="size-4" aria-hidden="true" /> New analysis with the same
+            parameters
           </Link>
         </Button>
       </CardContent>
@@ -292,7 +293,7 @@ function RejectedRows({ status }: { status: Power7Status }) {
                 void download(status.rejectedReport!, `power7-${status._id}-rejected-rows.csv`)
               }
             >
-              <Download aria-hidden="true" /> Download the full report
+              <Download className="size-4" aria-hidden="true" /> Download the full report
             </Button>
           </div>
         ) : null}

@@ -230,7 +230,7 @@ function DrawResults({
                         )
                       }
                     >
-                      <Download aria-hidden="true" /> {match} matches (CSV)
+                      <Download className="size-4" aria-hidden="true" /> {match} matches (CSV)
                     </Button>
                     <Button
                       variant="outline"
@@ -242,7 +242,7 @@ function DrawResults({
                         )
                       }
                     >
-                      <Download aria-hidden="true" /> All winners (CSV)
+                      <Download className="size-4" aria-hidden="true" /> All winners (CSV)
                     </Button>
                     {progress ? (
                       <span
@@ -292,9 +292,9 @@ function NeighbourButton({
   const label = direction === 'previous' ? 'Previous draw' : 'Next draw';
   const icon =
     direction === 'previous' ? (
-      <ChevronLeft aria-hidden="true" />
+      <ChevronLeft className="size-4" aria-hidden="true" />
     ) : (
-      <ChevronRight aria-hidden="true" />
+      <ChevronRight className="size-4" aria-hidden="true" />
     );
   if (!target) {
     return (
@@ -345,7 +345,7 @@ function WinnersCard({
             <DropdownMenu>
               <DropdownMenuTrigger asChild>
                 <Button variant="outline">
-                  <Columns3 aria-hidden="true" /> Columns
+                  <Columns3 className="size-4" aria-hidden="true" /> Columns
                 </Button>
               </DropdownMenuTrigger>
               <DropdownMenuContent align="end">
