@@ -79,6 +79,8 @@ export interface AnalysisResult {
     max: number;
     worstRank: number;
     histogram: { edges: number[]; counts: number[] };
+    /** The same exact counts in up to CURVE_BINS finer bins, for the budget curve. */
+    curve: { edges: number[]; counts: number[] };
   };
   table: QualifyingTable;
   timings: { buildMs: number; scanMs: number; totalMs: number; workers: number };
@@ -217,6 +219,9 @@ function sumOfAllTotals(pool: number, tickets: number, weights: Weights): bigint
   return perTicket * BigInt(tickets);
 }
 
+/** Bins of the budget curve: fine enough to read a budget's coverage closely, small enough to send. */
+export const CURVE_BINS = 512;
+
 /** Merges per-worker stats into currency-unit statistics with an exact histogram of ≤ `bins` bins. */
 function mergeStats(
   list: ScanStats[],
@@ -251,24 +256,31 @@ function mergeStats(
   const width = 2 ** shift;
   const first = Math.floor(min / width);
   const last = Math.floor(max / width);
-  const n = last - first + 1;
-  const group = Math.ceil(n / bins);
-  const k = Math.ceil(n / group);
-  const edges: number[] = [];
-  const counts: number[] = [];
-  for (let i = 0; i <= k; i++) edges.push(unitsToAmount((first + i * group) * width, weights.unit));
-  for (let i = 0; i < k; i++) {
-    let c = 0;
-    for (let j = first + i * group; j < Math.min(first + (i + 1) * group, HIST_BINS); j++)
-      c += hist[j]!;
-    counts.push(c);
-  }
+  /** The fine histogram grouped into at most `wanted` bins of whole fine bins (still exact). */
+  const grouped = (wanted: number) => {
+    const n = last - first + 1;
+    const group = Math.ceil(n / wanted);
+    const k = Math.ceil(n / group);
+    const edges: number[] = [];
+    const counts: number[] = [];
+    for (let i = 0; i <= k; i++) {
+      edges.push(unitsToAmount((first + i * group) * width, weights.unit));
+    }
+    for (let i = 0; i < k; i++) {
+      let c = 0;
+      for (let j = first + i * group; j < Math.min(first + (i + 1) * group, HIST_BINS); j++)
+        c += hist[j]!;
+      counts.push(c);
+    }
+    return { edges, counts };
+  };
   return {
     min: unitsToAmount(min, weights.unit),
     mean: unitsToAmount(Number(sumOfAllTotals(pool, tickets, weights)) / draws, weights.unit),
     max: unitsToAmount(max, weights.unit),
     worstRank,
-    histogram: { edges, counts },
+    histogram: grouped(bins),
+    curve: grouped(CURVE_BINS),
   };
 }
 

@@ -309,23 +309,8 @@ export class CsvTokenizer {
   }
 }
 
-/**
- * Picks the delimiter from the first line (outside quotes): the most frequent of `,` `;` tab, `,` when
- * none occurs.
- */
-export function detectDelimiter(head: Uint8Array): number {
-  let inQ = false;
-  const counts = { 0x2c: 0, 0x3b: 0, 0x09: 0 } as Record<number, number>;
-  for (let i = 0; i < head.length; i++) {
-    const c = head[i]!;
-    if (c === QUOTE) inQ = !inQ;
-    else if (!inQ && c === LF) break;
-    else if (!inQ && c in counts) counts[c]!++;
-  }
-  let best = 0x2c;
-  for (const c of [0x3b, 0x09]) if (counts[c]! > counts[best]!) best = c;
-  return best;
-}
+/** The delimiter rule is shared with the browser's preview. */
+export { detectDelimiter } from '@pa/contracts/power7-file';
 
 /**
  * Quotes a field when it holds a delimiter, quote or line break (RFC 4180), text unchanged otherwise:

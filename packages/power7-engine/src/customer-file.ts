@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
+import { detectColumns, noNumberColumnsMessage, type ColumnMap } from '@pa/contracts/power7-file';
 import {
   CsvTokenizer,
   csvField,
@@ -14,14 +15,7 @@ import { EngineError, NoValidRowsError, throwIfAborted } from './errors';
 import { PICK } from './model';
 import { checkXlsxLimits } from './xlsx-guard';
 
-/** How the header maps to the game's columns. */
-export interface ColumnMap {
-  header: string[];
-  numbers: { kind: 'seven'; indexes: number[] } | { kind: 'single'; index: number };
-  id: number;
-  name: number;
-  phone: number;
-}
+export type { ColumnMap } from '@pa/contracts/power7-file';
 
 export interface RejectedRow {
   line: number;
@@ -49,50 +43,11 @@ export interface TicketFile {
   rejected: RejectedRow[];
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-/**
- * Recognises the columns of a header (case-insensitive): seven number columns `n1..n7` /
- * `number1..number7` (spaces, `_` allowed), or one `numbers` / `combination` / `ticket` column; optional
- * customer id, name and phone. Throws NO_NUMBER_COLUMNS naming what was found.
- */
+/** The shared header rules (`@pa/contracts/power7-file`); throws NO_NUMBER_COLUMNS naming what was found. */
 export function recogniseColumns(header: string[]): ColumnMap {
-  const names = header.map(norm);
-  const seven: number[] = [];
-  for (let k = 1; k <= PICK; k++) {
-    let idx = names.indexOf(`n${k}`);
-    if (idx === -1) idx = names.indexOf(`number${k}`);
-    if (idx === -1) break;
-    seven.push(idx);
-  }
-  const find = (...cands: string[]) => {
-    for (const c of cands) {
-      const i = names.indexOf(c);
-      if (i !== -1) return i;
-    }
-    return -1;
-  };
-  let numbers: ColumnMap['numbers'];
-  if (seven.length === PICK) numbers = { kind: 'seven', indexes: seven };
-  else {
-    const single = find('numbers', 'combination', 'ticket');
-    if (single === -1) {
-      const shown = header.length ? header.map((h) => `"${h}"`).join(', ') : 'none';
-      throw new EngineError(
-        'NO_NUMBER_COLUMNS',
-        `The header has no recognisable number columns (found: ${shown.slice(0, 300)}). ` +
-          'Expected n1..n7 or number1..number7, or one column named numbers, combination or ticket.',
-      );
-    }
-    numbers = { kind: 'single', index: single };
-  }
-  return {
-    header,
-    numbers,
-    id: find('customerid', 'customer', 'id', 'clientid'),
-    name: find('name', 'customername', 'fullname', 'customer_name'),
-    phone: find('phone', 'phonenumber', 'mobile', 'telephone', 'tel'),
-  };
+  const columns = detectColumns(header);
+  if (!columns) throw new EngineError('NO_NUMBER_COLUMNS', noNumberColumnsMessage(header));
+  return columns;
 }
 
 const SPACE = 0x20;

@@ -4,17 +4,11 @@ import { EngineError } from './errors';
 import { BINOM, formatCombo, MATCH_TYPES, type MatchType, type WinnerCounts } from './model';
 import { unitsToAmount } from './weights';
 
-/** What the qualifying draws can be sorted by. */
-export const SORT_KEYS = [
-  'totalPayout',
-  'combo',
-  'winners3',
-  'winners4',
-  'winners5',
-  'winners6',
-  'winners7',
-] as const;
-export type SortKey = (typeof SORT_KEYS)[number];
+import { SORT_KEYS, type DrawSortKey } from '@pa/contracts/power7';
+
+/** What the qualifying draws can be sorted by (shared with the service's and the browser's forms). */
+export { SORT_KEYS };
+export type SortKey = DrawSortKey;
 
 export interface Range {
   min?: number;

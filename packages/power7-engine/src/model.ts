@@ -1,10 +1,10 @@
+import { DEFAULT_POOL, MAX_AMOUNT, MAX_POOL, MIN_POOL } from '@pa/contracts/power7';
 import { EngineError } from './errors';
 
 /** How many numbers a ticket and a draw hold. */
 export const PICK = 7;
-export const MIN_POOL = 8;
-export const MAX_POOL = 49;
-export const DEFAULT_POOL = 35;
+/** The game's limits are shared with the service and the browser. */
+export { MIN_POOL, MAX_POOL, DEFAULT_POOL, MAX_AMOUNT };
 
 /** A ticket's match type: how many of its numbers are in the draw (only 3..7 win). */
 export type MatchType = 3 | 4 | 5 | 6 | 7;
@@ -165,9 +165,6 @@ export function validateBudget(budget: unknown): Budget {
     'budget_type',
   );
 }
-
-/** Largest amount accepted (currency units); keeps minor-unit arithmetic far inside 2^53. */
-export const MAX_AMOUNT = 1e12;
 
 function checkMoney(v: unknown, field: string, what: string): void {
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {

@@ -150,6 +150,8 @@ export interface PayoutStats {
   /** The draw with the highest total payout (ties: smallest combo). */
   worstDraw: DrawRow;
   histogram: Histogram;
+  /** The same exact counts in finer bins (budget curve); absent in results saved before it existed. */
+  curve?: Histogram;
 }
 
 /** What an analysis produced; stored as `analysis.json`. */
@@ -679,6 +681,7 @@ export async function runAnalysis(input: AnalysisInput): Promise<AnalysisSummary
       max: res.stats.max,
       worstDraw,
       histogram: res.stats.histogram,
+      curve: res.stats.curve,
     },
     top,
     timings: { ...res.timings, saveMs: 0 },

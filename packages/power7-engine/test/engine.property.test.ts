@@ -76,16 +76,18 @@ async function check(
   expect(res.stats.max).toBe(totals[totals.length - 1]! / 100);
   const sum = totals.reduce((a, b) => a + b, 0);
   expect(res.stats.mean).toBeCloseTo(sum / totals.length / 100, 6);
-  const hist = res.stats.histogram;
-  expect(hist.counts.reduce((a, b) => a + b, 0)).toBe(naive.length);
-  for (let i = 0; i < hist.counts.length; i++) {
-    const inBin = naive.filter(
-      (d) =>
-        d.totalCents >= Math.round(hist.edges[i]! * 100) &&
-        d.totalCents < Math.round(hist.edges[i + 1]! * 100),
-    ).length;
-    expect(inBin).toBe(hist.counts[i]);
+  for (const hist of [res.stats.histogram, res.stats.curve]) {
+    expect(hist.counts.reduce((a, b) => a + b, 0)).toBe(naive.length);
+    for (let i = 0; i < hist.counts.length; i++) {
+      const inBin = naive.filter(
+        (d) =>
+          d.totalCents >= Math.round(hist.edges[i]! * 100) &&
+          d.totalCents < Math.round(hist.edges[i + 1]! * 100),
+      ).length;
+      expect(inBin).toBe(hist.counts[i]);
+    }
   }
+  expect(res.stats.curve.counts.length).toBeGreaterThanOrEqual(res.stats.histogram.counts.length);
   // worst draw: max total, ties by combo ascending (lexicographic on the numbers)
   const worst = naive
     .filter((d) => d.totalCents === totals[totals.length - 1])

@@ -4,9 +4,19 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
-import { ok } from '@pa/contracts/envelope';
+import { envelopeSchema as env, ok } from '@pa/contracts/envelope';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { MAX_PAGE_SIZE, paginate, paginatedSchema } from '@pa/contracts/list-query';
+import {
+  clearAllAnswerSchema,
+  comboParam,
+  filterAnswerSchema,
+  filterBodySchema,
+  matchTypeParam,
+  sessionSchema,
+  statusSchema,
+  winnersAnswerSchema,
+} from '@pa/contracts/power7';
 import type {
   FilterAnswer,
   FilterQuery,
@@ -16,16 +26,6 @@ import type {
 import { requirePermission, type Caller } from '../auth/auth';
 import { engineErrorToApp, UPLOAD_FILE, type Power7Sessions } from '../sessions/service';
 import { receiveUpload } from '../sessions/upload';
-import {
-  comboParam,
-  env,
-  filterAnswerSchema,
-  filterBodySchema,
-  matchTypeParam,
-  sessionSchema,
-  statusSchema,
-  winnersAnswerSchema,
-} from './schemas';
 
 const owner = (caller: Caller) => ({ userId: caller.userId, companyId: caller.companyId });
 const sessionQuery = z.object({ session: z.string().min(1).max(100).optional() });
@@ -311,7 +311,7 @@ export async function power7Routes(app: FastifyInstance, sessions: Power7Session
         summary:
           "Deletes the caller's sessions, their files and results (running jobs are cancelled)",
         security: bearer,
-        response: { 200: env(z.object({ deleted: z.number().int() })) },
+        response: { 200: env(clearAllAnswerSchema) },
       },
     },
     async (request) => {

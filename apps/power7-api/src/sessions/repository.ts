@@ -5,14 +5,7 @@ import { power7Sessions, type SessionRow } from '../db/schema';
 export type SessionStatusValue = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
 /** Upload parameters as stored with the session. */
-export interface SessionParams {
-  budget_type: 'fixed' | 'range';
-  budget: number | null;
-  budget_min: number | null;
-  budget_max: number | null;
-  payouts: { 3: number; 4: number; 5: number; 6: number; 7: number };
-  pool_size: number;
-}
+export type { SessionParams } from '@pa/contracts/power7';
 
 export interface Owner {
   userId: string;

@@ -6,99 +6,29 @@ import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import type { ApiErrorItem } from '@pa/contracts/envelope';
 import { AppError } from '@pa/server-kit/errors';
-import {
-  DEFAULT_POOL,
-  MAX_POOL,
-  MIN_POOL,
-  sniffUpload,
-  SNIFF_BYTES,
-} from '@pa/power7-engine/session-store';
-import type { SessionParams } from './repository';
-
-export const MATCH_FIELDS = ['payout_3', 'payout_4', 'payout_5', 'payout_6', 'payout_7'] as const;
-const MAX_AMOUNT = 1e12;
+import { uploadFormSchema, type SessionParams } from '@pa/contracts/power7';
+import { sniffUpload, SNIFF_BYTES } from '@pa/power7-engine/session-store';
 
 /** Largest file field name etc.; a form field longer than this is not one of ours. */
 const FIELD_LIMIT = 1_000;
 
 /**
- * Validates the upload's form fields, collecting every problem with the field it belongs to
- * (PRODUCT.md §5: budget by type, min ≤ max, payouts ≥ 0 with at least one > 0, pool 8..49).
+ * Validates the upload's form fields with the shared form schema (the browser applies the same
+ * one), collecting every problem with the field it belongs to.
  */
 export function validateUploadFields(fields: Record<string, string>): SessionParams {
-  const errors: ApiErrorItem[] = [];
-  const add = (field: string, message: string) =>
-    errors.push({ field, message, code: ErrorCode.VALIDATION_ERROR });
-  const money = (field: string, what: string, required: boolean): number | null => {
-    const text = fields[field]?.trim() ?? '';
-    if (text === '') {
-      if (required) add(field, `${what} is required.`);
-      return null;
-    }
-    const value = Number(text);
-    if (!/^[+]?(\d+(\.\d*)?|\.\d+)$/.test(text) || !Number.isFinite(value)) {
-      add(field, `${what} must be a number ≥ 0.`);
-      return null;
-    }
-    if (value > MAX_AMOUNT) {
-      add(field, `${what} must not exceed ${MAX_AMOUNT}.`);
-      return null;
-    }
-    if (Math.abs(Math.round(value * 100) - value * 100) > 1e-6 * Math.max(1, value)) {
-      add(field, `${what} may have at most two decimals.`);
-      return null;
-    }
-    return value;
-  };
-
-  const type = fields.budget_type?.trim();
-  let budget: number | null = null;
-  let budgetMin: number | null = null;
-  let budgetMax: number | null = null;
-  if (type === 'fixed') {
-    budget = money('budget', 'The budget', true);
-  } else if (type === 'range') {
-    budgetMin = money('budget_min', 'The minimum budget', true);
-    budgetMax = money('budget_max', 'The maximum budget', true);
-    if (budgetMin !== null && budgetMax !== null && budgetMin > budgetMax) {
-      add('budget_max', 'The maximum budget must not be less than the minimum budget.');
-    }
-  } else {
-    add('budget_type', 'The budget type must be "fixed" or "range".');
-  }
-
-  const payouts = MATCH_FIELDS.map((field, i) =>
-    money(field, `The payout for ${i + 3} matches`, true),
+  const parsed = uploadFormSchema.safeParse(fields);
+  if (parsed.success) return parsed.data;
+  const errors: ApiErrorItem[] = parsed.error.issues.map((issue) => ({
+    field: String(issue.path[0] ?? 'form'),
+    message: issue.message,
+    code: ErrorCode.VALIDATION_ERROR,
+  }));
+  throw new AppError(
+    ErrorCode.VALIDATION_ERROR,
+    `${errors[0]!.field}: ${errors[0]!.message}`,
+    errors,
   );
-  if (payouts.every((p) => p !== null) && payouts.every((p) => p === 0)) {
-    add('payout_3', 'At least one payout must be greater than 0.');
-  }
-
-  let pool = DEFAULT_POOL;
-  const poolText = fields.pool_size?.trim() ?? '';
-  if (poolText !== '') {
-    pool = Number(poolText);
-    if (!/^\d+$/.test(poolText) || pool < MIN_POOL || pool > MAX_POOL) {
-      add('pool_size', `The pool size must be a whole number from ${MIN_POOL} to ${MAX_POOL}.`);
-    }
-  }
-
-  if (errors.length) {
-    throw new AppError(
-      ErrorCode.VALIDATION_ERROR,
-      `${errors[0]!.field}: ${errors[0]!.message}`,
-      errors,
-    );
-  }
-  const [p3, p4, p5, p6, p7] = payouts as number[];
-  return {
-    budget_type: type as 'fixed' | 'range',
-    budget,
-    budget_min: budgetMin,
-    budget_max: budgetMax,
-    payouts: { 3: p3!, 4: p4!, 5: p5!, 6: p6!, 7: p7! },
-    pool_size: pool,
-  };
 }
 
 export interface ReceivedUpload {

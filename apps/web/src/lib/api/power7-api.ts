@@ -4,7 +4,7 @@ import { POWER7_API_URL } from '@/config/env';
 import { createBaseQuery } from './base-query';
 
 /** A CSRF form token present on the page is sent along (seed §7, Power 7 API). */
-function csrfHeader(): Record<string, string> {
+export function csrfHeader(): Record<string, string> {
   const input = document.querySelector<HTMLInputElement>('input[name="csrfmiddlewaretoken"]');
   return input?.value ? { 'X-CSRFToken': input.value } : {};
 }

@@ -2,6 +2,12 @@ import type { RouteObject } from 'react-router';
 
 /**
  * The Power 7 tool's routes under /app/power7 (home, parameters, process, results).
- * Each screen is loaded on demand (route `lazy`), so public pages never pay for it.
+ * Each screen is loaded on demand (route `lazy`), so public pages never pay for it and the chart
+ * code loads only with the process step.
  */
-export const power7Routes: RouteObject[] = [];
+export const power7Routes: RouteObject[] = [
+  { index: true, lazy: () => import('./home') },
+  { path: 'parameters', lazy: () => import('./parameters') },
+  { path: 'process', lazy: () => import('./process') },
+  { path: 'results', lazy: () => import('./results') },
+];

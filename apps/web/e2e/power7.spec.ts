@@ -1,0 +1,285 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E } from '../playwright.config';
+import { expectAccessible, screenshot, signIn } from './support';
+
+/**
+ * The Power 7 tool through the browser against the real services: a generated customer file with
+ * some bad rows is uploaded through the page, and what the page shows is checked against counts
+ * made here from the same file.
+ */
+
+const POOL = 35;
+const TICKETS = 3000;
+const PAYOUTS = [1, 5, 50, 500, 5000] as const;
+const BUDGET = 2000;
+
+/** A deterministic generator, so a failure can be replayed. */
+function random(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+interface Ticket {
+  line: number;
+  numbers: number[];
+}
+
+function makeFile() {
+  const next = random(7);
+  const lines = ['customer_id,name,phone,n1,n2,n3,n4,n5,n6,n7'];
+  const tickets: Ticket[] = [];
+  const bad = new Map<number, string>();
+  for (let i = 0; i < TICKETS; i++) {
+    const picked = new Set<number>();
+    while (picked.size < 7) picked.add(1 + Math.floor(next() * POOL));
+    const numbers = [...picked].sort((a, b) => a - b);
+    lines.push(
+      `C${i + 1},Customer ${i + 1},555-${String(i).padStart(4, '0')},${numbers.join(',')}`,
+    );
+    tickets.push({ line: lines.length, numbers });
+    if (i % 700 === 350) {
+      lines.push(`X${i},Out of pool,555-0000,1,2,3,4,5,6,${POOL + 9}`);
+      bad.set(lines.length, 'out of pool');
+      lines.push(`Y${i},Too few,555-0000,1,2,3,4,5,6,`);
+      bad.set(lines.length, 'wrong count');
+    }
+  }
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'p7-e2e-')), 'customers.csv');
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  return { file, tickets, bad };
+}
+
+const fixture = makeFile();
+
+/** Winners of a draw per match type, counted here independently of the service. */
+function winnersOf(numbers: number[]) {
+  const drawn = new Set(numbers);
+  const counts: Record<number, number> = { 3: 0, 4: 0, 5: 0, 6: 0, 7: 0 };
+  for (const t of fixture.tickets) {
+    const m = t.numbers.filter((n) => drawn.has(n)).length;
+    if (m >= 3) counts[m]!++;
+  }
+  return counts;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** The stored theme and the root class the theme provider sets (no reload: the view stays as it is). */
+async function setTheme(page: Page, theme: 'light' | 'dark') {
+  await page.evaluate((t) => {
+    localStorage.setItem('vite-ui-theme', t);
+    document.documentElement.classList.remove('light', 'dark');
+    document.documentElement.classList.add(t);
+  }, theme);
+}
+
+/** axe in light and dark, and the four screenshots of a step. */
+async function checkStep(page: Page, name: string, ready: (page: Page) => Promise<void>) {
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    await ready(page);
+    await expectAccessible(page);
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 900 });
+      await ready(page);
+      await screenshot(page, `power7-${name}-${width}-${theme}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+  await setTheme(page, 'light');
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('upload, progress, rejected rows, budget insight, filters, winners and downloads', async ({
+  page,
+}) => {
+  test.setTimeout(900_000);
+  await signIn(page);
+  await page.getByRole('link', { name: 'Power 7' }).first().click();
+  await expect(page).toHaveURL(/\/app\/power7$/);
+  await expect(page.getByRole('heading', { name: 'Power 7', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('power7-no-sessions')).toBeVisible();
+  await checkStep(page, 'home-empty', async (p) => {
+    await expect(p.getByTestId('power7-no-sessions')).toBeVisible();
+  });
+
+  await page.getByRole('link', { name: 'New analysis' }).first().click();
+  await expect(page).toHaveURL(/\/app\/power7\/parameters$/);
+  // the shared schema: nothing typed yet → field errors, no upload
+  await page.locator('#customer_file').setInputFiles(fixture.file);
+  await expect(page.getByTestId('power7-preview')).toContainText('customer id');
+  await expect(page.getByTestId('power7-preview')).toContainText('n7');
+  await page.getByRole('button', { name: 'Upload and analyse' }).click();
+  await expect(page.getByText('The budget is required.')).toBeVisible();
+  await page.getByLabel('Range: between two amounts').check();
+  await page.getByLabel('Minimum budget').fill('10');
+  await page.getByLabel('Maximum budget').fill('5');
+  await page.getByRole('button', { name: 'Upload and analyse' }).click();
+  await expect(
+    page.getByText('The maximum budget must not be less than the minimum budget.'),
+  ).toBeVisible();
+  await page.getByLabel('Fixed: at most an amount').check();
+  await page.getByLabel('Budget', { exact: true }).fill(String(BUDGET));
+  for (const [i, payout] of PAYOUTS.entries()) {
+    await page.getByLabel(`${i + 3} matches`).fill(String(payout));
+  }
+  await checkStep(page, 'parameters', async (p) => {
+    await expect(p.getByRole('heading', { name: 'New analysis' })).toBeVisible();
+  });
+  await page.getByRole('button', { name: 'Upload and analyse' }).click();
+
+  await expect(page).toHaveURL(/\/app\/power7\/process\?session=/, { timeout: 30_000 });
+  const session = new URL(page.url()).searchParams.get('session')!;
+  await expect(page.getByTestId('power7-done')).toBeVisible({ timeout: 90_000 });
+  // a reload shows the same session
+  await page.reload();
+  await expect(page.getByTestId('power7-done')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`session=${session}`));
+
+  // rejected rows with their line numbers
+  const rejected = page.getByTestId('power7-rejected');
+  await expect(rejected).toContainText(`${fixture.bad.size} rows were rejected`);
+  for (const line of fixture.bad.keys()) {
+    await expect(rejected.getByRole('cell', { name: String(line), exact: true })).toBeVisible();
+  }
+  const reportDownload = page.waitForEvent('download');
+  await rejected.getByRole('button', { name: 'Download the full report' }).click();
+  const report = await reportDownload;
+  expect(report.suggestedFilename()).toBe(`power7-${session}-rejected-rows.csv`);
+  const reportText = fs
+    .readFileSync((await report.path())!, 'utf8')
+    .trim()
+    .split('\n');
+  expect(reportText.length - 1).toBe(fixture.bad.size);
+
+  // budget insight
+  await expect(
+    page.getByTestId('power7-histogram').locator('.recharts-bar-rectangle').first(),
+  ).toBeVisible();
+  await page.getByLabel('Try a budget').fill('0');
+  await expect(page.getByTestId('power7-coverage')).toContainText('covers 0.00 % of draws');
+  await page.getByLabel('Try a budget').fill('100000000');
+  await expect(page.getByTestId('power7-coverage')).toContainText('covers 100 % of draws');
+
+  await checkStep(page, 'process', async (p) => {
+    await expect(p.getByTestId('power7-draw-row').first()).toBeVisible({ timeout: 30_000 });
+  });
+
+  // a filter: number 1 must be drawn, sorted by total payout ascending
+  await page.getByRole('button', { name: '1: any', exact: true }).click();
+  await page.getByLabel('Sort').selectOption('totalPayout:asc');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(page).toHaveURL(/inc=1/);
+  await expect(page).toHaveURL(/sort=totalPayout%3Aasc/);
+  const firstRow = page.getByTestId('power7-draw-row').first();
+  await expect(firstRow.getByRole('link')).toHaveAccessibleName(/Winners of draw 1, /);
+  // the filter survives a reload
+  await page.reload();
+  await expect(page.getByRole('button', { name: '1: must be drawn', exact: true })).toBeVisible();
+  await expect(page.getByTestId('power7-draw-row').first()).toBeVisible();
+
+  // open a draw and check its winners against the independent count
+  const drawLabel = (await page
+    .getByTestId('power7-draw-row')
+    .nth(1)
+    .getByRole('link')
+    .getAttribute('aria-label'))!;
+  const numbers = drawLabel.replace('Winners of draw ', '').split(', ').map(Number);
+  await page.getByTestId('power7-draw-row').nth(1).getByRole('link').click();
+  await expect(page).toHaveURL(/\/app\/power7\/results\?/);
+  const expected = winnersOf(numbers);
+  for (const m of [7, 6, 5, 4, 3]) {
+    await expect(page.getByRole('tab', { name: new RegExp(`^${m} matches`) })).toContainText(
+      `${count(expected[m]!)} ·`,
+    );
+  }
+  await page.getByRole('tab', { name: /^3 matches/ }).click();
+  await expect(page.getByTestId('power7-winners')).toContainText(
+    `${count(expected[3]!)} winning tickets.`,
+  );
+  await checkStep(page, 'results', async (p) => {
+    await expect(p.getByTestId('power7-winner-row').first()).toBeVisible({ timeout: 30_000 });
+  });
+  // reload keeps the draw and the tab
+  await page.reload();
+  await expect(page.getByRole('tab', { name: /^3 matches/ })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+
+  // the two downloads, with the service's names and the right rows
+  const combo = numbers.join('-');
+  const one = page.waitForEvent('download');
+  await page.getByRole('button', { name: '3 matches (CSV)' }).click();
+  const oneFile = await one;
+  expect(oneFile.suggestedFilename()).toBe(`power7-${combo}-match3.csv`);
+  const oneRows = fs
+    .readFileSync((await oneFile.path())!, 'utf8')
+    .trim()
+    .split(/\r?\n/);
+  expect(oneRows.length - 1).toBe(expected[3]);
+  const all = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'All winners (CSV)' }).click();
+  const allFile = await all;
+  expect(allFile.suggestedFilename()).toBe(`power7-${combo}-all.csv`);
+  const allRows = fs
+    .readFileSync((await allFile.path())!, 'utf8')
+    .trim()
+    .split(/\r?\n/);
+  expect(allRows.length - 1).toBe([3, 4, 5, 6, 7].reduce((s, m) => s + expected[m]!, 0));
+
+  // previous / next follow the list's sort: the previous draw is the list's first row
+  await page.getByRole('link', { name: 'Previous draw' }).click();
+  await expect(page.getByRole('link', { name: 'Previous draw' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Previous draw' })).toBeDisabled();
+
+  // home lists the session; clear all empties it
+  await page.goto('/app/power7');
+  await expect(page.getByRole('link', { name: 'customers.csv' })).toBeVisible();
+  await checkStep(page, 'home', async (p) => {
+    await expect(p.getByRole('link', { name: 'customers.csv' })).toBeVisible();
+  });
+  await page.getByRole('button', { name: 'Clear all sessions' }).click();
+  await expect(page.getByRole('alertdialog')).toContainText('your 1 session');
+  await page.getByRole('button', { name: 'Delete session' }).click();
+  await expect(page.getByTestId('power7-no-sessions')).toBeVisible();
+  // the cleared session's link now says so
+  await page.goto(`/app/power7/process?session=${session}`);
+  await expect(page.getByTestId('power7-session-gone')).toBeVisible();
+});
+
+test('a user without power7.run sees the 403 state', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const signInAnswer = await request.post(`${E2E.portalUrl}/api/accounts/sign-in`, {
+    data: { userName: 'admin', password: E2E.adminPassword },
+  });
+  const token = (await signInAnswer.json()).data.accessToken as string;
+  const password = 'no-power7-user-passphrase';
+  const created = await request.post(`${E2E.portalUrl}/api/users`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      userName: 'nopower7',
+      email: 'nopower7@demo.local',
+      userFirstName: 'No',
+      userLastName: 'Power',
+      password,
+    },
+  });
+  expect(created.status()).toBe(201);
+  await signIn(page, 'nopower7', password);
+  await page.goto('/app/power7');
+  await expect(page.getByTestId('power7-forbidden')).toContainText('power7.run');
+  await expect(page.getByRole('button', { name: 'New analysis' })).toBeDisabled();
+  await page.goto('/app/power7/parameters');
+  await expect(page.getByTestId('power7-forbidden')).toBeVisible();
+  await checkStep(page, 'forbidden', async (p) => {
+    await expect(p.getByTestId('power7-forbidden')).toBeVisible();
+  });
+});

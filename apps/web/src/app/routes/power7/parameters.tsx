@@ -1,0 +1,6 @@
+import { ParametersForm } from '@/features/power7/components/parameters-form';
+
+/** Loaded on demand by the route's `lazy` (see routes.tsx). */
+export function Component() {
+  return <ParametersForm />;
+}

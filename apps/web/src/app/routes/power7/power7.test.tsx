@@ -1,0 +1,135 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Power7Status } from '@pa/contracts/power7';
+import { fakeJwt, okEnvelope, PORTAL, server } from '@/testing/msw';
+import { renderApp } from '@/testing/render';
+import { routes } from '../../router';
+
+const POWER7 = 'http://localhost:3001/api';
+
+let verified: unknown = null;
+/** A signed-in user holding `permissions` (the portal's verify call answers the same). */
+const user = (permissions: string[]) => {
+  const userDetails = { _id: 'u1', userName: 'ana', companyName: 'Demo', permissions };
+  verified = userDetails;
+  return { accessToken: fakeJwt(900), isAuthenticated: true, userDetails };
+};
+const runner = () => user(['power7.run', 'power7.download', 'power7.sessions.clear']);
+
+const session: Power7Status = {
+  _id: 's1',
+  status: 'running',
+  phase: 'scanning',
+  progress: 0.6,
+  params: {
+    budget_type: 'range',
+    budget: null,
+    budget_min: 100,
+    budget_max: 2500.5,
+    payouts: { 3: 1, 4: 5, 5: 50, 6: 500, 7: 5000 },
+    pool_size: 40,
+  },
+  originalName: 'customers.csv',
+  fileBytes: 1024,
+  counts: { rowsRead: 3000, accepted: 2990, rejected: 10 },
+  timings: {},
+  error: null,
+  createdAt: '2026-11-24T01:00:00.000Z',
+  startedAt: '2026-11-24T01:00:00.000Z',
+  finishedAt: null,
+  expiresAt: '2026-11-25T01:00:00.000Z',
+  rejectedSample: [],
+  rejectedReport: null,
+};
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  server.use(http.get(`${PORTAL}/accounts/verify`, () => HttpResponse.json(okEnvelope(verified))));
+});
+
+describe('Power 7 parameters step', () => {
+  it('offers the previous session parameters and shows the fields of the budget type', async () => {
+    server.use(
+      http.get(`${POWER7}/power7/sessions/`, () =>
+        HttpResponse.json(
+          okEnvelope({ items: [session], page: 1, pageSize: 1, total: 1, totalPages: 1 }),
+        ),
+      ),
+    );
+    renderApp(routes, '/app/power7/parameters', runner());
+    expect(await screen.findByLabelText('Maximum budget')).toHaveValue('2500.5');
+    expect(screen.getByLabelText('Minimum budget')).toHaveValue('100');
+    expect(screen.getByLabelText('7 matches')).toHaveValue('5000');
+    expect(screen.getByLabelText(/Pool size/)).toHaveValue('40');
+    expect(screen.queryByLabelText('Budget')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByLabelText('Fixed: at most an amount'));
+    expect(screen.getByLabelText('Budget')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Maximum budget')).not.toBeInTheDocument();
+  });
+
+  it('validates with the shared schema before anything is sent', async () => {
+    const uploads = vi.fn();
+    server.use(
+      http.get(`${POWER7}/power7/sessions/`, () =>
+        HttpResponse.json(okEnvelope({ items: [], page: 1, pageSize: 1, total: 0, totalPages: 0 })),
+      ),
+      http.post(`${POWER7}/upload/`, () => {
+        uploads();
+        return HttpResponse.json(okEnvelope(null));
+      }),
+    );
+    renderApp(routes, '/app/power7/parameters', runner());
+    const submit = await screen.findByRole('button', { name: 'Upload and analyse' });
+    await waitFor(() => expect(submit).toBeEnabled());
+    await userEvent.type(screen.getByLabelText('Budget'), '-3');
+    for (const m of [3, 4, 5, 6, 7])
+      await userEvent.type(screen.getByLabelText(`${m} matches`), '0');
+    await userEvent.click(submit);
+    expect(await screen.findByText('The budget must be a number ≥ 0.')).toBeInTheDocument();
+    expect(screen.getByText('At least one payout must be greater than 0.')).toBeInTheDocument();
+    expect(uploads).not.toHaveBeenCalled();
+  });
+});
+
+describe('Power 7 permissions and states', () => {
+  it('shows the 403 state without power7.run, with the button disabled', async () => {
+    renderApp(routes, '/app/power7', user(['users.read']));
+    expect(await screen.findByText(/You cannot run Power 7 analyses/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'New analysis' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Clear all sessions' })).toBeDisabled();
+  });
+
+  it('polls a running job and stops once it has failed', async () => {
+    let calls = 0;
+    server.use(
+      http.get(`${POWER7}/power7/processing-status/`, () => {
+        calls++;
+        return HttpResponse.json(
+          okEnvelope(
+            calls < 3
+              ? session
+              : {
+                  ...session,
+                  status: 'failed',
+                  phase: 'failed',
+                  error: { code: 'NO_VALID_ROWS', message: 'No row holds a valid ticket.' },
+                },
+          ),
+        );
+      }),
+    );
+    renderApp(routes, '/app/power7/process?session=s1', runner());
+    expect(await screen.findByText('Scanning every draw')).toBeInTheDocument();
+    expect(
+      await screen.findByText('No row holds a valid ticket.', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('link', { name: /New analysis with the same parameters/ }),
+    ).toHaveAttribute('href', '/app/power7/parameters?from=s1');
+    const settled = calls;
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(calls).toBe(settled);
+  });
+});

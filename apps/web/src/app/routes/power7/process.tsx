@@ -1,0 +1,6 @@
+import { ProcessView } from '@/features/power7/components/process-view';
+
+/** Loaded on demand by the route's `lazy` (see routes.tsx). */
+export function Component() {
+  return <ProcessView />;
+}

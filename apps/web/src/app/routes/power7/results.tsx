@@ -1,0 +1,6 @@
+import { ResultsView } from '@/features/power7/components/results-view';
+
+/** Loaded on demand by the route's `lazy` (see routes.tsx). */
+export function Component() {
+  return <ResultsView />;
+}

@@ -1,0 +1,303 @@
+import { Download, RotateCcw } from 'lucide-react';
+import { Link, useSearchParams } from 'react-router';
+import type { Power7Status } from '@pa/contracts/power7';
+import { PageTitle } from '@/components/page-title';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Progress } from '@/components/ui/progress';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useDownload } from '../hooks/use-download';
+import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
+import { useStatusPolling } from '../hooks/use-status-polling';
+import { formatBytes, formatCount, formatSeconds } from '../lib/format';
+import { budgetText } from './power7-home';
+import { BudgetInsight } from './budget-insight';
+import { DrawsExplorer } from './draws-explorer';
+import { LoadError, NoPermission, StatusBadge, StepHeader, httpStatusOf } from './common';
+
+export const PHASE_LABEL: Record<string, string> = {
+  queued: 'Waiting for the analysis ahead of it',
+  reading: 'Reading the file',
+  building: 'Building the ticket tables',
+  scanning: 'Scanning every draw',
+  writing: 'Saving the results',
+  done: 'Done',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+/** Seconds left, from the time spent so far and the fraction done (null while it cannot be told). */
+export function estimateSecondsLeft(status: Power7Status, now = Date.now()): number | null {
+  if (status.status !== 'running' || !status.startedAt || status.progress < 0.05) return null;
+  const elapsed = (now - Date.parse(status.startedAt)) / 1000;
+  return (elapsed * (1 - status.progress)) / status.progress;
+}
+
+export function ProcessView() {
+  const [search] = useSearchParams();
+  const session = search.get('session');
+  const access = usePower7Access();
+  if (!access.canRun) {
+    return (
+      <Shell>
+        <NoPermission permission={POWER7_PERMISSIONS.run} what="run Power 7 analyses" />
+      </Shell>
+    );
+  }
+  if (!session) return <NoSession />;
+  return <ProcessOf session={session} />;
+}
+
+function Shell({ children, status }: { children: React.ReactNode; status?: Power7Status }) {
+  return (
+    <div className="grid gap-6">
+      <PageTitle title="Power 7 · Process" />
+      <StepHeader
+        title={status?.originalName ?? 'Analysis'}
+        description={
+          status
+            ? `${formatBytes(status.fileBytes)} · budget ${budgetText(status.params)} · payouts ${[3, 4, 5, 6, 7].map((m) => status.params.payouts[m as 3]).join(' / ')} · pool ${status.params.pool_size}`
+            : undefined
+        }
+        actions={
+          <Button asChild variant="outline">
+            <Link to="/app/power7">All sessions</Link>
+          </Button>
+        }
+      />
+      {children}
+    </div>
+  );
+}
+
+function NoSession() {
+  return (
+    <Shell>
+      <Card>
+        <CardHeader>
+          <CardTitle>No session chosen</CardTitle>
+          <CardDescription>Open one of your sessions, or start a new analysis.</CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-wrap gap-2">
+          <Button asChild>
+            <Link to="/app/power7/parameters">New analysis</Link>
+          </Button>
+          <Button asChild variant="outline">
+            <Link to="/app/power7">Your sessions</Link>
+          </Button>
+        </CardContent>
+      </Card>
+    </Shell>
+  );
+}
+
+function ProcessOf({ session }: { session: string }) {
+  const query = useStatusPolling(session);
+  const status = query.data;
+  if (query.error) {
+    const code = httpStatusOf(query.error);
+    if (code === 404) {
+      return (
+        <Shell>
+          <Card role="alert" data-testid="power7-session-gone">
+            <CardHeader>
+              <CardTitle>This session no longer exists</CardTitle>
+              <CardDescription>
+                It expired (sessions are kept for 24 hours) or was cleared. Start a new analysis to
+                see results again.
+              </CardDescription>
+            </CardHeader>
+            <CardContent>
+              <Button asChild>
+                <Link to="/app/power7/parameters">New analysis</Link>
+              </Button>
+            </CardContent>
+          </Card>
+        </Shell>
+      );
+    }
+    if (code === 403) {
+      return (
+        <Shell>
+          <NoPermission permission={POWER7_PERMISSIONS.run} what="run Power 7 analyses" />
+        </Shell>
+      );
+    }
+    return (
+      <Shell>
+        <LoadError error={query.error} onRetry={() => void query.refetch()} />
+      </Shell>
+    );
+  }
+  if (!status) {
+    return (
+      <Shell>
+        <Skeleton className="h-40" aria-label="Loading the session" />
+      </Shell>
+    );
+  }
+  return (
+    <Shell status={status}>
+      {status.status === 'done' ? null : <ProgressCard status={status} />}
+      {status.status === 'failed' || status.status === 'cancelled' ? (
+        <FailedCard status={status} />
+      ) : null}
+      {status.counts.rejected !== undefined ? <RejectedRows status={status} /> : null}
+      {status.status === 'done' ? (
+        <>
+          <DoneSummary status={status} />
+          <BudgetInsight session={session} params={status.params} />
+          <DrawsExplorer session={session} params={status.params} />
+        </>
+      ) : null}
+    </Shell>
+  );
+}
+
+function ProgressCard({ status }: { status: Power7Status }) {
+  const percent = Math.round(status.progress * 100);
+  const left = estimateSecondsLeft(status);
+  const c = status.counts;
+  return (
+    <Card data-testid="power7-progress">
+      <CardHeader>
+        <CardTitle className="flex flex-wrap items-center gap-2">
+          <StatusBadge status={status.status} />
+          <span aria-live="polite">{PHASE_LABEL[status.phase] ?? status.phase}</span>
+        </CardTitle>
+        {status.status === 'queued' ? (
+          <CardDescription>
+            Another analysis is running; this one starts as soon as it ends.
+          </CardDescription>
+        ) : null}
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        <Progress value={percent} aria-label="Analysis progress" />
+        <dl className="text-muted-foreground grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
+          <Count label="Done" value={`${percent} %`} />
+          <Count label="Rows read" value={c.rowsRead} />
+          <Count label="Tickets accepted" value={c.accepted} />
+          <Count label="Rows rejected" value={c.rejected} />
+          <Count label="Draws evaluated" value={c.drawsEvaluated} />
+          <Count
+            label="Time left"
+            value={left === null ? undefined : `about ${formatSeconds(left)}`}
+          />
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}
+
+function Count({ label, value }: { label: string; value: number | string | undefined }) {
+  return (
+    <div className="flex flex-col">
+      <dt>{label}</dt>
+      <dd className="text-foreground font-medium tabular-nums">
+        {value === undefined ? '—' : typeof value === 'number' ? formatCount(value) : value}
+      </dd>
+    </div>
+  );
+}
+
+function FailedCard({ status }: { status: Power7Status }) {
+  return (
+    <Card role="alert" data-testid="power7-failed">
+      <CardHeader>
+        <CardTitle>
+          {status.status === 'cancelled' ? 'The analysis was cancelled' : 'The analysis failed'}
+        </CardTitle>
+        <CardDescription>{status.error?.message ?? 'No reason was given.'}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Button asChild>
+          <Link to={`/app/power7/parameters?from=${encodeURIComponent(status._id)}`}>
+            <RotateCcw className="size-4" aria-hidden="true" /> New analysis with the same
+            parameters
+          </Link>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+function DoneSummary({ status }: { status: Power7Status }) {
+  const c = status.counts;
+  const seconds = (status.timings.totalMs ?? 0) / 1000;
+  return (
+    <Card data-testid="power7-done">
+      <CardContent>
+        <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-5">
+          <Count label="Tickets" value={c.accepted} />
+          <Count label="Rows rejected" value={c.rejected} />
+          <Count label="Draws analysed" value={c.drawsEvaluated ?? c.draws} />
+          <Count label="Within budget" value={c.drawsQualified} />
+          <Count label="Analysis time" value={seconds ? `${seconds.toFixed(1)} s` : undefined} />
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}
+
+function RejectedRows({ status }: { status: Power7Status }) {
+  const { download, progress } = useDownload();
+  const count = status.counts.rejected ?? 0;
+  if (count === 0) return null;
+  return (
+    <Card data-testid="power7-rejected">
+      <CardHeader>
+        <CardTitle>
+          {formatCount(count)} {count === 1 ? 'row was' : 'rows were'} rejected
+        </CardTitle>
+        <CardDescription>
+          These rows are left out of the analysis. The first {status.rejectedSample.length} are
+          shown; the report lists every one.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        <div className="overflow-x-auto rounded-md border">
+          <table className="w-full text-sm">
+            <caption className="sr-only">Rejected rows</caption>
+            <thead>
+              <tr className="border-b">
+                <th scope="col" className="px-2 py-1.5 text-right font-medium">
+                  Line
+                </th>
+                <th scope="col" className="px-2 py-1.5 text-left font-medium">
+                  Reason
+                </th>
+                <th scope="col" className="px-2 py-1.5 text-left font-medium">
+                  Row
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {status.rejectedSample.map((row) => (
+                <tr key={row.line} className="border-b last:border-0">
+                  <td className="px-2 py-1 text-right tabular-nums">{row.line}</td>
+                  <td className="px-2 py-1">{row.reason}</td>
+                  <td className="text-muted-foreground max-w-96 truncate px-2 py-1 font-mono text-xs">
+                    {row.raw}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {status.rejectedReport ? (
+          <div>
+            <Button
+              variant="outline"
+              disabled={progress !== null}
+              onClick={() =>
+                void download(status.rejectedReport!, `power7-${status._id}-rejected-rows.csv`)
+              }
+            >
+              <Download className="size-4" aria-hidden="true" /> Download the full report
+            </Button>
+          </div>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,439 @@
+import { ChevronLeft, ChevronRight, Columns3, Download } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import {
+  MATCH_TYPES,
+  type DrawRow,
+  type SessionParams,
+  type WinnersAnswer,
+} from '@pa/contracts/power7';
+import { PageTitle } from '@/components/page-title';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import {
+  DropdownMenu,
+  DropdownMenuCheckboxItem,
+  DropdownMenuContent,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { Skeleton } from '@/components/ui/skeleton';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import {
+  useFilterDrawsQuery,
+  useProcessingStatusQuery,
+  useWinnersQuery,
+} from '../api/power7-endpoints';
+import { useDownload } from '../hooks/use-download';
+import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
+import { formatBytes, formatCount, formatMoney } from '../lib/format';
+import {
+  drawsViewFromSearch,
+  drawsViewParams,
+  filterBodyOf,
+  type DrawsView,
+} from '../lib/url-state';
+import { LoadError, NoPermission, NumberBalls, StepHeader, httpStatusOf } from './common';
+import { Pager, resultsLink } from './draws-explorer';
+import { skipToken } from '@reduxjs/toolkit/query';
+
+const WINNERS_PAGE_SIZE = 10;
+const TIERS = [...MATCH_TYPES].reverse();
+
+/** The results step: one draw, its winners per match type, downloads, and the neighbouring draws. */
+export function ResultsView() {
+  const [search] = useSearchParams();
+  const access = usePower7Access();
+  const session = search.get('session');
+  const combo = search.get('combo');
+  const status = useProcessingStatusQuery(session && access.canRun ? { session } : skipToken);
+
+  const backToList = () => {
+    const params = drawsViewParams(search);
+    if (session) params.set('session', session);
+    return `/app/power7/process?${params.toString()}`;
+  };
+  const header = (
+    <StepHeader
+      title="Winners"
+      description={status.data?.originalName ?? undefined}
+      actions={
+        <Button asChild variant="outline">
+          <Link to={session ? backToList() : '/app/power7'}>Back to the draws</Link>
+        </Button>
+      }
+    />
+  );
+  const wrap = (body: React.ReactNode) => (
+    <div className="grid gap-6">
+      <PageTitle title="Power 7 · Results" />
+      {header}
+      {body}
+    </div>
+  );
+  if (!access.canDownload) {
+    return wrap(
+      <NoPermission permission={POWER7_PERMISSIONS.download} what="see or download winners" />,
+    );
+  }
+  if (!session || !combo) {
+    return wrap(
+      <Card>
+        <CardHeader>
+          <CardTitle>No draw chosen</CardTitle>
+          <CardDescription>
+            Choose a draw in the list of an analysis to see its winners.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Button asChild>
+            <Link to="/app/power7">Your sessions</Link>
+          </Button>
+        </CardContent>
+      </Card>,
+    );
+  }
+  if (httpStatusOf(status.error) === 404) {
+    return wrap(
+      <Card role="alert" data-testid="power7-session-gone">
+        <CardHeader>
+          <CardTitle>This session no longer exists</CardTitle>
+          <CardDescription>
+            It expired (sessions are kept for 24 hours) or was cleared.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Button asChild>
+            <Link to="/app/power7/parameters">New analysis</Link>
+          </Button>
+        </CardContent>
+      </Card>,
+    );
+  }
+  return wrap(<DrawResults session={session} combo={combo} params={status.data?.params} />);
+}
+
+function DrawResults({
+  session,
+  combo,
+  params,
+}: {
+  session: string;
+  combo: string;
+  params: SessionParams | undefined;
+}) {
+  const [search, setSearch] = useSearchParams();
+  const matchParam = Number(search.get('match'));
+  const match = MATCH_TYPES.includes(matchParam as 3) ? matchParam : 7;
+  const page = Math.max(1, Number(search.get('wpage')) || 1);
+  const pos = Number(search.get('pos'));
+  const hasPos = search.has('pos') && Number.isInteger(pos) && pos >= 0;
+  const view = drawsViewFromSearch(search);
+  const neighbours = useNeighbours(session, view, hasPos ? pos : null);
+  const draw: DrawRow | undefined =
+    neighbours.current?.combo === combo ? neighbours.current : undefined;
+  const winners = useWinnersQuery({
+    session,
+    combo,
+    matchType: match,
+    page,
+    pageSize: WINNERS_PAGE_SIZE,
+  });
+  const { download, progress } = useDownload();
+  const numbers = combo.split('-').map(Number);
+
+  const setParam = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(search);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) next.delete(key);
+      else next.set(key, value);
+    }
+    setSearch(next);
+  };
+
+  return (
+    <>
+      <Card>
+        <CardContent className="flex flex-wrap items-center justify-between gap-4">
+          <div className="grid gap-2">
+            <span className="text-muted-foreground text-sm">Draw</span>
+            <NumberBalls numbers={numbers} label={`Draw ${numbers.join(', ')}`} />
+          </div>
+          {draw ? (
+            <div className="grid gap-1 text-sm">
+              <span className="text-muted-foreground">Total payout</span>
+              <span className="text-lg font-semibold tabular-nums">
+                {formatMoney(draw.totalPayout)}
+              </span>
+            </div>
+          ) : null}
+          <div className="flex gap-2">
+            <NeighbourButton
+              direction="previous"
+              target={neighbours.previous}
+              to={(d) => resultsLink(session, d, pos - 1, search)}
+            />
+            <NeighbourButton
+              direction="next"
+              target={neighbours.next}
+              to={(d) => resultsLink(session, d, pos + 1, search)}
+            />
+          </div>
+        </CardContent>
+      </Card>
+
+      <Tabs
+        value={String(match)}
+        onValueChange={(value) => setParam({ match: value, wpage: null })}
+      >
+        <TabsList
+          className="h-auto w-full justify-start overflow-x-auto sm:w-fit"
+          aria-label="Match type"
+        >
+          {TIERS.map((m) => (
+            <TabsTrigger key={m} value={String(m)} className="flex-none flex-col gap-0 px-3 py-1.5">
+              <span>{m} matches</span>
+              {draw && params ? (
+                <span className="text-muted-foreground text-xs tabular-nums">
+                  {formatCount(draw.winners[m])} ·{' '}
+                  {formatMoney(draw.winners[m] * params.payouts[m])}
+                </span>
+              ) : null}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {TIERS.map((m) => (
+          <TabsContent key={m} value={String(m)}>
+            {m === match ? (
+              <WinnersCard
+                winners={winners}
+                match={match}
+                onPage={(p) => setParam({ wpage: p === 1 ? null : String(p) })}
+                actions={
+                  <>
+                    <Button
+                      variant="outline"
+                      disabled={progress !== null}
+                      onClick={() =>
+                        void download(
+                          `/api/download/${combo}/${match}/?session=${encodeURIComponent(session)}`,
+                          `power7-${combo}-match${match}.csv`,
+                        )
+                      }
+                    >
+                      <Download className="size-4" aria-hidden="true" /> {match} matches (CSV)
+                    </Button>
+                    <Button
+                      variant="outline"
+                      disabled={progress !== null}
+                      onClick={() =>
+                        void download(
+                          `/api/download-all/${combo}/?session=${encodeURIComponent(session)}`,
+                          `power7-${combo}-all.csv`,
+                        )
+                      }
+                    >
+                      <Download className="size-4" aria-hidden="true" /> All winners (CSV)
+                    </Button>
+                    {progress ? (
+                      <span
+                        className="text-muted-foreground self-center text-sm"
+                        aria-live="polite"
+                      >
+                        Downloading… {formatBytes(progress.bytes)}
+                      </span>
+                    ) : null}
+                  </>
+                }
+              />
+            ) : null}
+          </TabsContent>
+        ))}
+      </Tabs>
+    </>
+  );
+}
+
+/** One row of the list's current filters and sort (0-based position), or nothing. */
+function useDrawAt(session: string, view: DrawsView, position: number | null) {
+  const body =
+    position === null || position < 0 ? skipToken : filterBodyOf(session, view, position);
+  // currentData: nothing while the position changes or is skipped (no stale neighbour)
+  return useFilterDrawsQuery(body).currentData?.items[0];
+}
+
+/** The draw at `pos` of the list and the ones before and after it, for previous / next. */
+function useNeighbours(session: string, view: DrawsView, pos: number | null) {
+  return {
+    previous: useDrawAt(session, view, pos === null ? null : pos - 1),
+    current: useDrawAt(session, view, pos),
+    next: useDrawAt(session, view, pos === null ? null : pos + 1),
+  };
+}
+
+function NeighbourButton({
+  direction,
+  target,
+  to,
+}: {
+  direction: 'previous' | 'next';
+  target: DrawRow | undefined;
+  to: (draw: DrawRow) => string;
+}) {
+  const label = direction === 'previous' ? 'Previous draw' : 'Next draw';
+  const icon =
+    direction === 'previous' ? (
+      <ChevronLeft className="size-4" aria-hidden="true" />
+    ) : (
+      <ChevronRight className="size-4" aria-hidden="true" />
+    );
+  if (!target) {
+    return (
+      <Button variant="outline" disabled>
+        {direction === 'previous' ? icon : null}
+        {label}
+        {direction === 'next' ? icon : null}
+      </Button>
+    );
+  }
+  return (
+    <Button asChild variant="outline">
+      <Link to={to(target)}>
+        {direction === 'previous' ? icon : null}
+        {label}
+        {direction === 'next' ? icon : null}
+      </Link>
+    </Button>
+  );
+}
+
+function WinnersCard({
+  winners,
+  match,
+  onPage,
+  actions,
+}: {
+  winners: { data?: WinnersAnswer; error?: unknown; refetch: () => unknown };
+  match: number;
+  onPage: (page: number) => void;
+  actions: React.ReactNode;
+}) {
+  const [shown, setShown] = useState<string[]>([]);
+  const data = winners.data;
+  const extraColumns = Object.keys(data?.items[0]?.columns ?? {});
+  return (
+    <Card data-testid="power7-winners">
+      <CardHeader className="flex flex-wrap items-start justify-between gap-4">
+        <div className="grid gap-1.5">
+          <CardTitle>Winners with {match} matches</CardTitle>
+          <CardDescription>
+            {data ? `${formatCount(data.total)} winning tickets.` : 'Loading…'}
+          </CardDescription>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {actions}
+          {extraColumns.length ? (
+            <DropdownMenu>
+              <DropdownMenuTrigger asChild>
+                <Button variant="outline">
+                  <Columns3 className="size-4" aria-hidden="true" /> Columns
+                </Button>
+              </DropdownMenuTrigger>
+              <DropdownMenuContent align="end">
+                <DropdownMenuLabel>Columns of the file</DropdownMenuLabel>
+                <DropdownMenuSeparator />
+                {extraColumns.map((name) => (
+                  <DropdownMenuCheckboxItem
+                    key={name}
+                    checked={shown.includes(name)}
+                    onSelect={(event) => event.preventDefault()}
+                    onCheckedChange={(checked) =>
+                      setShown((s) => (checked ? [...s, name] : s.filter((c) => c !== name)))
+                    }
+                  >
+                    {name}
+                  </DropdownMenuCheckboxItem>
+                ))}
+              </DropdownMenuContent>
+            </DropdownMenu>
+          ) : null}
+        </div>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {winners.error ? (
+          httpStatusOf(winners.error) === 403 ? (
+            <NoPermission permission={POWER7_PERMISSIONS.download} what="see or download winners" />
+          ) : (
+            <LoadError
+              error={winners.error}
+              onRetry={() => void winners.refetch()}
+              title="The winners could not be listed"
+            />
+          )
+        ) : !data ? (
+          <Skeleton className="h-48" aria-label="Loading winners" />
+        ) : data.items.length === 0 ? (
+          <p
+            className="text-muted-foreground py-6 text-center text-sm"
+            data-testid="power7-no-winners"
+          >
+            No ticket has {match} matches in this draw.
+          </p>
+        ) : (
+          <>
+            <Table aria-label={`Winners with ${match} matches`}>
+              <TableHeader>
+                <TableRow>
+                  <TableHead className="text-right">Line</TableHead>
+                  <TableHead>Customer id</TableHead>
+                  <TableHead>Name</TableHead>
+                  <TableHead>Phone</TableHead>
+                  <TableHead>Numbers</TableHead>
+                  <TableHead className="text-right">Prize</TableHead>
+                  {shown.map((name) => (
+                    <TableHead key={name}>{name}</TableHead>
+                  ))}
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {data.items.map((row) => (
+                  <TableRow key={row.line} data-testid="power7-winner-row">
+                    <TableCell className="text-muted-foreground text-right tabular-nums">
+                      {row.line}
+                    </TableCell>
+                    <TableCell>{row.customerId ?? '—'}</TableCell>
+                    <TableCell>{row.name ?? '—'}</TableCell>
+                    <TableCell className="tabular-nums">{row.phone ?? '—'}</TableCell>
+                    <TableCell>
+                      <NumberBalls
+                        numbers={row.numbers}
+                        highlight={row.matched}
+                        label={`${row.numbers.join(', ')}; matched ${row.matched.join(', ')}`}
+                      />
+                    </TableCell>
+                    <TableCell className="text-right font-medium tabular-nums">
+                      {formatMoney(row.payout)}
+                    </TableCell>
+                    {shown.map((name) => (
+                      <TableCell key={name}>{row.columns[name] ?? ''}</TableCell>
+                    ))}
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+            <Pager page={data.page} totalPages={data.totalPages} onPage={onPage} />
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

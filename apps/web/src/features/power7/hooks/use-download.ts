@@ -1,0 +1,47 @@
+import { useCallback, useState } from 'react';
+import { toast } from 'sonner';
+import { isEnvelope } from '@pa/contracts/envelope';
+import { attachmentName, readWithProgress, saveBlob } from '../lib/save-file';
+import { power7Url, usePower7Headers } from './use-power7-request';
+
+/**
+ * Downloads a file of the Power 7 service with the caller's token and saves it under the name the
+ * service gives; `progress` tells the bytes received of the one under way.
+ */
+export function useDownload() {
+  const headersFor = usePower7Headers();
+  const [progress, setProgress] = useState<{ path: string; bytes: number } | null>(null);
+
+  const download = useCallback(
+    async (path: string, fallbackName: string) => {
+      setProgress({ path, bytes: 0 });
+      try {
+        let headers = await headersFor();
+        if (!headers) return;
+        let response = await fetch(power7Url(path), { headers });
+        if (response.status === 401) {
+          headers = await headersFor(true);
+          if (!headers) return;
+          response = await fetch(power7Url(path), { headers });
+        }
+        if (!response.ok) {
+          const body: unknown = await response.json().catch(() => null);
+          toast.error(
+            isEnvelope(body) && body.message
+              ? body.message
+              : `The download failed (${response.status}).`,
+          );
+          return;
+        }
+        const blob = await readWithProgress(response, (bytes) => setProgress({ path, bytes }));
+        saveBlob(blob, attachmentName(response.headers.get('content-disposition'), fallbackName));
+      } catch {
+        toast.error('Cannot reach the Power 7 service. Check your connection and try again.');
+      } finally {
+        setProgress(null);
+      }
+    },
+    [headersFor],
+  );
+  return { download, progress };
+}

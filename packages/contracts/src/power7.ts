@@ -1,0 +1,336 @@
+import { z } from 'zod';
+import { MAX_PAGE_SIZE, paginatedSchema } from './list-query';
+
+/**
+ * The Power 7 service's requests and answers, shared by the service (validation, OpenAPI) and the
+ * web app (forms, types). The game's limits live here too, so the engine, the service and the
+ * browser apply the same numbers.
+ */
+
+export const MIN_POOL = 8;
+export const MAX_POOL = 49;
+export const DEFAULT_POOL = 35;
+/** Largest amount accepted (currency units); keeps minor-unit arithmetic far inside 2^53. */
+export const MAX_AMOUNT = 1e12;
+
+export const MATCH_TYPES = [3, 4, 5, 6, 7] as const;
+export type MatchTypeNumber = (typeof MATCH_TYPES)[number];
+
+/** What the qualifying draws can be sorted by. */
+export const SORT_KEYS = [
+  'totalPayout',
+  'combo',
+  'winners3',
+  'winners4',
+  'winners5',
+  'winners6',
+  'winners7',
+] as const;
+export type DrawSortKey = (typeof SORT_KEYS)[number];
+
+const num = z.number();
+
+export const sessionParamsSchema = z.object({
+  budget_type: z.enum(['fixed', 'range']),
+  budget: num.nullable(),
+  budget_min: num.nullable(),
+  budget_max: num.nullable(),
+  payouts: z.object({ 3: num, 4: num, 5: num, 6: num, 7: num }),
+  pool_size: z.number().int(),
+});
+export type SessionParams = z.infer<typeof sessionParamsSchema>;
+
+export const SESSION_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export const sessionSchema = z.object({
+  _id: z.string(),
+  status: z.enum(SESSION_STATUSES),
+  phase: z.string(),
+  progress: num,
+  params: sessionParamsSchema,
+  originalName: z.string().nullable(),
+  fileBytes: num,
+  counts: z.object({
+    rowsRead: num.optional(),
+    accepted: num.optional(),
+    rejected: num.optional(),
+    draws: num.optional(),
+    drawsEvaluated: num.optional(),
+    drawsQualified: num.optional(),
+  }),
+  timings: z.object({
+    uploadMs: num.optional(),
+    readMs: num.optional(),
+    queuedMs: num.optional(),
+    buildMs: num.optional(),
+    scanMs: num.optional(),
+    analysisMs: num.optional(),
+    saveMs: num.optional(),
+    totalMs: num.optional(),
+    workers: num.optional(),
+  }),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  expiresAt: z.string(),
+});
+export type Power7Session = z.infer<typeof sessionSchema>;
+
+export const rejectedRowSchema = z.object({ line: num, reason: z.string(), raw: z.string() });
+export type RejectedRowView = z.infer<typeof rejectedRowSchema>;
+
+export const statusSchema = sessionSchema.extend({
+  rejectedSample: z.array(rejectedRowSchema),
+  rejectedReport: z.string().nullable(),
+});
+export type Power7Status = z.infer<typeof statusSchema>;
+
+const winnerCounts = z.object({ 3: num, 4: num, 5: num, 6: num, 7: num });
+
+export const drawRowSchema = z.object({
+  combo: z.string(),
+  numbers: z.array(num),
+  winners: winnerCounts,
+  totalPayout: num,
+});
+export type DrawRow = z.infer<typeof drawRowSchema>;
+
+export const statsSchema = z.object({
+  draws: num,
+  min: num,
+  mean: num,
+  max: num,
+  worstDraw: drawRowSchema,
+  /** Draws per total payout over ALL draws: bin i counts totals in [edges[i], edges[i+1]). */
+  histogram: z.object({ edges: z.array(num), counts: z.array(num) }),
+  /** The same exact counts in up to 512 finer bins, for the budget curve (absent in older results). */
+  curve: z.object({ edges: z.array(num), counts: z.array(num) }).optional(),
+});
+export type DrawStats = z.infer<typeof statsSchema>;
+
+// Strict objects: an unknown key (a typo, `winners: { 9: … }`) is a 400 naming it, never a filter
+// silently ignored (which would answer every draw).
+const range = z
+  .strictObject({ min: z.number().min(0).optional(), max: z.number().min(0).optional() })
+  .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, {
+    message: 'min must not be greater than max',
+    path: ['max'],
+  });
+
+const poolNumber = z.number().int().min(1).max(MAX_POOL);
+
+export const drawFiltersSchema = z.strictObject({
+  winners: z
+    .strictObject({
+      3: range.optional(),
+      4: range.optional(),
+      5: range.optional(),
+      6: range.optional(),
+      7: range.optional(),
+    })
+    .optional(),
+  totalPayout: range.optional(),
+  mustInclude: z.array(poolNumber).max(7).optional(),
+  mustExclude: z.array(poolNumber).max(42).optional(),
+});
+export type DrawFilters = z.infer<typeof drawFiltersSchema>;
+
+/** The filter request (`POST /api/filter/`). */
+export const filterBodySchema = z.strictObject({
+  session: z.string().min(1).max(100).optional(),
+  filters: drawFiltersSchema.optional(),
+  /** `field:order`, e.g. `totalPayout:desc` (the list protocol's wire form). */
+  sort: z
+    .string()
+    .regex(
+      new RegExp(`^(${SORT_KEYS.join('|')}):(asc|desc)$`),
+      `sort must be field:order with field one of ${SORT_KEYS.join(', ')}`,
+    )
+    .optional(),
+  page: z.number().int().min(1).default(1),
+  pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).default(10),
+});
+export type FilterBody = z.input<typeof filterBodySchema>;
+
+export const filterAnswerSchema = paginatedSchema(drawRowSchema).extend({
+  qualified: num,
+  stats: statsSchema,
+});
+export type FilterAnswerView = z.infer<typeof filterAnswerSchema>;
+
+export const winnerRowSchema = z.object({
+  line: num,
+  customerId: z.string().nullable(),
+  name: z.string().nullable(),
+  phone: z.string().nullable(),
+  numbers: z.array(num),
+  matchType: num,
+  matched: z.array(num),
+  payout: num,
+  columns: z.record(z.string(), z.string()),
+});
+export type WinnerRow = z.infer<typeof winnerRowSchema>;
+
+export const winnersAnswerSchema = paginatedSchema(winnerRowSchema).extend({
+  combo: z.string(),
+  matchType: num,
+  session: z.string(),
+});
+export type WinnersAnswer = z.infer<typeof winnersAnswerSchema>;
+
+export const clearAllAnswerSchema = z.object({ deleted: z.number().int() });
+
+export const comboParam = z.string().min(1).max(40);
+const MATCH_TYPE_MESSAGE = 'The match type must be 3, 4, 5, 6 or 7.';
+/** Exactly `3`..`7` (not `03`, `3.0` or ` 3`): one spelling per resource. */
+export const matchTypeParam = z
+  .enum(['3', '4', '5', '6', '7'], { message: MATCH_TYPE_MESSAGE })
+  .transform(Number);
+
+/* ------------------------------------------------------------------------------------------------
+ * The upload form (multipart text fields), validated the same way in the browser and the service.
+ * ---------------------------------------------------------------------------------------------- */
+
+export const PAYOUT_FIELDS = ['payout_3', 'payout_4', 'payout_5', 'payout_6', 'payout_7'] as const;
+export type PayoutField = (typeof PAYOUT_FIELDS)[number];
+
+/** A non-negative decimal as typed: digits, optional `+`, optional fraction. */
+const AMOUNT_TEXT = /^[+]?(\d+(\.\d*)?|\.\d+)$/;
+
+const hasAtMostTwoDecimals = (value: number) =>
+  Math.abs(Math.round(value * 100) - value * 100) <= 1e-6 * Math.max(1, value);
+
+/** An amount typed in a form field: required, ≥ 0, ≤ MAX_AMOUNT, at most two decimals. */
+function amountText(what: string) {
+  const required = `${what} is required.`;
+  const notANumber = `${what} must be a number ≥ 0.`;
+  return z
+    .string({ error: required })
+    .trim()
+    .min(1, { error: required, abort: true })
+    .regex(AMOUNT_TEXT, { error: notANumber, abort: true })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .refine(Number.isFinite, { error: notANumber, abort: true })
+        .max(MAX_AMOUNT, { error: `${what} must not exceed ${MAX_AMOUNT}.`, abort: true })
+        .refine(hasAtMostTwoDecimals, `${what} may have at most two decimals.`),
+    );
+}
+
+const POOL_MESSAGE = `The pool size must be a whole number from ${MIN_POOL} to ${MAX_POOL}.`;
+
+/** Optional pool size: empty means the default. */
+const poolText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((text, ctx) => {
+    if (!text) return DEFAULT_POOL;
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || value < MIN_POOL || value > MAX_POOL) {
+      ctx.addIssue({ code: 'custom', message: POOL_MESSAGE });
+      return z.NEVER;
+    }
+    return value;
+  });
+
+const payoutFields = {
+  payout_3: amountText('The payout for 3 matches'),
+  payout_4: amountText('The payout for 4 matches'),
+  payout_5: amountText('The payout for 5 matches'),
+  payout_6: amountText('The payout for 6 matches'),
+  payout_7: amountText('The payout for 7 matches'),
+};
+
+const BUDGET_TYPE_MESSAGE = 'The budget type must be "fixed" or "range".';
+
+/**
+ * The upload form's fields as text (what a multipart form and an HTML form both carry): budget by
+ * type, min ≤ max, payouts ≥ 0 with at least one > 0, pool 8..49 (default 35). Every problem is
+ * reported under its field. The output is the session's parameters.
+ */
+export const uploadFormSchema = z
+  .object({
+    budget_type: z.enum(['fixed', 'range'], { error: BUDGET_TYPE_MESSAGE }),
+    budget: z.string().optional(),
+    budget_min: z.string().optional(),
+    budget_max: z.string().optional(),
+    payout_3: z.string().optional(),
+    payout_4: z.string().optional(),
+    payout_5: z.string().optional(),
+    payout_6: z.string().optional(),
+    payout_7: z.string().optional(),
+    pool_size: z.string().optional(),
+  })
+  .transform((form, ctx): SessionParams => {
+    const read = <T>(field: string, schema: z.ZodType<T>, value: unknown): T | null => {
+      const parsed = schema.safeParse(value);
+      if (parsed.success) return parsed.data;
+      for (const issue of parsed.error.issues) {
+        ctx.addIssue({ code: 'custom', message: issue.message, path: [field] });
+      }
+      return null;
+    };
+    let budget: number | null = null;
+    let budgetMin: number | null = null;
+    let budgetMax: number | null = null;
+    if (form.budget_type === 'fixed') {
+      budget = read('budget', amountText('The budget'), form.budget);
+    } else {
+      budgetMin = read('budget_min', amountText('The minimum budget'), form.budget_min);
+      budgetMax = read('budget_max', amountText('The maximum budget'), form.budget_max);
+      if (budgetMin !== null && budgetMax !== null && budgetMin > budgetMax) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'The maximum budget must not be less than the minimum budget.',
+          path: ['budget_max'],
+        });
+      }
+    }
+    const payouts = PAYOUT_FIELDS.map((field) => read(field, payoutFields[field], form[field]));
+    if (payouts.every((p) => p === 0)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'At least one payout must be greater than 0.',
+        path: ['payout_3'],
+      });
+    }
+    const pool = read('pool_size', poolText, form.pool_size);
+    const [p3, p4, p5, p6, p7] = payouts.map((p) => p ?? 0) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    return {
+      budget_type: form.budget_type,
+      budget,
+      budget_min: budgetMin,
+      budget_max: budgetMax,
+      payouts: { 3: p3, 4: p4, 5: p5, 6: p6, 7: p7 },
+      pool_size: pool ?? DEFAULT_POOL,
+    };
+  });
+export type UploadFormInput = z.input<typeof uploadFormSchema>;
+
+/** The upload form filled from a session's parameters (to offer them again). */
+export function uploadFormFromParams(params: SessionParams): Required<UploadFormInput> {
+  const text = (value: number | null) => (value === null ? '' : String(value));
+  return {
+    budget_type: params.budget_type,
+    budget: text(params.budget),
+    budget_min: text(params.budget_min),
+    budget_max: text(params.budget_max),
+    payout_3: text(params.payouts[3]),
+    payout_4: text(params.payouts[4]),
+    payout_5: text(params.payouts[5]),
+    payout_6: text(params.payouts[6]),
+    payout_7: text(params.payouts[7]),
+    pool_size: String(params.pool_size),
+  };
+}
