@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { expectAccessible, signIn } from './support';
 import { PortalClient, screenshotsOf, tableColumn, unique } from './company-support';
 
@@ -11,7 +11,7 @@ interface UserRow {
 
 // A reload restores the session, loads the screen's chunk and asks the API: on the shared 2-core
 // machine that can take longer than the default 5 s.
-expect.configure({ timeout: 15_000 });
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 const STATUSES = ['active', 'inactive', 'locked'] as const;
 

@@ -3,7 +3,7 @@ import { Download, Eye, Pencil, Plus, RotateCcw, Trash2, X } from 'lucide-react'
 import { useState } from 'react';
 import type * as React from 'react';
 import { toast } from 'sonner';
-import type { Paginated } from '@pa/contracts/list-query';
+import { formatSort, type Paginated } from '@pa/contracts/list-query';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { errorMessage } from '@/lib/api/api-error';
@@ -196,8 +196,11 @@ function ResourceListScreen<T extends { _id: string }>({
 
   if (forbidden) return <ForbiddenState need={[permissions.read]} what={`the ${noun[1]} list`} />;
 
+  // Anything "Reset filters" would change: filters, search, or a sort other than the default.
   const filtersActive =
-    Object.keys(view.filters).length > 0 || view.searchCriteria !== '' || view.sort.length > 0;
+    Object.keys(view.filters).length > 0 ||
+    view.searchCriteria !== '' ||
+    formatSort(view.sort) !== formatSort(urlConfig.defaultSort);
 
   const exportCsv = async () => {
     setExporting('Starting…');

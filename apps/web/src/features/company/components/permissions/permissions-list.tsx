@@ -139,7 +139,7 @@ export function PermissionsList() {
       rowName={(p) => p.code}
       protectedReason={(p) => permissionDeleteBlock(p)?.reason ?? null}
       deleteOne={(id) => deletePermission(id).unwrap()}
-      initialHidden={{ createdAt: false }}
+      initialHidden={{ createdAt: false, description: false }}
       searchLabel="Search permissions"
     />
   );
