@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { ADMIN, screenshot } from './support';
+import { ADMIN, expectAccessible, screenshot } from './support';
 
 /**
  * The portal API as a person's script would call it (the suite's access tokens live 20 s, so every
@@ -81,19 +81,21 @@ export async function setTheme(page: Page, theme: 'light' | 'dark') {
 }
 
 /**
- * Screenshots of the current page at 1280 and 360 px in light and dark, returning to light 1280.
+ * Screenshots of the current page at 1280 and 360 px in light and dark, returning to light 1280;
+ * the dark page at 1280 px is also checked with axe (callers check the light one themselves).
  * `ready` waits for what must be on screen before each shot.
  */
 export async function screenshotsOf(page: Page, name: string, ready: () => Promise<void>) {
   for (const theme of ['light', 'dark'] as const) {
     await setTheme(page, theme);
-    for (const width of [1280, 360]) {
+    for (const width of [360, 1280]) {
       await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
       await page.reload();
       await ready();
       await screenshot(page, `${name}-${width}-${theme}`);
     }
   }
+  await expectAccessible(page);
   await setTheme(page, 'light');
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.reload();
