@@ -11,6 +11,7 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api/api-error';
+import { DANGER_BUTTON } from '../lib/danger-button';
 
 interface Outcome {
   id: string;
@@ -128,7 +129,7 @@ export function BulkDeleteDialog<T extends { _id: string }>({
             </ul>
             <AlertDialogFooter>
               <AlertDialogCancel disabled={running}>Cancel</AlertDialogCancel>
-              <Button variant="destructive" onClick={run} disabled={running || count === 0}>
+              <Button className={DANGER_BUTTON} onClick={run} disabled={running || count === 0}>
                 {running ? 'Deleting…' : `Delete ${count} ${count === 1 ? noun[0] : noun[1]}`}
               </Button>
             </AlertDialogFooter>

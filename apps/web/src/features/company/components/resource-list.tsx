@@ -23,6 +23,7 @@ import { useServerTable } from './data-table/use-server-table';
 import { ForbiddenState } from './forbidden-state';
 import { GatedButton } from './permission-gate';
 import { PageHeader } from './page-header';
+import { DANGER_BUTTON } from '../lib/danger-button';
 
 export interface Facet {
   key: string;
@@ -284,9 +285,8 @@ function ResourceListScreen<T extends { _id: string }>({
           {permissions.delete && deleteOne ? (
             <GatedButton
               need={permissions.delete}
-              variant="destructive"
               size="sm"
-              className="h-8"
+              className={`h-8 ${DANGER_BUTTON}`}
               blockedReason={
                 selectedRows.length === 0 ? `Select ${noun[1]} to delete first.` : null
               }

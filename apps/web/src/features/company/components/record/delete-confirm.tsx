@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { DANGER_BUTTON } from '../../lib/danger-button';
 
 /**
  * A delete page: what goes and what follows, then confirm. A protected record says why it cannot go
@@ -60,7 +61,7 @@ export function DeleteConfirm({
         <div className="flex flex-wrap gap-2">
           {block ? null : (
             <Button
-              variant="destructive"
+              className={DANGER_BUTTON}
               disabled={busy}
               onClick={async () => {
                 setBusy(true);

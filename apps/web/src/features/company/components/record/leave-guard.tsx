@@ -11,6 +11,7 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
+import { DANGER_BUTTON } from '../../lib/danger-button';
 
 /** Asks before leaving a form with unsaved changes (in-app navigation; a reload gets the browser's own prompt). */
 export function LeaveGuard({
@@ -50,7 +51,7 @@ export function LeaveGuard({
         <AlertDialogFooter>
           <AlertDialogCancel>Stay on this page</AlertDialogCancel>
           <AlertDialogAction
-            className="bg-destructive text-white hover:bg-destructive/90"
+            className={DANGER_BUTTON}
             onClick={() => blocker.state === 'blocked' && blocker.proceed()}
           >
             Leave and discard

@@ -10,6 +10,7 @@ import {
 import { Button } from '@/components/ui/button';
 import { fieldsChangedBetween } from '../../lib/record-diff';
 import type { StaleConflict } from '../../hooks/use-record-editor';
+import { DANGER_BUTTON } from '../../lib/danger-button';
 
 /**
  * Someone else saved this record after it was opened: what they changed (field, the value seen, the
@@ -94,7 +95,7 @@ export function StaleEditDialog<R extends Record<string, unknown>>({
           <Button variant="outline" onClick={onReload}>
             Reload their version
           </Button>
-          <Button variant="destructive" onClick={onOverwrite}>
+          <Button className={DANGER_BUTTON} onClick={onOverwrite}>
             Overwrite with my changes
           </Button>
         </AlertDialogFooter>

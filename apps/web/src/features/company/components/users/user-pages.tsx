@@ -60,6 +60,7 @@ import { LeaveGuard } from '../record/leave-guard';
 import { RecordState } from '../record/record-state';
 import { StaleEditDialog } from '../record/stale-edit-dialog';
 import { StatusBadge } from './status-badge';
+import { DANGER_BUTTON } from '../../lib/danger-button';
 
 const LIST = '/app/company/users';
 const viewPath = (id: string) => `${LIST}/${id}/read`;
@@ -215,7 +216,7 @@ function EndSessionsButton({ user, self }: { user: User; self: boolean }) {
             <AlertDialogCancel>Cancel</AlertDialogCancel>
             <AlertDialogAction
               disabled={isLoading}
-              className="bg-destructive text-white hover:bg-destructive/90"
+              className={DANGER_BUTTON}
               onClick={async () => {
                 try {
                   const { revoked } = await revoke(user._id).unwrap();
