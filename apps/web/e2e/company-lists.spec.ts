@@ -47,6 +47,7 @@ test('users list: sort, multi-sort, search, filter and paging match the API; URL
   await signIn(page);
   await page.getByRole('link', { name: 'Users' }).first().click();
   await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
+  await expect(page.getByText(/^1–10 of \d+ users$/)).toBeVisible();
   await expectAccessible(page);
 
   // Debounced search: the URL and the rows follow ~300 ms after typing stops.

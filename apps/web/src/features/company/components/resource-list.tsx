@@ -245,8 +245,8 @@ function ResourceListScreen<T extends { _id: string }>({
           </>
         }
       />
-      <div className="flex flex-col gap-2 lg:flex-row lg:items-center lg:justify-between">
-        <div className="flex flex-wrap items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2">
+        <div className="contents">
           <SearchInput
             value={view.searchCriteria}
             onChange={controls.setSearch}
@@ -281,7 +281,7 @@ function ResourceListScreen<T extends { _id: string }>({
             </Button>
           ) : null}
         </div>
-        <div className="flex flex-wrap items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2 xl:ml-auto">
           {permissions.delete && deleteOne ? (
             <GatedButton
               need={permissions.delete}
@@ -301,7 +301,7 @@ function ResourceListScreen<T extends { _id: string }>({
             size="sm"
             className="h-8"
             onClick={exportCsv}
-            disabled={exporting !== null || !result.data?.total}
+            disabled={exporting !== null}
           >
             <Download aria-hidden="true" /> {exporting ? `Exporting… ${exporting}` : 'Export CSV'}
           </Button>
