@@ -324,7 +324,7 @@ test('bulk delete with one protected row reports it; CSV export equals the API l
   await expect(outcome).toContainText('not deleted — You cannot delete your own account');
   await expect(page.getByText('3 deleted, 1 not deleted.')).toBeVisible();
   await page.getByRole('button', { name: 'Close', exact: true }).click();
-  await expect(page.getByText('1–1 of 1 users')).toBeVisible();
+  await expect(page.getByText('1–1 of 1 user', { exact: true })).toBeVisible();
 
   // CSV: 130 users over two API pages, exported sorted by user name descending.
   const csvTag = unique('csv');

@@ -334,7 +334,7 @@ function ResourceListScreen<T extends { _id: string }>({
         pageSize={view.pageSize}
         total={result.data?.total}
         totalPages={result.data?.totalPages}
-        noun={noun[1]}
+        noun={noun}
         selected={selectedRows.length}
         onPage={controls.setPage}
         onPageSize={controls.setPageSize}

@@ -36,7 +36,8 @@ export function DataTablePagination({
   pageSize: number;
   total: number | undefined;
   totalPages: number | undefined;
-  noun: string;
+  /** Singular and plural ("user", "users"). */
+  noun: [string, string];
   selected: number;
   onPage: (page: number) => void;
   onPageSize: (size: number) => void;
@@ -52,7 +53,7 @@ export function DataTablePagination({
       <p className="text-muted-foreground" aria-live="polite">
         {total === undefined
           ? ' '
-          : `${from}–${to} of ${total} ${noun}${selected ? ` · ${selected} selected` : ''}`}
+          : `${from}–${to} of ${total} ${total === 1 ? noun[0] : noun[1]}${selected ? ` · ${selected} selected` : ''}`}
       </p>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <div className="flex items-center gap-2">
