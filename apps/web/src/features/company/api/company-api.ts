@@ -1,3 +1,4 @@
+import type { UserDetails } from '@pa/contracts/accounts';
 import type { AuditEvent } from '@pa/contracts/audit';
 import type { Paginated } from '@pa/contracts/list-query';
 import type {
@@ -53,6 +54,15 @@ export interface StatusItem {
 
 export const companyApi = portalApi.injectEndpoints({
   endpoints: (build) => ({
+    /**
+     * The signed-in user's details as the server sees them now: an admin change can give or take
+     * this user's own permissions (a new custom permission goes into the Administrator role at once),
+     * and every admin change invalidates `User`, so this is read again after each.
+     */
+    sessionDetails: build.query<UserDetails, void>({
+      query: () => '/accounts/verify',
+      providesTags: ['User'],
+    }),
     listUsers: build.query<Paginated<User>, ListQueryArgs>({
       query: (args) => ({ url: '/users', params: listParams(args) }),
       providesTags: ['User'],
@@ -141,6 +151,7 @@ export const companyApi = portalApi.injectEndpoints({
 });
 
 export const {
+  useSessionDetailsQuery,
   useListUsersQuery,
   useGetUserQuery,
   useUserStatusesQuery,
