@@ -13,6 +13,7 @@ import {
 // `redux-persist/lib/storage` breaks the Vite 8 production build; the ES factory works.
 import createWebStorage from 'redux-persist/es/storage/createWebStorage';
 import {
+  auditSlice,
   companyPermissionSlice,
   companyRoleSlice,
   permissionSlice,
@@ -31,6 +32,7 @@ export const rootReducer = combineReducers({
   [userSlice.name]: userSlice.reducer,
   [companyPermissionSlice.name]: companyPermissionSlice.reducer,
   [companyRoleSlice.name]: companyRoleSlice.reducer,
+  [auditSlice.name]: auditSlice.reducer,
   [portalApi.reducerPath]: portalApi.reducer,
   [power7Api.reducerPath]: power7Api.reducer,
 });

@@ -3,6 +3,7 @@ import {
   Gamepad2,
   KeyRound,
   LayoutGrid,
+  ScrollText,
   ShieldCheck,
   Sparkles,
   Users,
@@ -14,6 +15,8 @@ export interface NavItem {
   title: string;
   url: string;
   icon: LucideIcon;
+  /** Shown only to users holding this permission code. */
+  permission?: string;
 }
 
 export interface NavGroup {
@@ -40,9 +43,15 @@ export const NAV_GROUPS: NavGroup[] = [
       { title: 'Users', url: '/app/company/users', icon: Users },
       { title: 'Permissions', url: '/app/company/permissions', icon: KeyRound },
       { title: 'Roles', url: '/app/company/roles', icon: ShieldCheck },
+      { title: 'Audit', url: '/app/company/audit', icon: ScrollText, permission: 'audit.read' },
     ],
   },
 ];
+
+/** The items of a group the user may see (items without a permission are for everyone). */
+export function visibleNavItems(items: NavItem[], permissions: readonly string[] | undefined) {
+  return items.filter((item) => !item.permission || (permissions ?? []).includes(item.permission));
+}
 
 /** The item whose url is the longest prefix of the path is the current one. */
 export function isNavItemActive(url: string, pathname: string): boolean {

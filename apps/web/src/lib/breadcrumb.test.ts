@@ -14,6 +14,17 @@ describe('breadcrumb', () => {
     ]);
   });
 
+  it('shows a record name for its id segment, linked to its view page', () => {
+    const names = (segment: string) => (segment === 'u-1' ? 'ada' : undefined);
+    expect(buildBreadcrumbs('/app/company/users/u-1/update', names)).toEqual([
+      { label: 'Dashboard', href: '/app' },
+      { label: 'Company', href: '/app/company' },
+      { label: 'Users', href: '/app/company/users' },
+      { label: 'ada', href: '/app/company/users/u-1/read' },
+      { label: 'Edit' },
+    ]);
+  });
+
   it('maps read/update/delete/edit/create/change-password to the seed labels', () => {
     expect(labels('/app/company/permissions/42/read')).toEqual([
       'Dashboard',

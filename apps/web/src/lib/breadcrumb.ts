@@ -33,8 +33,14 @@ export interface Crumb {
 export const capitalise = (segment: string) =>
   segment ? segment.charAt(0).toUpperCase() + segment.slice(1) : segment;
 
-/** Crumbs for a path under /app, always starting with Dashboard (seed §2). */
-export function buildBreadcrumbs(pathname: string): Crumb[] {
+/**
+ * Crumbs for a path under /app, always starting with Dashboard (seed §2). `recordLabel` names a
+ * segment that is a record id (the page showing that record registers its name).
+ */
+export function buildBreadcrumbs(
+  pathname: string,
+  recordLabel: (segment: string) => string | undefined = () => undefined,
+): Crumb[] {
   const segments = pathname.split('/').filter(Boolean);
   const rest = segments[0] === 'app' ? segments.slice(1) : segments;
   const crumbs: Crumb[] = [{ label: 'Dashboard', href: '/app' }];
@@ -42,7 +48,10 @@ export function buildBreadcrumbs(pathname: string): Crumb[] {
   for (const segment of rest) {
     href += `/${segment}`;
     const decoded = safeDecode(segment);
-    crumbs.push({ label: BREADCRUMB_LABELS[decoded] ?? capitalise(decoded), href });
+    const record = recordLabel(decoded);
+    // A record's crumb opens its view page (the bare id path is not a route).
+    if (record) crumbs.push({ label: record, href: `${href}/read` });
+    else crumbs.push({ label: BREADCRUMB_LABELS[decoded] ?? capitalise(decoded), href });
   }
   delete crumbs[crumbs.length - 1]!.href;
   return crumbs;

@@ -9,10 +9,12 @@ import {
   BreadcrumbSeparator,
 } from '@/components/ui/breadcrumb';
 import { buildBreadcrumbs } from '@/lib/breadcrumb';
+import { breadcrumbLabelFor, useBreadcrumbLabelsVersion } from '@/lib/breadcrumb-labels';
 
 export function AppBreadcrumb() {
   const { pathname } = useLocation();
-  const crumbs = buildBreadcrumbs(pathname);
+  useBreadcrumbLabelsVersion();
+  const crumbs = buildBreadcrumbs(pathname, breadcrumbLabelFor);
   return (
     <Breadcrumb className="min-w-0">
       <BreadcrumbList>

@@ -1,4 +1,5 @@
 import { ChevronRight } from 'lucide-react';
+import { useSelector } from 'react-redux';
 import { Link, useLocation } from 'react-router';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '@/components/ui/collapsible';
 import {
@@ -13,12 +14,14 @@ import {
   useSidebar,
 } from '@/components/ui/sidebar';
 import { LOGO_ALT, LOGO_SRC, PRODUCT_NAME } from '@/config/brand';
-import { isNavItemActive, NAV_GROUPS } from '@/config/navigation';
+import { isNavItemActive, NAV_GROUPS, visibleNavItems } from '@/config/navigation';
+import { selectUserDetails } from '@/lib/session/auth-slice';
 
 /** Sidebar with the collapsible "Games" and "Company" groups, open by default (seed §2). */
 export function AppSidebar() {
   const { pathname } = useLocation();
   const { isMobile, setOpenMobile } = useSidebar();
+  const permissions = useSelector(selectUserDetails)?.permissions;
   const closeOnMobile = () => {
     if (isMobile) setOpenMobile(false);
   };
@@ -55,7 +58,7 @@ export function AppSidebar() {
                 </SidebarGroupLabel>
                 <CollapsibleContent>
                   <SidebarMenu>
-                    {group.items.map((item) => {
+                    {visibleNavItems(group.items, permissions).map((item) => {
                       const active = isNavItemActive(item.url, pathname);
                       return (
                         <SidebarMenuItem key={item.title}>

@@ -56,16 +56,16 @@ function DropdownMenuCheckboxItem({
   return (
     <DropdownMenuPrimitive.CheckboxItem
       data-slot="dropdown-menu-checkbox-item"
-      className={cn(itemClass, 'pr-8', className)}
+      className={cn(itemClass, 'pr-2 pl-8', className)}
       checked={checked}
       {...props}
     >
-      {children}
-      <span className="pointer-events-none absolute right-2 flex size-3.5 items-center justify-center">
+      <span className="pointer-events-none absolute left-2 flex size-3.5 items-center justify-center">
         <DropdownMenuPrimitive.ItemIndicator>
           <CheckIcon className="size-4" />
         </DropdownMenuPrimitive.ItemIndicator>
       </span>
+      {children}
     </DropdownMenuPrimitive.CheckboxItem>
   );
 }

@@ -54,6 +54,10 @@ function createListViewSlice<Name extends string>(name: Name, defaultSort: SortI
         state.pageSize = payload;
         state.currentPage = DEFAULT_PAGE;
       },
+      /** Replaces the view with the one a URL describes (copied link, reload, back button). */
+      restoreView(state, { payload }: PayloadAction<Omit<ListViewState, 'selectedId'>>) {
+        return { ...payload, selectedId: state.selectedId };
+      },
       /** Seed §4: clears filters, search criteria and sort and returns to page 1. */
       resetFilters(state) {
         state.filters = {};
@@ -75,3 +79,20 @@ export const roleSlice = createListViewSlice('role', ID_DESC);
 export const userSlice = createListViewSlice('user', []);
 export const companyPermissionSlice = createListViewSlice('companyPermission', []);
 export const companyRoleSlice = createListViewSlice('companyRole', []);
+/** The audit trail (beyond the seed): newest first by the server when unsorted. */
+export const auditSlice = createListViewSlice('audit', []);
+
+type UserSliceActions = typeof userSlice.actions;
+
+/** What list screens need of any of these slices (their names differ, their shape does not). */
+export interface ListViewSlice {
+  name: string;
+  reducer: (state: ListViewState | undefined, action: { type: string }) => ListViewState;
+  actions: {
+    [K in keyof UserSliceActions]: (...args: Parameters<UserSliceActions[K]>) => {
+      type: string;
+      payload?: unknown;
+    };
+  };
+  getInitialState: () => ListViewState;
+}

@@ -1,0 +1,103 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E } from '../playwright.config';
+import { ADMIN, expectAccessible, screenshot } from './support';
+
+/**
+ * The portal API as a person's script would call it (the suite's access tokens live 20 s, so every
+ * call that meets a 401 signs in again). Used to seed data and to get the answers the screens must
+ * match.
+ */
+export class PortalClient {
+  private token: string | null = null;
+  constructor(
+    private readonly request: APIRequestContext,
+    private readonly login: string = ADMIN.userName,
+    private readonly password: string = E2E.adminPassword,
+  ) {}
+
+  private async signIn() {
+    const res = await this.request.post(`${E2E.portalUrl}/api/accounts/sign-in`, {
+      data: { userName: this.login, password: this.password },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+    this.token = (await res.json()).data.accessToken as string;
+  }
+
+  async call<T = unknown>(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; data: T; message: string }> {
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      if (!this.token) await this.signIn();
+      const res = await this.request.fetch(`${E2E.portalUrl}/api${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${this.token}` },
+        ...(body === undefined ? {} : { data: body }),
+      });
+      if (res.status() === 401 && attempt === 0) {
+        this.token = null;
+        continue;
+      }
+      const json = (await res.json().catch(() => ({}))) as { data: T; message: string };
+      return { status: res.status(), data: json.data, message: json.message };
+    }
+    throw new Error('unreachable');
+  }
+
+  async ok<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown) {
+    const answer = await this.call<T>(method, path, body);
+    expect(answer.status, `${method} ${path}: ${answer.message}`).toBeLessThan(300);
+    return answer.data;
+  }
+
+  /** Every item of a list query (100 per page), as the export must contain them. */
+  async all<T>(path: string, query: Record<string, string> = {}): Promise<T[]> {
+    const items: T[] = [];
+    for (let page = 1; ; page += 1) {
+      const params = new URLSearchParams({ ...query, page: String(page), pageSize: '100' });
+      const data = await this.ok<{ items: T[]; totalPages: number }>('GET', `${path}?${params}`);
+      items.push(...data.items);
+      if (page >= data.totalPages) return items;
+    }
+  }
+}
+
+export const unique = (prefix: string) =>
+  `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
+
+/** The user names in the users table, in order. */
+export async function tableColumn(page: Page, table: string, column: number) {
+  const rows = page.getByRole('table', { name: table }).locator('tbody tr');
+  return rows.evaluateAll(
+    (trs, index) =>
+      trs.map((tr) => (tr.children[index] as HTMLElement | undefined)?.innerText.trim() ?? ''),
+    column,
+  );
+}
+
+export async function setTheme(page: Page, theme: 'light' | 'dark') {
+  await page.evaluate((value) => localStorage.setItem('vite-ui-theme', value), theme);
+}
+
+/**
+ * Screenshots of the current page at 1280 and 360 px in light and dark, returning to light 1280;
+ * the dark page at 1280 px is also checked with axe (callers check the light one themselves).
+ * `ready` waits for what must be on screen before each shot.
+ */
+export async function screenshotsOf(page: Page, name: string, ready: () => Promise<void>) {
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+      await page.reload();
+      await ready();
+      await screenshot(page, `${name}-${width}-${theme}`);
+    }
+  }
+  await expectAccessible(page);
+  await setTheme(page, 'light');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.reload();
+  await ready();
+}

@@ -1,0 +1,25 @@
+import { useParams } from 'react-router';
+import {
+  UserCreate,
+  UserDelete,
+  UserEdit,
+  UserView,
+} from '@/features/company/components/users/user-pages';
+import { UsersList } from '@/features/company/components/users/users-list';
+
+const useId = () => useParams<'id'>().id ?? '';
+
+export const UsersListRoute = () => <UsersList />;
+export const UserCreateRoute = () => <UserCreate />;
+export function UserViewRoute() {
+  const id = useId();
+  return <UserView key={id} id={id} />;
+}
+export function UserEditRoute() {
+  const id = useId();
+  return <UserEdit key={id} id={id} />;
+}
+export function UserDeleteRoute() {
+  const id = useId();
+  return <UserDelete key={id} id={id} />;
+}
