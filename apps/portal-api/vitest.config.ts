@@ -7,6 +7,7 @@ export default defineProject({
     // One real PostgreSQL server per run (test/global-setup.ts); PGlite needs nothing.
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A new PGlite folder, warm worker threads and a first analysis: over a minute on a busy machine.
+    hookTimeout: 180_000,
   },
 });
