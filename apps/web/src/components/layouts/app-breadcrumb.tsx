@@ -9,10 +9,13 @@ import {
   BreadcrumbSeparator,
 } from '@/components/ui/breadcrumb';
 import { buildBreadcrumbs } from '@/lib/breadcrumb';
+import { breadcrumbLabelFor, useBreadcrumbLabelsVersion } from '@/lib/breadcrumb-labels';
 
 export function AppBreadcrumb() {
   const { pathname } = useLocation();
-  const crumbs = buildBreadcrumbs(pathname);
+  // Re-render when a page registers the name of the record in the path.
+  useBreadcrumbLabelsVersion();
+  const crumbs = buildBreadcrumbs(pathname, breadcrumbLabelFor);
   return (
     <Breadcrumb className="min-w-0">
       <BreadcrumbList>
@@ -25,7 +28,13 @@ export function AppBreadcrumb() {
                   <Link to={crumb.href}>{crumb.label}</Link>
                 </BreadcrumbLink>
               ) : (
-                <BreadcrumbPage>{crumb.label}</BreadcrumbPage>
+                // Only the last crumb is the current page; a middle one without a page is plain text.
+                <BreadcrumbPage
+                  aria-current={index === crumbs.length - 1 ? 'page' : undefined}
+                  className={index === crumbs.length - 1 ? undefined : 'text-muted-foreground'}
+                >
+                  {crumb.label}
+                </BreadcrumbPage>
               )}
             </BreadcrumbItem>
           </Fragment>
