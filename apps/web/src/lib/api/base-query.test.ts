@@ -246,6 +246,7 @@ describe('isSessionRejection', () => {
     expect(isSessionRejection(answer(401))).toBe(true);
     expect(isSessionRejection(answer(403))).toBe(true);
     expect(isSessionRejection(answer(200))).toBe(true);
+    expect(isSessionRejection(answer(404))).toBe(true);
     expect(
       isSessionRejection({ name: 'Error', message: 'Authentication verification failed' }),
     ).toBe(true);

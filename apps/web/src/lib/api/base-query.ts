@@ -227,8 +227,8 @@ export const SESSION_INVALID_MESSAGE = 'Authentication verification failed';
 
 /**
  * True only for an answer that says the sign-in is no longer valid: 401/403 (the request layer has
- * already refreshed and retried once), or an HTTP success whose envelope says `success: false` / has
- * no data. Aborted requests, network failures, time-outs and 5xx answers say nothing about the
+ * already refreshed and retried once), another `success: false` answer of the server (4xx), or a
+ * success without data. Aborted requests, network failures, time-outs and 5xx answers say nothing about the
  * session, so they must never end it.
  */
 export function isSessionRejection(error: unknown): boolean {
@@ -242,5 +242,6 @@ export function isSessionRejection(error: unknown): boolean {
   }
   const { status } = error;
   if (typeof status !== 'number') return false;
-  return status === 401 || status === 403 || status < 400;
+  // 408/429 say "not now", not "not you"; every other answer below 500 is the server's verdict.
+  return status < 500 && status !== 408 && status !== 429;
 }
