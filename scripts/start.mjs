@@ -39,11 +39,17 @@ const services = [
   ['portal', 'apps/portal-api/src/server.ts'],
   ['power7', 'apps/power7-api/src/server.ts'],
 ];
+let stopping = false;
+let signInDetails = '';
 const children = services.map(([name, entry]) => {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
     cwd: root,
-    stdio: 'inherit',
+    // The IPC channel carries the portal's sign-in details (printed below once all is ready).
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: process.env,
+  });
+  child.on('message', (message) => {
+    if (message?.type === 'sign-in-details') signInDetails = String(message.text);
   });
   child.on('exit', (code, signal) => {
     if (stopping) return;
@@ -55,7 +61,28 @@ const children = services.map(([name, entry]) => {
   return child;
 });
 
-let stopping = false;
+/** Polls a service's readiness check until it answers 200 (or the starter is stopping). */
+async function ready(port) {
+  const host = process.env.HOST ?? '127.0.0.1';
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/api/ready/`;
+  while (!stopping) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+// The sign-in details come last, as one block, when both services answer: not lost among start-up logs.
+Promise.all([ready(process.env.PORTAL_PORT ?? 8000), ready(process.env.POWER7_PORT ?? 8001)]).then(
+  async () => {
+    while (!signInDetails && !stopping) await new Promise((r) => setTimeout(r, 100));
+    if (!stopping) console.log(`\nPower Analyzer is ready.${signInDetails}`);
+  },
+);
+
 function stop(code) {
   stopping = true;
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');

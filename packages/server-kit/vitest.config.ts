@@ -4,7 +4,8 @@ export default defineProject({
   test: {
     name: 'server-kit',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // Opening a new PGlite folder alone takes ~4 s idle, far more on a busy machine.
+    // Opening a new PGlite folder takes ~4 s idle and well over Vitest's 5 s default on a loaded
+    // machine; these tests open real databases and servers.
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

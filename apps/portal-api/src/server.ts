@@ -23,30 +23,50 @@ async function main() {
       : config.PUBLIC_URL.replace(/:0$/, `:${port}`);
   rememberPublicUrl(config.DATA_DIR, publicUrl);
   console.log(`Power Analyzer web app and portal API: ${url}/ (API docs ${url}/api/docs)`);
-  const { generatedPassword } = app.seedResult;
+  const { generatedPassword, demoCompany } = app.seedResult;
   const signIn = `${publicUrl.replace(/\/$/, '')}/auth/signin`;
+  let lines: string[];
   if (generatedPassword) {
     // Printed once, on the start that created the account; it is not stored anywhere in clear.
-    console.log(
-      [
-        '',
-        '  ┌─ First start: Demo Company created ─────────────────────────────',
-        `  │ Sign in at ${signIn}`,
-        `  │ user name: ${DEMO_ADMIN.userName}   (or email ${DEMO_ADMIN.email})`,
-        `  │ password:  ${generatedPassword}`,
-        '  │ This password is shown only now. Set DEMO_ADMIN_PASSWORD to choose it instead.',
-        '  └──────────────────────────────────────────────────────────────────',
-        '',
-      ].join('\n'),
-    );
+    lines = [
+      'First start: Demo Company created',
+      `Sign in at ${signIn}`,
+      `user name: ${DEMO_ADMIN.userName}   (or email ${DEMO_ADMIN.email})`,
+      `password:  ${generatedPassword}`,
+      'This password is shown only now. Set DEMO_ADMIN_PASSWORD to choose it instead.',
+    ];
+  } else if (demoCompany === false) {
+    lines = [
+      `Sign in at ${signIn}`,
+      `No ${DEMO_COMPANY} was made: the database already holds companies.`,
+      'Sign in with an administrator made by `npm run admin -- create-company`.',
+    ];
   } else {
     const source = config.DEMO_ADMIN_PASSWORD
       ? 'its password is DEMO_ADMIN_PASSWORD (as set when the company was created)'
       : 'its password was printed on the first start';
-    console.log(
-      `${DEMO_COMPANY}: sign in at ${signIn} as ${DEMO_ADMIN.userName} (${DEMO_ADMIN.email}); ${source}.`,
-    );
+    lines = [
+      `${DEMO_COMPANY}: sign in at ${signIn}`,
+      `as ${DEMO_ADMIN.userName} (${DEMO_ADMIN.email}); ${source}.`,
+    ];
   }
+  const block = signInBlock(lines);
+  // Under `npm start` the block goes to the starter, which prints it once both services are ready
+  // (below their start-up logs); run alone, the portal prints it itself.
+  if (process.send) process.send({ type: 'sign-in-details', text: block });
+  else console.log(block);
+}
+
+function signInBlock(lines: string[]) {
+  const width = Math.max(...lines.map((l) => l.length)) + 2;
+  const rule = '─'.repeat(width);
+  return [
+    '',
+    `  ┌${rule}┐`,
+    ...lines.map((l) => `  │ ${l.padEnd(width - 1)}│`),
+    `  └${rule}┘`,
+    '',
+  ].join('\n');
 }
 
 main().catch((error: unknown) => {

@@ -129,3 +129,56 @@ describe('first start and the admin command line', () => {
     expect(demo.status).toBe(200);
   }, 120_000);
 });
+
+describe('a company made before the first start', () => {
+  it('does not stop the server from starting; no demo is made and the block says so', async () => {
+    const ownDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-portal-first-'));
+    const ownEnv = { ...env, DATA_DIR: ownDir };
+    const cli = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/admin.ts',
+        'create-company',
+        '--name',
+        'Acme',
+        '--admin-email',
+        'a@acme.test',
+        '--admin-username',
+        'admin',
+        '--admin-password',
+        'acme admin passphrase',
+      ],
+      { cwd: appRoot, env: ownEnv },
+    );
+    expect(await new Promise((resolve) => cli.on('exit', resolve))).toBe(0);
+
+    const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: appRoot,
+      env: ownEnv,
+    });
+    servers.push(server);
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      const onData = (c: Buffer) => {
+        output += c.toString();
+        if (output.includes('└')) resolve();
+      };
+      server.stdout.on('data', onData);
+      server.stderr.on('data', onData);
+      server.on('exit', (code) => reject(new Error(`server exited ${code}:\n${output}`)));
+    });
+    expect(output).toContain('No Demo Company was made: the database already holds companies.');
+    expect(output).not.toContain('already used');
+    const port = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(output)?.[1];
+    const acme = await fetch(`http://127.0.0.1:${port}/api/accounts/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ userName: 'admin', password: 'acme admin passphrase' }),
+    });
+    expect(acme.status).toBe(200);
+    await stop(server);
+    fs.rmSync(ownDir, { recursive: true, force: true });
+  }, 120_000);
+});

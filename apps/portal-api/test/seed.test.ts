@@ -6,7 +6,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenDatabase } from '../src/db/client';
 import { companies, permissions, rolePermissions, roles, userRoles, users } from '../src/db/schema';
-import { verifyPassword } from '../src/modules/accounts/passwords';
+import { hashPassword, verifyPassword } from '../src/modules/accounts/passwords';
+import { createCompany } from '../src/modules/companies/create-company';
 import { seed } from '../src/modules/companies/seed';
 import { SYSTEM_PERMISSION_CODES } from '../src/modules/companies/system-permissions';
 
@@ -106,5 +107,33 @@ describe('PGlite data folder', () => {
     await opened.close();
     expect(fs.existsSync(`${folder}.lock`)).toBe(false);
     fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a company made before the first start (admin taken) means no demo, and starting succeeds', async () => {
+    const fresh = await openDatabase({ DATA_DIR: os.tmpdir(), pglite: await PGlite.create() });
+    try {
+      await createCompany(fresh.db, {
+        name: 'Acme',
+        admin: {
+          userName: 'admin',
+          email: 'boss@acme.test',
+          userFirstName: 'Ada',
+          userLastName: 'Boss',
+          passwordHash: await hashPassword('acme-admin-passphrase'),
+        },
+      });
+      const result = await seed(fresh.db, 'a-demo-password-here');
+      expect(result).toEqual({ created: false, demoCompany: false });
+      const names = (await fresh.db.select({ name: companies.name }).from(companies)).map(
+        (c) => c.name,
+      );
+      expect(names).toEqual(['Acme']);
+      // Its Administrator role still gets every system permission, as on every start.
+      expect((await counts(fresh)).permissions).toBe(SYSTEM_PERMISSION_CODES.length);
+      // And again on the next start.
+      expect(await seed(fresh.db)).toEqual({ created: false, demoCompany: false });
+    } finally {
+      await fresh.close();
+    }
   });
 });

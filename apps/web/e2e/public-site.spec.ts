@@ -27,3 +27,16 @@ test('both services answer their liveness checks in the envelope', async ({ requ
   expect(missing.status()).toBe(404);
   expect(await missing.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
 });
+
+test('the built app is served precompressed, hashed assets cached for a year', async ({
+  request,
+}) => {
+  const index = await request.get('/', { headers: { 'accept-encoding': 'br, gzip' } });
+  expect(index.headers()['cache-control']).toBe('no-cache');
+  const script = /<script[^>]+src="([^"]+\.js)"/.exec(await index.text())?.[1];
+  expect(script).toMatch(/^\/assets\/index-[\w-]+\.js$/);
+  const asset = await request.get(script!, { headers: { 'accept-encoding': 'br, gzip' } });
+  expect(asset.status()).toBe(200);
+  expect(asset.headers()['content-encoding']).toBe('br');
+  expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+});

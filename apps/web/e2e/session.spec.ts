@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page, type Route } from '@playwright/test';
 import { E2E } from '../playwright.config';
 import {
   ADMIN,
@@ -26,6 +26,7 @@ test('guests are sent from the protected area to sign-in', async ({ page }) => {
 });
 
 test('sign in, reload, survive token expiry, guest pages redirect, sign out', async ({ page }) => {
+  test.setTimeout(120_000);
   await signIn(page, ADMIN.email);
   await expect(page.getByRole('button', { name: /Account menu for/ })).toBeVisible();
   await screenshot(page, 'dashboard-light');
@@ -106,4 +107,100 @@ test('a session is restored from the refresh cookie alone', async ({ page }) => 
   await page.evaluate(() => localStorage.removeItem('persist:root'));
   await page.goto('/app/account/view');
   await expect(page.getByText('admin@demo.local')).toBeVisible();
+});
+
+const refreshCookieOf = async (page: Page) =>
+  (await page.context().cookies()).find((c) => c.name === 'refreshToken')?.value;
+
+test('a verification without an answer never ends the session', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  const cookie = await refreshCookieOf(page);
+  expect(cookie).toBeTruthy();
+  // Each case restores the session from the refresh cookie alone, so the startup verification runs.
+  const forgetPersistedSession = () => page.evaluate(() => localStorage.removeItem('persist:root'));
+
+  // 1. The verification is slow and the page is left while it is in flight (the browser aborts it).
+  await page.route('**/api/accounts/verify', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await route.continue().catch(() => {});
+  });
+  await forgetPersistedSession();
+  const verifyAsked = page.waitForRequest('**/api/accounts/verify');
+  void page.goto('/app/account/view').catch(() => {});
+  await verifyAsked;
+  await page.goto('/app');
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+  await page.unroute('**/api/accounts/verify');
+  expect(await refreshCookieOf(page)).toBeTruthy();
+
+  // 2. It fails at the network level, then with a server fault: still signed in, cookie kept.
+  for (const fail of [
+    (route: Route) => route.abort('failed'),
+    (route: Route) =>
+      route.fulfill({ status: 503, contentType: 'text/html', body: '<h1>Unavailable</h1>' }),
+  ]) {
+    await page.route('**/api/accounts/verify', fail);
+    await forgetPersistedSession();
+    // The app logs the failed verification, then decides; the decision is checked after the log.
+    const verifyFailed = page.waitForEvent('console', (m) =>
+      m.text().includes('Auth initialization error'),
+    );
+    await page.goto('/app/account/view');
+    await verifyFailed;
+    await page.unroute('**/api/accounts/verify');
+    await expect(page.getByText('admin@demo.local')).toBeVisible();
+    await expect(page).toHaveURL(/\/app\/account\/view$/);
+    expect(await refreshCookieOf(page)).toBeTruthy();
+    expect(await persistedAccessToken(page)).toBeTruthy();
+  }
+
+  // 3. A later call still refreshes the token with the surviving cookie.
+  const token = (await persistedAccessToken(page))!;
+  const before = await refreshCookieOf(page);
+  await page.waitForTimeout(Math.max(0, expOf(token) * 1000 - Date.now() + 1500));
+  const rotated = page.waitForResponse('**/api/accounts/rotate-token');
+  await page.goto('/app/account/view');
+  expect((await rotated).status()).toBe(200);
+  await expect(page.getByText('admin@demo.local')).toBeVisible();
+  expect(await persistedAccessToken(page)).not.toBe(token);
+  expect(await refreshCookieOf(page)).not.toBe(before);
+});
+
+test('a deep link survives signing in; foreign return paths are ignored', async ({ page }) => {
+  await page.goto('/app/account/change-password');
+  await expect(page).toHaveURL(/\/auth\/signin$/);
+  await page.getByLabel('User name or email').fill(ADMIN.userName);
+  await page.getByLabel('Password').fill(E2E.adminPassword);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/app\/account\/change-password$/);
+  await expect(page.getByLabel('Current password')).toBeVisible();
+
+  // A return path outside the app (another origin, a public page) falls back to the dashboard.
+  await page.context().clearCookies();
+  await page.evaluate(() => localStorage.clear());
+  for (const from of ['//evil.example/app', '/application', '/auth/forgot-password']) {
+    await page.goto('/auth/signin');
+    await page.evaluate((path) => {
+      history.replaceState({ usr: { from: path }, key: 'x', idx: 0 }, '');
+    }, from);
+    await page.reload();
+    await page.getByLabel('User name or email').fill(ADMIN.userName);
+    await page.getByLabel('Password').fill(E2E.adminPassword);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/app$/);
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.clear());
+  }
+});
+
+test('sign-out removes the persisted session from local storage', async ({ page }) => {
+  await signIn(page);
+  expect(await page.evaluate(() => localStorage.getItem('persist:root'))).not.toBeNull();
+  await page.getByRole('button', { name: /Account menu for/ }).click();
+  await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(/\/auth\/signin$/);
+  // Give redux-persist's write timer every chance to put the key back.
+  await page.waitForTimeout(500);
+  expect(await page.evaluate(() => localStorage.getItem('persist:root'))).toBeNull();
 });

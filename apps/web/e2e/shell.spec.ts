@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectAccessible, screenshot, signIn } from './support';
+import { axeViolations, expectAccessible, screenshot, signIn } from './support';
 
 test('theme persists across reloads and the dashboard looks right in dark', async ({ page }) => {
   await page.goto('/');
@@ -80,4 +80,86 @@ test.describe('mobile', () => {
     await expect(page.getByRole('dialog')).toHaveCount(0);
     await expect(page).toHaveURL(/\/app\/company\/users$/);
   });
+});
+
+test('breadcrumb links only real pages and never shows a raw id', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+  await page.goto('/app/account/view');
+  await expect(crumbs.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/app');
+  await expect(crumbs.getByText('Account', { exact: true })).toBeVisible();
+  await expect(crumbs.getByRole('link', { name: 'Account' })).toHaveCount(0);
+
+  const id = '0193b2c4-5d6e-7f80-9a1b-2c3d4e5f6a7b';
+  await page.goto(`/app/company/roles/${id}/read`);
+  await expect(crumbs.getByRole('link', { name: 'Roles' })).toHaveAttribute(
+    'href',
+    '/app/company/roles',
+  );
+  await expect(crumbs.getByRole('link', { name: 'Company' })).toHaveCount(0);
+  await expect(crumbs).not.toContainText(id);
+  await expect(crumbs.locator('[aria-current="page"]')).toHaveCount(1);
+});
+
+test('titles, the signed-in landing page, the in-app 404 and Ctrl+B in fields', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto('/');
+  await expect(page).toHaveTitle('Power Analyzer');
+  await page.goto('/auth/signin');
+  await expect(page).toHaveTitle('Sign In · Power Analyzer');
+  await signIn(page);
+  await expect(page).toHaveTitle('Dashboard · Power Analyzer');
+  await page.goto('/app/account/view');
+  await expect(page).toHaveTitle('Your account · Power Analyzer');
+
+  await page.goto('/');
+  await expect(page.getByRole('main').getByRole('link', { name: 'Open the app' })).toBeVisible();
+  await expect(page.getByRole('main').getByRole('link', { name: 'Sign In' })).toHaveCount(0);
+
+  await page.goto('/app/no/such/page');
+  await expect(page).toHaveTitle('Page not found · Power Analyzer');
+  await page.getByRole('link', { name: 'Go home' }).click();
+  await expect(page).toHaveURL(/\/app$/);
+
+  // Ctrl+B while typing stays with the field; outside a field it toggles the sidebar.
+  await page.goto('/app/account/edit');
+  const sidebar = page.locator('[data-slot="sidebar"]');
+  await expect(sidebar).toHaveAttribute('data-state', 'expanded');
+  await page.getByLabel('First name').focus();
+  await page.keyboard.press('Control+b');
+  await expect(sidebar).toHaveAttribute('data-state', 'expanded');
+  await page.getByRole('heading').first().click();
+  await page.keyboard.press('Control+b');
+  await expect(sidebar).toHaveAttribute('data-state', 'collapsed');
+  await page.keyboard.press('Control+b');
+  await expect(sidebar).toHaveAttribute('data-state', 'expanded');
+});
+
+test('toasts sit below the top bar; no axe violations with a toast or the menu open', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  expect(await axeViolations(page)).toEqual([]);
+
+  // A server fault raises an error toast.
+  await page.route('**/api/accounts/sessions', (route) =>
+    route.fulfill({ status: 503, contentType: 'text/html', body: 'down' }),
+  );
+  await page.getByRole('button', { name: /Account menu for/ }).click();
+  // Menu open: no aria-hidden-focus. (The menu itself is portaled by Radix outside any landmark —
+  // axe's moderate "region" — which is the library's own structure, so only serious+ is checked.)
+  await expectAccessible(page);
+  await page.getByRole('menuitem', { name: 'View Account' }).click();
+  const toast = page.locator('[data-sonner-toast]').first();
+  await expect(toast).toBeVisible();
+  const header = (await page.locator('header').first().boundingBox())!;
+  const box = (await toast.boundingBox())!;
+  expect(box.y).toBeGreaterThanOrEqual(header.y + header.height);
+  expect(Math.round(box.width)).toBe(356);
+  await screenshot(page, 'shell-toast-light');
+  expect(await axeViolations(page)).toEqual([]);
 });

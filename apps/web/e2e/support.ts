@@ -74,3 +74,11 @@ export function expOf(token: string): number {
   const payload = token.split('.')[1]!;
   return (JSON.parse(Buffer.from(payload, 'base64url').toString()) as { exp: number }).exp;
 }
+
+/** Every axe-core violation (any impact) on the page as it is now, as readable lines. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.map(
+    (v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+  );
+}

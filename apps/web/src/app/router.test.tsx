@@ -111,7 +111,6 @@ describe('guards and sign-in', () => {
       ),
     );
     const { store } = renderApp(routes, '/app/account/view');
-    expect(screen.getByText('Loading authentication status...')).toBeInTheDocument();
     expect(await screen.findByText('Demo Company', { selector: 'dd' })).toBeInTheDocument();
     expect(store.getState().auth.userDetails).toMatchObject({ userName: 'admin' });
     expect(Cookies.get('refreshToken')).toBe('rt-next');

@@ -1,16 +1,23 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { DashboardLayout } from '@/components/layouts/dashboard-layout';
 import { PublicLayout } from '@/components/layouts/public-layout';
-import { AccountMenu } from '@/features/auth/components/account-menu';
 import { GuestRoute, ProtectedRoute } from '@/features/auth/components/route-guards';
-import { AccountEditRoute, AccountViewRoute, ChangePasswordRoute } from './routes/account';
-import { ForgotPasswordRoute, ResetPasswordRoute, SignInRoute } from './routes/auth';
 import { companyRoutes } from './routes/company/routes';
-import { DashboardRoute } from './routes/dashboard';
 import { LandingRoute } from './routes/landing';
 import { NotFoundRoute } from './routes/not-found';
 import { power7Routes } from './routes/power7/routes';
 import { ServerErrorRoute } from './routes/server-error';
+
+/*
+ * Route-level code splitting: the landing page, the public layout, the guards and the error pages
+ * are in the first script; everything else (sign-in forms, the shell, account pages, and the company
+ * and Power 7 screens in their own route modules) is fetched when its route is opened.
+ */
+const page = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) => ({
+  lazy: async () => ({ Component: pick(await load()) }),
+});
+const authPages = () => import('./routes/auth');
+const accountPages = () => import('./routes/account');
 
 /** The route table of seed §2 (plus the account pages and the reset-password link). */
 export const routes: RouteObject[] = [
@@ -26,9 +33,9 @@ export const routes: RouteObject[] = [
             element: <GuestRoute />,
             children: [
               { index: true, element: <Navigate to="/auth/signin" replace /> },
-              { path: 'signin', element: <SignInRoute /> },
-              { path: 'forgot-password', element: <ForgotPasswordRoute /> },
-              { path: 'reset-password', element: <ResetPasswordRoute /> },
+              { path: 'signin', ...page(authPages, (m) => m.SignInRoute) },
+              { path: 'forgot-password', ...page(authPages, (m) => m.ForgotPasswordRoute) },
+              { path: 'reset-password', ...page(authPages, (m) => m.ResetPasswordRoute) },
               { path: '*', element: <NotFoundRoute /> },
             ],
           },
@@ -40,12 +47,24 @@ export const routes: RouteObject[] = [
         element: <ProtectedRoute />,
         children: [
           {
-            element: <DashboardLayout accountMenu={<AccountMenu />} />,
+            ...page(
+              () => import('./routes/shell'),
+              (m) => m.ShellRoute,
+            ),
             children: [
-              { index: true, element: <DashboardRoute /> },
-              { path: 'account/view', element: <AccountViewRoute /> },
-              { path: 'account/edit', element: <AccountEditRoute /> },
-              { path: 'account/change-password', element: <ChangePasswordRoute /> },
+              {
+                index: true,
+                ...page(
+                  () => import('./routes/dashboard'),
+                  (m) => m.DashboardRoute,
+                ),
+              },
+              { path: 'account/view', ...page(accountPages, (m) => m.AccountViewRoute) },
+              { path: 'account/edit', ...page(accountPages, (m) => m.AccountEditRoute) },
+              {
+                path: 'account/change-password',
+                ...page(accountPages, (m) => m.ChangePasswordRoute),
+              },
               { path: 'company', children: companyRoutes },
               { path: 'power7', children: power7Routes },
               { path: '*', element: <NotFoundRoute /> },

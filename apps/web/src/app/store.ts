@@ -24,6 +24,7 @@ import { PERSIST_KEY_PREFIX, PERSIST_TIMEOUT_MS, PERSIST_VERSION } from '@/confi
 import { portalApi } from '@/lib/api/portal-api';
 import { power7Api } from '@/lib/api/power7-api';
 import { authSlice } from '@/lib/session/auth-slice';
+import { registerPersistFlush } from '@/lib/session/persisted-session';
 
 export const rootReducer = combineReducers({
   [authSlice.name]: authSlice.reducer,
@@ -62,6 +63,7 @@ export function makeStore(preloadedState?: Partial<ReturnType<typeof rootReducer
 
 export const store = makeStore();
 export const persistor = persistStore(store);
+registerPersistFlush(() => persistor.flush());
 
 export type AppStore = ReturnType<typeof makeStore>;
 export type RootState = ReturnType<AppStore['getState']>;

@@ -14,7 +14,7 @@ import { useTheme } from './theme-provider';
 export function ThemeMenu() {
   const { theme, setTheme } = useTheme();
   return (
-    <DropdownMenu>
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" size="icon" className="size-8" aria-label="Toggle theme">
           <Sun className="scale-100 rotate-0 transition-all dark:scale-0 dark:-rotate-90" />

@@ -35,6 +35,10 @@ export const TOAST = {
   swipeThreshold: 45,
   removeDelay: 200,
   hotkey: ['altKey', 'KeyT'],
+  /** Below the tallest top bar (public header 64 px) plus a gap. */
+  offsetTop: 76,
+  offsetSide: 24,
+  mobileOffsetSide: 16,
 } as const;
 
 export const TOOLTIP_DELAY = 0;

@@ -9,16 +9,56 @@ describe('breadcrumb', () => {
     expect(buildBreadcrumbs('/app')).toEqual([{ label: 'Dashboard' }]);
     expect(buildBreadcrumbs('/app/company/users')).toEqual([
       { label: 'Dashboard', href: '/app' },
-      { label: 'Company', href: '/app/company' },
+      { label: 'Company' },
       { label: 'Users' },
     ]);
   });
 
-  it('shows a record name for its id segment, linked to its view page', () => {
+  it('links only middle crumbs that are pages; groups and ids are plain text', () => {
+    expect(buildBreadcrumbs('/app/company/roles/42/update')).toEqual([
+      { label: 'Dashboard', href: '/app' },
+      { label: 'Company' },
+      { label: 'Roles', href: '/app/company/roles' },
+      { label: 'Record' },
+      { label: 'Edit' },
+    ]);
+    expect(buildBreadcrumbs('/app/account/view')).toEqual([
+      { label: 'Dashboard', href: '/app' },
+      { label: 'Account' },
+      { label: 'View' },
+    ]);
+    expect(buildBreadcrumbs('/app/power7/results')[1]).toEqual({
+      label: 'Power7',
+      href: '/app/power7',
+    });
+  });
+
+  it('shows a record id as the name its page registered, never the raw id', () => {
+    const id = '0193b2c4-5d6e-7f80-9a1b-2c3d4e5f6a7b';
+    const names = (segment: string) => (segment === id ? 'Ada Lovelace' : undefined);
+    expect(labels(`/app/company/users/${id}/read`)).toEqual([
+      'Dashboard',
+      'Company',
+      'Users',
+      'Record',
+      'View',
+    ]);
+    expect(buildBreadcrumbs(`/app/company/users/${id}/read`, names).map((c) => c.label)).toEqual([
+      'Dashboard',
+      'Company',
+      'Users',
+      'Ada Lovelace',
+      'View',
+    ]);
+    // A bare id at the end of the path is a record too.
+    expect(labels(`/app/company/users/${id}`).at(-1)).toBe('Record');
+  });
+
+  it('links a named record on its edit page to its view page', () => {
     const names = (segment: string) => (segment === 'u-1' ? 'ada' : undefined);
     expect(buildBreadcrumbs('/app/company/users/u-1/update', names)).toEqual([
       { label: 'Dashboard', href: '/app' },
-      { label: 'Company', href: '/app/company' },
+      { label: 'Company' },
       { label: 'Users', href: '/app/company/users' },
       { label: 'ada', href: '/app/company/users/u-1/read' },
       { label: 'Edit' },
@@ -30,14 +70,14 @@ describe('breadcrumb', () => {
       'Dashboard',
       'Company',
       'Permissions',
-      '42',
+      'Record',
       'View',
     ]);
     expect(labels('/app/company/roles/9/update')).toEqual([
       'Dashboard',
       'Company',
       'Roles',
-      '9',
+      'Record',
       'Edit',
     ]);
     expect(labels('/app/company/users/9/delete').at(-1)).toBe('Delete');

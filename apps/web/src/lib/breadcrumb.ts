@@ -34,25 +34,55 @@ export const capitalise = (segment: string) =>
   segment ? segment.charAt(0).toUpperCase() + segment.slice(1) : segment;
 
 /**
- * Crumbs for a path under /app, always starting with Dashboard (seed §2). `recordLabel` names a
- * segment that is a record id (the page showing that record registers its name).
+ * Middle crumbs that are pages of their own and may link. `/app/company` and `/app/account` are
+ * groups, not pages, and a record id has no page without its action (`/:id/read`), so they stay
+ * plain text.
+ */
+export const LINKABLE_CRUMBS: ReadonlySet<string> = new Set([
+  '/app',
+  '/app/company/users',
+  '/app/company/roles',
+  '/app/company/permissions',
+  '/app/company/audit',
+  '/app/power7',
+]);
+
+/** Shown for a record id until its page has registered the record's name. */
+export const UNKNOWN_RECORD_LABEL = 'Record';
+
+const RECORD_ACTIONS = new Set(['read', 'update', 'delete']);
+const ID_PATTERN =
+  /^(\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{24})$/i;
+
+/** A record id: followed by a record action, or shaped like a number, UUID or object id. */
+function isRecordId(segment: string, next: string | undefined) {
+  return (next !== undefined && RECORD_ACTIONS.has(next)) || ID_PATTERN.test(segment);
+}
+
+/**
+ * Crumbs for a path under /app, always starting with Dashboard (seed §2). A record id shows the name
+ * `recordName` knows for it, never the raw id.
  */
 export function buildBreadcrumbs(
   pathname: string,
-  recordLabel: (segment: string) => string | undefined = () => undefined,
+  recordName: (id: string) => string | undefined = () => undefined,
 ): Crumb[] {
   const segments = pathname.split('/').filter(Boolean);
-  const rest = segments[0] === 'app' ? segments.slice(1) : segments;
+  const rest = (segments[0] === 'app' ? segments.slice(1) : segments).map(safeDecode);
   const crumbs: Crumb[] = [{ label: 'Dashboard', href: '/app' }];
   let href = '/app';
-  for (const segment of rest) {
-    href += `/${segment}`;
-    const decoded = safeDecode(segment);
-    const record = recordLabel(decoded);
-    // A record's crumb opens its view page (the bare id path is not a route).
-    if (record) crumbs.push({ label: record, href: `${href}/read` });
-    else crumbs.push({ label: BREADCRUMB_LABELS[decoded] ?? capitalise(decoded), href });
-  }
+  rest.forEach((segment, index) => {
+    href += `/${encodeURIComponent(segment)}`;
+    const label = isRecordId(segment, rest[index + 1])
+      ? (recordName(segment) ?? UNKNOWN_RECORD_LABEL)
+      : (BREADCRUMB_LABELS[segment] ?? capitalise(segment));
+    const next = rest[index + 1];
+    // A named record on its edit or delete page links to its view page (the bare id is no route).
+    const recordView =
+      next === 'update' || next === 'delete' ? recordName(segment) && `${href}/read` : undefined;
+    if (recordView) crumbs.push({ label, href: recordView });
+    else crumbs.push(LINKABLE_CRUMBS.has(href) ? { label, href } : { label });
+  });
   delete crumbs[crumbs.length - 1]!.href;
   return crumbs;
 }

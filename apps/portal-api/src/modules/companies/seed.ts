@@ -11,12 +11,14 @@ export const DEMO_ADMIN = { userName: 'admin', email: 'admin@demo.local' } as co
 export interface SeedResult {
   /** True when this start created the Demo Company. */
   created: boolean;
+  /** False when the database held other companies but no Demo Company: none is made then. */
+  demoCompany?: boolean;
   /** The generated password, only when this start generated it. */
   generatedPassword?: string;
 }
 
 /**
- * First start: creates "Demo Company" and its administrator `admin` (`admin@demo.local`) with
+ * First start on an empty database: creates "Demo Company" and its administrator `admin` (`admin@demo.local`) with
  * DEMO_ADMIN_PASSWORD or a generated password. Every start: makes sure every company has the current
  * system permissions and its Administrator role holds them. Idempotent.
  */
@@ -28,6 +30,14 @@ export async function seed(db: PortalDb, demoAdminPassword?: string): Promise<Se
   if (demo) {
     await ensureAllCompanies(db);
     return { created: false };
+  }
+  // Only an empty database gets the demo: a company made earlier (e.g. `npm run admin --
+  // create-company` before the first start) may already use its names, and a start must never fail
+  // because of data a user made.
+  const [anyCompany] = await db.select({ id: companies.id }).from(companies).limit(1);
+  if (anyCompany) {
+    await ensureAllCompanies(db);
+    return { created: false, demoCompany: false };
   }
   const generated = demoAdminPassword ? undefined : randomBytes(15).toString('base64url');
   const password = demoAdminPassword ?? generated ?? '';

@@ -1,18 +1,27 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from '@pa/server-kit/error-handler';
 import { registerWebApp } from './web-app';
 
+const INDEX = '<!doctype html><div id="root"></div>';
 const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-web-dist-'));
 const app = Fastify({ logger: false });
 
 beforeAll(async () => {
-  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+  fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
   fs.mkdirSync(path.join(dist, 'assets'));
   fs.writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)');
+  // What the web build writes beside each text asset.
+  fs.writeFileSync(path.join(dist, 'assets', 'app.js.gz'), zlib.gzipSync('console.log(1)'));
+  fs.writeFileSync(
+    path.join(dist, 'assets', 'app.js.br'),
+    zlib.brotliCompressSync('console.log(1)'),
+  );
+  fs.writeFileSync(path.join(dist, 'index.html.gz'), zlib.gzipSync(INDEX));
   const fallback = await registerWebApp(app, dist);
   await app.register(errorHandler, { fallback });
   app.get('/api/thing', async () => ({ ok: true }));
@@ -39,5 +48,33 @@ describe('web app serving', () => {
     const missingApi = await app.inject({ url: '/api/nothing', headers: { accept: 'text/html' } });
     expect(missingApi.statusCode).toBe(404);
     expect(missingApi.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+  });
+
+  it('sends precompressed assets the browser accepts, hashed assets cached for a year', async () => {
+    const br = await app.inject({
+      url: '/assets/app.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1)');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+
+    const gz = await app.inject({ url: '/assets/app.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe('console.log(1)');
+
+    const plain = await app.inject({ url: '/assets/app.js', headers: { 'accept-encoding': '' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
+  });
+
+  it('never lets a browser keep index.html without asking', async () => {
+    for (const url of ['/', '/app/account/view']) {
+      const page = await app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+      expect(page.headers['cache-control'], url).toBe('no-cache');
+      expect(page.headers['content-encoding'], url).toBe('gzip');
+      expect(zlib.gunzipSync(page.rawPayload).toString()).toBe(INDEX);
+    }
   });
 });

@@ -53,7 +53,7 @@ describe('account pages', () => {
     expect(screen.getByText('admin@demo.local')).toBeInTheDocument();
     expect(screen.getByText('power7.run')).toBeInTheDocument();
     expect(await screen.findByText('This device')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Sign out other devices' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Sign out everywhere else' })).toBeDisabled();
   });
 
   it('edits the name and updates the account menu', async () => {

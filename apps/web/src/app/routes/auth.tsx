@@ -1,3 +1,4 @@
+import { PageTitle } from '@/components/page-title';
 import { ForgotPasswordCard } from '@/features/auth/components/forgot-password-form';
 import { ResetPasswordCard } from '@/features/auth/components/reset-password-form';
 import { SignInCard } from '@/features/auth/components/sign-in-form';
@@ -10,18 +11,21 @@ const Centered = ({ children }: { children: React.ReactNode }) => (
 
 export const SignInRoute = () => (
   <Centered>
+    <PageTitle title="Sign In" />
     <SignInCard />
   </Centered>
 );
 
 export const ForgotPasswordRoute = () => (
   <Centered>
+    <PageTitle title="Forgot password" />
     <ForgotPasswordCard />
   </Centered>
 );
 
 export const ResetPasswordRoute = () => (
   <Centered>
+    <PageTitle title="Choose a new password" />
     <ResetPasswordCard />
   </Centered>
 );

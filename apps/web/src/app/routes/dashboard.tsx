@@ -1,6 +1,7 @@
 import { KeyRound, ShieldCheck, Users, Zap } from 'lucide-react';
 import { useSelector } from 'react-redux';
 import { Link } from 'react-router';
+import { PageTitle } from '@/components/page-title';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { selectIsAuthenticated, selectUserDetails } from '@/lib/session/auth-slice';
 import { displayName } from '@/lib/user-display';
@@ -37,6 +38,7 @@ export function DashboardRoute() {
   const signedIn = useSelector(selectIsAuthenticated);
   return (
     <div className="grid gap-6">
+      <PageTitle title="Dashboard" />
       <div className="grid gap-1">
         <h1 className="text-2xl font-semibold tracking-tight">Dashboard</h1>
         <p className="text-muted-foreground">

@@ -13,6 +13,7 @@ import { breadcrumbLabelFor, useBreadcrumbLabelsVersion } from '@/lib/breadcrumb
 
 export function AppBreadcrumb() {
   const { pathname } = useLocation();
+  // Re-render when a page registers the name of the record in the path.
   useBreadcrumbLabelsVersion();
   const crumbs = buildBreadcrumbs(pathname, breadcrumbLabelFor);
   return (
@@ -27,7 +28,13 @@ export function AppBreadcrumb() {
                   <Link to={crumb.href}>{crumb.label}</Link>
                 </BreadcrumbLink>
               ) : (
-                <BreadcrumbPage>{crumb.label}</BreadcrumbPage>
+                // Only the last crumb is the current page; a middle one without a page is plain text.
+                <BreadcrumbPage
+                  aria-current={index === crumbs.length - 1 ? 'page' : undefined}
+                  className={index === crumbs.length - 1 ? undefined : 'text-muted-foreground'}
+                >
+                  {crumb.label}
+                </BreadcrumbPage>
               )}
             </BreadcrumbItem>
           </Fragment>

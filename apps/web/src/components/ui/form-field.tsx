@@ -33,7 +33,7 @@ function FormAlert({ children }: { children: React.ReactNode }) {
     <div
       role="alert"
       data-slot="form-alert"
-      className="rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-sm text-destructive"
+      className="rounded-md border border-destructive/50 bg-destructive/10 px-3 py-2 text-sm text-red-800 dark:text-red-200"
     >
       {children}
     </div>

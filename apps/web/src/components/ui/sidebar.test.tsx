@@ -33,6 +33,27 @@ describe('sidebar state', () => {
     expect(screen.getByTestId('state')).toHaveTextContent('expanded');
   });
 
+  it('leaves Ctrl/Cmd+B to text fields, text areas, selects and rich text', async () => {
+    const user = userEvent.setup();
+    render(
+      <SidebarProvider defaultOpen>
+        <Probe />
+        <input aria-label="Name" />
+        <textarea aria-label="Notes" />
+        <select aria-label="Kind">
+          <option>a</option>
+        </select>
+        <div aria-label="Rich" contentEditable suppressContentEditableWarning role="textbox" />
+      </SidebarProvider>,
+    );
+    for (const name of ['Name', 'Notes', 'Kind', 'Rich']) {
+      await user.click(screen.getByLabelText(name));
+      await user.keyboard('{Control>}b{/Control}');
+      await user.keyboard('{Meta>}b{/Meta}');
+      expect(screen.getByTestId('state')).toHaveTextContent('expanded');
+    }
+  });
+
   it('starts collapsed when the cookie says so', () => {
     document.cookie = 'sidebar_state=false; path=/';
     render(

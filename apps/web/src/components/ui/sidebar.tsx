@@ -49,6 +49,18 @@ export function useSidebar() {
   return context;
 }
 
+/** A field where Ctrl/Cmd+B belongs to the text (bold in rich text, the browser's own binding). */
+function isTextEntry(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return (
+    target.isContentEditable ||
+    target.closest('[contenteditable=""], [contenteditable="true"]') !== null ||
+    target.tagName === 'INPUT' ||
+    target.tagName === 'TEXTAREA' ||
+    target.tagName === 'SELECT'
+  );
+}
+
 function SidebarProvider({
   defaultOpen,
   className,
@@ -70,10 +82,14 @@ function SidebarProvider({
     else setOpen(!open);
   }, [isMobile, open, setOpen]);
 
-  // Ctrl/Cmd+B toggles the sidebar (seed §4).
+  // Ctrl/Cmd+B toggles the sidebar (seed §4), except while typing: there it belongs to the field.
   React.useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key.toLowerCase() === SIDEBAR_SHORTCUT && (event.metaKey || event.ctrlKey)) {
+      if (
+        event.key.toLowerCase() === SIDEBAR_SHORTCUT &&
+        (event.metaKey || event.ctrlKey) &&
+        !isTextEntry(event.target)
+      ) {
         event.preventDefault();
         toggleSidebar();
       }
@@ -152,7 +168,8 @@ function Sidebar({ className, children, ...props }: React.ComponentProps<'div'>)
         data-slot="sidebar-gap"
         className="relative w-(--sidebar-width) bg-transparent transition-[width] duration-200 ease-linear group-data-[collapsible=icon]:w-(--sidebar-width-icon)"
       />
-      <div
+      {/* A landmark (complementary), so its logo and links are not content outside landmarks. */}
+      <aside
         data-slot="sidebar-container"
         className={cn(
           'fixed inset-y-0 left-0 z-10 hidden h-svh w-(--sidebar-width) border-r transition-[left,right,width] duration-200 ease-linear md:flex',
@@ -164,7 +181,7 @@ function Sidebar({ className, children, ...props }: React.ComponentProps<'div'>)
         <div data-sidebar="sidebar" className="flex h-full w-full flex-col bg-sidebar">
           {children}
         </div>
-      </div>
+      </aside>
     </div>
   );
 }

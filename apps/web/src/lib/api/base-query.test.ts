@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authSlice, setCredentials } from '@/lib/session/auth-slice';
 import { failEnvelope, fakeJwt, okEnvelope, PORTAL, server } from '@/testing/msw';
 import type { ApiError } from './api-error';
-import { createBaseQuery, setSessionEndedHandler } from './base-query';
+import { createBaseQuery, isSessionRejection, setSessionEndedHandler } from './base-query';
 
 const api = createApi({
   reducerPath: 'testApi',
@@ -160,17 +160,29 @@ describe('base query', () => {
     expect(ended).toHaveBeenCalledTimes(1);
   });
 
-  it('a refresh that cannot reach the server is a "Token refresh error"', async () => {
-    Cookies.set('refreshToken', 'rt-0');
-    server.use(http.post(`${PORTAL}/accounts/rotate-token`, () => HttpResponse.error()));
-    serveItems(() => true);
-    const store = makeStore(fakeJwt(10));
-    const result = await fetchItem(store, 1);
-    expect(result.error).toMatchObject({ status: 401, data: { message: 'Token refresh error' } });
-    expect(store.getState().auth.isAuthenticated).toBe(false);
-    expect(Cookies.get('refreshToken')).toBeUndefined();
-    expect(ended).toHaveBeenCalledTimes(1);
-  });
+  it.each([
+    ['cannot reach the server', () => HttpResponse.error()],
+    ['meets a server fault', () => HttpResponse.text('<h1>Bad gateway</h1>', { status: 502 })],
+  ])(
+    'a refresh that %s keeps the session and the cookie and fails the call as a transport error',
+    async (_, answer) => {
+      Cookies.set('refreshToken', 'rt-0');
+      server.use(http.post(`${PORTAL}/accounts/rotate-token`, answer));
+      serveItems(() => true);
+      const store = makeStore(fakeJwt(10));
+      const result = await fetchItem(store, 1);
+      expect((result.error as ApiError).status).toBe('FETCH_ERROR');
+      expect(store.getState().auth.isAuthenticated).toBe(true);
+      expect(Cookies.get('refreshToken')).toBe('rt-0');
+      expect(ended).not.toHaveBeenCalled();
+
+      // Once the server answers again, the next call refreshes with the same cookie.
+      const calls = serveRotate(fakeJwt(900));
+      const later = await fetchItem(store, 2);
+      expect(later.data?.n).toBe(2);
+      expect(calls).toEqual([{ refreshToken: 'rt-0' }]);
+    },
+  );
 
   it('without a refresh cookie the session ends without calling the server', async () => {
     const calls = serveRotate(fakeJwt(900));
@@ -221,5 +233,37 @@ describe('base query', () => {
     expect((timeout.error as ApiError).status).toBe('TIMEOUT_ERROR');
     expect((parsing.error as ApiError).status).toBe('PARSING_ERROR');
     expect(store.getState().auth.isAuthenticated).toBe(true);
+  });
+});
+
+describe('isSessionRejection', () => {
+  const answer = (status: ApiError['status']): ApiError => ({
+    status,
+    data: { success: false, message: 'x', code: 'X', status: 0, data: null, errors: [] },
+  });
+
+  it('is true only for answers that say the sign-in is invalid', () => {
+    expect(isSessionRejection(answer(401))).toBe(true);
+    expect(isSessionRejection(answer(403))).toBe(true);
+    expect(isSessionRejection(answer(200))).toBe(true);
+    expect(isSessionRejection(answer(404))).toBe(true);
+    expect(
+      isSessionRejection({ name: 'Error', message: 'Authentication verification failed' }),
+    ).toBe(true);
+  });
+
+  it('is false for aborts, network failures, time-outs and server faults', () => {
+    for (const status of [
+      'FETCH_ERROR',
+      'TIMEOUT_ERROR',
+      'PARSING_ERROR',
+      500,
+      502,
+      503,
+    ] as const) {
+      expect(isSessionRejection(answer(status))).toBe(false);
+    }
+    expect(isSessionRejection({ name: 'AbortError', message: 'Aborted' })).toBe(false);
+    expect(isSessionRejection(undefined)).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ import { refreshCookie } from '@/lib/refresh-cookie';
 import { clearCredentials, rotateTokens, type RootStateWithAuth } from '@/lib/session/auth-slice';
 import { isTokenExpired } from '@/lib/token';
 import { toast } from 'sonner';
-import { errorMessage, toErrorEnvelope, type ApiError } from './api-error';
+import { errorMessage, isApiError, toErrorEnvelope, type ApiError } from './api-error';
 
 /**
  * The one request layer of both APIs (seed §4, §7, §8): bearer header, refresh before a request whose
@@ -42,14 +42,20 @@ export function endSession(api: Pick<BaseQueryApi, 'dispatch'>) {
   refreshCookie.remove();
 }
 
-type RefreshOutcome = 'ok' | 'Token refresh failed' | 'Token refresh error';
+/**
+ * `rejected`: the server (or a missing cookie) says the sign-in is over — the session ends.
+ * `unreachable`: no answer (network down, request aborted by leaving the page, a 5xx) — the session
+ * and the cookie stay, the call fails like any other transport failure and a later call tries again.
+ * Ending the session here would sign the user out whenever a page is left mid-refresh.
+ */
+type RefreshOutcome = 'ok' | 'rejected' | 'unreachable';
 
 let inFlightRefresh: Promise<RefreshOutcome> | null = null;
 
 /**
- * Rotates the tokens with the refresh cookie. Every concurrent caller shares the same promise; on
- * failure the session is cleared, the cookie deleted and the user sent to /auth/signin.
- * Resolves true when the session goes on.
+ * Rotates the tokens with the refresh cookie. Every concurrent caller shares the same promise; when
+ * the server refuses, the session is cleared, the cookie deleted and the user sent to /auth/signin.
+ * Resolves true when the session goes on with a new token.
  */
 export async function refreshSession(api: Dispatchable): Promise<boolean> {
   return (await sharedRefresh(api)) === 'ok';
@@ -73,53 +79,61 @@ function sharedRefresh(api: Dispatchable): Promise<RefreshOutcome> {
 }
 
 async function doRefresh(api: Dispatchable): Promise<RefreshOutcome> {
-  let outcome: RefreshOutcome;
   const refreshToken = refreshCookie.get();
-  try {
-    if (!refreshToken) {
-      outcome = 'Token refresh failed';
-    } else {
-      const response = await fetch(`${PORTAL_API_URL}/api/accounts/rotate-token`, {
+  if (refreshToken) {
+    let response: Response;
+    try {
+      response = await fetch(`${PORTAL_API_URL}/api/accounts/rotate-token`, {
         method: 'POST',
         credentials: 'include',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ refreshToken }),
       });
-      const body: unknown = await response.json().catch(() => null);
-      const env = isEnvelope(body)
-        ? (body as Envelope<{ accessToken?: string; refreshToken?: string }>)
-        : null;
-      if (response.ok && env?.success && env.data?.accessToken) {
-        api.dispatch(
-          rotateTokens({ accessToken: env.data.accessToken, refreshToken: env.data.refreshToken }),
-        );
-        if (env.data.refreshToken) refreshCookie.set(env.data.refreshToken);
-        return 'ok';
-      }
-      outcome = 'Token refresh failed';
+    } catch (error) {
+      console.error('Token rotation error:', error);
+      return 'unreachable';
     }
-  } catch (error) {
-    console.error('Token rotation error:', error);
-    outcome = 'Token refresh error';
+    if (response.status >= 500) {
+      console.error('Token rotation error: the server answered', response.status);
+      return 'unreachable';
+    }
+    const body: unknown = await response.json().catch(() => null);
+    const env = isEnvelope(body)
+      ? (body as Envelope<{ accessToken?: string; refreshToken?: string }>)
+      : null;
+    if (response.ok && env?.success && env.data?.accessToken) {
+      api.dispatch(
+        rotateTokens({ accessToken: env.data.accessToken, refreshToken: env.data.refreshToken }),
+      );
+      if (env.data.refreshToken) refreshCookie.set(env.data.refreshToken);
+      return 'ok';
+    }
   }
   endSession(api);
   onSessionEnded();
-  return outcome;
+  return 'rejected';
 }
 
-const refreshFailure = (message: string): { error: ApiError } => ({
-  error: {
-    status: 401,
-    data: {
-      success: false,
-      message,
-      code: 'UNAUTHORIZED',
+/** What a call gets when its refresh failed: a 401 when refused, a transport error when unreachable. */
+function refreshFailure(outcome: Exclude<RefreshOutcome, 'ok'>): { error: ApiError } {
+  if (outcome === 'unreachable') {
+    return { error: { status: 'FETCH_ERROR', data: toErrorEnvelope(undefined) } };
+  }
+  const message = 'Token refresh failed';
+  return {
+    error: {
       status: 401,
-      data: null,
-      errors: [{ message, code: 'UNAUTHORIZED' }],
+      data: {
+        success: false,
+        message,
+        code: 'UNAUTHORIZED',
+        status: 401,
+        data: null,
+        errors: [{ message, code: 'UNAUTHORIZED' }],
+      },
     },
-  },
-});
+  };
+}
 
 /** Normalises fetchBaseQuery's outcome: unwraps a successful envelope, shapes every failure. */
 function normalise(
@@ -206,4 +220,28 @@ export function createBaseQuery({
     }
     return result;
   };
+}
+
+/** Thrown by a verification whose answer is a success without data (seed §8). */
+export const SESSION_INVALID_MESSAGE = 'Authentication verification failed';
+
+/**
+ * True only for an answer that says the sign-in is no longer valid: 401/403 (the request layer has
+ * already refreshed and retried once), another `success: false` answer of the server (4xx), or a
+ * success without data. Aborted requests, network failures, time-outs and 5xx answers say nothing about the
+ * session, so they must never end it.
+ */
+export function isSessionRejection(error: unknown): boolean {
+  if (!isApiError(error)) {
+    // RTK Query reports a throwing transformResponse (success without data) as a serialized error.
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      (error as { message?: unknown }).message === SESSION_INVALID_MESSAGE
+    );
+  }
+  const { status } = error;
+  if (typeof status !== 'number') return false;
+  // 408/429 say "not now", not "not you"; every other answer below 500 is the server's verdict.
+  return status < 500 && status !== 408 && status !== 429;
 }

@@ -25,6 +25,10 @@ export const accountApi = portalApi.injectEndpoints({
       query: () => '/accounts/sessions',
       providesTags: ['User'],
     }),
+    endSession: build.mutation<{ revoked: number }, string>({
+      query: (id) => ({ url: `/accounts/sessions/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: ['User'],
+    }),
     endOtherSessions: build.mutation<{ revoked: number }, void>({
       query: () => ({ url: '/accounts/sessions/revoke-others', method: 'POST', body: {} }),
       invalidatesTags: ['User'],
@@ -37,5 +41,6 @@ export const {
   useUpdateMeMutation,
   useChangePasswordMutation,
   useMySessionsQuery,
+  useEndSessionMutation,
   useEndOtherSessionsMutation,
 } = accountApi;

@@ -1,15 +1,11 @@
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert } from '@/components/ui/form-field';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api/api-error';
-import {
-  useEndOtherSessionsMutation,
-  useMyAccountQuery,
-  useMySessionsQuery,
-} from '../api/account-api';
+import { useMyAccountQuery } from '../api/account-api';
+import { SignInsCard } from './sign-ins-card';
 
 const dateTime = (iso: string | null | undefined) =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
@@ -65,57 +61,7 @@ export function AccountView() {
           </div>
         </CardContent>
       </Card>
-      <SessionsCard />
+      <SignInsCard />
     </div>
-  );
-}
-
-function SessionsCard() {
-  const { data, error } = useMySessionsQuery();
-  const [endOthers, { isLoading }] = useEndOtherSessionsMutation();
-  const others = data?.items.filter((s) => !s.current).length ?? 0;
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="text-lg">Signed-in devices</CardTitle>
-        <CardDescription>Every browser where your account is signed in right now.</CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        {error ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
-        <ul className="grid gap-2">
-          {data?.items.map((s) => (
-            <li key={s._id} className="grid gap-0.5 rounded-md border px-3 py-2 text-sm">
-              <span className="font-medium break-all">
-                {s.userAgent || 'Unknown browser'}
-                {s.current ? (
-                  <span className="ml-2 rounded bg-primary px-1.5 py-0.5 text-xs text-primary-foreground">
-                    This device
-                  </span>
-                ) : null}
-              </span>
-              <span className="text-muted-foreground">
-                {s.ip} · signed in {dateTime(s.createdAt)} · last used {dateTime(s.lastUsedAt)}
-              </span>
-            </li>
-          ))}
-        </ul>
-        <div>
-          <Button
-            variant="outline"
-            disabled={isLoading || others === 0}
-            onClick={async () => {
-              try {
-                const { revoked } = await endOthers().unwrap();
-                toast.success(`${revoked} other sign-in${revoked === 1 ? '' : 's'} ended.`);
-              } catch (err) {
-                toast.error(errorMessage(err));
-              }
-            }}
-          >
-            Sign out other devices
-          </Button>
-        </div>
-      </CardContent>
-    </Card>
   );
 }

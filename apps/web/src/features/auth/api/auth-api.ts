@@ -4,6 +4,7 @@ import type {
   SignInBody,
   UserDetails,
 } from '@pa/contracts/accounts';
+import { SESSION_INVALID_MESSAGE } from '@/lib/api/base-query';
 import { portalApi } from '@/lib/api/portal-api';
 
 export interface SignInAnswer extends UserDetails {
@@ -28,7 +29,7 @@ export const authApi = portalApi.injectEndpoints({
       query: () => '/accounts/verify',
       // Seed §8: verification fails unless success and data are present.
       transformResponse: (data: UserDetails | null) => {
-        if (!data) throw new Error('Authentication verification failed');
+        if (!data) throw new Error(SESSION_INVALID_MESSAGE);
         return data;
       },
       providesTags: ['User'],

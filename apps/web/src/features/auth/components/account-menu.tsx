@@ -24,7 +24,9 @@ export function AccountMenu() {
   const name = displayName(details, signedIn);
 
   return (
-    <DropdownMenu>
+    // Not modal: a modal menu hides the page from assistive technology while its sidebar links stay
+    // focusable (axe aria-hidden-focus); focus still moves into the menu and Escape closes it.
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <Button
           variant="ghost"

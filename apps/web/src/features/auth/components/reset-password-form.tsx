@@ -10,13 +10,15 @@ import { errorMessage, fieldErrors } from '@/lib/api/api-error';
 import { useResetPasswordMutation } from '../api/auth-api';
 
 export function ResetPasswordCard() {
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const [params, setParams] = useSearchParams();
+  // Kept in state: once used, the token is dropped from the address bar (and so from history).
+  const [token] = useState(() => params.get('token') ?? '');
   const [resetPassword, { error }] = useResetPasswordMutation();
   const [done, setDone] = useState(false);
   const {
     register,
     handleSubmit,
+    getValues,
     formState: { errors, isSubmitting },
   } = useForm<ResetPasswordForm>({
     resolver: zodResolver(resetPasswordFormSchema),
@@ -27,12 +29,22 @@ export function ResetPasswordCard() {
     try {
       await resetPassword({ token, password }).unwrap();
       setDone(true);
+      setParams({}, { replace: true });
     } catch (err) {
       console.error('Reset-password error:', err);
     }
   });
 
   const serverFieldErrors = fieldErrors(error);
+  // One message per problem: a server error about a field shows under that field only.
+  // While the password itself is wrong, the confirmation is not a second problem to report.
+  const confirmError = errors.password
+    ? undefined
+    : errors.confirmPassword && !getValues('confirmPassword')
+      ? 'Type the new password again'
+      : (errors.confirmPassword?.message ?? serverFieldErrors.confirmPassword);
+  const showAlert =
+    error !== undefined && !serverFieldErrors.password && !serverFieldErrors.confirmPassword;
   return (
     <Card>
       <CardHeader>
@@ -50,7 +62,7 @@ export function ResetPasswordCard() {
           </p>
         ) : (
           <form noValidate onSubmit={onSubmit} className="grid gap-4" aria-label="Reset password">
-            {error ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
+            {showAlert ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
             <FormField
               id="password"
               label="New password"
@@ -65,7 +77,7 @@ export function ResetPasswordCard() {
               label="Confirm new password"
               type="password"
               autoComplete="new-password"
-              error={errors.confirmPassword?.message}
+              error={confirmError}
               {...register('confirmPassword')}
             />
             <Button type="submit" disabled={isSubmitting} className="w-full">

@@ -2,6 +2,7 @@ import { useSelector } from 'react-redux';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { FullScreenSpinner } from '@/components/ui/spinner';
 import { selectIsAuthenticated } from '@/lib/session/auth-slice';
+import { returnPathAfterSignIn, type ReturnState } from '../lib/return-path';
 import { useAuthReady } from './auth-session';
 
 /** The protected area: "Loading authentication status..." while checking, else sign-in. */
@@ -11,16 +12,24 @@ export function ProtectedRoute({ children }: { children?: React.ReactNode }) {
   const location = useLocation();
   if (!ready) return <FullScreenSpinner label="Loading authentication status..." />;
   if (!isAuthenticated) {
-    return <Navigate to="/auth/signin" replace state={{ from: location.pathname }} />;
+    const state: ReturnState = { from: location.pathname + location.search + location.hash };
+    return <Navigate to="/auth/signin" replace state={state} />;
   }
   return children ?? <Outlet />;
 }
 
-/** Guest-only pages: a signed-in user goes to /app (seed §4). */
+/**
+ * Guest-only pages: a signed-in user goes to /app (seed §4) — or, right after signing in, to the
+ * protected page they first asked for (this redirect runs as soon as the session is stored).
+ */
 export function GuestRoute({ children }: { children?: React.ReactNode }) {
   const ready = useAuthReady();
   const isAuthenticated = useSelector(selectIsAuthenticated);
+  const location = useLocation();
   if (!ready) return <FullScreenSpinner label="Loading authentication status..." />;
-  if (isAuthenticated) return <Navigate to="/app" replace />;
+  if (isAuthenticated) {
+    const from = (location.state as ReturnState | null)?.from;
+    return <Navigate to={returnPathAfterSignIn(from)} replace />;
+  }
   return children ?? <Outlet />;
 }

@@ -10,13 +10,14 @@ import { errorMessage } from '@/lib/api/api-error';
 import { refreshCookie } from '@/lib/refresh-cookie';
 import { setCredentials } from '@/lib/session/auth-slice';
 import { useSignInMutation } from '../api/auth-api';
+import { returnPathAfterSignIn, type ReturnState } from '../lib/return-path';
 
 export function SignInCard() {
   const [signIn, { error, isLoading }] = useSignInMutation();
   const dispatch = useDispatch();
   const navigate = useNavigate();
   const location = useLocation();
-  const from = (location.state as { from?: string } | null)?.from;
+  const from = (location.state as ReturnState | null)?.from;
   const {
     register,
     handleSubmit,
@@ -33,7 +34,7 @@ export function SignInCard() {
       ).unwrap();
       refreshCookie.set(refreshToken);
       dispatch(setCredentials({ userDetails, accessToken, refreshToken }));
-      navigate(from?.startsWith('/app') ? from : '/app', { replace: true });
+      navigate(returnPathAfterSignIn(from), { replace: true });
     } catch (err) {
       console.error('Sign-in error:', err);
     }

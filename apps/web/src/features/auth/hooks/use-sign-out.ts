@@ -1,10 +1,10 @@
 import { useCallback, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { useNavigate } from 'react-router';
-import { PERSIST_KEY_PREFIX } from '@/config/constants';
 import { endSession } from '@/lib/api/base-query';
 import { portalApi } from '@/lib/api/portal-api';
 import { power7Api } from '@/lib/api/power7-api';
+import { removePersistedSession } from '@/lib/session/persisted-session';
 import { useSignOutMutation } from '../api/auth-api';
 
 /**
@@ -27,7 +27,7 @@ export function useSignOut() {
       endSession({ dispatch });
       dispatch(portalApi.util.resetApiState());
       dispatch(power7Api.util.resetApiState());
-      localStorage.removeItem(`${PERSIST_KEY_PREFIX}root`);
+      await removePersistedSession();
       setSigningOut(false);
       navigate('/auth/signin', { replace: true });
     }

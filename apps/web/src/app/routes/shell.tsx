@@ -1,0 +1,7 @@
+import { DashboardLayout } from '@/components/layouts/dashboard-layout';
+import { AccountMenu } from '@/features/auth/components/account-menu';
+
+/** The protected shell with its account menu; loaded only once a signed-in page is opened. */
+export function ShellRoute() {
+  return <DashboardLayout accountMenu={<AccountMenu />} />;
+}
