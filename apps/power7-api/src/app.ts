@@ -13,6 +13,7 @@ import {
 import { z } from 'zod';
 import { envelopeSchema, fail, ok } from '@pa/contracts/envelope';
 import { ErrorCode } from '@pa/contracts/error-codes';
+import { allowOrigins } from '@pa/server-kit/cors';
 import { errorHandler } from '@pa/server-kit/error-handler';
 import { healthRoutes, runChecks, type ReadinessCheck } from '@pa/server-kit/health';
 import { loggerOptions } from '@pa/server-kit/logger';
@@ -85,7 +86,8 @@ export async function buildPower7App(config: Power7Config) {
   await app.register(helmet);
   // Only the web app's origin may call this API from a browser (it sends X-CSRFToken too).
   await app.register(cors, {
-    origin: config.CORS_ORIGINS,
+    // A refused origin gets no CORS header at all (a plain list still sends allow-credentials).
+    origin: allowOrigins(config.CORS_ORIGINS),
     credentials: true,
     allowedHeaders: ['Authorization', 'Content-Type', 'X-CSRFToken', 'X-Requested-With'],
     exposedHeaders: ['Content-Disposition'],

@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { power7ConfigSchema } from '../src/config';
+import { buildTestApp, cleanup, makeKeys, tempDir } from './helper';
 
 // The web app is served by the portal: Power 7 must accept its origin on whatever port it runs.
 describe('Power 7 default CORS origins', () => {
@@ -20,5 +22,46 @@ describe('Power 7 default CORS origins', () => {
     expect(
       origins({ PORTAL_PORT: '38000', CORS_ORIGINS: 'https://a.test, https://b.test' }),
     ).toEqual(['https://a.test', 'https://b.test']);
+  });
+});
+
+describe('Power 7 CORS answers', () => {
+  let dir: string;
+  let app: Awaited<ReturnType<typeof buildTestApp>>;
+
+  beforeAll(async () => {
+    dir = await tempDir();
+    const keys = await makeKeys(dir);
+    app = await buildTestApp({
+      DATA_DIR: join(dir, 'data'),
+      JWKS_FILE: keys.file,
+      CORS_ORIGINS: 'http://web.test',
+    });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    if (dir) await cleanup(dir);
+  });
+
+  it('allow credentials for the web app origin only; a refused origin gets no CORS header', async () => {
+    const preflight = (origin: string) =>
+      app.inject({
+        method: 'OPTIONS',
+        url: '/api/filter/',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
+      });
+    const allowed = await preflight('http://web.test');
+    expect(allowed.headers['access-control-allow-origin']).toBe('http://web.test');
+    expect(allowed.headers['access-control-allow-credentials']).toBe('true');
+    const refused = await preflight('http://evil.test');
+    expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+    expect(refused.headers['access-control-allow-credentials']).toBeUndefined();
+    const simple = await app.inject({ url: '/api/live/', headers: { origin: 'http://evil.test' } });
+    expect(simple.headers['access-control-allow-credentials']).toBeUndefined();
   });
 });
