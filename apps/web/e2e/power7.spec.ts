@@ -140,7 +140,7 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
   await expect(page.getByTestId('power7-done')).toBeVisible({ timeout: 90_000 });
   // a reload shows the same session
   await page.reload();
-  await expect(page.getByTestId('power7-done')).toBeVisible();
+  await expect(page.getByTestId('power7-done')).toBeVisible({ timeout: 30_000 });
   await expect(page).toHaveURL(new RegExp(`session=${session}`));
 
   // rejected rows with their line numbers
@@ -182,7 +182,9 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
   await expect(firstRow.getByRole('link')).toHaveAccessibleName(/Winners of draw 1, /);
   // the filter survives a reload
   await page.reload();
-  await expect(page.getByRole('button', { name: '1: must be drawn', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: '1: must be drawn', exact: true })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(page.getByTestId('power7-draw-row').first()).toBeVisible();
 
   // open a draw and check its winners against the independent count
@@ -212,6 +214,7 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
   await expect(page.getByRole('tab', { name: /^3 matches/ })).toHaveAttribute(
     'aria-selected',
     'true',
+    { timeout: 30_000 },
   );
 
   // the two downloads, with the service's names and the right rows
