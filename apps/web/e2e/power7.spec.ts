@@ -88,6 +88,8 @@ async function checkStep(page: Page, name: string, ready: (page: Page) => Promis
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 900 });
       await ready(page);
+      // a full-page shot of a scrolled page paints the sticky header mid-page
+      await page.evaluate(() => window.scrollTo(0, 0));
       await screenshot(page, `power7-${name}-${width}-${theme}`);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
