@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
 import { expectAccessible, screenshot, signIn } from './support';
 
@@ -10,6 +10,9 @@ import { expectAccessible, screenshot, signIn } from './support';
  * some bad rows is uploaded through the page, and what the page shows is checked against counts
  * made here from the same file.
  */
+
+/** Page loads on the shared 2-core machine can take longer than the default 5 s. */
+const expect = baseExpect.configure({ timeout: 20_000 });
 
 const POOL = 35;
 const TICKETS = 3000;
