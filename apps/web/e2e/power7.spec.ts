@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
 import { expectAccessible, screenshot, signIn } from './support';
 
@@ -10,6 +10,9 @@ import { expectAccessible, screenshot, signIn } from './support';
  * some bad rows is uploaded through the page, and what the page shows is checked against counts
  * made here from the same file.
  */
+
+/** Page loads on the shared 2-core machine can take longer than the default 5 s. */
+const expect = baseExpect.configure({ timeout: 20_000 });
 
 const POOL = 35;
 const TICKETS = 3000;
@@ -88,6 +91,8 @@ async function checkStep(page: Page, name: string, ready: (page: Page) => Promis
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 900 });
       await ready(page);
+      // a full-page shot of a scrolled page paints the sticky header mid-page
+      await page.evaluate(() => window.scrollTo(0, 0));
       await screenshot(page, `power7-${name}-${width}-${theme}`);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -140,7 +145,7 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
   await expect(page.getByTestId('power7-done')).toBeVisible({ timeout: 90_000 });
   // a reload shows the same session
   await page.reload();
-  await expect(page.getByTestId('power7-done')).toBeVisible();
+  await expect(page.getByTestId('power7-done')).toBeVisible({ timeout: 30_000 });
   await expect(page).toHaveURL(new RegExp(`session=${session}`));
 
   // rejected rows with their line numbers
@@ -182,7 +187,9 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
   await expect(firstRow.getByRole('link')).toHaveAccessibleName(/Winners of draw 1, /);
   // the filter survives a reload
   await page.reload();
-  await expect(page.getByRole('button', { name: '1: must be drawn', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: '1: must be drawn', exact: true })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(page.getByTestId('power7-draw-row').first()).toBeVisible();
 
   // open a draw and check its winners against the independent count
@@ -212,6 +219,7 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
   await expect(page.getByRole('tab', { name: /^3 matches/ })).toHaveAttribute(
     'aria-selected',
     'true',
+    { timeout: 30_000 },
   );
 
   // the two downloads, with the service's names and the right rows

@@ -86,7 +86,7 @@ export function BudgetInsight({ session, params }: { session: string; params: Se
           of them a budget covers.
         </CardDescription>
       </CardHeader>
-      <CardContent className="grid gap-6">
+      <CardContent className="grid grid-cols-1 gap-6">
         <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4">
           <Stat label="Smallest total" value={formatMoney(stats.min)} />
           <Stat label="Mean total" value={formatMoney(stats.mean)} />

@@ -84,7 +84,7 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
             : 'Seeing the winners of a draw needs the power7.download permission.'}
         </CardDescription>
       </CardHeader>
-      <CardContent className="grid gap-6">
+      <CardContent className="grid grid-cols-1 gap-6">
         <DrawFilterForm
           key={search.toString()}
           view={view}

@@ -75,7 +75,7 @@ export function ParametersForm() {
   const access = usePower7Access();
   if (!access.canRun) {
     return (
-      <div className="grid gap-6">
+      <div className="grid grid-cols-1 gap-6">
         <PageTitle title="Power 7 · Parameters" />
         <StepHeader title="New analysis" />
         <NoPermission permission={POWER7_PERMISSIONS.run} what="run Power 7 analyses" />
@@ -193,7 +193,7 @@ function ParametersFormInner() {
 
   const uploading = progress !== null;
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <PageTitle title="Power 7 · Parameters" />
       <StepHeader
         title="New analysis"

@@ -68,7 +68,7 @@ export function Power7Home() {
 
   const forbidden = !access.canRun || httpStatusOf(sessions.error) === 403;
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <PageTitle title="Power 7" />
       <StepHeader
         title="Power 7"

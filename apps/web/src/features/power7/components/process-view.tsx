@@ -50,7 +50,7 @@ export function ProcessView() {
 
 function Shell({ children, status }: { children: React.ReactNode; status?: Power7Status }) {
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <PageTitle title="Power 7 · Process" />
       <StepHeader
         title={status?.originalName ?? 'Analysis'}

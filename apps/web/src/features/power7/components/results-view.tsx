@@ -74,7 +74,7 @@ export function ResultsView() {
     />
   );
   const wrap = (body: React.ReactNode) => (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <PageTitle title="Power 7 · Results" />
       {header}
       {body}
@@ -192,6 +192,7 @@ function DrawResults({
       </Card>
 
       <Tabs
+        className="min-w-0"
         value={String(match)}
         onValueChange={(value) => setParam({ match: value, wpage: null })}
       >
