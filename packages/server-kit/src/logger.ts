@@ -1,6 +1,11 @@
 import type { FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 
+const PRETTY = {
+  target: 'pino-pretty',
+  options: { singleLine: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+};
+
 /**
  * Structured logging options shared by both services: JSON lines with a request id, and secrets
  * (tokens, cookies, passwords) redacted wherever they appear.
@@ -26,6 +31,8 @@ export function loggerOptions(
               ],
               censor: '[redacted]',
             },
+            // One compact coloured line per entry on a terminal; JSON lines everywhere else.
+            ...(process.stdout.isTTY ? { transport: PRETTY } : {}),
           },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
