@@ -4,7 +4,8 @@ export default defineProject({
   test: {
     name: 'power7-api',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
+    // Measured at load ~15 on 2 cores: single tests that open PGlite folders took up to 20 s.
+    testTimeout: 60_000,
     // A new PGlite folder, warm worker threads and a first analysis: over a minute on a busy machine.
     hookTimeout: 180_000,
   },

@@ -55,6 +55,11 @@ function decodeURIComponentSafe(text: string): string {
 /** The bound values of a failed statement in Drizzle's message and stack, up to the stack frames. */
 const PARAMS_LINE = /\nparams: [\s\S]*?(?=\n {4}at |\ncaused by: |$)/;
 
+const PRETTY = {
+  target: 'pino-pretty',
+  options: { singleLine: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+};
+
 /**
  * Errors as logged: a failed database query keeps its statement (to find the bug) and its cause,
  * but not the values bound to it (Drizzle puts them in the message, the stack and `params`: a new
@@ -92,7 +97,9 @@ export function loggerOptions(
         ? false
         : {
             level,
-            ...(stream ? { stream } : {}),
+            // A given stream (tests read it) wins; on a terminal one compact coloured line per
+            // entry; JSON lines everywhere else.
+            ...(stream ? { stream } : process.stdout.isTTY ? { transport: PRETTY } : {}),
             redact: {
               paths: [
                 'req.headers.authorization',

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { PublicLayout } from '@/components/layouts/public-layout';
+import { FullScreenSpinner } from '@/components/ui/spinner';
 import { GuestRoute, ProtectedRoute } from '@/features/auth/components/route-guards';
 import { companyRoutes } from './routes/company/routes';
 import { LandingRoute } from './routes/landing';
@@ -23,6 +24,8 @@ const accountPages = () => import('./routes/account');
 export const routes: RouteObject[] = [
   {
     errorElement: <ServerErrorRoute />,
+    // Shown while the first page's lazy chunk loads (a deep link straight into a split route).
+    hydrateFallbackElement: <FullScreenSpinner />,
     children: [
       {
         element: <PublicLayout />,
