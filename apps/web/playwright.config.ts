@@ -83,7 +83,8 @@ export default defineConfig({
     command: 'node scripts/start.mjs',
     cwd: repoRoot,
     url: `${E2E.portalUrl}/api/ready/`,
-    timeout: 120_000,
+    // Both services start through tsx; at load ~15 that alone took 90 s.
+    timeout: 300_000,
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',
