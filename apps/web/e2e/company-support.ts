@@ -90,6 +90,7 @@ export async function screenshotsOf(page: Page, name: string, ready: () => Promi
     await setTheme(page, theme);
     for (const width of [360, 1280]) {
       await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+      await page.waitForLoadState('networkidle');
       await page.reload();
       await ready();
       await screenshot(page, `${name}-${width}-${theme}`);
@@ -98,6 +99,7 @@ export async function screenshotsOf(page: Page, name: string, ready: () => Promi
   await expectAccessible(page);
   await setTheme(page, 'light');
   await page.setViewportSize({ width: 1280, height: 900 });
+  await page.waitForLoadState('networkidle');
   await page.reload();
   await ready();
 }
