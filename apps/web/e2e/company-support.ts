@@ -90,6 +90,7 @@ export async function screenshotsOf(page: Page, name: string, ready: () => Promi
     await setTheme(page, theme);
     for (const width of [360, 1280]) {
       await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+      await page.waitForLoadState('networkidle');
       await page.reload();
       await ready();
       await screenshot(page, `${name}-${width}-${theme}`);
@@ -98,6 +99,17 @@ export async function screenshotsOf(page: Page, name: string, ready: () => Promi
   await expectAccessible(page);
   await setTheme(page, 'light');
   await page.setViewportSize({ width: 1280, height: 900 });
+  await page.waitForLoadState('networkidle');
   await page.reload();
   await ready();
+}
+
+/**
+ * `page.goto` once the page is quiet. The suite's access tokens expire at once (20 s life, 30 s
+ * margin), so nearly every call refreshes first; a navigation that cuts off a refresh the server has
+ * already answered leaves the browser with a spent refresh token, and the next page is signed out.
+ */
+export async function go(page: Page, url: string) {
+  await page.waitForLoadState('networkidle');
+  await page.goto(url);
 }

@@ -45,6 +45,9 @@ export function PermissionPicker({
     }
     onChange([...next]);
   };
+  // Every company has the system permissions, so an empty list means it is still loading.
+  if (permissions.length === 0)
+    return <p className="text-sm text-muted-foreground">Loading permissions…</p>;
   return (
     <div className="grid gap-3 sm:grid-cols-2">
       {groups.map(([group, items]) => {
