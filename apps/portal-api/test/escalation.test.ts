@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { permissions, rolePermissions } from '../src/db/schema';
 import { buildTestApp, DATABASES, type TestApp } from './helper';
 
-/** No escalation (PRODUCT.md §3): nobody grants what they do not hold or changes their own access. */
+/** No escalation (docs/product/services.md §3): nobody grants what they do not hold or changes their own access. */
 describe.each(DATABASES)('no escalation on %s', (database) => {
   let t: TestApp;
   let admin: { authorization: string };

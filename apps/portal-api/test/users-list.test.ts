@@ -10,7 +10,7 @@ interface Listed {
   status: string;
 }
 
-/** The list protocol (PRODUCT.md §4) through the users list: paging, sort, search, filters, limits. */
+/** The list protocol (docs/product/services.md §4) through the users list: paging, sort, search, filters, limits. */
 describe.each(DATABASES)('list protocol on %s', (database) => {
   let t: TestApp;
   let admin: { authorization: string };

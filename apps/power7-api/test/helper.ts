@@ -139,7 +139,7 @@ export function multipart(
 
 export const cleanup = (dir: string) => rm(dir, { recursive: true, force: true });
 
-/** The engine CLI's `analyze --json` answer (PRODUCT.md "Operating it"). */
+/** The engine CLI's `analyze --json` answer (docs/product/services.md "Operating it"). */
 export interface CliAnalysis {
   pool: number;
   tickets: number;

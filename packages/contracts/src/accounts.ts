@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { singleLineText } from './text';
 
 /**
- * Account forms shared by the web app and the portal API (PRODUCT.md §4), so the client and the
+ * Account forms shared by the web app and the portal API (docs/product/services.md §4), so the client and the
  * server validate with the same rules.
  */
 

@@ -10,7 +10,7 @@ export const apiErrorItemSchema = z.object({
 export type ApiErrorItem = z.infer<typeof apiErrorItemSchema>;
 
 /**
- * The response envelope of PRODUCT.md §2, used by every JSON answer of both APIs, errors included.
+ * The response envelope of docs/product/services.md §2, used by every JSON answer of both APIs, errors included.
  * `status` repeats the HTTP status; `code` is a stable word from `ErrorCode`.
  */
 export function envelopeSchema<T extends z.ZodType>(data: T) {

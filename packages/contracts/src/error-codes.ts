@@ -1,5 +1,5 @@
 /**
- * Stable machine words carried in `code` of every response envelope (PRODUCT.md §2).
+ * Stable machine words carried in `code` of every response envelope (docs/product/services.md §2).
  * Clients branch on these, never on `message`, so a value here is never renamed.
  */
 export const ErrorCode = {

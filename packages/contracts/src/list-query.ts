@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { singleLineText } from './text';
 
-/** Defaults and limits of every paginated list (seed §9: page 1, size 10; PRODUCT.md §4: size ≤ 100). */
+/** Defaults and limits of every paginated list (docs/product/web.md §9: page 1, size 10; docs/product/services.md §4: size ≤ 100). */
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { multiLineText, singleLineText } from './text';
 
-/** Permissions of a company as the portal's `/api/permissions` resource exposes them (PRODUCT.md §3–§4). */
+/** Permissions of a company as the portal's `/api/permissions` resource exposes them (docs/product/services.md §3–§4). */
 
 export const PERMISSION_SORT_FIELDS = [
   '_id',

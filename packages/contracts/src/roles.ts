@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { multiLineText, singleLineText } from './text';
 
-/** Roles of a company as the portal's `/api/roles` resource exposes them (PRODUCT.md §3–§4). */
+/** Roles of a company as the portal's `/api/roles` resource exposes them (docs/product/services.md §3–§4). */
 
 export const ROLE_SORT_FIELDS = [
   '_id',

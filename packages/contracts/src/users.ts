@@ -3,7 +3,7 @@ import { passwordSchema } from './accounts';
 import { singleLineText } from './text';
 
 /**
- * Users of a company as the portal's `/api/users` resource exposes them (PRODUCT.md §4), shared by the
+ * Users of a company as the portal's `/api/users` resource exposes them (docs/product/services.md §4), shared by the
  * web app's forms and the portal's route schemas so both validate with the same rules.
  */
 

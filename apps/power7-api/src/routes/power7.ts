@@ -41,7 +41,7 @@ const FILTER_CACHE_ENTRIES = 256;
 const attachment = (name: string) =>
   `attachment; filename="${name.replace(/[^0-9A-Za-z._-]/g, '_')}"`;
 
-/** The Power 7 endpoints of the seed's table (PRODUCT.md §5). */
+/** The Power 7 endpoints of the seed's table (docs/product/services.md §5). */
 export async function power7Routes(app: FastifyInstance, sessions: Power7Sessions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const filterCache = new Map<string, FilterAnswer>();

@@ -20,7 +20,7 @@ const page = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) =>
 const authPages = () => import('./routes/auth');
 const accountPages = () => import('./routes/account');
 
-/** The route table of seed §2 (plus the account pages and the reset-password link). */
+/** The route table of docs/product/web.md §2 (plus the account pages and the reset-password link). */
 export const routes: RouteObject[] = [
   {
     errorElement: <ServerErrorRoute />,

@@ -10,7 +10,7 @@ import {
 import type { Theme } from '@/lib/theme';
 import { useTheme } from './theme-provider';
 
-/** The theme menu of seed §2: Light, Dark, System. */
+/** The theme menu of docs/product/web.md §2: Light, Dark, System. */
 export function ThemeMenu() {
   const { theme, setTheme } = useTheme();
   return (

@@ -1,12 +1,12 @@
-/** Business constants of seed §9; exact values, not suggestions. */
+/** Business constants of docs/product/web.md §9; exact values, not suggestions. */
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_PAGE_SIZE = 10;
 
-/** A token that expires within this many seconds is treated as expired (seed §5). */
+/** A token that expires within this many seconds is treated as expired (docs/product/web.md §5). */
 export const TOKEN_EXPIRY_MARGIN_SECONDS = 30;
 
 export const REFRESH_COOKIE = 'refreshToken';
-/** 10080 minutes = 7 days; secure, same-site strict, readable by the script (seed §9). */
+/** 10080 minutes = 7 days; secure, same-site strict, readable by the script (docs/product/web.md §9). */
 export const REFRESH_COOKIE_DAYS = 7;
 
 export const THEME_STORAGE_KEY = 'vite-ui-theme';
@@ -43,7 +43,7 @@ export const TOAST = {
 
 export const TOOLTIP_DELAY = 0;
 
-/** Cache tag types of seed §3. */
+/** Cache tag types of docs/product/web.md §3. */
 export const TAG_TYPES = [
   'User',
   'Permission',

@@ -1,6 +1,6 @@
 /**
  * Where the two APIs live. The portal serves the web app itself, so its API is same-origin (`''`).
- * The Power 7 API is a separate service (seed §7 "separate host"): unless the build sets
+ * The Power 7 API is a separate service (docs/product/web.md §7 "separate host"): unless the build sets
  * `VITE_POWER7_API_URL`, it is the current host on the port after the portal's (8000 → 8001, the
  * browser suite's 18000 → 18001), or 8001 when the page has no explicit port or comes from Vite's
  * dev server, so one build works on any machine.

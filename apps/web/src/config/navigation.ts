@@ -25,7 +25,7 @@ export interface NavGroup {
   items: NavItem[];
 }
 
-/** The sidebar of seed §1/§2. Alpha 5 is only a link; it has no route. */
+/** The sidebar of docs/product/web.md §1/§2. Alpha 5 is only a link; it has no route. */
 export const NAV_GROUPS: NavGroup[] = [
   {
     title: 'Games',

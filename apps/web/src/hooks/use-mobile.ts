@@ -9,7 +9,7 @@ function subscribe(onChange: () => void) {
   return () => mql.removeEventListener('change', onChange);
 }
 
-/** True under the 768 px breakpoint of seed §9. */
+/** True under the 768 px breakpoint of docs/product/web.md §9. */
 export function useIsMobile() {
   return useSyncExternalStore(
     subscribe,

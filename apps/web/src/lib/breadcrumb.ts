@@ -1,4 +1,4 @@
-/** Segment labels of seed §2; other segments are capitalised. */
+/** Segment labels of docs/product/web.md §2; other segments are capitalised. */
 export const BREADCRUMB_LABELS: Record<string, string> = {
   app: 'Dashboard',
   employee: 'Employee',
@@ -60,7 +60,7 @@ function isRecordId(segment: string, next: string | undefined) {
 }
 
 /**
- * Crumbs for a path under /app, always starting with Dashboard (seed §2). A record id shows the name
+ * Crumbs for a path under /app, always starting with Dashboard (docs/product/web.md §2). A record id shows the name
  * `recordName` knows for it, never the raw id.
  */
 export function buildBreadcrumbs(

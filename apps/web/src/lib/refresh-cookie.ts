@@ -1,7 +1,7 @@
 import Cookies from 'js-cookie';
 import { REFRESH_COOKIE, REFRESH_COOKIE_DAYS } from '@/config/constants';
 
-/** The refresh token cookie of seed §7: script-readable, secure, same-site strict, 7 days. */
+/** The refresh token cookie of docs/product/web.md §7: script-readable, secure, same-site strict, 7 days. */
 export const refreshCookie = {
   get: (): string | undefined => Cookies.get(REFRESH_COOKIE),
   set: (token: string) =>

@@ -3,7 +3,7 @@ import { TOKEN_EXPIRY_MARGIN_SECONDS } from '@/config/constants';
 
 /**
  * True when the token is missing, unreadable, has no expiry claim, or expires within the margin
- * (seed §5: "an unreadable token counts as expired").
+ * (docs/product/web.md §5: "an unreadable token counts as expired").
  */
 export function isTokenExpired(
   token: string | null | undefined,

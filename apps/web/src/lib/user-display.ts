@@ -2,7 +2,7 @@ import type { UserDetails } from '@pa/contracts/accounts';
 
 type Details = Partial<UserDetails> | null | undefined;
 
-/** Full name, falling back to the user name, then "User"; "Guest User" when signed out (seed §2). */
+/** Full name, falling back to the user name, then "User"; "Guest User" when signed out (docs/product/web.md §2). */
 export function displayName(details: Details, signedIn: boolean): string {
   if (!signedIn || !details) return 'Guest User';
   const full = [details.userFirstName, details.userLastName].filter(Boolean).join(' ').trim();

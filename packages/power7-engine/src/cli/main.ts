@@ -1,5 +1,5 @@
 /**
- * The engine's command line (PRODUCT.md "Operating it"):
+ * The engine's command line (docs/product/services.md "Operating it"):
  *
  *   npm run power7 -- analyze --file customers.csv --payouts 3=10,4=100,5=1000,6=10000,7=1000000
  *                     (--budget N | --budget-min A --budget-max B) [--pool 35] [--workers N] --json

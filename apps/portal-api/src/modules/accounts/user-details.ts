@@ -19,7 +19,7 @@ export interface UserDetails {
 }
 
 /**
- * The account details the sign-in and verify answers carry (PRODUCT.md §4), or null when gone.
+ * The account details the sign-in and verify answers carry (docs/product/services.md §4), or null when gone.
  * `permissions` may be passed when the caller just read them (the auth plugin did, on this request).
  */
 export async function loadUserDetails(

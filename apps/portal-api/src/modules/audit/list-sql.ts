@@ -2,7 +2,7 @@ import { asc, desc, ilike, or, sql, type AnyColumn, type SQL } from 'drizzle-orm
 import type { SortOrder } from '@pa/contracts/list-query';
 
 /**
- * SQL building blocks of the list protocol (PRODUCT.md §4) shared by the administration lists
+ * SQL building blocks of the list protocol (docs/product/services.md §4) shared by the administration lists
  * (users, roles, permissions, audit events): search, whitelisted multi-field sort, paging.
  */
 

@@ -4,7 +4,7 @@ import { permissions, rolePermissions, userPermissions, userRoles } from '../../
 
 /**
  * A user's effective permission codes: the union over their roles plus their direct permissions
- * (PRODUCT.md §3), read from the database so a change applies on the very next request.
+ * (docs/product/services.md §3), read from the database so a change applies on the very next request.
  */
 export async function effectivePermissionCodes(
   db: PortalTx,

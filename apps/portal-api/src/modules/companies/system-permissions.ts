@@ -1,5 +1,5 @@
 /**
- * The system permissions every company has (PRODUCT.md §3). They are seeded per company, cannot be
+ * The system permissions every company has (docs/product/services.md §3). They are seeded per company, cannot be
  * deleted or renamed, and the `Administrator` system role holds all of them.
  */
 export const SYSTEM_PERMISSIONS = [

@@ -135,7 +135,7 @@ const snapshot = (p: Permission): Record<string, unknown> => ({
 
 /**
  * Creates a custom permission. The company's system role (Administrator) receives it at once, since
- * it holds every permission (PRODUCT.md §3) — otherwise nobody could ever grant it.
+ * it holds every permission (docs/product/services.md §3) — otherwise nobody could ever grant it.
  */
 export async function createPermission(
   db: PortalDb,

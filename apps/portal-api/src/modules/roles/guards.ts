@@ -5,7 +5,7 @@ import type { PortalTx } from '../../db/client';
 import { companies, permissions, rolePermissions, roles } from '../../db/schema';
 
 /**
- * The rules that keep a company administrable and stop escalation (PRODUCT.md §3): nobody grants a
+ * The rules that keep a company administrable and stop escalation (docs/product/services.md §3): nobody grants a
  * permission they do not hold, nobody manages a user more powerful than themselves, and the company
  * always keeps an active user who can manage roles.
  */

@@ -2,7 +2,7 @@ import { useRouteError } from 'react-router';
 import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 
-/** Shown for any routing error (seed §2: "Any routing error shows a server-error page"). */
+/** Shown for any routing error (docs/product/web.md §2: "Any routing error shows a server-error page"). */
 export function ServerErrorRoute() {
   const error = useRouteError();
   console.error(error);

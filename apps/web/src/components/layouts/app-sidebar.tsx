@@ -17,7 +17,7 @@ import { LOGO_ALT, LOGO_SRC, PRODUCT_NAME } from '@/config/brand';
 import { isNavItemActive, NAV_GROUPS, visibleNavItems } from '@/config/navigation';
 import { selectUserDetails } from '@/lib/session/auth-slice';
 
-/** Sidebar with the collapsible "Games" and "Company" groups, open by default (seed §2). */
+/** Sidebar with the collapsible "Games" and "Company" groups, open by default (docs/product/web.md §2). */
 export function AppSidebar() {
   const { pathname } = useLocation();
   const { isMobile, setOpenMobile } = useSidebar();

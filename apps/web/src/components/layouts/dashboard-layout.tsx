@@ -6,7 +6,7 @@ import { SidebarInset, SidebarProvider, SidebarTrigger } from '@/components/ui/s
 import { AppBreadcrumb } from './app-breadcrumb';
 import { AppSidebar } from './app-sidebar';
 
-/** The protected shell of seed §2: sidebar, top bar, breadcrumb and content. */
+/** The protected shell of docs/product/web.md §2: sidebar, top bar, breadcrumb and content. */
 export function DashboardLayout({ accountMenu }: { accountMenu: React.ReactNode }) {
   return (
     <SidebarProvider>

@@ -20,7 +20,7 @@ const links = [
   { to: '/contact', label: 'Contact' },
 ];
 
-/** Header, page content and footer of the public pages (seed §2 "Public layout"). */
+/** Header, page content and footer of the public pages (docs/product/web.md §2 "Public layout"). */
 export function PublicLayout() {
   const [menuOpen, setMenuOpen] = useState(false);
   return (
@@ -51,7 +51,7 @@ export function PublicLayout() {
                   <Menu />
                 </Button>
               </SheetTrigger>
-              {/* About 3/5 of the screen width, at most "small" (seed §2). */}
+              {/* About 3/5 of the screen width, at most "small" (docs/product/web.md §2). */}
               <SheetContent side="right" className="w-3/5 max-w-sm">
                 <SheetHeader>
                   <SheetTitle>{PRODUCT_NAME}</SheetTitle>

@@ -21,7 +21,7 @@ import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from '@/comp
 import { useIsMobile } from '@/hooks/use-mobile';
 import { cn } from '@/lib/utils';
 
-/** Reads the open state from cookie `sidebar_state`; open when absent (seed §4). */
+/** Reads the open state from cookie `sidebar_state`; open when absent (docs/product/web.md §4). */
 export function readSidebarCookie(cookie: string = document.cookie): boolean {
   const match = cookie.split('; ').find((c) => c.startsWith(`${SIDEBAR_COOKIE}=`));
   return match ? match.slice(SIDEBAR_COOKIE.length + 1) !== 'false' : true;
@@ -82,7 +82,7 @@ function SidebarProvider({
     else setOpen(!open);
   }, [isMobile, open, setOpen]);
 
-  // Ctrl/Cmd+B toggles the sidebar (seed §4), except while typing: there it belongs to the field.
+  // Ctrl/Cmd+B toggles the sidebar (docs/product/web.md §4), except while typing: there it belongs to the field.
   React.useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (

@@ -4,7 +4,7 @@ import { useTheme } from '@/components/theme-provider';
 import { TOAST } from '@/config/constants';
 
 /**
- * Toast area of seed §2/§9: top-right (offset below the top bar), expanded, rich colours, close button, 4000 ms, 3 visible,
+ * Toast area of docs/product/web.md §2/§9: top-right (offset below the top bar), expanded, rich colours, close button, 4000 ms, 3 visible,
  * 14 px gap, 356 px wide, Alt+T. Sonner fixes its swipe threshold (45 px) and removal delay (200 ms)
  * internally at exactly the seed's values.
  */

@@ -3,7 +3,7 @@ import type * as React from 'react';
 import { TOOLTIP_DELAY } from '@/config/constants';
 import { cn } from '@/lib/utils';
 
-/** Radix defaults to 700 ms; the product opens tooltips at once (seed §9). */
+/** Radix defaults to 700 ms; the product opens tooltips at once (docs/product/web.md §9). */
 function TooltipProvider({
   delayDuration = TOOLTIP_DELAY,
   ...props

@@ -14,7 +14,7 @@ import { toast } from 'sonner';
 import { errorMessage, isApiError, toErrorEnvelope, type ApiError } from './api-error';
 
 /**
- * The one request layer of both APIs (seed §4, §7, §8): bearer header, refresh before a request whose
+ * The one request layer of both APIs (docs/product/web.md §4, §7, §8): bearer header, refresh before a request whose
  * token expires within 30 s, one retry after 401/403, ONE shared in-flight refresh for every caller
  * (the portal revokes a reused refresh token, so two parallel refreshes would sign the user out),
  * envelope unwrapping and the generic error shapes.
@@ -36,7 +36,7 @@ export function setSessionEndedHandler(handler: () => void) {
   onSessionEnded = handler;
 }
 
-/** Ends the local session: state, refresh cookie (seed §4 "failed rotation ... clears the session"). */
+/** Ends the local session: state, refresh cookie (docs/product/web.md §4 "failed rotation ... clears the session"). */
 export function endSession(api: Pick<BaseQueryApi, 'dispatch'>) {
   api.dispatch(clearCredentials());
   refreshCookie.remove();
@@ -176,7 +176,7 @@ export function createBaseQuery({
     baseUrl,
     credentials: 'include',
     timeout,
-    // JSON when the server says so; an HTML error page then keeps its HTTP status (seed §8).
+    // JSON when the server says so; an HTML error page then keeps its HTTP status (docs/product/web.md §8).
     responseHandler: 'content-type',
     prepareHeaders: (headers, { getState }) => {
       const token = (getState() as RootStateWithAuth).auth.accessToken;
@@ -222,7 +222,7 @@ export function createBaseQuery({
   };
 }
 
-/** Thrown by a verification whose answer is a success without data (seed §8). */
+/** Thrown by a verification whose answer is a success without data (docs/product/web.md §8). */
 export const SESSION_INVALID_MESSAGE = 'Authentication verification failed';
 
 /**

@@ -5,7 +5,7 @@ import { createBaseQuery } from './base-query';
 
 /**
  * The portal API slice; features inject their endpoints. Subscription updates are synced to the
- * store at most every 500 ms by RTK Query 2 itself (seed §9 "Subscription update batching 500 ms").
+ * store at most every 500 ms by RTK Query 2 itself (docs/product/web.md §9 "Subscription update batching 500 ms").
  */
 export const portalApi = createApi({
   reducerPath: 'portalApi',

@@ -3,7 +3,7 @@ import { CACHE_RETENTION_SECONDS, TAG_TYPES } from '@/config/constants';
 import { POWER7_API_URL } from '@/config/env';
 import { createBaseQuery } from './base-query';
 
-/** A CSRF form token present on the page is sent along (seed §7, Power 7 API). */
+/** A CSRF form token present on the page is sent along (docs/product/web.md §7, Power 7 API). */
 export function csrfHeader(): Record<string, string> {
   const input = document.querySelector<HTMLInputElement>('input[name="csrfmiddlewaretoken"]');
   return input?.value ? { 'X-CSRFToken': input.value } : {};

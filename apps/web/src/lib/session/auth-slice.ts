@@ -2,7 +2,7 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { UserDetails } from '@pa/contracts/accounts';
 
 /**
- * The account session of seed §3/§4, the only persisted state. It lives in shared code rather than a
+ * The account session of docs/product/web.md §3/§4, the only persisted state. It lives in shared code rather than a
  * feature because the request layer (lib/api) reads and rotates it on every call.
  */
 export interface AuthState {
@@ -55,7 +55,7 @@ export const authSlice = createSlice({
     selectAuth: (state) => state,
     selectAccessToken: (state) => state.accessToken,
     selectUserDetails: (state) => state.userDetails,
-    /** Authenticated only if the flag is set AND an access token is present (seed §4). */
+    /** Authenticated only if the flag is set AND an access token is present (docs/product/web.md §4). */
     selectIsAuthenticated: (state) => state.isAuthenticated && !!state.accessToken,
   },
 });

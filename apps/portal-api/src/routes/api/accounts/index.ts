@@ -6,7 +6,7 @@ import { registerPasswordRoutes } from './password';
 import { registerSessionRoutes } from './sessions';
 import { registerSignInRoutes } from './sign-in';
 
-/** The accounts API (PRODUCT.md §4) and the public key set of the token contract. */
+/** The accounts API (docs/product/services.md §4) and the public key set of the token contract. */
 export async function registerAccountRoutes(app: FastifyInstance) {
   await app.register(registerJwksRoute);
   await app.register(registerEndedSignInsRoute);

@@ -21,7 +21,7 @@ export const RESET_TOKEN_TTL_MS = 30 * 60 * 1000;
 export const FORGOT_PASSWORD_ANSWER =
   'If an account uses this email, a link to reset its password is on its way. It works for 30 minutes.';
 
-/** Forgot / reset / change password (PRODUCT.md §4). */
+/** Forgot / reset / change password (docs/product/services.md §4). */
 export async function registerPasswordRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { config } = app;

@@ -53,7 +53,7 @@ function tooMany(reply: FastifyReply, seconds: number): never {
   );
 }
 
-/** Sign-in, token rotation, verify and sign-out (PRODUCT.md §4, seed "Calls"). */
+/** Sign-in, token rotation, verify and sign-out (docs/product/services.md §4, seed "Calls"). */
 export async function registerSignInRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { config } = app;

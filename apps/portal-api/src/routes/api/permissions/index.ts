@@ -25,7 +25,7 @@ const listQuery = listQuerySchema(PERMISSION_SORT_FIELDS).extend({
   filters: permissionFiltersSchema.optional(),
 });
 
-/** `/api/permissions`: the company's permissions, system and custom (PRODUCT.md §3–§4). */
+/** `/api/permissions`: the company's permissions, system and custom (docs/product/services.md §3–§4). */
 export async function registerPermissionRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const guard = (code: string) => ({ onRequest: [app.authenticate, app.requirePermission(code)] });

@@ -25,7 +25,7 @@ const listQuery = listQuerySchema(ROLE_SORT_FIELDS).extend({
   filters: roleFiltersSchema.optional(),
 });
 
-/** `/api/roles`: the company's roles (PRODUCT.md §4). */
+/** `/api/roles`: the company's roles (docs/product/services.md §4). */
 export async function registerRoleRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const guard = (code: string) => ({ onRequest: [app.authenticate, app.requirePermission(code)] });

@@ -28,7 +28,7 @@ const listQuery = listQuerySchema(USER_SORT_FIELDS).extend({
   filters: userFiltersSchema.optional(),
 });
 
-/** `/api/users`: the company's users (PRODUCT.md §4). */
+/** `/api/users`: the company's users (docs/product/services.md §4). */
 export async function registerUserRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const guard = (code: string) => ({ onRequest: [app.authenticate, app.requirePermission(code)] });

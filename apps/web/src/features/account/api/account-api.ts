@@ -6,7 +6,7 @@ import type {
 } from '@pa/contracts/accounts';
 import { portalApi } from '@/lib/api/portal-api';
 
-/** The account menu's calls (PRODUCT.md §4: verify, PATCH /accounts/me, change-password, sessions). */
+/** The account menu's calls (docs/product/services.md §4: verify, PATCH /accounts/me, change-password, sessions). */
 export const accountApi = portalApi.injectEndpoints({
   endpoints: (build) => ({
     myAccount: build.query<UserDetails, void>({

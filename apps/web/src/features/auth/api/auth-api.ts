@@ -12,7 +12,7 @@ export interface SignInAnswer extends UserDetails {
   refreshToken: string;
 }
 
-/** The account calls of seed §7 and PRODUCT.md §4. */
+/** The account calls of docs/product/web.md §7 and docs/product/services.md §4. */
 export const authApi = portalApi.injectEndpoints({
   endpoints: (build) => ({
     signIn: build.mutation<SignInAnswer, SignInBody>({

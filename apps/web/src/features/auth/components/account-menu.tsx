@@ -15,7 +15,7 @@ import { selectIsAuthenticated, selectUserDetails } from '@/lib/session/auth-sli
 import { displayName, handle, initials } from '@/lib/user-display';
 import { useSignOut } from '../hooks/use-sign-out';
 
-/** The account menu of seed §2. */
+/** The account menu of docs/product/web.md §2. */
 export function AccountMenu() {
   const details = useSelector(selectUserDetails);
   const signedIn = useSelector(selectIsAuthenticated);

@@ -17,11 +17,11 @@ type AppThunkDispatch = ThunkDispatch<RootStateWithAuth, unknown, UnknownAction>
 
 const AuthReadyContext = React.createContext(false);
 
-/** True once the startup session check (seed §4) has finished. */
+/** True once the startup session check (docs/product/web.md §4) has finished. */
 export const useAuthReady = () => React.useContext(AuthReadyContext);
 
 /**
- * Startup of seed §4: with no access token but a refresh cookie, the session is restored (rotate,
+ * Startup of docs/product/web.md §4: with no access token but a refresh cookie, the session is restored (rotate,
  * then fetch the user details); an expired token is only logged and refreshed on the next call.
  * Afterwards the verification query runs while a non-expired token exists and the session is
  * authenticated; an answer that rejects the session ends it (see `isSessionRejection`).

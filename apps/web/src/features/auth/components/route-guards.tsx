@@ -19,7 +19,7 @@ export function ProtectedRoute({ children }: { children?: React.ReactNode }) {
 }
 
 /**
- * Guest-only pages: a signed-in user goes to /app (seed §4) — or, right after signing in, to the
+ * Guest-only pages: a signed-in user goes to /app (docs/product/web.md §4) — or, right after signing in, to the
  * protected page they first asked for (this redirect runs as soon as the session is stored).
  */
 export function GuestRoute({ children }: { children?: React.ReactNode }) {

@@ -8,7 +8,7 @@ import { removePersistedSession } from '@/lib/session/persisted-session';
 import { useSignOutMutation } from '../api/auth-api';
 
 /**
- * Sign-out of seed §4: tells the server, then — whatever it answered — clears the session, the
+ * Sign-out of docs/product/web.md §4: tells the server, then — whatever it answered — clears the session, the
  * refresh cookie, the cached data and the persisted root, and ends on /auth/signin.
  */
 export function useSignOut() {

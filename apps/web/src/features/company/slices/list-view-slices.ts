@@ -1,7 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@/config/constants';
 
-/** List-view state of seed §3: selection, filters, search, sort and paging of one list. */
+/** List-view state of docs/product/web.md §3: selection, filters, search, sort and paging of one list. */
 export interface SortItem {
   field: string;
   order: 'asc' | 'desc';
@@ -65,7 +65,7 @@ function createListViewSlice<Name extends string>(name: Name, defaultSort: SortI
         state.sort = [];
         state.currentPage = DEFAULT_PAGE;
       },
-      /** Full reset to the defaults (seed §4: users, companyPermission, companyRole). */
+      /** Full reset to the defaults (docs/product/web.md §4: users, companyPermission, companyRole). */
       resetState() {
         return initialState;
       },
