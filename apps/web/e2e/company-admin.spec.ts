@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect as baseExpect, test } from '@playwright/test';
-import { ADMIN, expectAccessible, signIn } from './support';
-import { go, PortalClient, screenshotsOf, tableColumn, unique } from './company-support';
+import { ADMIN, expectAccessible, go, signIn } from './support';
+import { PortalClient, screenshotsOf, tableColumn, unique } from './company-support';
 
 // Screens load their chunk and ask the API after a reload; the shared 2-core machine is slow.
 const expect = baseExpect.configure({ timeout: 15_000 });
