@@ -29,7 +29,10 @@ export function AppBreadcrumb() {
               {index > 0 && index <= crumbs.length - 2 ? (
                 <BreadcrumbSeparator className="hidden md:inline-flex" />
               ) : null}
-              <BreadcrumbItem className={cn('min-w-0', narrowHidden)}>
+              {/* The current page keeps its whole label; the crumb before it gives way. */}
+              <BreadcrumbItem
+                className={cn(index === crumbs.length - 1 ? 'shrink-0' : 'min-w-0', narrowHidden)}
+              >
                 {crumb.href ? (
                   <BreadcrumbLink asChild className="max-w-40 truncate md:max-w-none">
                     <Link to={crumb.href}>{crumb.label}</Link>
