@@ -8,7 +8,6 @@ import { createPermissionSchema, type Permission } from '@pa/contracts/permissio
 import { useBreadcrumbLabel } from '@/lib/breadcrumb-labels';
 import { PageTitle } from '@/components/page-title';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
@@ -31,6 +30,7 @@ import { GatedButton } from '../permission-gate';
 import { DeleteConfirm } from '../record/delete-confirm';
 import { DetailList } from '../record/detail-list';
 import { Field } from '../record/field';
+import { RecordFormActions } from '../record/form-actions';
 import { LeaveGuard } from '../record/leave-guard';
 import { RecordState } from '../record/record-state';
 import { StaleEditDialog } from '../record/stale-edit-dialog';
@@ -210,14 +210,12 @@ function PermissionFormCard({ record }: { record?: Permission }) {
           >
             {(aria) => <Textarea {...aria} {...form.register('description')} rows={3} />}
           </Field>
-          <div className="flex flex-wrap gap-2">
-            <Button type="submit" disabled={isSubmitting}>
-              {isSubmitting ? 'Saving…' : record ? 'Save changes' : 'Create permission'}
-            </Button>
-            <Button asChild variant="outline">
-              <Link to={record ? viewPath(record._id) : LIST}>Cancel</Link>
-            </Button>
-          </div>
+          <RecordFormActions
+            submitting={isSubmitting}
+            editing={!!record}
+            createLabel="Create permission"
+            cancelTo={record ? viewPath(record._id) : LIST}
+          />
         </form>
       </CardContent>
       <LeaveGuard when={isDirty} bypass={editor.leaving} />

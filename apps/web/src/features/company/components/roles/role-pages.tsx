@@ -8,7 +8,6 @@ import { type z } from 'zod';
 import { createRoleSchema, type Role } from '@pa/contracts/roles';
 import { PageTitle } from '@/components/page-title';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
@@ -36,6 +35,7 @@ import { groupPermissions, PermissionPicker } from '../permission-picker';
 import { DeleteConfirm } from '../record/delete-confirm';
 import { DetailList } from '../record/detail-list';
 import { Field } from '../record/field';
+import { RecordFormActions } from '../record/form-actions';
 import { LeaveGuard } from '../record/leave-guard';
 import { RecordState } from '../record/record-state';
 import { StaleEditDialog } from '../record/stale-edit-dialog';
@@ -254,14 +254,12 @@ function RoleFormCard({ record }: { record?: Role }) {
               />
             </div>
           </div>
-          <div className="flex flex-wrap gap-2">
-            <Button type="submit" disabled={isSubmitting}>
-              {isSubmitting ? 'Saving…' : record ? 'Save changes' : 'Create role'}
-            </Button>
-            <Button asChild variant="outline">
-              <Link to={record ? viewPath(record._id) : LIST}>Cancel</Link>
-            </Button>
-          </div>
+          <RecordFormActions
+            submitting={isSubmitting}
+            editing={!!record}
+            createLabel="Create role"
+            cancelTo={record ? viewPath(record._id) : LIST}
+          />
         </form>
       </CardContent>
       <LeaveGuard when={isDirty} bypass={editor.leaving} />

@@ -19,7 +19,6 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { FormAlert } from '@/components/ui/form-field';
@@ -56,6 +55,7 @@ import { PermissionPicker } from '../permission-picker';
 import { DeleteConfirm } from '../record/delete-confirm';
 import { DetailList } from '../record/detail-list';
 import { Field } from '../record/field';
+import { RecordFormActions } from '../record/form-actions';
 import { LeaveGuard } from '../record/leave-guard';
 import { RecordState } from '../record/record-state';
 import { StaleEditDialog } from '../record/stale-edit-dialog';
@@ -456,14 +456,12 @@ function UserFormCard({ record }: { record?: User }) {
               )}
             />
           </fieldset>
-          <div className="flex flex-wrap gap-2">
-            <Button type="submit" disabled={isSubmitting}>
-              {isSubmitting ? 'Saving…' : record ? 'Save changes' : 'Create user'}
-            </Button>
-            <Button asChild variant="outline">
-              <Link to={record ? viewPath(record._id) : LIST}>Cancel</Link>
-            </Button>
-          </div>
+          <RecordFormActions
+            submitting={isSubmitting}
+            editing={!!record}
+            createLabel="Create user"
+            cancelTo={record ? viewPath(record._id) : LIST}
+          />
         </form>
       </CardContent>
       <LeaveGuard when={isDirty} bypass={editor.leaving} />
