@@ -50,11 +50,7 @@ export default defineConfig({
   outputDir: path.join(repoRoot, 'test-results', `e2e-${portalPort}`),
   fullyParallel: false,
   workers: 1,
-  // One retry in CI only, as a stop-gap for a known defect (issue #12, left open): a page load that
-  // cuts off a token refresh the server already answered leaves a spent refresh token, and reuse
-  // detection then ends the session. The suite's 20 s tokens refresh on nearly every call, so it
-  // hits this far more often than a person would. Remove once the defect is fixed.
-  retries: process.env.CI ? 1 : 0,
+  retries: 0,
   forbidOnly: !!process.env.CI,
   timeout: 60_000,
   reporter: [['list']],

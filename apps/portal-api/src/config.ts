@@ -31,6 +31,11 @@ export const portalConfigSchema = z
     /** Absolute lifetime of a sign-in (refresh-token family) in seconds: 7 days. */
     REFRESH_TOKEN_TTL: seconds(7 * 24 * 3600),
     /**
+     * Seconds in which a spent refresh token whose successor was never used may be presented again
+     * (a client that lost the answer, e.g. to a reload); 0 = every reuse ends the sign-in (ADR 006).
+     */
+    REFRESH_REUSE_GRACE: seconds(30, 0),
+    /**
      * Failed sign-ins allowed from one client address (any accounts) in one window: successes do not
      * count, so a company of a hundred people behind one address never reaches it.
      */

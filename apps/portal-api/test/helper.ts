@@ -231,6 +231,7 @@ export async function buildTestApp(
         keys: app.signingKeys,
         accessTtl: config.ACCESS_TOKEN_TTL,
         refreshTtl: config.REFRESH_TOKEN_TTL,
+        reuseGrace: config.REFRESH_REUSE_GRACE,
       },
       user,
       { ip: '127.0.0.1', userAgent: 'vitest' },

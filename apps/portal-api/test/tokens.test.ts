@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { base64url, createLocalJWKSet, decodeJwt, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIns } from '../src/db/schema';
+import { refreshTokens, signIns } from '../src/db/schema';
+import { hashToken } from '../src/modules/accounts/sessions';
 import { signAccessToken, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/modules/auth/access-token';
 import { buildTestApp, DATABASES, type TestApp } from './helper';
 
@@ -117,32 +118,85 @@ describe.each(DATABASES)('token suite on %s', (database) => {
   });
 
   describe('refresh tokens', () => {
-    it('rotation replay revokes the whole family', async () => {
+    const familyOf = (accessToken: string) => String(decodeJwt(accessToken).sid);
+    const revokedReasonOf = async (accessToken: string) =>
+      (
+        await t.db
+          .select()
+          .from(signIns)
+          .where(eq(signIns.id, familyOf(accessToken)))
+      )[0]?.revokedReason;
+    const liveTokensOf = async (accessToken: string) =>
+      t.db
+        .select({ tokenHash: refreshTokens.tokenHash })
+        .from(refreshTokens)
+        .where(
+          and(eq(refreshTokens.familyId, familyOf(accessToken)), isNull(refreshTokens.usedAt)),
+        );
+
+    it('rotation replay after the successor was used revokes the whole family', async () => {
       const first = await t.signIn('admin', t.company.adminPassword);
       const second = await rotate(first.refreshToken);
       expect(second.statusCode).toBe(200);
-      const next = second.json().data;
+      const third = await rotate(second.json().data.refreshToken);
+      expect(third.statusCode).toBe(200);
+      const next = third.json().data;
       const replay = await rotate(first.refreshToken);
       expect(replay.statusCode).toBe(401);
       expect(replay.json().message).toBe('Token refresh failed');
       // The thief's replay ended the sign-in: the legitimate newest tokens are dead too.
       expect((await rotate(next.refreshToken)).statusCode).toBe(401);
       expect((await verify(next.accessToken)).statusCode).toBe(401);
-      const [family] = await t.db
-        .select()
-        .from(signIns)
-        .where(eq(signIns.id, String(decodeJwt(first.accessToken).sid)));
-      expect(family?.revokedReason).toBe('refresh token reuse');
+      expect(await revokedReasonOf(first.accessToken)).toBe('refresh token reuse');
     });
 
-    it('of two concurrent rotations of one token exactly one wins', async () => {
+    it('rotation replay after the reuse grace revokes the whole family', async () => {
+      const first = await t.signIn('admin', t.company.adminPassword);
+      const second = await rotate(first.refreshToken);
+      expect(second.statusCode).toBe(200);
+      const next = second.json().data;
+      // The first token was spent longer ago than the grace allows.
+      await t.db
+        .update(refreshTokens)
+        .set({ usedAt: new Date(Date.now() - (t.config.REFRESH_REUSE_GRACE + 1) * 1000) })
+        .where(eq(refreshTokens.tokenHash, hashToken(first.refreshToken)));
+      expect((await rotate(first.refreshToken)).statusCode).toBe(401);
+      expect((await rotate(next.refreshToken)).statusCode).toBe(401);
+      expect((await verify(next.accessToken)).statusCode).toBe(401);
+      expect(await revokedReasonOf(first.accessToken)).toBe('refresh token reuse');
+    });
+
+    it('a retry within the grace whose answer was lost is answered again, leaving one live token', async () => {
+      const first = await t.signIn('admin', t.company.adminPassword);
+      const lost = await rotate(first.refreshToken);
+      expect(lost.statusCode).toBe(200);
+      // The client never saw `lost` (a reload cut the request off) and presents its token again.
+      const retried = await rotate(first.refreshToken);
+      expect(retried.statusCode).toBe(200);
+      const pair = retried.json().data;
+      expect(pair.refreshToken).not.toBe(lost.json().data.refreshToken);
+      expect(await liveTokensOf(first.accessToken)).toHaveLength(1);
+      expect((await verify(pair.accessToken)).statusCode).toBe(200);
+      const onward = await rotate(pair.refreshToken);
+      expect(onward.statusCode).toBe(200);
+      // The withdrawn answer is spent: presenting it is a replay and ends the sign-in.
+      expect((await rotate(lost.json().data.refreshToken)).statusCode).toBe(401);
+      expect((await verify(onward.json().data.accessToken)).statusCode).toBe(401);
+      expect(await revokedReasonOf(first.accessToken)).toBe('refresh token reuse');
+    });
+
+    it('of two concurrent rotations of one token both are answered and exactly one token stays live', async () => {
       for (let round = 0; round < 3; round++) {
         const session = await t.signIn('admin', t.company.adminPassword);
         const answers = await Promise.all([
           rotate(session.refreshToken),
           rotate(session.refreshToken),
         ]);
-        expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 401]);
+        expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+        const live = await liveTokensOf(session.accessToken);
+        expect(live).toHaveLength(1);
+        const returned = answers.map((a) => hashToken(a.json().data.refreshToken as string));
+        expect(returned).toContain(live[0]?.tokenHash);
       }
     });
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect as baseExpect, test } from '@playwright/test';
-import { ADMIN, expectAccessible, go, signIn } from './support';
+import { ADMIN, expectAccessible, signIn } from './support';
 import { PortalClient, screenshotsOf, tableColumn, unique } from './company-support';
 
 // Screens load their chunk and ask the API after a reload; the shared 2-core machine is slow.
@@ -25,7 +25,7 @@ test('create a permission, a role using it and a user with that role; that user 
   await signIn(page);
 
   // Permission
-  await go(page, '/app/company/permissions');
+  await page.goto('/app/company/permissions');
   await page.getByRole('link', { name: 'Create permission' }).click();
   await expect(page.getByRole('heading', { name: 'Create permission' })).toBeVisible();
   await page.getByLabel('Code').fill('Not A Code');
@@ -48,14 +48,14 @@ test('create a permission, a role using it and a user with that role; that user 
   await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText(code);
 
   // A taken code is reported under the field by the server.
-  await go(page, '/app/company/permissions/create');
+  await page.goto('/app/company/permissions/create');
   await page.getByLabel('Code').fill(code);
   await page.getByLabel('Name').fill('Again');
   await page.getByRole('button', { name: 'Create permission' }).click();
   await expect(page.locator('#permission-code-error')).toBeVisible();
 
   // Role with users.read, roles.read and the new permission
-  await go(page, '/app/company/roles/create');
+  await page.goto('/app/company/roles/create');
   await page.getByLabel('Name').fill(roleName);
   await page.getByLabel('Description').fill('Reads users and roles.');
   await page.getByRole('checkbox', { name: 'Read users users.read' }).check();
@@ -67,7 +67,7 @@ test('create a permission, a role using it and a user with that role; that user 
   await expect(page.getByRole('heading', { name: 'Permissions (3)' })).toBeVisible();
 
   // User with that role
-  await go(page, '/app/company/users/create');
+  await page.goto('/app/company/users/create');
   await page.getByLabel('First name').fill('Vera');
   await page.getByLabel('Last name').fill('Viewer');
   await page.getByLabel('User name').fill(userName);
@@ -101,7 +101,7 @@ test('create a permission, a role using it and a user with that role; that user 
   const viewer = await other.newPage();
   await signIn(viewer, userName, PASSWORD);
   await expect(viewer.getByRole('link', { name: 'Audit' })).toHaveCount(0);
-  await go(viewer, '/app/company/users');
+  await viewer.goto('/app/company/users');
   await expect(viewer.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
   const create = viewer.getByRole('button', { name: 'Create user' });
   await expect(create).toBeDisabled();
@@ -111,9 +111,9 @@ test('create a permission, a role using it and a user with that role; that user 
   );
   await expect(viewer.getByRole('button', { name: /^Edit / }).first()).toBeDisabled();
   await expect(viewer.getByRole('button', { name: /^Delete / }).first()).toBeDisabled();
-  await go(viewer, '/app/company/roles');
+  await viewer.goto('/app/company/roles');
   await expect(viewer.getByRole('link', { name: roleName, exact: true })).toBeVisible();
-  await go(viewer, '/app/company/permissions');
+  await viewer.goto('/app/company/permissions');
   await expect(
     viewer.getByRole('heading', { name: 'You do not have access to the permissions list' }),
   ).toBeVisible();
@@ -122,14 +122,14 @@ test('create a permission, a role using it and a user with that role; that user 
   await screenshotsOf(viewer, 'company-forbidden', async () => {
     await expect(viewer.getByText('Error 403')).toBeVisible();
   });
-  await go(viewer, '/app/company/audit');
+  await viewer.goto('/app/company/audit');
   await expect(viewer.getByText('Error 403')).toBeVisible();
-  await go(viewer, '/app/company/users/create');
+  await viewer.goto('/app/company/users/create');
   await expect(viewer.getByText('Error 403')).toBeVisible();
   await other.close();
 
   // Edit each
-  await go(page, userUrl.replace(/\/read$/, '/update'));
+  await page.goto(userUrl.replace(/\/read$/, '/update'));
   await page.getByLabel('Phone').fill('+41 44 000 00 00');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText(`User “${userName}” saved.`)).toBeVisible();
@@ -150,7 +150,7 @@ test('create a permission, a role using it and a user with that role; that user 
   });
 
   // Delete the user, then the role, then the permission.
-  await go(page, userUrl.replace(/\/read$/, '/delete'));
+  await page.goto(userUrl.replace(/\/read$/, '/delete'));
   await expect(
     page.getByText('Every device where they are signed in is signed out at once.'),
   ).toBeVisible();
@@ -162,16 +162,16 @@ test('create a permission, a role using it and a user with that role; that user 
   await expect(page.getByText(`User “${userName}” deleted.`)).toBeVisible();
   await expect(page).toHaveURL(/\/app\/company\/users$/);
 
-  await go(page, roleUrl.replace(/\/read$/, '/update'));
+  await page.goto(roleUrl.replace(/\/read$/, '/update'));
   await page.getByLabel('Description').fill('Renamed before going.');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText(`Role “${roleName}” saved.`)).toBeVisible();
-  await go(page, roleUrl.replace(/\/read$/, '/delete'));
+  await page.goto(roleUrl.replace(/\/read$/, '/delete'));
   await page.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText(`Role “${roleName}” deleted.`)).toBeVisible();
   await expect(page).toHaveURL(/\/app\/company\/roles$/);
 
-  await go(page, '/app/company/permissions');
+  await page.goto('/app/company/permissions');
   await page.getByRole('searchbox', { name: 'Search permissions' }).fill(code);
   await page.getByRole('link', { name: `Edit ${code}` }).click();
   await page.getByLabel('Description').fill('Edited once.');
@@ -182,7 +182,7 @@ test('create a permission, a role using it and a user with that role; that user 
   await expect(page.getByText(`Permission “${code}” deleted.`)).toBeVisible();
 
   // The audit trail shows what was just done, with before/after in the side panel.
-  await go(page, '/app/company/audit');
+  await page.goto('/app/company/audit');
   await page.getByRole('button', { name: 'Filter by Action' }).click();
   await page.getByRole('menuitemradio', { name: 'role.update' }).click();
   await expect(page).toHaveURL(/filters%5Baction%5D=role.update/);
@@ -214,7 +214,7 @@ test('a stale edit answers 409: the form shows what changed and overwrites only 
   const name = unique('Stale');
   const role = await api.ok<Named>('POST', '/roles', { name, description: 'first' });
   await signIn(page);
-  await go(page, `/app/company/roles/${role._id}/update`);
+  await page.goto(`/app/company/roles/${role._id}/update`);
   await page.getByLabel('Description').fill('mine');
 
   // Leaving asks first.
@@ -262,7 +262,7 @@ test('role–permission matrix: changed cells highlighted, saved per role, visib
   const name = unique('Matrix');
   const role = await api.ok<Named>('POST', '/roles', { name, description: '' });
   await signIn(page);
-  await go(page, '/app/company/roles');
+  await page.goto('/app/company/roles');
   await page.getByRole('link', { name: 'Permission matrix' }).click();
   await expect(page.getByRole('heading', { name: 'Permission matrix' })).toBeVisible();
   const cell = page.getByRole('checkbox', { name: `${name}: users.read`, exact: true });
@@ -284,7 +284,7 @@ test('role–permission matrix: changed cells highlighted, saved per role, visib
       page.getByRole('checkbox', { name: `${name}: users.read`, exact: true }),
     ).toBeChecked();
   });
-  await go(page, `/app/company/roles/${role._id}/read`);
+  await page.goto(`/app/company/roles/${role._id}/read`);
   await expect(page.getByRole('heading', { name: 'Permissions (1)' })).toBeVisible();
   await expect(page.getByText('users.read', { exact: true })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Recent changes' })).toBeVisible();
@@ -312,7 +312,7 @@ test('bulk delete with one protected row reports it; CSV export equals the API l
     });
   }
   await signIn(page);
-  await go(page, '/app/company/users?search=demo.local');
+  await page.goto('/app/company/users?search=demo.local');
   await expect(page.getByText('1–4 of 4 users')).toBeVisible();
   await page.getByRole('checkbox', { name: 'Select all on this page' }).check();
   await page.getByRole('button', { name: 'Delete selected (4)' }).click();
@@ -339,7 +339,7 @@ test('bulk delete with one protected row reports it; CSV export equals the API l
       password: PASSWORD,
     });
   }
-  await go(page, `/app/company/users?search=${csvTag}&sort=userName:desc`);
+  await page.goto(`/app/company/users?search=${csvTag}&sort=userName:desc`);
   await expect(page.getByText('1–10 of 130 users')).toBeVisible();
   const [download] = await Promise.all([
     page.waitForEvent('download'),

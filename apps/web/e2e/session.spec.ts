@@ -167,6 +167,41 @@ test('a verification without an answer never ends the session', async ({ page })
   expect(await refreshCookieOf(page)).not.toBe(before);
 });
 
+test('a rotation whose answer never reached the browser does not end the session', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  const context = page.context();
+  const spent = (await context.cookies()).find((c) => c.name === 'refreshToken');
+  expect(spent).toBeTruthy();
+  // The portal rotates the token but its answer is lost (as when a reload cuts the request off after
+  // the server answered): the browser keeps the spent token and presents it again on the next load.
+  let rotatedOnServer = 0;
+  await page.route('**/api/accounts/rotate-token', async (route) => {
+    const answer = await route.fetch();
+    expect(answer.status()).toBe(200);
+    rotatedOnServer++;
+    await route.abort('connectionreset');
+  });
+  const token = (await persistedAccessToken(page))!;
+  await page.waitForTimeout(Math.max(0, expOf(token) * 1000 - Date.now() + 1500));
+  const lost = page.waitForRequest('**/api/accounts/rotate-token');
+  await page.goto('/app/account/view').catch(() => {});
+  await lost;
+  await expect.poll(() => rotatedOnServer).toBe(1);
+  await page.unroute('**/api/accounts/rotate-token');
+  // Playwright's fetch may have stored the new cookie in the context: put the spent one back.
+  await context.addCookies([spent!]);
+
+  const retried = page.waitForResponse('**/api/accounts/rotate-token');
+  await page.reload();
+  expect((await retried).status()).toBe(200);
+  await expect(page.getByText('admin@demo.local')).toBeVisible();
+  await expect(page).toHaveURL(/\/app\/account\/view$/);
+  expect(await refreshCookieOf(page)).not.toBe(spent!.value);
+});
+
 test('a deep link survives signing in; foreign return paths are ignored', async ({ page }) => {
   await page.goto('/app/account/change-password');
   await expect(page).toHaveURL(/\/auth\/signin$/);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { axeViolations, expectAccessible, go, screenshot, signIn } from './support';
+import { axeViolations, expectAccessible, screenshot, signIn } from './support';
 
 test('theme persists across reloads and the dashboard looks right in dark', async ({ page }) => {
   await page.goto('/');
@@ -112,20 +112,20 @@ test('titles, the signed-in landing page, the in-app 404 and Ctrl+B in fields', 
   await expect(page).toHaveTitle('Sign In · Power Analyzer');
   await signIn(page);
   await expect(page).toHaveTitle('Dashboard · Power Analyzer');
-  await go(page, '/app/account/view');
+  await page.goto('/app/account/view');
   await expect(page).toHaveTitle('Your account · Power Analyzer');
 
-  await go(page, '/');
+  await page.goto('/');
   await expect(page.getByRole('main').getByRole('link', { name: 'Open the app' })).toBeVisible();
   await expect(page.getByRole('main').getByRole('link', { name: 'Sign In' })).toHaveCount(0);
 
-  await go(page, '/app/no/such/page');
+  await page.goto('/app/no/such/page');
   await expect(page).toHaveTitle('Page not found · Power Analyzer');
   await page.getByRole('link', { name: 'Go home' }).click();
   await expect(page).toHaveURL(/\/app$/);
 
   // Ctrl+B while typing stays with the field; outside a field it toggles the sidebar.
-  await go(page, '/app/account/edit');
+  await page.goto('/app/account/edit');
   const sidebar = page.locator('[data-slot="sidebar"]');
   await expect(sidebar).toHaveAttribute('data-state', 'expanded');
   await page.getByLabel('First name').focus();

@@ -82,13 +82,3 @@ export async function axeViolations(page: Page): Promise<string[]> {
     (v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
   );
 }
-
-/**
- * `page.goto` once the page is quiet. The suite's access tokens expire at once (20 s life, 30 s
- * margin), so nearly every call refreshes first; a navigation that cuts off a refresh the server has
- * already answered leaves the browser with a spent refresh token, and the next page is signed out.
- */
-export async function go(page: Page, url: string) {
-  await page.waitForLoadState('networkidle');
-  await page.goto(url);
-}

@@ -197,7 +197,10 @@ export const signIns = pgTable(
   (t) => [index('sign_ins_user_idx').on(t.userId, t.revokedAt)],
 );
 
-/** Refresh tokens are stored as SHA-256 hashes; `used_at` makes each single use. */
+/**
+ * Refresh tokens are stored as SHA-256 hashes; `used_at` makes each single use. `parent_id` is the
+ * token this one replaced, so a retried rotation whose answer was lost can find what it was given (ADR 006).
+ */
 export const refreshTokens = pgTable(
   'refresh_tokens',
   {
@@ -205,6 +208,7 @@ export const refreshTokens = pgTable(
     familyId: uuid('family_id')
       .notNull()
       .references(() => signIns.id, { onDelete: 'cascade' }),
+    parentId: uuid('parent_id'),
     tokenHash: text('token_hash').notNull(),
     createdAt: createdAt(),
     usedAt: timestamp('used_at', { withTimezone: true }),

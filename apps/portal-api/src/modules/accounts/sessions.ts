@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { PortalDb, PortalTx } from '../../db/client';
 import { refreshTokens, signIns, users } from '../../db/schema';
 import { signAccessToken } from '../auth/access-token';
@@ -16,6 +16,8 @@ export interface TokenSettings {
   keys: SigningKeys;
   accessTtl: number;
   refreshTtl: number;
+  /** Seconds after its use in which a token whose child was never used may be presented again. */
+  reuseGrace: number;
 }
 
 export interface IssuedTokens {
@@ -78,7 +80,14 @@ export async function startSignIn(
 }
 
 export type RotationResult =
-  | { ok: true; tokens: IssuedTokens; userId: string; companyId: string }
+  | {
+      ok: true;
+      tokens: IssuedTokens;
+      userId: string;
+      companyId: string;
+      /** A used token was honoured within the reuse grace (a retry after a lost answer). */
+      retried: boolean;
+    }
   | {
       ok: false;
       reason: 'unknown' | 'reused' | 'ended';
@@ -88,9 +97,14 @@ export type RotationResult =
     };
 
 /**
- * Exchanges a refresh token for a new pair. The token is consumed by ONE atomic
- * `UPDATE … WHERE used_at IS NULL RETURNING`, so of two concurrent rotations exactly one wins.
- * Presenting an already-used token (a replay, or the loser of a race) revokes the whole sign-in.
+ * Exchanges a refresh token for a new pair (ADR 002, amended by ADR 006). Rotations of one sign-in are
+ * serialised by a row lock on the sign-in, so each sees the last one's outcome:
+ * - an unused token is consumed and replaced by a child;
+ * - a used token presented again within `reuseGrace` seconds of its use, whose child was never used,
+ *   is a client retrying a rotation whose answer it lost (a reload cut the request off after the
+ *   server had answered): the unused child is withdrawn and a new one issued, so the family still has
+ *   exactly one live token;
+ * - any other use of a used token is a replay: the whole sign-in ends (reuse detection).
  */
 export async function rotateRefreshToken(
   db: PortalDb,
@@ -98,75 +112,87 @@ export async function rotateRefreshToken(
   refreshToken: string,
 ): Promise<RotationResult> {
   const tokenHash = hashToken(refreshToken);
-  // Consumption and the validity checks (sign-in live, user active) are ONE statement: the winner of
-  // a race is decided by the row lock on the token, and a later revocation cannot undo its answer.
-  const liveFamilies = db
-    .select({ id: signIns.id })
-    .from(signIns)
-    .innerJoin(users, eq(users.id, signIns.userId))
-    .where(
-      and(isNull(signIns.revokedAt), gt(signIns.expiresAt, sql`now()`), eq(users.status, 'active')),
-    );
-  const [consumed] = await db
-    .update(refreshTokens)
-    .set({ usedAt: new Date() })
-    .where(
-      and(
-        eq(refreshTokens.tokenHash, tokenHash),
-        isNull(refreshTokens.usedAt),
-        inArray(refreshTokens.familyId, liveFamilies),
-      ),
-    )
-    .returning({ familyId: refreshTokens.familyId });
+  const [presented] = await db
+    .select({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, tokenHash));
+  if (!presented) return { ok: false, reason: 'unknown' };
+  const { familyId } = presented;
 
-  if (!consumed) {
-    const [known] = await db
+  const outcome = await db.transaction(async (tx) => {
+    // The lock orders concurrent rotations of this sign-in; everything below reads after it.
+    const [family] = await tx
       .select({
-        familyId: refreshTokens.familyId,
-        usedAt: refreshTokens.usedAt,
-        userId: signIns.userId,
-        companyId: signIns.companyId,
+        revokedAt: signIns.revokedAt,
+        expiresAt: signIns.expiresAt,
+        userId: users.id,
+        companyId: users.companyId,
+        userName: users.userName,
+        status: users.status,
       })
+      .from(signIns)
+      .innerJoin(users, eq(users.id, signIns.userId))
+      .where(eq(signIns.id, familyId))
+      .for('update', { of: signIns });
+    if (!family || family.revokedAt || family.expiresAt <= new Date() || family.status !== 'active')
+      return { ok: false as const, reason: 'ended' as const };
+    const [token] = await tx
+      .select({ id: refreshTokens.id, usedAt: refreshTokens.usedAt })
       .from(refreshTokens)
-      .innerJoin(signIns, eq(signIns.id, refreshTokens.familyId))
       .where(eq(refreshTokens.tokenHash, tokenHash));
-    if (!known) return { ok: false, reason: 'unknown' };
-    if (!known.usedAt) return { ok: false, reason: 'ended', sessionId: known.familyId };
-    // A used token presented again: a replay (or the loser of a race). End the whole sign-in.
-    await revokeSignIn(db, known.familyId, 'refresh token reuse');
+    if (!token) return { ok: false as const, reason: 'unknown' as const };
+
+    const now = new Date();
+    if (token.usedAt) {
+      const withinGrace = now.getTime() - token.usedAt.getTime() <= settings.reuseGrace * 1000;
+      const withdrawn = withinGrace
+        ? await tx
+            .update(refreshTokens)
+            .set({ usedAt: now })
+            .where(and(eq(refreshTokens.parentId, token.id), isNull(refreshTokens.usedAt)))
+            .returning({ id: refreshTokens.id })
+        : [];
+      if (withdrawn.length === 0) {
+        // A used token presented again: a replay (or a retry after its child was used). End the sign-in.
+        await revokeSignIn(tx, familyId, 'refresh token reuse');
+        return { ok: false as const, reason: 'reused' as const, family };
+      }
+    } else {
+      await tx.update(refreshTokens).set({ usedAt: now }).where(eq(refreshTokens.id, token.id));
+    }
+    const next = newOpaqueToken();
+    await tx
+      .insert(refreshTokens)
+      .values({ familyId, parentId: token.id, tokenHash: hashToken(next) });
+    await tx.update(signIns).set({ lastUsedAt: now }).where(eq(signIns.id, familyId));
+    return { ok: true as const, next, family, retried: Boolean(token.usedAt) };
+  });
+
+  if (!outcome.ok) {
+    if (outcome.reason !== 'reused')
+      return { ok: false, reason: outcome.reason, sessionId: familyId };
     return {
       ok: false,
       reason: 'reused',
-      userId: known.userId,
-      companyId: known.companyId,
-      sessionId: known.familyId,
+      userId: outcome.family.userId,
+      companyId: outcome.family.companyId,
+      sessionId: familyId,
     };
   }
-
-  const [row] = await db
-    .select({ id: users.id, companyId: users.companyId, userName: users.userName })
-    .from(signIns)
-    .innerJoin(users, eq(users.id, signIns.userId))
-    .where(eq(signIns.id, consumed.familyId));
-  if (!row) return { ok: false, reason: 'ended', sessionId: consumed.familyId };
-  const next = newOpaqueToken();
-  await db.transaction(async (tx) => {
-    await tx
-      .insert(refreshTokens)
-      .values({ familyId: consumed.familyId, tokenHash: hashToken(next) });
-    await tx
-      .update(signIns)
-      .set({ lastUsedAt: new Date() })
-      .where(eq(signIns.id, consumed.familyId));
-  });
+  const user = {
+    id: outcome.family.userId,
+    companyId: outcome.family.companyId,
+    userName: outcome.family.userName,
+  };
   return {
     ok: true,
-    userId: row.id,
-    companyId: row.companyId,
+    userId: user.id,
+    companyId: user.companyId,
+    retried: outcome.retried,
     tokens: {
-      accessToken: await accessTokenFor(db, settings, row, consumed.familyId),
-      refreshToken: next,
-      sessionId: consumed.familyId,
+      accessToken: await accessTokenFor(db, settings, user, familyId),
+      refreshToken: outcome.next,
+      sessionId: familyId,
     },
   };
 }

@@ -61,6 +61,7 @@ export async function registerSignInRoutes(base: FastifyInstance) {
     keys: app.signingKeys,
     accessTtl: config.ACCESS_TOKEN_TTL,
     refreshTtl: config.REFRESH_TOKEN_TTL,
+    reuseGrace: config.REFRESH_REUSE_GRACE,
   };
   const limits = new SignInLimits({
     windowSeconds: config.SIGNIN_RATE_LIMIT_WINDOW,
@@ -160,7 +161,7 @@ export async function registerSignInRoutes(base: FastifyInstance) {
         tags: ['accounts'],
         summary: 'Exchange a refresh token (cookie or body) for a new token pair',
         description:
-          'Single use: the presented token is consumed and a new one issued (and set as cookie). Presenting an already-used token ends that whole sign-in (reuse detection).',
+          'Single use: the presented token is consumed and a new one issued (and set as cookie). Presenting an already-used token ends that whole sign-in (reuse detection), except within `REFRESH_REUSE_GRACE` seconds of its use while its successor is unused (a client that lost the answer): then the successor is withdrawn and a new pair issued.',
         body: rotateBody,
         response: { 200: ok(tokenPairSchema), 401: errors[401] },
       },
@@ -189,6 +190,11 @@ export async function registerSignInRoutes(base: FastifyInstance) {
         }
         throw unauthorized(REFRESH_FAILED);
       }
+      if (result.retried)
+        request.log.info(
+          { sessionId: result.tokens.sessionId },
+          'refresh token presented again within the reuse grace: answered again',
+        );
       setRefreshCookie(reply, result.tokens.refreshToken, config.REFRESH_TOKEN_TTL);
       return envelope({
         accessToken: result.tokens.accessToken,
