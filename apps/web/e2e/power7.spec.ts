@@ -291,3 +291,106 @@ test('a user without power7.run sees the 403 state', async ({ page, request }) =
     await expect(p.getByTestId('power7-forbidden')).toBeVisible();
   });
 });
+
+/** Fills the parameters step with the fixture's budget and payouts and chooses its file. */
+async function fillParameters(page: Page) {
+  await page.goto('/app/power7/parameters');
+  await page.locator('#customer_file').setInputFiles(fixture.file);
+  await expect(page.getByTestId('power7-preview')).toContainText('customer id');
+  await page.getByLabel('Fixed: at most an amount').check();
+  await page.getByLabel('Budget', { exact: true }).fill(String(BUDGET));
+  for (const [i, payout] of PAYOUTS.entries()) {
+    await page.getByLabel(`${i + 3} matches`).fill(String(payout));
+  }
+}
+
+test('an upload can be cancelled; a 401 while polling is refreshed and polling goes on', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await signIn(page);
+
+  // Cancel: the upload is held in the browser until the user has cancelled it.
+  await fillParameters(page);
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/upload/', async (route) => {
+    await held;
+    await route.abort().catch(() => {});
+  });
+  await page.getByRole('button', { name: 'Upload and analyse' }).click();
+  await page.getByRole('button', { name: 'Cancel upload' }).click();
+  await expect(page.getByText('The upload was cancelled.')).toBeVisible();
+  release();
+  await page.unroute('**/api/upload/');
+  // nothing typed is lost: the same form, values in place, ready to upload again
+  await expect(page).toHaveURL(/\/app\/power7\/parameters$/);
+  await expect(page.getByLabel('Budget', { exact: true })).toHaveValue(String(BUDGET));
+  await expect(page.getByLabel('7 matches')).toHaveValue(String(PAYOUTS[4]));
+
+  // A poll answered 401 (the token ran out mid-poll): the app refreshes, asks again and goes on.
+  let refused = 0;
+  await page.route('**/api/power7/processing-status/**', async (route) => {
+    if (refused++ > 0) return route.continue();
+    await route.fulfill({
+      status: 401,
+      contentType: 'application/json',
+      body: JSON.stringify({ success: false, code: 'UNAUTHORIZED', message: 'Token expired' }),
+    });
+  });
+  const rotated = page.waitForResponse(
+    (r) => r.url().endsWith('/api/accounts/rotate-token') && refused > 0,
+  );
+  await page.getByRole('button', { name: 'Upload and analyse' }).click();
+  await expect(page).toHaveURL(/\/app\/power7\/process\?session=/, { timeout: 30_000 });
+  expect((await rotated).status()).toBe(200);
+  await expect(page.getByTestId('power7-done')).toBeVisible({ timeout: 90_000 });
+  expect(refused).toBeGreaterThan(1);
+  await expect(page).toHaveURL(/\/app\/power7\/process\?session=/);
+  await page.unroute('**/api/power7/processing-status/**');
+});
+
+test('without power7.download the draws are listed but their winners are locked', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(300_000);
+  const signInAnswer = await request.post(`${E2E.portalUrl}/api/accounts/sign-in`, {
+    data: { userName: 'admin', password: E2E.adminPassword },
+  });
+  const token = (await signInAnswer.json()).data.accessToken as string;
+  const listed = await request.get(`${E2E.portalUrl}/api/permissions?search=power7.run`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const runPermission = ((await listed.json()).data.items as { _id: string; code: string }[]).find(
+    (p) => p.code === 'power7.run',
+  );
+  expect(runPermission).toBeTruthy();
+  const password = 'run-only-user-passphrase';
+  const created = await request.post(`${E2E.portalUrl}/api/users`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      userName: 'runonly',
+      email: 'runonly@demo.local',
+      userFirstName: 'Run',
+      userLastName: 'Only',
+      password,
+      permissionIds: [runPermission!._id],
+    },
+  });
+  expect(created.status()).toBe(201);
+
+  await signIn(page, 'runonly', password);
+  await fillParameters(page);
+  await page.getByRole('button', { name: 'Upload and analyse' }).click();
+  await expect(page.getByTestId('power7-done')).toBeVisible({ timeout: 90_000 });
+  const draws = page.getByTestId('power7-draws');
+  await expect(draws).toContainText('needs the power7.download permission');
+  await expect(page.getByTestId('power7-draw-locked').first()).toBeVisible({ timeout: 30_000 });
+  await expect(draws.getByRole('link', { name: /Winners of draw/ })).toHaveCount(0);
+  await expectAccessible(page);
+  // the results step itself answers with the 403 state
+  const session = new URL(page.url()).searchParams.get('session')!;
+  await page.goto(`/app/power7/results?session=${session}&combo=1-2-3-4-5-6-7&match=3`);
+  await expect(page.getByTestId('power7-forbidden')).toContainText('power7.download');
+});

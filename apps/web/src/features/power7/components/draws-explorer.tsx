@@ -130,18 +130,31 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
                 {data.items.map((draw, i) => (
                   <TableRow key={draw.combo} data-testid="power7-draw-row">
                     <TableCell>
-                      <Link
-                        to={resultsLink(
-                          session,
-                          draw,
-                          (data.page - 1) * DRAWS_PAGE_SIZE + i,
-                          search,
-                        )}
-                        className="rounded-full outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-                        aria-label={`Winners of draw ${draw.numbers.join(', ')}`}
-                      >
-                        <NumberBalls numbers={draw.numbers} />
-                      </Link>
+                      {canDownload ? (
+                        <Link
+                          to={resultsLink(
+                            session,
+                            draw,
+                            (data.page - 1) * DRAWS_PAGE_SIZE + i,
+                            search,
+                          )}
+                          className="rounded-full outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                          aria-label={`Winners of draw ${draw.numbers.join(', ')}`}
+                        >
+                          <NumberBalls numbers={draw.numbers} />
+                        </Link>
+                      ) : (
+                        // Not a link: the winners need power7.download (the card's description says so).
+                        <span
+                          data-testid="power7-draw-locked"
+                          title="Seeing the winners needs the power7.download permission"
+                        >
+                          <NumberBalls
+                            numbers={draw.numbers}
+                            label={`Draw ${draw.numbers.join(', ')}`}
+                          />
+                        </span>
+                      )}
                     </TableCell>
                     {([3, 4, 5, 6, 7] as const).map((m) => (
                       <TableCell key={m} className="text-right tabular-nums">
