@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app when its build is missing or older than its sources, then runs the
-// portal (web app + portal API) and the Power 7 API side by side on the embedded defaults.
+// `npm start`: builds the web app and the services when their builds are missing or older than their
+// sources, then runs the portal (web app + portal API) and the Power 7 API side by side, compiled, on
+// the embedded defaults.
 // Either service stopping stops the other, so a failure is never half-hidden.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildServices, servicesStale } from './build-services.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const web = path.join(root, 'apps/web');
@@ -35,14 +37,19 @@ if (!process.env.SKIP_WEB_BUILD && builtAt < sourcesAt) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+if (servicesStale()) {
+  const ms = await buildServices();
+  console.log(`Built the services in ${Math.round(ms)} ms.`);
+}
+
 const services = [
-  ['portal', 'apps/portal-api/src/server.ts'],
-  ['power7', 'apps/power7-api/src/server.ts'],
+  ['portal', 'apps/portal-api/dist/server.mjs'],
+  ['power7', 'apps/power7-api/dist/server.mjs'],
 ];
 let stopping = false;
 let signInDetails = '';
 const children = services.map(([name, entry]) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+  const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, entry)], {
     cwd: root,
     // The IPC channel carries the portal's sign-in details (printed below once all is ready).
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],

@@ -39,10 +39,18 @@ function scanWorkerBundle(): string | null {
 }
 
 /**
- * Starts one scan worker thread: from the esbuild bundle when possible, else through the
- * `scan-worker.mjs` bootstrap that registers tsx in the worker (see there).
+ * In the compiled services and CLI (scripts/build-services.mjs): the path of the scan worker compiled
+ * beside the bundle. Undeclared when running from the sources.
+ */
+declare const __PA_SCAN_WORKER__: string | undefined;
+
+/**
+ * Starts one scan worker thread: the compiled worker in a build; from sources, the esbuild bundle
+ * when possible, else through the `scan-worker.mjs` bootstrap that registers tsx in the worker.
  */
 export function startScanWorker(via: 'auto' | 'tsx' = 'auto'): Worker {
+  if (via === 'auto' && typeof __PA_SCAN_WORKER__ === 'string')
+    return new Worker(__PA_SCAN_WORKER__);
   const code = via === 'auto' ? scanWorkerBundle() : null;
   if (code !== null) return new Worker(code, { eval: true });
   return new Worker(new URL('./scan-worker.mjs', import.meta.url));

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { generateTickets, writeCustomerCsv } from '../bench/generate';
 import { main } from '../src/cli/main';
 
 const run = promisify(execFile);
@@ -23,6 +24,18 @@ async function spawnPower7(args: string[]) {
     const e = err as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
+}
+
+/** The compiled command line (`npm run power7` runs it, scripts/build-services.mjs builds it). */
+async function spawnCompiled(args: string[]) {
+  const { buildServices } = (await import(join(root, 'scripts/build-services.mjs'))) as {
+    buildServices: () => Promise<number>;
+  };
+  await buildServices();
+  const r = await run(process.execPath, ['packages/power7-engine/dist/cli.mjs', ...args], {
+    cwd: root,
+  });
+  return { stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Runs `main()` in this process, capturing what it writes. */
@@ -47,6 +60,23 @@ afterEach(() => {
 });
 
 describe('power7 command line', () => {
+  it('the compiled CLI answers as the sources do, its scan on compiled worker threads', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'power7-compiled-'));
+    try {
+      const file = join(dir, 'tickets.csv');
+      await writeCustomerCsv(file, generateTickets(2000, 20, 'uniform', 5));
+      const args = ['analyze', '--file', file, '--pool', '20', '--json'];
+      const money = ['--payouts', '3=1,4=5,5=50,6=500,7=5000', '--budget', '900'];
+      const compiled = await spawnCompiled([...args, ...money, '--workers', '2']);
+      const sources = await spawnPower7([...args, ...money, '--workers', '1']);
+      expect(compiled.stderr).toBe('');
+      expect(JSON.parse(compiled.stdout)).toEqual(JSON.parse(sources.stdout));
+      expect(JSON.parse(compiled.stdout)).toMatchObject({ tickets: 2000, draws: 77520 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('analyze --json prints exactly one JSON object of the documented shape (real process)', async () => {
     const r = await spawnPower7([
       'analyze',

@@ -1,0 +1,144 @@
+/**
+ * Cold-path benchmark (issue #17): `npm run bench:cold [-- --tickets 1000000] [-- --runs 3]`.
+ *
+ * Measures, in one run on this machine, what a user waits for around the engine, next to a yardstick:
+ * - yardstick: the engine's own warm build + scan of the file (in this process, tickets in memory,
+ *   kernels warmed by one untimed run);
+ * - the CLI from cold, file read included: the compiled bundle (`node …/dist/cli.mjs`) and the sources
+ *   through tsx (what `npm run power7` ran before the services were compiled);
+ * - both services from start until both answer `/api/ready/`: compiled bundles and tsx.
+ * Prints medians, the ratios to the yardstick and the load average (the machine is shared).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { analyzeTickets } from '../src/analyze';
+import { readCustomerFile } from '../src/customer-file';
+import { generateTickets, writeCustomerCsv } from './generate';
+
+const root = resolve(import.meta.dirname, '../../..');
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const TICKETS = arg('tickets', 1_000_000);
+const RUNS = arg('runs', 3);
+const POOL = 35;
+const PAYOUTS = { 3: 1, 4: 5, 5: 50, 6: 500, 7: 5000 } as const;
+const BUDGET = 270_000;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+async function yardstick(file: string): Promise<number> {
+  const parsed = await readCustomerFile(file, { pool: POOL, keepRejected: false });
+  const options = {
+    pool: POOL,
+    payouts: PAYOUTS,
+    budget: { type: 'fixed' as const, budget: BUDGET },
+    workers: 2,
+  };
+  await analyzeTickets(parsed.tickets, parsed.count, options); // warms the kernels and workers
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const res = await analyzeTickets(parsed.tickets, parsed.count, options);
+    times.push(res.timings.buildMs + res.timings.scanMs);
+  }
+  return median(times);
+}
+
+function timeCli(command: string[], file: string): number {
+  const args = [
+    ...command,
+    'analyze',
+    '--file',
+    file,
+    '--payouts',
+    '3=1,4=5,5=50,6=500,7=5000',
+    '--budget',
+    String(BUDGET),
+    '--workers',
+    '2',
+    '--json',
+  ];
+  const started = performance.now();
+  const run = spawnSync(process.execPath, args, { cwd: root, maxBuffer: 64 << 20 });
+  if (run.status !== 0) throw new Error(`CLI failed: ${String(run.stderr)}`);
+  return performance.now() - started;
+}
+
+async function timeStart(compiled: boolean): Promise<number> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pa-cold-'));
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORTAL_PORT: '18700',
+    POWER7_PORT: '18701',
+    LOG_LEVEL: 'warn',
+    DEMO_ADMIN_PASSWORD: 'cold-start-bench-passphrase',
+  };
+  // The first start of a data folder creates the database: not what a restart costs, so untimed.
+  for (let round = 0; round < 2; round++) {
+    const started = performance.now();
+    const entries = ['apps/portal-api', 'apps/power7-api'].map((app) =>
+      compiled ? [`${app}/dist/server.mjs`] : ['--import', 'tsx', `${app}/src/server.ts`],
+    );
+    const children = entries.map((args) => spawn(process.execPath, args, { cwd: root, env }));
+    await Promise.all(
+      [18700, 18701].map(async (port) => {
+        for (;;) {
+          try {
+            if ((await fetch(`http://127.0.0.1:${port}/api/ready/`)).ok) return;
+          } catch {
+            // not listening yet
+          }
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }),
+    );
+    const elapsed = performance.now() - started;
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((c) => new Promise((r) => c.once('exit', r))));
+    if (round === 1) {
+      rmSync(dataDir, { recursive: true, force: true });
+      return elapsed;
+    }
+  }
+  throw new Error('unreachable');
+}
+
+const file = join(tmpdir(), `power7-cold-p${POOL}-t${TICKETS}.csv`);
+if (!existsSync(file)) await writeCustomerCsv(file, generateTickets(TICKETS, POOL, 'uniform', 42));
+spawnSync(process.execPath, ['scripts/build-services.mjs'], { cwd: root, stdio: 'inherit' });
+
+const load = loadavg()[0]!;
+const warm = await yardstick(file);
+const cliCompiled: number[] = [];
+const cliTsx: number[] = [];
+const startCompiled: number[] = [];
+const startTsx: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  // Interleaved, so drift on the shared machine falls on both sides.
+  cliCompiled.push(timeCli(['packages/power7-engine/dist/cli.mjs'], file));
+  cliTsx.push(timeCli(['--import', 'tsx', 'packages/power7-engine/src/cli/main.ts'], file));
+  startCompiled.push(await timeStart(true));
+  startTsx.push(await timeStart(false));
+}
+const rows: [string, number[]][] = [
+  ['CLI cold, compiled (file read included)', cliCompiled],
+  ['CLI cold, tsx from sources', cliTsx],
+  ['both services start → ready, compiled', startCompiled],
+  ['both services start → ready, tsx', startTsx],
+];
+console.log(
+  `\nP=${POOL}, ${TICKETS.toLocaleString('en')} tickets, ${RUNS} runs, load average ${load.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
+);
+console.log(`yardstick: engine warm build + scan ${seconds(warm)}\n`);
+console.log('| what | median | runs | × yardstick |');
+console.log('|---|---|---|---|');
+for (const [what, times] of rows)
+  console.log(
+    `| ${what} | ${seconds(median(times))} | ${times.map(seconds).join(' / ')} | ${(median(times) / warm).toFixed(2)} |`,
+  );
+process.exit(0);
