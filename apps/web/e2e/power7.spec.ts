@@ -80,6 +80,10 @@ async function setTheme(page: Page, theme: 'light' | 'dark') {
     document.documentElement.classList.remove('light', 'dark');
     document.documentElement.classList.add(t);
   }, theme);
+  // Colours transition on a theme change: axe must measure the settled colours, not a mid-fade.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running'),
+  );
 }
 
 /** axe in light and dark, and the four screenshots of a step. */
