@@ -217,6 +217,8 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
   );
   await checkStep(page, 'results', async (p) => {
     await expect(p.getByTestId('power7-winner-row').first()).toBeVisible({ timeout: 30_000 });
+    // at 360 px the tab row scrolls sideways; the chosen tab is scrolled into it
+    await expect(p.getByRole('tab', { name: /^3 matches/ })).toBeInViewport({ ratio: 1 });
   });
   // reload keeps the draw and the tab
   await page.reload();

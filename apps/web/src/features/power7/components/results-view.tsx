@@ -1,5 +1,5 @@
 import { ChevronLeft, ChevronRight, Columns3, Download } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import {
   MATCH_TYPES,
@@ -150,6 +150,23 @@ function DrawResults({
   });
   const { download, progress } = useDownload();
   const numbers = combo.split('-').map(Number);
+  const tabsRef = useRef<HTMLDivElement>(null);
+  // On a narrow screen the tab row scrolls sideways: keep the chosen match type in view (a draw
+  // often opens on 3 matches, the last tab), also when the screen turns or the window narrows.
+  useEffect(() => {
+    const list = tabsRef.current?.querySelector<HTMLElement>('[role="tablist"]');
+    if (!list) return;
+    const reveal = () => {
+      const active = list.querySelector<HTMLElement>('[data-state="active"]');
+      if (!active || list.scrollWidth <= list.clientWidth) return;
+      const [box, tab] = [list.getBoundingClientRect(), active.getBoundingClientRect()];
+      list.scrollLeft += tab.left - box.left - (box.width - tab.width) / 2;
+    };
+    reveal();
+    const observer = new ResizeObserver(reveal);
+    observer.observe(list);
+    return () => observer.disconnect();
+  }, [match]);
 
   const setParam = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(search);
@@ -192,6 +209,7 @@ function DrawResults({
       </Card>
 
       <Tabs
+        ref={tabsRef}
         className="min-w-0"
         value={String(match)}
         onValueChange={(value) => setParam({ match: value, wpage: null })}
