@@ -1,5 +1,5 @@
-// System packages the test suite needs: Debian's Chromium (browser tests) and the PostgreSQL server
-// (integration tests on a real server). Installed with apt-get when missing and running as root;
+// System packages the test suite needs: Debian's Chromium (browser tests), the PostgreSQL server and
+// the Redis server (integration tests on real servers). Installed with apt-get when missing and running as root;
 // otherwise the exact command is printed and the run stops.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,6 +21,7 @@ export function ensureSystemPackages() {
   const missing = [];
   if (!fs.existsSync(CHROMIUM_PATH)) missing.push('chromium');
   if (!findPostgresBin()) missing.push('postgresql');
+  if (!fs.existsSync('/usr/bin/redis-server')) missing.push('redis-server');
   if (missing.length === 0) return;
   const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
   if (process.getuid?.() !== 0) {

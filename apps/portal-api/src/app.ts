@@ -14,12 +14,14 @@ import { loggerOptions } from '@pa/server-kit/logger';
 import { openApi } from '@pa/server-kit/openapi';
 import type { PortalConfig } from './config';
 import { openDatabase, type OpenDatabase } from './db/client';
+import type { LimiterStore } from './modules/accounts/limits';
 import { AuthCache } from './modules/auth/auth-cache';
 import { loadSigningKeys } from './modules/auth/keys';
 import { seed, type SeedResult } from './modules/companies/seed';
 import { createMailer, type Mailer } from './modules/mail/mailer';
 import { authPlugin } from './plugins/external/auth';
 import { securityHeadersPlugin } from './plugins/external/security-headers';
+import { openSharedState } from './plugins/external/redis';
 import { registerWebApp } from './plugins/external/web-app';
 import { registerAccountRoutes } from './routes/api/accounts/index';
 import { registerAdminRoutes } from './routes/api/admin-routes';
@@ -30,6 +32,8 @@ declare module 'fastify' {
     /** What seeding did at this start (server.ts prints the sign-in details from it). */
     seedResult: SeedResult;
     mailer: Mailer;
+    /** Where rate-limit counters live: memory, or Redis shared by every process (`REDIS_URL`). */
+    limiterStore: LimiterStore;
     /** Runs work after the answer went out (e.g. mail); failures are logged, close() waits for it. */
     runInBackground(work: Promise<unknown>, what: string): void;
   }
@@ -64,6 +68,9 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   app.addHook('onClose', async () => {
     if (!options.database) await database.close();
   });
+  const shared = openSharedState(config.REDIS_URL, app.log);
+  app.decorate('limiterStore', shared.limiterStore);
+  app.addHook('onClose', shared.close);
   const keys = await loadSigningKeys(config.DATA_DIR);
   app.decorate('mailer', createMailer(database.db, config, app.log));
   const background = new Set<Promise<unknown>>();
@@ -107,7 +114,10 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   });
   await app.register(healthRoutes, {
     service: 'portal-api',
-    checks: () => [{ name: 'database', check: database.check }],
+    checks: () => [
+      { name: 'database', check: database.check },
+      ...(shared.check ? [{ name: 'redis', check: shared.check }] : []),
+    ],
   });
   // The auth plugin decorates app.db / app.authenticate / app.requirePermission: register it before
   // any route that uses them.

@@ -60,6 +60,11 @@ export const portalConfigSchema = z
      * data folder) ignores it: there every write of the process invalidates the cache at once.
      */
     AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    /**
+     * redis:// URL: the sign-in and reset-mail rate limits are counted there, shared by every portal
+     * process; unset = in each process's memory.
+     */
+    REDIS_URL: z.url({ message: 'must be a redis:// URL' }).optional(),
     /** smtp:// or smtps:// URL; unset = write each message to DATA_DIR/outbox and log it. */
     SMTP_URL: z.url().optional(),
     MAIL_FROM: z.string().default('Power Analyzer <no-reply@power-analyzer.local>'),

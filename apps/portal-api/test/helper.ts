@@ -102,7 +102,7 @@ async function pgliteClone(): Promise<PGlite> {
 let databaseCounter = 0;
 
 /** A fresh, empty database on the run's real PostgreSQL server (test/global-setup.ts). */
-async function postgresDatabase(): Promise<string> {
+export async function postgresDatabase(): Promise<string> {
   const baseUrl = inject('postgresUrl');
   const name = `portal_${process.pid}_${Date.now()}_${databaseCounter++}`;
   const client = new pg.Client({ connectionString: baseUrl });

@@ -28,7 +28,8 @@ function findPostgresBin(): string {
   return `${base}/${versions[0]}/bin`;
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on the loopback interface. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

@@ -1,9 +1,13 @@
-import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 
 /**
- * Counters of the sign-in and reset-mail limits. `rate-limiter-flexible` keeps them: in this
- * process's memory today (with several portal processes each counts for itself); its Redis store
- * takes the same options, so a shared store is a different `LimiterStore` (issue #18).
+ * Counters of the sign-in and reset-mail limits, kept by `rate-limiter-flexible`: in this process's
+ * memory by default, or in Redis (`REDIS_URL`) so that several portal processes share them.
  */
 export type LimiterStore = (options: {
   keyPrefix: string;
@@ -12,6 +16,20 @@ export type LimiterStore = (options: {
 }) => RateLimiterAbstract;
 
 export const memoryStore: LimiterStore = (options) => new RateLimiterMemory(options);
+
+/**
+ * Counters in Redis, shared by every portal process. While Redis is unreachable each process counts
+ * in its own memory (the library's insurance limiter) rather than failing sign-ins.
+ */
+export const redisStore =
+  (redis: Redis): LimiterStore =>
+  (options) =>
+    new RateLimiterRedis({
+      ...options,
+      storeClient: redis,
+      keyPrefix: `pa:${options.keyPrefix}`,
+      insuranceLimiter: new RateLimiterMemory(options),
+    });
 
 /** Seconds until `key` may try again: 0 while under its limit. */
 async function waitOf(limiter: RateLimiterAbstract, key: string): Promise<number> {

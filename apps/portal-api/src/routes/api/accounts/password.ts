@@ -25,11 +25,14 @@ export const FORGOT_PASSWORD_ANSWER =
 export async function registerPasswordRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
-  const mailLimits = new ResetMailLimits({
-    perEmail: config.FORGOT_PASSWORD_LIMIT_EMAIL,
-    perClient: config.FORGOT_PASSWORD_LIMIT_IP,
-    windowSeconds: config.FORGOT_PASSWORD_LIMIT_WINDOW,
-  });
+  const mailLimits = new ResetMailLimits(
+    {
+      perEmail: config.FORGOT_PASSWORD_LIMIT_EMAIL,
+      perClient: config.FORGOT_PASSWORD_LIMIT_IP,
+      windowSeconds: config.FORGOT_PASSWORD_LIMIT_WINDOW,
+    },
+    app.limiterStore,
+  );
 
   /** Creates a reset token and mails the link; runs after the answer so timing says nothing. */
   async function sendResetLink(email: string) {

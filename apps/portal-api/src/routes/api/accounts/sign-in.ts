@@ -63,13 +63,16 @@ export async function registerSignInRoutes(base: FastifyInstance) {
     refreshTtl: config.REFRESH_TOKEN_TTL,
     reuseGrace: config.REFRESH_REUSE_GRACE,
   };
-  const limits = new SignInLimits({
-    windowSeconds: config.SIGNIN_RATE_LIMIT_WINDOW,
-    perAccountAndAddress: config.SIGNIN_RATE_LIMIT_ACCOUNT,
-    perAddress: config.SIGNIN_RATE_LIMIT_IP,
-    delayAfter: config.SIGNIN_ACCOUNT_DELAY_AFTER,
-    accountCeiling: config.SIGNIN_ACCOUNT_CEILING,
-  });
+  const limits = new SignInLimits(
+    {
+      windowSeconds: config.SIGNIN_RATE_LIMIT_WINDOW,
+      perAccountAndAddress: config.SIGNIN_RATE_LIMIT_ACCOUNT,
+      perAddress: config.SIGNIN_RATE_LIMIT_IP,
+      delayAfter: config.SIGNIN_ACCOUNT_DELAY_AFTER,
+      accountCeiling: config.SIGNIN_ACCOUNT_CEILING,
+    },
+    app.limiterStore,
+  );
 
   app.post(
     '/api/accounts/sign-in',
