@@ -1,5 +1,8 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
 import { startTestRedis, type TestRedis } from '@pa/server-kit/testing/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refreshTokens } from '../src/db/schema';
 import { ADMIN_PASSWORD, buildTestApp, postgresDatabase, type TestApp } from './helper';
 
 /**
@@ -7,7 +10,7 @@ import { ADMIN_PASSWORD, buildTestApp, postgresDatabase, type TestApp } from './
  * counted in Redis, so failures on one process count on the other; a Redis outage shows in
  * `/api/ready/` and sign-ins go on (each process counts in its memory until Redis is back).
  */
-describe('rate limits shared by portal processes through Redis', () => {
+describe('two portal processes on one PostgreSQL and one Redis', () => {
   let redis: TestRedis;
   let first: TestApp;
   let second: TestApp;
@@ -74,4 +77,32 @@ describe('rate limits shared by portal processes through Redis', () => {
     await redis.start();
     await expect.poll(async () => (await ready(first)).status, { timeout: 30_000 }).toBe(200);
   }, 60_000);
+
+  it('rotate one refresh token on both processes at once: one live token remains', async () => {
+    for (let round = 0; round < 3; round++) {
+      const session = await first.signIn('admin', ADMIN_PASSWORD);
+      const answers = await Promise.all(
+        [first, second].map((app) =>
+          app.app.inject({
+            method: 'POST',
+            url: '/api/accounts/rotate-token',
+            payload: { refreshToken: session.refreshToken },
+          }),
+        ),
+      );
+      // The row lock on the sign-in orders them: the second is a retry within the reuse grace
+      // (ADR 006), answered with a new pair that withdraws the first's.
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+      const live = await first.db
+        .select({ id: refreshTokens.id })
+        .from(refreshTokens)
+        .where(
+          and(
+            eq(refreshTokens.familyId, String(decodeJwt(session.accessToken).sid)),
+            isNull(refreshTokens.usedAt),
+          ),
+        );
+      expect(live).toHaveLength(1);
+    }
+  });
 });
