@@ -32,7 +32,8 @@ export const power7ConfigSchema = z
       .int()
       .min(1)
       .max(2 ** 31 - 1)
-      .default(200 * 1024 * 1024),
+      // 1 GiB: a 10,000,000-ticket CSV is ~580 MB (issue #17); the file streams to disk, never held whole.
+      .default(1024 * 1024 * 1024),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
     /** Worker threads of one analysis; 0 = one per CPU core. */
     WORKER_THREADS: z.coerce.number().int().min(0).max(256).default(0),
