@@ -73,4 +73,13 @@ describe('secrets in the log', () => {
     ])
       expect(log).not.toContain(secret);
   });
+
+  it('keeps the revoked-sessions poll (every 2 s from Power 7) out of the request log', async () => {
+    const before = lines.length;
+    expect((await t.app.inject({ url: '/api/.well-known/revoked-sessions' })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/live/' })).statusCode).toBe(200);
+    const logged = lines.slice(before).join('');
+    expect(logged).toContain('/api/live/');
+    expect(logged).not.toContain('revoked-sessions');
+  });
 });
