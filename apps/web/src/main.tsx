@@ -22,6 +22,10 @@ let appModule: ReturnType<typeof importApp> | undefined;
 const loadApp = () => (appModule ??= importApp());
 
 async function startApp(navigateTo?: string) {
+  // The sign-in pages' code is fetched beside the app's, not after it (the router asks for it only
+  // once the app runs): they are the pages most often opened directly.
+  if ((navigateTo ?? window.location.pathname).startsWith('/auth/'))
+    void import('./app/routes/auth');
   const { App, routerReady, startRouter } = await loadApp();
   if (navigateTo && navigateTo !== window.location.pathname) {
     window.history.pushState(null, '', navigateTo);
