@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { FirstLanding } from './app/first-landing';
+import { FullScreenSpinner } from './components/ui/spinner';
 import { mayHaveSession } from './lib/session/persisted-session';
 import { applyTheme, readTheme } from './lib/theme';
 import './index.css';
@@ -21,7 +22,11 @@ const importApp = () => import('./app/app');
 let appModule: ReturnType<typeof importApp> | undefined;
 const loadApp = () => (appModule ??= importApp());
 
-async function startApp(navigateTo?: string) {
+let started: Promise<void> | undefined;
+/** Starts the app once, whatever else is clicked while its code loads. */
+const startApp = (navigateTo?: string) => (started ??= runApp(navigateTo));
+
+async function runApp(navigateTo?: string) {
   // The sign-in pages' code is fetched beside the app's, not after it (the router asks for it only
   // once the app runs): they are the pages most often opened directly.
   if ((navigateTo ?? window.location.pathname).startsWith('/auth/'))
@@ -53,5 +58,7 @@ if (window.location.pathname === '/' && !mayHaveSession()) {
     </StrictMode>,
   );
 } else {
+  // The app's own loading state (the router's fallback), shown while its code arrives.
+  root.render(<FullScreenSpinner />);
   void startApp();
 }
