@@ -18,7 +18,11 @@ export function onDemand(load: () => Promise<Openable>) {
   let pending: Promise<{ default: Openable }> | undefined;
   const preload = () => (pending ??= load().then((Component) => ({ default: Component })));
   const Loaded = lazy(preload);
-  return function OnDemand({ trigger }: { trigger: (props: OnDemandTriggerProps) => ReactElement }) {
+  return function OnDemand({
+    trigger,
+  }: {
+    trigger: (props: OnDemandTriggerProps) => ReactElement;
+  }) {
     const [used, setUsed] = useState(false);
     const stub = trigger({
       onClick: () => setUsed(true),

@@ -34,7 +34,9 @@ export function PublicFrame({ children }: { children: React.ReactNode }) {
               </Button>
             </nav>
             <ThemeMenu
-              trigger={(props) => <ThemeMenuButton aria-haspopup="menu" aria-expanded={false} {...props} />}
+              trigger={(props) => (
+                <ThemeMenuButton aria-haspopup="menu" aria-expanded={false} {...props} />
+              )}
             />
             <MobileMenu
               trigger={(props) => (

@@ -30,7 +30,9 @@ export function mayHaveSession(storage: Storage = localStorage): boolean {
   if (refreshCookie.get()) return true;
   try {
     // redux-persist stores each whitelisted slice as a JSON string inside the root JSON object.
-    const root = JSON.parse(storage.getItem(PERSIST_ROOT_KEY) ?? 'null') as { auth?: unknown } | null;
+    const root = JSON.parse(storage.getItem(PERSIST_ROOT_KEY) ?? 'null') as {
+      auth?: unknown;
+    } | null;
     const auth = typeof root?.auth === 'string' ? (JSON.parse(root.auth) as unknown) : null;
     return Boolean((auth as { accessToken?: unknown } | null)?.accessToken);
   } catch {
