@@ -1,11 +1,10 @@
-import type { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router';
 import { setSessionEndedHandler } from '@/lib/api/base-query';
 import { AppProviders } from './providers';
 import { createAppRouter } from './router';
 import { persistor, store } from './store';
 
-type AppRouter = ReturnType<typeof createBrowserRouter>;
+type AppRouter = ReturnType<typeof createAppRouter>;
 
 /**
  * Creates the browser router, which starts loading the current route's code. A failed refresh then
