@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm run lighthouse [-- BASE_URL]`: Lighthouse (mobile preset) on `/` and `/auth/signin` of a running
 // portal (default http://127.0.0.1:8000, i.e. `npm start`), driving Debian's Chromium, plus the
-// JavaScript the landing page loads (gzipped bytes). Prints one table; exits 1 when a target is missed:
+// JavaScript the landing page loads (gzipped bytes). Each page is measured RUNS times (default 3) and the
+// run with the median performance score is reported, since that score is noisy on a busy machine; the
+// machine's load average is printed with it. Prints one table; exits 1 when a target is missed:
 // performance ≥ 90, accessibility 100, best practices 100, landing JS ≤ 100 kB gzipped.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,12 +16,14 @@ const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-lighthouse-'));
 const TARGETS = { performance: 90, accessibility: 100, 'best-practices': 100 };
 const LANDING_JS_LIMIT = 100 * 1024;
+const RUNS = Number(process.env.RUNS ?? 3);
 
 let failed = false;
 const rows = [];
-for (const page of ['/', '/auth/signin']) {
-  const report = path.join(out, `${page === '/' ? 'landing' : 'signin'}.json`);
-  const run = spawnSync(
+/** One Lighthouse run of a page; returns the parsed report. */
+function lighthouse(page, run) {
+  const report = path.join(out, `${page === '/' ? 'landing' : 'signin'}-${run}.json`);
+  const result = spawnSync(
     'npx',
     [
       // Fetched on demand, not a dependency: Lighthouse 13 declares Node ≥ 22 (it runs on 20 here).
@@ -34,11 +38,23 @@ for (const page of ['/', '/auth/signin']) {
     ],
     { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CHROME_PATH: chrome } },
   );
-  if (run.status !== 0) {
+  if (result.status !== 0) {
     console.error(`Lighthouse failed on ${page}.`);
     process.exit(2);
   }
-  const { categories, audits } = JSON.parse(fs.readFileSync(report, 'utf8'));
+  return { report, ...JSON.parse(fs.readFileSync(report, 'utf8')) };
+}
+
+console.log(
+  `Load average before: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} (${os.cpus().length} cores)`,
+);
+for (const page of ['/', '/auth/signin']) {
+  const runs = Array.from({ length: RUNS }, (_, run) => lighthouse(page, run + 1));
+  runs.sort((a, b) => a.categories.performance.score - b.categories.performance.score);
+  const { categories, audits, report } = runs[Math.floor((runs.length - 1) / 2)];
   const scores = Object.fromEntries(
     Object.keys(TARGETS).map((id) => [id, Math.round(categories[id].score * 100)]),
   );
@@ -46,11 +62,20 @@ for (const page of ['/', '/auth/signin']) {
   rows.push({
     page,
     ...scores,
+    'all perf': runs.map((r) => Math.round(r.categories.performance.score * 100)).join(' '),
     'FCP s': (audits['first-contentful-paint'].numericValue / 1000).toFixed(1),
     'LCP s': (audits['largest-contentful-paint'].numericValue / 1000).toFixed(1),
+    'TBT ms': Math.round(audits['total-blocking-time'].numericValue),
+    report: path.basename(report),
   });
 }
 console.table(rows);
+console.log(
+  `Load average after: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 
 // The landing page's JavaScript: the entry script and what it imports before running.
 const html = await (await fetch(`${base}/`)).text();

@@ -1,18 +1,64 @@
-// First: zod must be told before any schema exists (see the module).
-import './lib/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
+import { FirstLanding } from './app/first-landing';
+import { FullScreenSpinner } from './components/ui/spinner';
+import { mayHaveSession } from './lib/session/persisted-session';
 import { applyTheme, readTheme } from './lib/theme';
 import './index.css';
 
 // The theme class goes on <html> before the first paint, so a dark page never flashes light.
 applyTheme(readTheme());
 
-const root = document.getElementById('root');
-if (!root) throw new Error('The #root element is missing from index.html.');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const container = document.getElementById('root');
+if (!container) throw new Error('The #root element is missing from index.html.');
+const root = createRoot(container);
+
+/*
+ * First load (README "First load of the web app"): the router, the store and the request layer are
+ * one chunk of their own. A signed-out visitor's landing page renders without them and loads them
+ * when a link is followed (or looks about to be); every other page starts with them.
+ */
+const importApp = () => import('./app/app');
+let appModule: ReturnType<typeof importApp> | undefined;
+const loadApp = () => (appModule ??= importApp());
+
+let started: Promise<void> | undefined;
+/** Starts the app once, whatever else is clicked while its code loads. */
+const startApp = (navigateTo?: string) => (started ??= runApp(navigateTo));
+
+async function runApp(navigateTo?: string) {
+  // The sign-in pages' code is fetched beside the app's, not after it (the router asks for it only
+  // once the app runs): they are the pages most often opened directly.
+  if ((navigateTo ?? window.location.pathname).startsWith('/auth/'))
+    void import('./app/routes/auth');
+  const { App, routerReady, startRouter } = await loadApp();
+  if (navigateTo && navigateTo !== window.location.pathname) {
+    window.history.pushState(null, '', navigateTo);
+  }
+  const router = startRouter();
+  // After a click on the landing page, the page stays until the next one is ready.
+  if (navigateTo) await routerReady(router);
+  root.render(
+    <StrictMode>
+      <App router={router} />
+    </StrictMode>,
+  );
+}
+
+if (window.location.pathname === '/' && !mayHaveSession()) {
+  root.render(
+    <StrictMode>
+      <FirstLanding
+        onIntent={() => void loadApp()}
+        onNavigate={(to) =>
+          // The app's code could not be fetched: a full page load of the link instead.
+          void startApp(to).catch(() => window.location.assign(to))
+        }
+      />
+    </StrictMode>,
+  );
+} else {
+  // The app's own loading state (the router's fallback), shown while its code arrives.
+  root.render(<FullScreenSpinner />);
+  void startApp();
+}

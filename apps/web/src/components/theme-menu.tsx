@@ -1,5 +1,4 @@
 import { Monitor, Moon, Sun } from 'lucide-react';
-import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -8,18 +7,16 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import type { Theme } from '@/lib/theme';
+import { ThemeMenuButton } from './theme-menu-button';
 import { useTheme } from './theme-provider';
 
 /** The theme menu of docs/product/web.md §2: Light, Dark, System. */
-export function ThemeMenu() {
+export function ThemeMenu({ defaultOpen }: { defaultOpen?: boolean }) {
   const { theme, setTheme } = useTheme();
   return (
-    <DropdownMenu modal={false}>
+    <DropdownMenu modal={false} defaultOpen={defaultOpen}>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="size-8" aria-label="Toggle theme">
-          <Sun className="scale-100 rotate-0 transition-all dark:scale-0 dark:-rotate-90" />
-          <Moon className="absolute scale-0 rotate-90 transition-all dark:scale-100 dark:rotate-0" />
-        </Button>
+        <ThemeMenuButton />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">
         <DropdownMenuRadioGroup value={theme} onValueChange={(v) => setTheme(v as Theme)}>

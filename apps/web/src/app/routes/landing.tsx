@@ -1,22 +1,8 @@
 import { useSelector } from 'react-redux';
-import { Link } from 'react-router';
-import { PageTitle } from '@/components/page-title';
-import { Button } from '@/components/ui/button';
-import { LOGO_ALT, LOGO_SRC, PRODUCT_NAME, TAGLINE } from '@/config/brand';
 import { selectIsAuthenticated } from '@/lib/session/auth-slice';
+import { LandingPage } from './landing-page';
 
 export function LandingRoute() {
   // A signed-in visitor goes straight into the app instead of to a sign-in page that would bounce.
-  const signedIn = useSelector(selectIsAuthenticated);
-  return (
-    <section className="mx-auto flex max-w-3xl flex-1 flex-col items-center justify-center gap-6 px-4 py-16 text-center">
-      <PageTitle title="" />
-      <img src={LOGO_SRC} alt={LOGO_ALT} className="size-20" />
-      <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">{PRODUCT_NAME}</h1>
-      <p className="text-lg text-muted-foreground">{TAGLINE}</p>
-      <Button asChild size="lg">
-        {signedIn ? <Link to="/app">Open the app</Link> : <Link to="/auth/signin">Sign In</Link>}
-      </Button>
-    </section>
-  );
+  return <LandingPage signedIn={useSelector(selectIsAuthenticated)} />;
 }

@@ -1,5 +1,5 @@
 import type { Envelope } from '@pa/contracts/envelope';
-import { isEnvelope } from '@pa/contracts/envelope';
+import { isEnvelope } from './envelope';
 
 /** Statuses of a failed call: the HTTP status, or one of the generic request errors of docs/product/web.md §8. */
 export type ApiErrorStatus = number | 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR';

@@ -5,13 +5,14 @@ import {
   type FetchArgs,
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query';
-import { isEnvelope, type Envelope } from '@pa/contracts/envelope';
+import type { Envelope } from '@pa/contracts/envelope';
 import { PORTAL_API_URL } from '@/config/env';
 import { refreshCookie } from '@/lib/refresh-cookie';
 import { clearCredentials, rotateTokens, type RootStateWithAuth } from '@/lib/session/auth-slice';
 import { isTokenExpired } from '@/lib/token';
 import { toast } from 'sonner';
 import { errorMessage, isApiError, toErrorEnvelope, type ApiError } from './api-error';
+import { isEnvelope } from './envelope';
 
 /**
  * The one request layer of both APIs (docs/product/web.md §4, §7, §8): bearer header, refresh before a request whose

@@ -1,4 +1,5 @@
 import { PERSIST_KEY_PREFIX } from '@/config/constants';
+import { refreshCookie } from '@/lib/refresh-cookie';
 
 /** The local-storage key redux-persist writes the account session to (docs/product/web.md §3/§9: `persist:root`). */
 export const PERSIST_ROOT_KEY = `${PERSIST_KEY_PREFIX}root`;
@@ -18,4 +19,24 @@ export function registerPersistFlush(flush: () => Promise<unknown>) {
 export async function removePersistedSession() {
   await flushPending();
   localStorage.removeItem(PERSIST_ROOT_KEY);
+}
+
+/**
+ * True when this browser may hold a sign-in: a refresh cookie (the startup check restores a session
+ * from it) or a persisted access token. Read without the store, so the first landing page of a
+ * signed-out visitor can render before the store's code is loaded (main.tsx).
+ */
+export function mayHaveSession(storage: Storage = localStorage): boolean {
+  if (refreshCookie.get()) return true;
+  try {
+    // redux-persist stores each whitelisted slice as a JSON string inside the root JSON object.
+    const root = JSON.parse(storage.getItem(PERSIST_ROOT_KEY) ?? 'null') as {
+      auth?: unknown;
+    } | null;
+    const auth = typeof root?.auth === 'string' ? (JSON.parse(root.auth) as unknown) : null;
+    return Boolean((auth as { accessToken?: unknown } | null)?.accessToken);
+  } catch {
+    // Unreadable: the app itself decides.
+    return true;
+  }
 }

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { toast } from 'sonner';
-import { isEnvelope } from '@pa/contracts/envelope';
+import { isEnvelope } from '@/lib/api/envelope';
 import { attachmentName, readWithProgress, saveBlob } from '../lib/save-file';
 import { power7Url, usePower7Headers } from './use-power7-request';
 

@@ -1,4 +1,5 @@
-import { isEnvelope, type Envelope } from '@pa/contracts/envelope';
+import type { Envelope } from '@pa/contracts/envelope';
+import { isEnvelope } from '@/lib/api/envelope';
 import { fallbackEnvelope } from '@/lib/api/api-error';
 
 export interface UploadProgress {
