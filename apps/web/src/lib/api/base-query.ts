@@ -89,8 +89,6 @@ async function doRefresh(api: Dispatchable): Promise<RefreshOutcome> {
         credentials: 'include',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ refreshToken }),
-        // Survives a reload or navigation, so the answer's Set-Cookie still lands in the browser.
-        keepalive: true,
       });
     } catch (error) {
       console.error('Token rotation error:', error);
