@@ -79,7 +79,9 @@ async function main() {
         await new Promise((r) => setTimeout(r, 50));
       }
     }
-    const budget = POOL === 35 ? '270000' : '1000000';
+    // The total payout of a draw grows with the tickets: the budget scales with them, so the share of
+    // qualifying draws stays what it is at 1M rows (~86 % at P=35).
+    const budget = String(Math.round(((POOL === 35 ? 270_000 : 1_000_000) * ROWS) / 1_000_000));
 
     const uploadAndWait = async (file: string) => {
       const form = new FormData();
