@@ -206,9 +206,8 @@ describe('sign-in timing', () => {
     // Sub-millisecond read-path differences can be significant on a busy machine yet leak nothing an
     // attacker could measure over a network, so they do not fail the test.
     const leaks = Math.abs(z) >= 3.3 && Math.abs(medianDifference) >= 5;
-    expect(
-      leaks,
-      `z = ${z.toFixed(2)}, median difference ${medianDifference.toFixed(2)} ms`,
-    ).toBe(false);
+    expect(leaks, `z = ${z.toFixed(2)}, median difference ${medianDifference.toFixed(2)} ms`).toBe(
+      false,
+    );
   }, 120_000);
 });
