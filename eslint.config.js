@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { importX } from 'eslint-plugin-import-x';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -34,6 +35,17 @@ const boundaryZones = [
     target: './apps/web',
     from: ['./apps/portal-api', './apps/power7-api'],
     message: 'The web app talks to services over HTTP only.',
+  },
+  {
+    // The browser bundle shares contracts only (its benches may use the engine's file generator).
+    target: './apps/web/src',
+    from: ['./packages/server-kit', './packages/power7-engine'],
+    message: 'The web app uses @pa/contracts only; server-kit and the engine are server code.',
+  },
+  {
+    target: './packages/contracts',
+    from: ['./packages/server-kit', './packages/power7-engine'],
+    message: 'Contracts depend on no other package of the workspace.',
   },
   ...webFeatures.map((feature) => ({
     target: `./apps/web/src/features/${feature}`,
@@ -102,5 +114,22 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
+  },
+  { files: ['apps/web/src/**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
+  {
+    // Type-aware rules where a forgotten promise costs most: the product's sources (tests and
+    // scripts stay on the fast syntactic rules).
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { attributes: false } },
+      ],
+    },
   },
 );

@@ -26,9 +26,10 @@ const post = (reply: WorkerReply, transfer: ArrayBuffer[] = []) =>
 // every branch (requests that arrive meanwhile wait for it).
 const warm = warmUpKernels();
 
-port.on('message', async (req: WorkerRequest) => {
-  await warm;
+/** Answers one request; every failure, the warm-up's included, goes back as an `error` reply. */
+async function handle(req: WorkerRequest) {
   try {
+    await warm;
     if (req.kind === 'build') {
       for (const op of req.ops) runBuildOp(op);
       post({ type: 'built' });
@@ -49,5 +50,7 @@ port.on('message', async (req: WorkerRequest) => {
   } catch (err) {
     post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
   }
-});
+}
+
+port.on('message', (req: WorkerRequest) => void handle(req));
 post({ type: 'ready' });

@@ -38,7 +38,7 @@ function firstLandingLinks(
   onNavigate: FirstLandingProps['onNavigate'],
   onIntent: FirstLandingProps['onIntent'],
 ): PublicLinks {
-  const Link = ({ to, onClick, ...props }: PublicLinkProps) => (
+  const Link = ({ to, onClick, children, ...props }: PublicLinkProps) => (
     <a
       href={to}
       onClick={(event) => {
@@ -51,7 +51,9 @@ function firstLandingLinks(
       onPointerEnter={onIntent}
       onFocus={onIntent}
       {...props}
-    />
+    >
+      {children}
+    </a>
   );
   const NavLink = ({ className, ...props }: PublicNavLinkProps) => {
     const isActive = props.to === window.location.pathname;

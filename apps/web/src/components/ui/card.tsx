@@ -18,13 +18,15 @@ function CardHeader({ className, ...props }: React.ComponentProps<'div'>) {
   return <div data-slot="card-header" className={cn('grid gap-1.5 px-6', className)} {...props} />;
 }
 
-function CardTitle({ className, ...props }: React.ComponentProps<'h1'>) {
+function CardTitle({ className, children, ...props }: React.ComponentProps<'h1'>) {
   return (
     <h1
       data-slot="card-title"
       className={cn('text-xl leading-none font-semibold', className)}
       {...props}
-    />
+    >
+      {children}
+    </h1>
   );
 }
 

@@ -42,7 +42,7 @@ export function AccountEditForm() {
       const updated = await updateMe(body).unwrap();
       dispatch(setUserDetails(updated ?? body));
       toast.success('Your account has been updated.');
-      navigate('/app/account/view');
+      void navigate('/app/account/view');
     } catch (err) {
       console.error('Account update error:', err);
     }

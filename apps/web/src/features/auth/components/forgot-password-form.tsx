@@ -51,6 +51,7 @@ export function ForgotPasswordCard() {
               label="Email"
               type="email"
               autoComplete="email"
+              // eslint-disable-next-line jsx-a11y/no-autofocus -- the page's one task is this form; nothing precedes it to skip
               autoFocus
               error={errors.email?.message}
               {...register('email')}

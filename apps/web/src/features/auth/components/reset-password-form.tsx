@@ -68,6 +68,7 @@ export function ResetPasswordCard() {
               label="New password"
               type="password"
               autoComplete="new-password"
+              // eslint-disable-next-line jsx-a11y/no-autofocus -- the page's one task is this form; nothing precedes it to skip
               autoFocus
               error={errors.password?.message ?? serverFieldErrors.password}
               {...register('password')}

@@ -34,7 +34,7 @@ export function SignInCard() {
       ).unwrap();
       refreshCookie.set(refreshToken);
       dispatch(setCredentials({ userDetails, accessToken, refreshToken }));
-      navigate(returnPathAfterSignIn(from), { replace: true });
+      void navigate(returnPathAfterSignIn(from), { replace: true });
     } catch (err) {
       console.error('Sign-in error:', err);
     }
@@ -54,6 +54,7 @@ export function SignInCard() {
             id="login"
             label="User name or email"
             autoComplete="username"
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- the page's one task is this form; nothing precedes it to skip
             autoFocus
             error={errors.login?.message}
             {...register('login')}

@@ -29,7 +29,7 @@ export function useSignOut() {
       dispatch(power7Api.util.resetApiState());
       await removePersistedSession();
       setSigningOut(false);
-      navigate('/auth/signin', { replace: true });
+      void navigate('/auth/signin', { replace: true });
     }
   }, [signOutCall, dispatch, navigate]);
 

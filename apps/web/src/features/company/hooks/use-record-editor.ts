@@ -57,7 +57,7 @@ export function useRecordEditor<R extends Versioned, V extends FieldValues>({
   const done = (saved: R, verb: string) => {
     toast.success(`${noun[0]!.toUpperCase()}${noun.slice(1)} “${nameOf(saved)}” ${verb}.`);
     leaving.current = true;
-    navigate(viewPath(saved._id));
+    void navigate(viewPath(saved._id));
   };
 
   const showError = async (error: unknown, mine: Record<string, unknown>, version?: number) => {
@@ -109,7 +109,7 @@ export function useRecordEditor<R extends Versioned, V extends FieldValues>({
     if (Object.keys(mine).length === 0) {
       toast.info('Nothing changed.');
       leaving.current = true;
-      navigate(viewPath(base._id));
+      void navigate(viewPath(base._id));
       return;
     }
     await save(mine, base);

@@ -168,7 +168,7 @@ function ParametersFormInner() {
       if (status === 202 && envelope.success) {
         dispatch(power7Endpoints.util.invalidateTags(['Power7Process']));
         const session = (envelope.data as Power7Session)._id;
-        navigate(`/app/power7/process?session=${encodeURIComponent(session)}`);
+        void navigate(`/app/power7/process?session=${encodeURIComponent(session)}`);
         return;
       }
       let placed = false;

@@ -253,7 +253,7 @@ export function PermissionDelete({ id }: { id: string }) {
             try {
               await remove(p._id).unwrap();
               toast.success(`Permission “${p.code}” deleted.`);
-              navigate(LIST);
+              void navigate(LIST);
             } catch (error) {
               toast.error(errorMessage(error));
             }

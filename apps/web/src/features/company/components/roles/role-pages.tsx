@@ -302,7 +302,7 @@ export function RoleDelete({ id }: { id: string }) {
             try {
               await remove(role._id).unwrap();
               toast.success(`Role “${role.name}” deleted.`);
-              navigate(LIST);
+              void navigate(LIST);
             } catch (error) {
               toast.error(errorMessage(error));
             }

@@ -517,7 +517,7 @@ export function UserDelete({ id }: { id: string }) {
             try {
               await remove(user._id).unwrap();
               toast.success(`User “${user.userName}” deleted.`);
-              navigate(LIST);
+              void navigate(LIST);
             } catch (error) {
               toast.error(errorMessage(error));
             }
