@@ -66,5 +66,3 @@ export const persistor = persistStore(store);
 registerPersistFlush(() => persistor.flush());
 
 export type AppStore = ReturnType<typeof makeStore>;
-export type RootState = ReturnType<AppStore['getState']>;
-export type AppDispatch = AppStore['dispatch'];

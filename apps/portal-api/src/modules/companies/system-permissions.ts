@@ -21,8 +21,6 @@ export const SYSTEM_PERMISSIONS = [
   { code: 'power7.sessions.clear', name: 'Clear Power 7 sessions', group: 'Power 7' },
 ] as const;
 
-export type SystemPermissionCode = (typeof SYSTEM_PERMISSIONS)[number]['code'];
-
 export const SYSTEM_PERMISSION_CODES: readonly string[] = SYSTEM_PERMISSIONS.map((p) => p.code);
 
 /** Name of the seeded system role holding every system permission. */

@@ -52,7 +52,6 @@ export const authSlice = createSlice({
     },
   },
   selectors: {
-    selectAuth: (state) => state,
     selectAccessToken: (state) => state.accessToken,
     selectUserDetails: (state) => state.userDetails,
     /** Authenticated only if the flag is set AND an access token is present (docs/product/web.md §4). */
@@ -61,8 +60,7 @@ export const authSlice = createSlice({
 });
 
 export const { setCredentials, rotateTokens, setUserDetails, clearCredentials } = authSlice.actions;
-export const { selectAuth, selectAccessToken, selectUserDetails, selectIsAuthenticated } =
-  authSlice.selectors;
+export const { selectAccessToken, selectUserDetails, selectIsAuthenticated } = authSlice.selectors;
 
 /** The slice of root state the request layer needs; the app store satisfies it. */
 export interface RootStateWithAuth {

@@ -154,7 +154,6 @@ export const {
   useSessionDetailsQuery,
   useListUsersQuery,
   useGetUserQuery,
-  useUserStatusesQuery,
   useCreateUserMutation,
   useUpdateUserMutation,
   useDeleteUserMutation,
