@@ -17,9 +17,12 @@ import { checkXlsxLimits } from './xlsx-guard';
 
 export type { ColumnMap } from '@pa/contracts/power7-file';
 
+/** A row left out of the analysis, as the rejected-rows report lists it. */
 export interface RejectedRow {
+  /** 1-based line number in the file (the header is line 1; for XLSX the sheet row number). */
   line: number;
   reason: string;
+  /** The row's raw text (CSV) or cells joined by `,` (XLSX), cut to 200 characters. */
   raw: string;
 }
 

@@ -15,7 +15,7 @@ import { once } from 'node:events';
 import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { analyzeTickets } from './analyze';
-import { readCustomerFile, sniffFile, type TicketFile } from './customer-file';
+import { readCustomerFile, sniffFile, type RejectedRow, type TicketFile } from './customer-file';
 export { sniffUpload, SNIFF_BYTES } from './customer-file';
 /** Scan worker threads started (and their kernels warmed) ahead of the first analysis, and stopped. */
 export { closeScanWorkers, prestartScanWorkers } from './analyze';
@@ -69,13 +69,7 @@ export interface CallOptions {
 }
 
 /** One rejected row of the customer file. */
-export interface RejectedRow {
-  /** 1-based line number in the file (the header is line 1; for XLSX the sheet row number). */
-  line: number;
-  reason: string;
-  /** The row's raw text (CSV) or cells joined by `,` (XLSX), cut to 200 characters. */
-  raw: string;
-}
+export type { RejectedRow } from './customer-file';
 
 /** Input of `ingestFile`. */
 export interface IngestInput extends CallOptions {
