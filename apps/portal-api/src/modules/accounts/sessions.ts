@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { PortalDb, PortalTx } from '../../db/client';
+import { trimUserAgent } from '../client-info';
 import { refreshTokens, signIns, users } from '../../db/schema';
 import { signAccessToken } from '../auth/access-token';
 import { effectivePermissionCodes } from '../auth/effective-permissions';
@@ -61,7 +62,7 @@ export async function startSignIn(
         userId: user.id,
         companyId: user.companyId,
         ip: meta.ip,
-        userAgent: meta.userAgent.slice(0, 512),
+        userAgent: trimUserAgent(meta.userAgent),
         expiresAt: new Date(Date.now() + settings.refreshTtl * 1000),
       })
       .returning({ id: signIns.id });

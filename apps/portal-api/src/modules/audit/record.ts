@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { clientInfo } from '../client-info';
 import type { PortalTx } from '../../db/client';
 import { auditEvents } from '../../db/schema';
 
@@ -61,8 +62,7 @@ export function auditFrom(request: FastifyRequest): AuditActor {
     companyId: request.auth?.companyId ?? '',
     actorId: request.auth?.userId ?? null,
     actorName: request.auth?.userName ?? '',
-    ip: request.ip,
-    userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
+    ...clientInfo(request),
   };
 }
 

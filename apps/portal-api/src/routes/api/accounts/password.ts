@@ -8,6 +8,7 @@ import {
   resetPasswordSchema,
 } from '@pa/contracts/accounts';
 import { invalidField } from '@pa/server-kit/errors';
+import { clientInfo } from '../../../modules/client-info';
 import { passwordResetTokens, users } from '../../../db/schema';
 import { auditFrom, recordAudit } from '../../../modules/audit/record';
 import { hashPassword, passwordProblem, verifyPassword } from '../../../modules/accounts/passwords';
@@ -141,8 +142,7 @@ export async function registerPasswordRoutes(base: FastifyInstance) {
           entityType: 'user',
           entityId: user.id,
           after: { signInsEnded: ended },
-          ip: request.ip,
-          userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
+          ...clientInfo(request),
         });
         return user;
       });

@@ -7,6 +7,7 @@ import { PASSWORD_MAX_LENGTH } from '@pa/contracts/accounts';
 import { singleLineText } from '@pa/contracts/text';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { AppError, notFound, unauthorized } from '@pa/server-kit/errors';
+import { clientInfo } from '../../../modules/client-info';
 import { users } from '../../../db/schema';
 import { recordAudit } from '../../../modules/audit/record';
 import { verifyAccessToken } from '../../../modules/auth/access-token';
@@ -111,10 +112,7 @@ export async function registerSignInRoutes(base: FastifyInstance) {
       if (wait > 0) tooMany(reply, wait);
       // Always one argon2 verification, against a dummy hash for unknown accounts: same time, same answer.
       const passwordOk = await verifyPassword(user?.passwordHash ?? null, password);
-      const meta = {
-        ip: request.ip,
-        userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
-      };
+      const meta = clientInfo(request);
       if (!user || !passwordOk || user.status !== 'active') {
         await limits.failed(accountKey, request.ip);
         if (user) {
@@ -187,8 +185,7 @@ export async function registerSignInRoutes(base: FastifyInstance) {
             entityType: 'session',
             entityId: result.sessionId ?? null,
             after: { reason: 'refresh token reuse' },
-            ip: request.ip,
-            userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
+            ...clientInfo(request),
           });
         }
         throw unauthorized(REFRESH_FAILED);
@@ -268,8 +265,7 @@ export async function registerSignInRoutes(base: FastifyInstance) {
             action: 'account.sign-out',
             entityType: 'session',
             entityId: sessionId,
-            ip: request.ip,
-            userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
+            ...clientInfo(request),
           });
         }
       }
