@@ -3,7 +3,7 @@ import type { AuditEvent, AUDIT_SORT_FIELDS } from '@pa/contracts/audit';
 import { paginate, type ListQuery, type Paginated } from '@pa/contracts/list-query';
 import type { PortalDb } from '../../db/client';
 import { auditEvents } from '../../db/schema';
-import { countAll, orderFor, pageWindow, searchAcross } from './list-sql';
+import { countAll, orderFor, pageWindow, searchAcross } from '../lists/list-sql';
 
 type AuditSortField = (typeof AUDIT_SORT_FIELDS)[number];
 export type AuditListQuery = ListQuery<AuditSortField> & {

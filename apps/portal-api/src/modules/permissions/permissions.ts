@@ -9,7 +9,7 @@ import { conflict, notFound } from '@pa/server-kit/errors';
 import type { PortalDb, PortalTx } from '../../db/client';
 import { permissions, rolePermissions, roles, userPermissions } from '../../db/schema';
 import { changedFields, recordAudit, type AuditActor } from '../audit/record';
-import { countAll, orderFor, pageWindow, searchAcross } from '../audit/list-sql';
+import { countAll, orderFor, pageWindow, searchAcross } from '../lists/list-sql';
 import { lockCompany, type Actor } from '../roles/guards';
 
 type PermissionSortField = (typeof PERMISSION_SORT_FIELDS)[number];

@@ -5,7 +5,7 @@ import { conflict, notFound } from '@pa/server-kit/errors';
 import type { PortalDb, PortalTx } from '../../db/client';
 import { rolePermissions, roles, userRoles } from '../../db/schema';
 import { changedFields, recordAudit, type AuditActor } from '../audit/record';
-import { countAll, orderFor, pageWindow, searchAcross } from '../audit/list-sql';
+import { countAll, orderFor, pageWindow, searchAcross } from '../lists/list-sql';
 import {
   assertHolds,
   assertSomeoneManagesRoles,

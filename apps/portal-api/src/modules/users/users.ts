@@ -7,7 +7,7 @@ import { userPermissions, userRoles, users } from '../../db/schema';
 import { hashPassword, passwordProblem } from '../accounts/passwords';
 import { revokeAllSignIns } from '../accounts/sessions';
 import { changedFields, recordAudit, type AuditActor } from '../audit/record';
-import { countAll, escapeLike, orderFor, pageWindow } from '../audit/list-sql';
+import { countAll, escapeLike, orderFor, pageWindow } from '../lists/list-sql';
 import { effectivePermissionCodes } from '../auth/effective-permissions';
 import {
   assertHolds,

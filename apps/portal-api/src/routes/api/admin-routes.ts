@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { foldBracketKeys } from '../../modules/audit/list-sql';
+import { foldBracketKeys } from '../../modules/lists/list-sql';
 import { registerAuditRoutes } from './audit-events/index';
 import { registerPermissionRoutes } from './permissions/index';
 import { registerRoleRoutes } from './roles/index';
