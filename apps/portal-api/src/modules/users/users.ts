@@ -155,6 +155,15 @@ async function loadRow(db: PortalTx, companyId: string, id: string, forUpdate = 
   return row;
 }
 
+/** Whether `id` is a user of the company. */
+export async function userInCompany(db: PortalTx, companyId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.companyId, companyId)));
+  return rows.length > 0;
+}
+
 /** One user of the company, or 404. */
 export async function getUser(db: PortalTx, companyId: string, id: string): Promise<User> {
   const row = await loadRow(db, companyId, id);

@@ -4,6 +4,7 @@ import { registerAuditRoutes } from './audit-events/index';
 import { registerPermissionRoutes } from './permissions/index';
 import { registerRoleRoutes } from './roles/index';
 import { registerUserRoutes } from './users/index';
+import { registerUserSessionRoutes } from './users/revoke-sessions';
 
 /** Registers the company administration resources (users, roles, permissions, audit events). */
 export async function registerAdminRoutes(app: FastifyInstance) {
@@ -14,6 +15,7 @@ export async function registerAdminRoutes(app: FastifyInstance) {
     request.query = foldBracketKeys(request.query);
   });
   await app.register(registerUserRoutes);
+  await app.register(registerUserSessionRoutes);
   await app.register(registerRoleRoutes);
   await app.register(registerPermissionRoutes);
   await app.register(registerAuditRoutes);

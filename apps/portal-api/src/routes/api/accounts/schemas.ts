@@ -25,3 +25,8 @@ export const authErrors = {
 
 export const ok = <T extends z.ZodType>(data: T) => envelopeSchema(data);
 export const okEmpty = envelopeSchema(z.null());
+
+export const idParams = z.object({ id: z.uuid('must be an id') });
+
+/** How many sign-ins a request ended. */
+export const revokedSchema = z.object({ revoked: z.number().int() });

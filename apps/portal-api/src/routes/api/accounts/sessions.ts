@@ -1,52 +1,18 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accountSessionSchema } from '@pa/contracts/accounts';
 import { ok as envelope } from '@pa/contracts/envelope';
-import { notFound } from '@pa/server-kit/errors';
-import type { PortalDb } from '../../../db/client';
-import { signIns, users } from '../../../db/schema';
-import { auditFrom, recordAudit } from '../../../modules/audit/record';
+import { signIns } from '../../../db/schema';
+import { endSignIns } from '../../../modules/accounts/end-sign-ins';
 import { listSignIns, revokeAllSignIns, revokeSignIn } from '../../../modules/accounts/sessions';
 import { authOf } from '../../../plugins/external/auth';
-import { authErrors, errors, ok } from './schemas';
-
-const idParams = z.object({ id: z.uuid('must be an id') });
-const revokedSchema = z.object({ revoked: z.number().int() });
+import { authErrors, errors, idParams, ok, revokedSchema } from './schemas';
 
 /**
- * The one way a route ends sign-ins: 404 unless `target` finds what to end in the caller's reach,
- * then `end` (returns how many were ended), then the audit event (for a single sign-in only when one
- * was actually live).
- */
-async function endSignIns(
-  db: PortalDb,
-  request: FastifyRequest,
-  options: {
-    target?: { exists: () => Promise<boolean>; what: string };
-    end: () => Promise<number>;
-    audit: { action: string; entityType: 'session' | 'user'; entityId: string };
-    after: (revoked: number) => Record<string, unknown>;
-    /** false: no audit event when nothing was ended (a sign-in ended twice). */
-    auditNone?: boolean;
-  },
-): Promise<number> {
-  if (options.target && !(await options.target.exists())) throw notFound(options.target.what);
-  const revoked = await options.end();
-  if (revoked > 0 || options.auditNone !== false) {
-    await recordAudit(db, {
-      ...auditFrom(request),
-      ...options.audit,
-      after: options.after(revoked),
-    });
-  }
-  return revoked;
-}
-
-/**
- * Sign-ins a person can see and end: their own list, ending one or all others, and an administrator
- * ending every sign-in of a user of their company.
+ * Sign-ins a person can see and end: their own list, ending one or all others (an administrator ends
+ * every sign-in of a user at routes/api/users/revoke-sessions.ts).
  */
 export async function registerSessionRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -136,45 +102,6 @@ export async function registerSessionRoutes(base: FastifyInstance) {
         after: (count) => ({ revoked: count }),
       });
       return envelope({ revoked }, `${revoked} other sign-in${revoked === 1 ? '' : 's'} ended.`);
-    },
-  );
-
-  app.post(
-    '/api/users/:id/revoke-sessions',
-    {
-      preHandler: [app.authenticate, app.requirePermission('users.update')],
-      schema: {
-        tags: ['users'],
-        summary: 'End every sign-in of a user of your company',
-        security: [{ bearerAuth: [] }],
-        params: idParams,
-        response: {
-          200: ok(revokedSchema),
-          400: errors[400],
-          ...authErrors,
-          404: errors[400].describe('No such user in your company'),
-        },
-      },
-    },
-    async (request) => {
-      const auth = authOf(request);
-      const { id } = request.params;
-      const revoked = await endSignIns(app.db, request, {
-        target: {
-          what: 'The user',
-          exists: async () =>
-            (
-              await app.db
-                .select({ id: users.id })
-                .from(users)
-                .where(and(eq(users.id, id), eq(users.companyId, auth.companyId)))
-            ).length > 0,
-        },
-        end: () => revokeAllSignIns(app.db, id, 'ended by an administrator'),
-        audit: { action: 'user.revoke-sessions', entityType: 'user', entityId: id },
-        after: (count) => ({ revoked: count }),
-      });
-      return envelope({ revoked }, `${revoked} sign-in${revoked === 1 ? '' : 's'} ended.`);
     },
   );
 }

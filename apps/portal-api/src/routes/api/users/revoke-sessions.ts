@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ok as envelope } from '@pa/contracts/envelope';
+import { endSignIns } from '../../../modules/accounts/end-sign-ins';
+import { revokeAllSignIns } from '../../../modules/accounts/sessions';
+import { userInCompany } from '../../../modules/users/users';
+import { authOf } from '../../../plugins/external/auth';
+import { authErrors, errors, idParams, ok, revokedSchema } from '../accounts/schemas';
+
+/** An administrator ends every sign-in of a user of their company. */
+export async function registerUserSessionRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/api/users/:id/revoke-sessions',
+    {
+      preHandler: [app.authenticate, app.requirePermission('users.update')],
+      schema: {
+        tags: ['users'],
+        summary: 'End every sign-in of a user of your company',
+        security: [{ bearerAuth: [] }],
+        params: idParams,
+        response: {
+          200: ok(revokedSchema),
+          400: errors[400],
+          ...authErrors,
+          404: errors[400].describe('No such user in your company'),
+        },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const { id } = request.params;
+      const revoked = await endSignIns(app.db, request, {
+        target: {
+          what: 'The user',
+          exists: () => userInCompany(app.db, auth.companyId, id),
+        },
+        end: () => revokeAllSignIns(app.db, id, 'ended by an administrator'),
+        audit: { action: 'user.revoke-sessions', entityType: 'user', entityId: id },
+        after: (count) => ({ revoked: count }),
+      });
+      return envelope({ revoked }, `${revoked} sign-in${revoked === 1 ? '' : 's'} ended.`);
+    },
+  );
+}
