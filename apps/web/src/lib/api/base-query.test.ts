@@ -214,9 +214,13 @@ describe('base query', () => {
         () => new HttpResponse('{not json', { headers: { 'Content-Type': 'application/json' } }),
       ),
     );
-    const [notFound, foreign, network, timeout, parsing] = await Promise.all(
-      [1, 2, 3, 4, 5].map((n) => fetchItem(store, n)),
-    );
+    const [notFound, foreign, network, timeout, parsing] = await Promise.all([
+      fetchItem(store, 1),
+      fetchItem(store, 2),
+      fetchItem(store, 3),
+      fetchItem(store, 4),
+      fetchItem(store, 5),
+    ]);
     expect(notFound.error).toMatchObject({
       status: 404,
       data: { code: 'NOT_FOUND', message: 'No such item' },
