@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok as envelope } from '@pa/contracts/envelope';
 import {
@@ -9,11 +8,15 @@ import {
 } from '@pa/contracts/accounts';
 import { invalidField } from '@pa/server-kit/errors';
 import { clientInfo } from '../../../modules/client-info';
-import { passwordResetTokens, users } from '../../../db/schema';
-import { auditFrom, recordAudit } from '../../../modules/audit/record';
+import {
+  changePassword,
+  issueResetToken,
+  passwordHashOf,
+  resetPasswordWithToken,
+} from '../../../modules/accounts/password-change';
+import { auditFrom } from '../../../modules/audit/record';
 import { hashPassword, passwordProblem, verifyPassword } from '../../../modules/accounts/passwords';
 import { ResetMailLimits } from '../../../modules/accounts/limits';
-import { hashToken, newOpaqueToken, revokeAllSignIns } from '../../../modules/accounts/sessions';
 import { authOf } from '../../../plugins/external/auth';
 import { authErrors, errors, okEmpty } from './schemas';
 
@@ -37,17 +40,9 @@ export async function registerPasswordRoutes(base: FastifyInstance) {
 
   /** Creates a reset token and mails the link; runs after the answer so timing says nothing. */
   async function sendResetLink(email: string) {
-    const [user] = await app.db
-      .select({ id: users.id, email: users.email, status: users.status, userName: users.userName })
-      .from(users)
-      .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
-    if (!user || user.status !== 'active') return;
-    const token = newOpaqueToken();
-    await app.db.insert(passwordResetTokens).values({
-      userId: user.id,
-      tokenHash: hashToken(token),
-      expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
-    });
+    const issued = await issueResetToken(app.db, email, RESET_TOKEN_TTL_MS);
+    if (!issued) return;
+    const { user, token } = issued;
     // The web app's configured address, never the request's Host header (which a client controls).
     const link = new URL('/auth/reset-password', config.PUBLIC_URL);
     link.searchParams.set('token', token);
@@ -103,49 +98,7 @@ export async function registerPasswordRoutes(base: FastifyInstance) {
       const problem = passwordProblem(password);
       if (problem) throw invalidField('password', problem);
       const passwordHash = await hashPassword(password);
-      const done = await app.db.transaction(async (tx) => {
-        // One atomic UPDATE consumes the token: it works once, even under concurrent use.
-        const [consumed] = await tx
-          .update(passwordResetTokens)
-          .set({ usedAt: new Date() })
-          .where(
-            and(
-              eq(passwordResetTokens.tokenHash, hashToken(token)),
-              isNull(passwordResetTokens.usedAt),
-              gt(passwordResetTokens.expiresAt, new Date()),
-            ),
-          )
-          .returning({ userId: passwordResetTokens.userId });
-        if (!consumed) return null;
-        const [user] = await tx
-          .update(users)
-          .set({
-            passwordHash,
-            passwordChangedAt: new Date(),
-            updatedAt: new Date(),
-            version: sql`${users.version} + 1`,
-          })
-          .where(eq(users.id, consumed.userId))
-          .returning({ id: users.id, companyId: users.companyId, userName: users.userName });
-        if (!user) return null;
-        // Any other outstanding link of this account dies with this one.
-        await tx
-          .update(passwordResetTokens)
-          .set({ usedAt: new Date() })
-          .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
-        const ended = await revokeAllSignIns(tx, user.id, 'password reset');
-        await recordAudit(tx, {
-          companyId: user.companyId,
-          actorId: user.id,
-          actorName: user.userName,
-          action: 'account.password-reset',
-          entityType: 'user',
-          entityId: user.id,
-          after: { signInsEnded: ended },
-          ...clientInfo(request),
-        });
-        return user;
-      });
+      const done = await resetPasswordWithToken(app.db, token, passwordHash, clientInfo(request));
       if (!done) {
         throw invalidField(
           'token',
@@ -171,11 +124,7 @@ export async function registerPasswordRoutes(base: FastifyInstance) {
     async (request) => {
       const auth = authOf(request);
       const { currentPassword, newPassword } = request.body;
-      const [user] = await app.db
-        .select({ passwordHash: users.passwordHash })
-        .from(users)
-        .where(eq(users.id, auth.userId));
-      if (!(await verifyPassword(user?.passwordHash ?? null, currentPassword))) {
+      if (!(await verifyPassword(await passwordHashOf(app.db, auth.userId), currentPassword))) {
         throw invalidField('currentPassword', 'The current password is not correct.');
       }
       const problem = passwordProblem(newPassword);
@@ -184,25 +133,7 @@ export async function registerPasswordRoutes(base: FastifyInstance) {
         throw invalidField('newPassword', 'The new password must differ from the current one');
       }
       const passwordHash = await hashPassword(newPassword);
-      await app.db.transaction(async (tx) => {
-        await tx
-          .update(users)
-          .set({
-            passwordHash,
-            passwordChangedAt: new Date(),
-            updatedAt: new Date(),
-            version: sql`${users.version} + 1`,
-          })
-          .where(eq(users.id, auth.userId));
-        const ended = await revokeAllSignIns(tx, auth.userId, 'password changed', auth.sessionId);
-        await recordAudit(tx, {
-          ...auditFrom(request),
-          action: 'account.password-change',
-          entityType: 'user',
-          entityId: auth.userId,
-          after: { otherSignInsEnded: ended },
-        });
-      });
+      await changePassword(app.db, auth.userId, passwordHash, auth.sessionId, auditFrom(request));
       return envelope(null, 'Your password was changed. Your other sign-ins were ended.');
     },
   );

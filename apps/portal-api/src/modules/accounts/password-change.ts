@@ -1,0 +1,115 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { PortalDb, PortalTx } from '../../db/client';
+import { passwordResetTokens, users } from '../../db/schema';
+import { recordAudit, type AuditActor } from '../audit/record';
+import type { ClientInfo } from '../client-info';
+import { hashToken, newOpaqueToken, revokeAllSignIns } from './sessions';
+
+/** Stores a new password hash (and bumps the row's version, as every edit of a user does). */
+async function writePasswordHash(tx: PortalTx, userId: string, passwordHash: string) {
+  return tx
+    .update(users)
+    .set({
+      passwordHash,
+      passwordChangedAt: new Date(),
+      updatedAt: new Date(),
+      version: sql`${users.version} + 1`,
+    })
+    .where(eq(users.id, userId))
+    .returning({ id: users.id, companyId: users.companyId, userName: users.userName });
+}
+
+/** The stored password hash of a user (null for none: the caller compares against a dummy). */
+export async function passwordHashOf(db: PortalDb, userId: string): Promise<string | null> {
+  const [user] = await db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, userId));
+  return user?.passwordHash ?? null;
+}
+
+/**
+ * A reset token for the active account with this email (stored hashed, `ttlMs` long), or null when
+ * there is no such account.
+ */
+export async function issueResetToken(db: PortalDb, email: string, ttlMs: number) {
+  const [user] = await db
+    .select({ id: users.id, email: users.email, status: users.status, userName: users.userName })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
+  if (!user || user.status !== 'active') return null;
+  const token = newOpaqueToken();
+  await db.insert(passwordResetTokens).values({
+    userId: user.id,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + ttlMs),
+  });
+  return { user, token };
+}
+
+/**
+ * Sets a new password with a reset token: consumes the token (one atomic UPDATE, so it works once
+ * even under concurrent use), kills the account's other links, ends every sign-in, records the event.
+ * False when the token is unknown, used or expired.
+ */
+export async function resetPasswordWithToken(
+  db: PortalDb,
+  token: string,
+  passwordHash: string,
+  client: ClientInfo,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [consumed] = await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, hashToken(token)),
+          isNull(passwordResetTokens.usedAt),
+          gt(passwordResetTokens.expiresAt, new Date()),
+        ),
+      )
+      .returning({ userId: passwordResetTokens.userId });
+    if (!consumed) return false;
+    const [user] = await writePasswordHash(tx, consumed.userId, passwordHash);
+    if (!user) return false;
+    // Any other outstanding link of this account dies with this one.
+    await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
+    const ended = await revokeAllSignIns(tx, user.id, 'password reset');
+    await recordAudit(tx, {
+      companyId: user.companyId,
+      actorId: user.id,
+      actorName: user.userName,
+      action: 'account.password-reset',
+      entityType: 'user',
+      entityId: user.id,
+      after: { signInsEnded: ended },
+      ...client,
+    });
+    return true;
+  });
+}
+
+/** A signed-in user's new password: their other sign-ins end, the current one (`keep`) stays. */
+export async function changePassword(
+  db: PortalDb,
+  userId: string,
+  passwordHash: string,
+  keep: string,
+  audit: AuditActor,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await writePasswordHash(tx, userId, passwordHash);
+    const ended = await revokeAllSignIns(tx, userId, 'password changed', keep);
+    await recordAudit(tx, {
+      ...audit,
+      action: 'account.password-change',
+      entityType: 'user',
+      entityId: userId,
+      after: { otherSignInsEnded: ended },
+    });
+  });
+}
