@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { PortalDb, PortalTx } from '../../db/client';
-import { trimUserAgent } from '../client-info';
+import { recordAudit } from '../audit/record';
+import { trimUserAgent, type ClientInfo } from '../client-info';
 import { refreshTokens, signIns, users } from '../../db/schema';
 import { signAccessToken } from '../auth/access-token';
 import { effectivePermissionCodes } from '../auth/effective-permissions';
@@ -249,4 +250,47 @@ export async function listSignIns(db: PortalDb, userId: string) {
       and(eq(signIns.userId, userId), isNull(signIns.revokedAt), sql`${signIns.expiresAt} > now()`),
     )
     .orderBy(sql`${signIns.id} desc`);
+}
+
+/** The account a sign-in names, by user name or email (case-insensitive); null when none. */
+export async function findAccount(db: PortalDb, by: 'userName' | 'email', login: string) {
+  const column = by === 'userName' ? users.userName : users.email;
+  const [user] = await db
+    .select({
+      id: users.id,
+      companyId: users.companyId,
+      userName: users.userName,
+      status: users.status,
+      passwordHash: users.passwordHash,
+    })
+    .from(users)
+    .where(eq(sql`lower(${column})`, login.toLowerCase()))
+    .limit(1);
+  return user ?? null;
+}
+
+/** The sign-in a refresh token belongs to (used or not); null for an unknown token. */
+export async function signInOfRefreshToken(db: PortalDb, refreshToken: string) {
+  const [row] = await db
+    .select({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, hashToken(refreshToken)));
+  return row?.familyId ?? null;
+}
+
+/** Ends one sign-in at its user's request; the audit event only when it was still live. */
+export async function signOut(db: PortalDb, sessionId: string, client: ClientInfo) {
+  const [signIn] = await db
+    .select({ userId: signIns.userId, companyId: signIns.companyId })
+    .from(signIns)
+    .where(eq(signIns.id, sessionId));
+  if (!signIn || !(await revokeSignIn(db, sessionId, 'signed out'))) return;
+  await recordAudit(db, {
+    companyId: signIn.companyId,
+    actorId: signIn.userId,
+    action: 'account.sign-out',
+    entityType: 'session',
+    entityId: sessionId,
+    ...client,
+  });
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { sql } from 'drizzle-orm';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok as envelope } from '@pa/contracts/envelope';
@@ -8,24 +7,22 @@ import { singleLineText } from '@pa/contracts/text';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { AppError, notFound, unauthorized } from '@pa/server-kit/errors';
 import { clientInfo } from '../../../modules/client-info';
-import { users } from '../../../db/schema';
 import { recordAudit } from '../../../modules/audit/record';
 import { verifyAccessToken } from '../../../modules/auth/access-token';
 import { verifyPassword } from '../../../modules/accounts/passwords';
 import { SignInLimits } from '../../../modules/accounts/limits';
 import {
-  revokeSignIn,
+  findAccount,
   rotateRefreshToken,
+  signInOfRefreshToken,
+  signOut,
   startSignIn,
   type TokenSettings,
 } from '../../../modules/accounts/sessions';
 import { loadUserDetails } from '../../../modules/accounts/user-details';
-import { hashToken } from '../../../modules/accounts/sessions';
-import { refreshTokens, signIns } from '../../../db/schema';
 import { authOf } from '../../../plugins/external/auth';
 import { clearRefreshCookie, refreshTokenOf, setRefreshCookie } from './refresh-cookie';
 import { errors, ok, okEmpty, tokenPairSchema, userDetailsSchema } from './schemas';
-import { eq } from 'drizzle-orm';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials.';
 export const REFRESH_FAILED = 'Token refresh failed';
@@ -94,18 +91,7 @@ export async function registerSignInRoutes(base: FastifyInstance) {
     async (request, reply) => {
       const { password } = request.body;
       const login = (request.body.userName ?? request.body.email ?? '').toLowerCase();
-      const column = request.body.userName ? users.userName : users.email;
-      const [user] = await app.db
-        .select({
-          id: users.id,
-          companyId: users.companyId,
-          userName: users.userName,
-          status: users.status,
-          passwordHash: users.passwordHash,
-        })
-        .from(users)
-        .where(eq(sql`lower(${column})`, login))
-        .limit(1);
+      const user = await findAccount(app.db, request.body.userName ? 'userName' : 'email', login);
       // The account is counted by its id, whichever of its names was typed; an unknown login by itself.
       const accountKey = user ? `user:${user.id}` : `login:${login}`;
       const wait = await limits.retryAfter(accountKey, request.ip);
@@ -247,28 +233,10 @@ export async function registerSignInRoutes(base: FastifyInstance) {
       if (claims) ended.add(claims.sid);
       const presented = refreshTokenOf(request);
       if (presented) {
-        const [row] = await app.db
-          .select({ familyId: refreshTokens.familyId })
-          .from(refreshTokens)
-          .where(eq(refreshTokens.tokenHash, hashToken(presented)));
-        if (row) ended.add(row.familyId);
+        const familyId = await signInOfRefreshToken(app.db, presented);
+        if (familyId) ended.add(familyId);
       }
-      for (const sessionId of ended) {
-        const [signIn] = await app.db
-          .select({ userId: signIns.userId, companyId: signIns.companyId })
-          .from(signIns)
-          .where(eq(signIns.id, sessionId));
-        if (signIn && (await revokeSignIn(app.db, sessionId, 'signed out'))) {
-          await recordAudit(app.db, {
-            companyId: signIn.companyId,
-            actorId: signIn.userId,
-            action: 'account.sign-out',
-            entityType: 'session',
-            entityId: sessionId,
-            ...clientInfo(request),
-          });
-        }
-      }
+      for (const sessionId of ended) await signOut(app.db, sessionId, clientInfo(request));
       clearRefreshCookie(reply);
       return envelope(null, 'Signed out.');
     },
