@@ -294,3 +294,12 @@ export async function signOut(db: PortalDb, sessionId: string, client: ClientInf
     ...client,
   });
 }
+
+/** Whether `sessionId` is one of the user's sign-ins. */
+export async function isSignInOf(db: PortalDb, sessionId: string, userId: string) {
+  const rows = await db
+    .select({ id: signIns.id })
+    .from(signIns)
+    .where(and(eq(signIns.id, sessionId), eq(signIns.userId, userId)));
+  return rows.length > 0;
+}

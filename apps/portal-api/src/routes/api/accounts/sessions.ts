@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { and, eq } from 'drizzle-orm';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accountSessionSchema } from '@pa/contracts/accounts';
 import { ok as envelope } from '@pa/contracts/envelope';
-import { signIns } from '../../../db/schema';
 import { endSignIns } from '../../../modules/accounts/end-sign-ins';
-import { listSignIns, revokeAllSignIns, revokeSignIn } from '../../../modules/accounts/sessions';
+import {
+  isSignInOf,
+  listSignIns,
+  revokeAllSignIns,
+  revokeSignIn,
+} from '../../../modules/accounts/sessions';
 import { authOf } from '../../../plugins/external/auth';
 import { authErrors, errors, idParams, ok, revokedSchema } from './schemas';
 
@@ -66,13 +69,7 @@ export async function registerSessionRoutes(base: FastifyInstance) {
       const revoked = await endSignIns(app.db, request, {
         target: {
           what: 'The sign-in',
-          exists: async () =>
-            (
-              await app.db
-                .select({ id: signIns.id })
-                .from(signIns)
-                .where(and(eq(signIns.id, id), eq(signIns.userId, auth.userId)))
-            ).length > 0,
+          exists: () => isSignInOf(app.db, id, auth.userId),
         },
         end: async () => ((await revokeSignIn(app.db, id, 'ended by the user')) ? 1 : 0),
         audit: { action: 'session.revoke', entityType: 'session', entityId: id },
