@@ -153,13 +153,16 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
       };
       const unknown: number[] = [];
       const wrong: number[] = [];
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 9; i++) {
         unknown.push(await time({ userName: 'nobody-here', password: 'some-password-1' }));
         wrong.push(await time({ userName: 'admin', password: 'some-password-1' }));
       }
-      const median = (xs: number[]) => xs.sort((a, b) => a - b)[2] ?? 0;
-      // Both run one argon2id verification (~40 ms); without the dummy hash "unknown" takes ~1 ms.
-      expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5);
+      const median = (xs: number[]) => xs.sort((a, b) => a - b)[4] ?? 0;
+      // Both run one argon2id verification (~40 ms idle); without the dummy hash "unknown" takes
+      // ~1 ms. On a busy machine the two spread apart, so either half the other or 15 ms will do:
+      // both are far above what skipping the verification costs. (sign-in-limits.test.ts holds the
+      // statistical test of equal timing.)
+      expect(median(unknown)).toBeGreaterThan(Math.min(median(wrong) * 0.5, 15));
     });
   });
 
