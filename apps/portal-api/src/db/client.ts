@@ -1,12 +1,11 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
+import { migrateOrClose, openPostgresPool, roundTrip } from '@pa/server-kit/database';
 import { DataFolderHeldError, folderHolder, openPglite } from '@pa/server-kit/pglite';
 import { DataChanges, trackPgliteWrites, trackPoolWrites } from './changes';
 import { pgliteMaintenance } from './maintenance';
@@ -53,25 +52,20 @@ export { DataFolderHeldError, folderHolder };
  */
 export async function openDatabase(options: DatabaseOptions): Promise<OpenDatabase> {
   if (options.DATABASE_URL) {
-    const pool = new pg.Pool({ connectionString: options.DATABASE_URL, max: 10 });
+    const pool = openPostgresPool(options.DATABASE_URL);
     const changes = new DataChanges();
     trackPoolWrites(pool, changes);
     const db = drizzlePg(pool, { schema });
-    try {
-      await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
-    } catch (error) {
-      await pool.end();
-      throw error;
-    }
+    await migrateOrClose(
+      () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+      () => pool.end(),
+    );
     return {
       db: db as unknown as PortalDb,
       driver: 'postgres',
       changes,
       maintain: async () => {},
-      check: async () => {
-        await db.execute(sql`select 1`);
-        return true;
-      },
+      check: roundTrip(db),
       close: () => pool.end(),
     };
   }
@@ -96,12 +90,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
   const changes = new DataChanges();
   trackPgliteWrites(pglite, changes);
   const db = drizzlePglite(pglite, { schema });
-  try {
-    await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  } catch (error) {
-    await (release ? release() : pglite.close());
-    throw error;
-  }
+  await migrateOrClose(
+    () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    () => (release ? release() : pglite.close()),
+  );
   const maintenance = pgliteMaintenance(pglite, changes);
   await maintenance.run();
   return {
@@ -109,10 +101,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
     driver: 'pglite',
     changes,
     maintain: () => maintenance.run(),
-    check: async () => {
-      await db.execute(sql`select 1`);
-      return true;
-    },
+    check: roundTrip(db),
     close: async () => {
       await maintenance.stop();
       if (release) await release();

@@ -1,11 +1,10 @@
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
+import { migrateOrClose, openPostgresPool, roundTrip } from '@pa/server-kit/database';
 import { openPglite } from '@pa/server-kit/pglite';
 import * as schema from './schema';
 
@@ -32,46 +31,30 @@ export async function openDatabase(options: {
   DATABASE_URL?: string | undefined;
 }): Promise<OpenDatabase> {
   if (options.DATABASE_URL) {
-    const pool = new pg.Pool({ connectionString: options.DATABASE_URL, max: 10 });
+    const pool = openPostgresPool(options.DATABASE_URL);
     const db = drizzlePg(pool, { schema });
-    try {
-      await migratePg(db, {
-        migrationsFolder: MIGRATIONS_FOLDER,
-        migrationsSchema: MIGRATIONS_SCHEMA,
-      });
-    } catch (error) {
-      await pool.end();
-      throw error;
-    }
+    await migrateOrClose(
+      () =>
+        migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA }),
+      () => pool.end(),
+    );
     return {
       db: db as unknown as Power7Db,
       driver: 'postgres',
-      check: async () => {
-        await db.execute(sql`select 1`);
-        return true;
-      },
+      check: roundTrip(db),
       close: () => pool.end(),
     };
   }
   // One process per folder (server-kit's lock file): a live holder makes the start refuse.
   const { client, close } = await openPglite(path.join(options.DATA_DIR, 'power7-db'));
   const db = drizzlePglite(client, { schema });
-  try {
-    await migratePglite(db, {
-      migrationsFolder: MIGRATIONS_FOLDER,
-      migrationsSchema: MIGRATIONS_SCHEMA,
-    });
-  } catch (error) {
-    await close();
-    throw error;
-  }
-  return {
-    db: db as unknown as Power7Db,
-    driver: 'pglite',
-    check: async () => {
-      await db.execute(sql`select 1`);
-      return true;
-    },
+  await migrateOrClose(
+    () =>
+      migratePglite(db, {
+        migrationsFolder: MIGRATIONS_FOLDER,
+        migrationsSchema: MIGRATIONS_SCHEMA,
+      }),
     close,
-  };
+  );
+  return { db: db as unknown as Power7Db, driver: 'pglite', check: roundTrip(db), close };
 }
