@@ -3,7 +3,6 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Fastify from 'fastify';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import {
   serializerCompiler,
@@ -18,13 +17,15 @@ import { errorHandler } from '@pa/server-kit/error-handler';
 import { healthRoutes, runChecks, type ReadinessCheck } from '@pa/server-kit/health';
 import { loggerOptions } from '@pa/server-kit/logger';
 import { openApi } from '@pa/server-kit/openapi';
+import { securityHeadersPlugin } from '@pa/server-kit/security-headers';
 import { prestartScanWorkers } from '@pa/power7-engine/session-store';
 import { authPlugin, keySource } from './auth/auth';
 import type { Power7Config } from './config';
 import { openDatabase } from './db/client';
-import { EmbeddedJobQueue } from './jobs/job-queue';
+import type { JobQueue } from './jobs/job-queue';
 import { power7Routes } from './routes/power7';
 import { SessionRepository } from './sessions/repository';
+import { engineErrorToApp } from './sessions/engine-errors';
 import { ResultCache } from './sessions/result-cache';
 import { Power7Sessions } from './sessions/service';
 
@@ -70,20 +71,18 @@ export async function buildPower7App(config: Power7Config) {
   const sessions = new Power7Sessions(repo, cache, {
     root: path.join(config.DATA_DIR, 'power7'),
     workers: config.WORKER_THREADS,
+    concurrency: config.JOB_CONCURRENCY,
     ttlHours: config.SESSION_TTL_HOURS,
+    log: app.log,
   });
   await sessions.checkStorage();
-  const queue = new EmbeddedJobQueue(sessions.process, config.JOB_CONCURRENCY, (id, error) => {
-    const cancelled = (error as { code?: string }).code === 'CANCELLED';
-    if (!cancelled) app.log.warn({ err: error, session: id }, 'Power 7 job failed');
-    void sessions.failed(id, error, cancelled);
-  });
-  sessions.attach(queue);
+  const queue = sessions.jobs.queue;
   const keys = keySource(config);
 
   app.decorate('power7', { sessions, queue, cache, database });
 
-  await app.register(helmet);
+  // helmet's default headers, computed once (as the portal does)
+  await app.register(securityHeadersPlugin, {});
   // Only the web app's origin may call this API from a browser (it sends X-CSRFToken too).
   await app.register(cors, {
     // A refused origin gets no CORS header at all (a plain list still sends allow-credentials).
@@ -92,7 +91,7 @@ export async function buildPower7App(config: Power7Config) {
     allowedHeaders: ['Authorization', 'Content-Type', 'X-CSRFToken', 'X-Requested-With'],
     exposedHeaders: ['Content-Disposition'],
   });
-  await app.register(errorHandler);
+  await app.register(errorHandler, { mapError: engineErrorToApp });
   await app.register(multipart, {
     limits: {
       fileSize: config.UPLOAD_MAX_BYTES,
@@ -203,7 +202,7 @@ export async function buildPower7App(config: Power7Config) {
     // before listening no upload can be in progress: a folder without a session row is a leftover now
     await sweep(0);
     // A job cut off by a crash or a stop is run again.
-    const recovered = await sessions.recover();
+    const recovered = await sessions.jobs.recover();
     if (recovered) app.log.info({ recovered }, 'Power 7 jobs re-queued after a restart');
   });
   app.addHook('onClose', async () => {
@@ -217,7 +216,7 @@ export async function buildPower7App(config: Power7Config) {
 
 export interface Power7Internals {
   sessions: Power7Sessions;
-  queue: EmbeddedJobQueue;
+  queue: JobQueue;
   cache: ResultCache;
   database: Awaited<ReturnType<typeof openDatabase>>;
 }

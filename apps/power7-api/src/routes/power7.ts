@@ -17,14 +17,11 @@ import {
   statusSchema,
   winnersAnswerSchema,
 } from '@pa/contracts/power7';
-import type {
-  FilterAnswer,
-  FilterQuery,
-  MatchType,
-  SortKey,
-} from '@pa/power7-engine/session-store';
+import type { MatchType } from '@pa/power7-engine/session-store';
 import { requirePermission, type Caller } from '../auth/auth';
-import { engineErrorToApp, UPLOAD_FILE, type Power7Sessions } from '../sessions/service';
+import { FilterAnswers } from '../sessions/filter-answers';
+import { UPLOAD_FILE } from '../sessions/memory';
+import type { Power7Sessions } from '../sessions/service';
 import { receiveUpload } from '../sessions/upload';
 
 const owner = (caller: Caller) => ({ userId: caller.userId, companyId: caller.companyId });
@@ -34,8 +31,6 @@ const pageQuery = {
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(10),
 };
 const bearer = [{ bearerAuth: [] }];
-/** Filter answers kept per service (a page is a few KB). */
-const FILTER_CACHE_ENTRIES = 256;
 
 /** A download file name: `power7-<combo>-match<M>.csv` or `power7-<combo>-all.csv`. */
 const attachment = (name: string) =>
@@ -44,7 +39,8 @@ const attachment = (name: string) =>
 /** The Power 7 endpoints of the seed's table (docs/product/services.md §5). */
 export async function power7Routes(app: FastifyInstance, sessions: Power7Sessions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const filterCache = new Map<string, FilterAnswer>();
+  const { jobs, queries } = sessions;
+  const filterAnswers = new FilterAnswers();
 
   r.post(
     '/api/upload/',
@@ -61,8 +57,8 @@ export async function power7Routes(app: FastifyInstance, sessions: Power7Session
     async (request, reply) => {
       const caller = requirePermission(request, 'power7.run');
       const id = uuidv7();
-      const upload = await receiveUpload(request, sessions.dirOf(id), UPLOAD_FILE);
-      const row = await sessions.create(id, owner(caller), upload.params, {
+      const upload = await receiveUpload(request, sessions.memory.dirOf(id), UPLOAD_FILE);
+      const row = await jobs.start(id, owner(caller), upload.params, {
         originalName: upload.originalName,
         bytes: upload.bytes,
         timings: { uploadMs: upload.uploadMs },
@@ -71,7 +67,7 @@ export async function power7Routes(app: FastifyInstance, sessions: Power7Session
         .status(202)
         .send(
           ok(
-            sessions.view(row),
+            queries.view(row),
             'The file was received; its analysis has started.',
             ErrorCode.ACCEPTED,
           ),
@@ -92,12 +88,12 @@ export async function power7Routes(app: FastifyInstance, sessions: Power7Session
     },
     async (request) => {
       const caller = requirePermission(request, 'power7.run');
-      const row = await sessions.find(owner(caller), request.query.session);
+      const row = await queries.find(owner(caller), request.query.session);
       return ok({
-        ...sessions.view(row),
-        rejectedSample: await sessions.rejectedSample(row, 20),
+        ...queries.view(row),
+        rejectedSample: await queries.rejectedSample(row, 20),
         rejectedReport:
-          row.status === 'done' || (row.counts as { rejected?: number }).rejected !== undefined
+          row.status === 'done' || row.counts.rejected !== undefined
             ? `/api/power7/sessions/${row.id}/rejected.csv`
             : null,
       });
@@ -118,7 +114,7 @@ export async function power7Routes(app: FastifyInstance, sessions: Power7Session
     async (request) => {
       const caller = requirePermission(request, 'power7.run');
       const { page, pageSize } = request.query;
-      const { items, total } = await sessions.list(owner(caller), page, pageSize);
+      const { items, total } = await queries.list(owner(caller), page, pageSize);
       return ok(paginate(items, total, page, pageSize));
     },
   );
@@ -135,8 +131,8 @@ export async function power7Routes(app: FastifyInstance, sessions: Power7Session
     },
     async (request, reply) => {
       const caller = requirePermission(request, 'power7.run');
-      const row = await sessions.find(owner(caller), request.params.id);
-      const file = await sessions.rejectedCsvPath(row);
+      const row = await queries.find(owner(caller), request.params.id);
+      const file = await queries.rejectedCsvPath(row);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', attachment(`power7-${row.id}-rejected-rows.csv`))
@@ -159,43 +155,9 @@ export async function power7Routes(app: FastifyInstance, sessions: Power7Session
     async (request) => {
       const caller = requirePermission(request, 'power7.run');
       const body = request.body;
-      const row = await sessions.find(owner(caller), body.session);
-      const session = await sessions.open(row);
-      const query: FilterQuery = { page: body.page, pageSize: body.pageSize };
-      if (body.sort) {
-        const [by, direction] = body.sort.split(':') as [SortKey, 'asc' | 'desc'];
-        query.sort = { by, direction };
-      }
-      const f = body.filters;
-      if (f?.winners) {
-        query.winners = {};
-        for (const m of [3, 4, 5, 6, 7] as const) {
-          const range = f.winners[m];
-          if (range) query.winners[m] = range;
-        }
-      }
-      if (f?.totalPayout) query.totalPayout = f.totalPayout;
-      if (f?.mustInclude) query.mustInclude = f.mustInclude;
-      if (f?.mustExclude) query.mustExclude = f.mustExclude;
-      // Results of a finished session never change, so identical queries (paging back and forth,
-      // several tabs) are answered from a small cache instead of another pass over the table.
-      const key = `${row.id}|${JSON.stringify(query)}`;
-      const cached = filterCache.get(key);
-      if (cached) {
-        filterCache.delete(key);
-        filterCache.set(key, cached);
-        return ok(cached);
-      }
-      try {
-        const answer = session.filter(query);
-        filterCache.set(key, answer);
-        if (filterCache.size > FILTER_CACHE_ENTRIES) {
-          filterCache.delete(filterCache.keys().next().value!);
-        }
-        return ok(answer);
-      } catch (error) {
-        throw engineErrorToApp(error);
-      }
+      const row = await queries.find(owner(caller), body.session);
+      const session = await queries.open(row);
+      return ok(filterAnswers.answer(row.id, session, body));
     },
   );
 
@@ -215,14 +177,10 @@ export async function power7Routes(app: FastifyInstance, sessions: Power7Session
       const caller = requirePermission(request, 'power7.download');
       const { combo, matchType } = request.params;
       const { page, pageSize, session: id } = request.query;
-      const row = await sessions.find(owner(caller), id);
-      const session = await sessions.open(row);
-      try {
-        const answer = await session.winners(combo, matchType as MatchType, page, pageSize);
-        return ok({ ...answer, session: row.id });
-      } catch (error) {
-        throw engineErrorToApp(error);
-      }
+      const row = await queries.find(owner(caller), id);
+      const session = await queries.open(row);
+      const answer = await session.winners(combo, matchType as MatchType, page, pageSize);
+      return ok({ ...answer, session: row.id });
     },
   );
 
@@ -232,31 +190,27 @@ export async function power7Routes(app: FastifyInstance, sessions: Power7Session
     combo: string,
     matchType: MatchType | 'all',
   ) => {
-    const row = await sessions.find(owner(caller), id);
-    const session = await sessions.open(row);
-    try {
-      const iterable = session.winnersCsv(combo, matchType);
-      // the first chunk is read here, so a bad combo is still a 400 and not a broken download
-      const iterator = iterable[Symbol.asyncIterator]();
-      const first = await iterator.next();
-      async function* rest() {
-        try {
-          if (first.done) return;
-          yield first.value;
-          for (;;) {
-            const next = await iterator.next();
-            if (next.done) return;
-            yield next.value;
-          }
-        } finally {
-          // a client that hangs up mid-download still closes the engine's file handle
-          await iterator.return?.();
+    const row = await queries.find(owner(caller), id);
+    const session = await queries.open(row);
+    const iterable = session.winnersCsv(combo, matchType);
+    // the first chunk is read here, so a bad combo is still a 400 and not a broken download
+    const iterator = iterable[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    async function* rest() {
+      try {
+        if (first.done) return;
+        yield first.value;
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) return;
+          yield next.value;
         }
+      } finally {
+        // a client that hangs up mid-download still closes the engine's file handle
+        await iterator.return?.();
       }
-      return Readable.from(rest());
-    } catch (error) {
-      throw engineErrorToApp(error);
     }
+    return Readable.from(rest());
   };
 
   r.get(
