@@ -1,8 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { EngineError } from '@pa/power7-engine/session-store';
 import { ErrorCode } from '@pa/contracts/error-codes';
+import { errorHandler } from '@pa/server-kit/error-handler';
 import { AppError, notFound } from '@pa/server-kit/errors';
 
-/** Maps an engine failure to the answer a client gets (the error handler calls it for every failure). */
+/** Maps an engine failure to the answer a client gets; any other error passes as it is. */
 export function engineErrorToApp(error: unknown): unknown {
   if (!(error instanceof EngineError)) return error;
   switch (error.code) {
@@ -24,3 +27,11 @@ export function engineErrorToApp(error: unknown): unknown {
       );
   }
 }
+
+/** The shared envelope error handler; an engine failure anywhere in a route is mapped here, once. */
+export const power7ErrorHandler = fp(
+  async function power7ErrorHandler(app: FastifyInstance) {
+    await app.register(errorHandler, { mapError: engineErrorToApp });
+  },
+  { name: 'power7-error-handler' },
+);
