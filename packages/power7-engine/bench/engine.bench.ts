@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeTickets } from '../src/analyze';
 import { readCustomerFile } from '../src/customer-file';
-import { drawNumbers } from '../src/analyze';
+import { numbersOfRank } from '../src/model';
 import { countWinners, findWinners, ticketMasks } from '../src/winners';
 import { generateTickets, mulberry32, writeCustomerCsv, type Distribution } from './generate';
 
@@ -71,11 +71,14 @@ async function runCase(c: Case): Promise<CaseResult> {
     workers: c.workers,
   });
   const coldMs = warm.timings.totalMs;
-  const sampleMasks = ticketMasks(parsed.tickets, parsed.count);
   const srnd = mulberry32(7);
   const sample: number[] = [];
   for (let i = 0; i < 400; i++) {
-    const w = countWinners(sampleMasks, drawNumbers(Math.floor(srnd() * warm.draws)));
+    const w = countWinners(
+      parsed.tickets,
+      parsed.count,
+      numbersOfRank(Math.floor(srnd() * warm.draws)),
+    );
     sample.push(w[3]! * 10 + w[4]! * 100 + w[5]! * 1000 + w[6]! * 10000 + w[7]! * 1000000);
   }
   sample.sort((x, y) => x - y);
@@ -105,7 +108,7 @@ async function runCase(c: Case): Promise<CaseResult> {
   const rnd = mulberry32(1);
   const wt: number[] = [];
   for (let i = 0; i < 9; i++) {
-    const numbers = drawNumbers(Math.floor(rnd() * warm.draws));
+    const numbers = numbersOfRank(Math.floor(rnd() * warm.draws));
     const t = performance.now();
     findWinners(masks, numbers, 3);
     wt.push(performance.now() - t);

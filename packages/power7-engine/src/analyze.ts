@@ -4,7 +4,6 @@ import {
   type Budget,
   type Payouts,
   BINOM,
-  colexUnrank,
   drawCount,
   PICK,
   validateBudget,
@@ -282,11 +281,4 @@ function mergeStats(
     histogram: grouped(bins),
     curve: grouped(CURVE_BINS),
   };
-}
-
-/** The seven ascending 1-based numbers of a colex rank. */
-export function drawNumbers(rank: number): number[] {
-  const out = [0, 0, 0, 0, 0, 0, 0];
-  colexUnrank(rank, PICK, out, 48);
-  return out.map((x) => x + 1);
 }

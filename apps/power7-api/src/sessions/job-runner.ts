@@ -175,8 +175,6 @@ export class SessionJobRunner {
       payouts: params.payouts,
       budget: budgetOf(params),
       pool: params.pool_size,
-      // pages of draws come from filter; the summary's top list would be one more pass over them
-      topDraws: 0,
       ...(this.options.workers > 0 ? { workers: this.options.workers } : {}),
       signal,
       onProgress: (p) =>
