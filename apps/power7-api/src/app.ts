@@ -10,6 +10,7 @@ import { loggerOptions } from '@pa/server-kit/logger';
 import { openApi } from '@pa/server-kit/openapi';
 import { securityHeadersPlugin } from '@pa/server-kit/security-headers';
 import type { Power7Config } from './config';
+import { openDatabase } from './db/client';
 import { sessionsPlugin } from './plugins/app/sessions';
 import { authPlugin, keySource } from './plugins/external/auth';
 import { corsPlugin } from './plugins/external/cors';
@@ -31,8 +32,11 @@ export async function buildPower7App(config: Power7Config) {
   app.setSerializerCompiler(serializerCompiler);
   const keys = keySource(config);
 
-  // Storage and jobs first (`app.power7`: database, sessions root, result cache, job runner).
-  await app.register(sessionsPlugin, { config });
+  // Storage and jobs first (`app.power7`: database, sessions root, result cache, job runner). The
+  // database (its own PGlite folder, or DATABASE_URL) opens outside any plugin: a new PGlite folder on
+  // a busy machine can take longer than Fastify's 10 s plugin start limit.
+  const database = await openDatabase(config);
+  await app.register(sessionsPlugin, { config, database });
   // Order matters: security headers, CORS and the error handler wrap every route registered after them.
   // helmet's default headers, computed once (as the portal does).
   await app.register(securityHeadersPlugin, {});

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { prestartScanWorkers } from '@pa/power7-engine/session-store';
 import type { Power7Config } from '../../config';
-import { openDatabase, type OpenDatabase } from '../../db/client';
+import type { OpenDatabase } from '../../db/client';
 import type { JobQueue } from '../../jobs/job-queue';
 import { SessionRepository } from '../../sessions/repository';
 import { ResultCache } from '../../sessions/result-cache';
@@ -23,13 +23,12 @@ declare module 'fastify' {
 }
 
 /**
- * Storage and jobs of the Power 7 sessions: the metadata database (its own PGlite folder, or
- * DATABASE_URL), the sessions root, the result cache and the job runner, as `app.power7`; expired
- * sessions are swept, and jobs cut off by a stop are run again once the app is ready.
+ * Storage and jobs of the Power 7 sessions: the opened metadata database, the sessions root, the
+ * result cache and the job runner, as `app.power7`; expired sessions are swept, jobs cut off by a stop
+ * are run again once the app is ready, and the database is closed with the app.
  */
-export const sessionsPlugin = fp<{ config: Power7Config }>(
-  async function sessionsPlugin(app: FastifyInstance, { config }) {
-    const database = await openDatabase(config);
+export const sessionsPlugin = fp<{ config: Power7Config; database: OpenDatabase }>(
+  async function sessionsPlugin(app: FastifyInstance, { config, database }) {
     const cache = new ResultCache(config.RESULT_CACHE_MB * 1024 * 1024);
     const sessions = new Power7Sessions(new SessionRepository(database.db), cache, {
       root: path.join(config.DATA_DIR, 'power7'),
