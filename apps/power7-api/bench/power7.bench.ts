@@ -11,7 +11,7 @@ import { createWriteStream, openAsBlob } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import type { SessionTimings } from '../src/sessions/service';
+import type { SessionTimings } from '../src/sessions/state';
 import { cleanup, DEFAULT_FIELDS, makeKeys, randomTicket, rng, tempDir } from '../test/helper';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);

@@ -4,14 +4,10 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  readCsvTickets,
-  readCustomerFile,
-  recogniseColumns,
-  sniffUpload,
-  SNIFF_BYTES,
-  TicketReader,
-} from './customer-file';
+import { readCustomerFile } from './customer-file';
+import { recogniseColumns } from './file-columns';
+import { sniffUpload, SNIFF_BYTES } from './file-sniff';
+import { readCsvTickets, TicketReader } from './ticket-reader';
 
 let dir: string;
 beforeAll(async () => {

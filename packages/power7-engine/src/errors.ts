@@ -33,6 +33,15 @@ export class EngineError extends Error {
   }
 }
 
+/** One rejected row of the customer file. */
+export interface RejectedRow {
+  /** 1-based line number in the file (the header is line 1; for XLSX the sheet row number). */
+  line: number;
+  reason: string;
+  /** The row's raw text (CSV) or cells joined by `,` (XLSX), cut to 200 characters. */
+  raw: string;
+}
+
 /**
  * NO_VALID_ROWS of a file read to its end (no data row, or every row rejected): it carries what was
  * read, so the counts and the rejected rows can still be reported.
@@ -42,7 +51,7 @@ export class NoValidRowsError extends EngineError {
     message: string,
     readonly rowsRead: number,
     readonly rejected: number,
-    readonly rejectedSample: { line: number; reason: string; raw: string }[],
+    readonly rejectedSample: RejectedRow[],
   ) {
     super('NO_VALID_ROWS', message);
     this.name = 'NoValidRowsError';

@@ -115,3 +115,28 @@ describe('envelope error handler', () => {
     });
   });
 });
+
+describe('a service mapping its own failures', () => {
+  class DomainError extends Error {}
+
+  it('answers them as the AppError mapError makes, and leaves other errors as they are', async () => {
+    const mapped = Fastify({ logger: false });
+    await mapped.register(errorHandler, {
+      mapError: (error) =>
+        error instanceof DomainError ? new AppError('CONFLICT', error.message) : error,
+    });
+    mapped.get('/domain', async () => {
+      throw new DomainError('Not finished yet.');
+    });
+    mapped.get('/bug', async () => {
+      throw new Error('secret internal detail');
+    });
+    const domain = await mapped.inject({ url: '/domain' });
+    expect(domain.statusCode).toBe(409);
+    expect(domain.json()).toMatchObject({ code: 'CONFLICT', message: 'Not finished yet.' });
+    const bug = await mapped.inject({ url: '/bug' });
+    expect(bug.statusCode).toBe(500);
+    expect(bug.body).not.toContain('secret');
+    await mapped.close();
+  });
+});

@@ -18,11 +18,14 @@ function fieldOf(instancePath: string, context: string | undefined): string {
 export interface ErrorHandlerOptions {
   /** Answers unknown routes that are not API calls (the web app's history fallback); return true when handled. */
   fallback?: (request: FastifyRequest, reply: FastifyReply) => boolean;
+  /** Turns a service's own kind of failure (e.g. the engine's) into an AppError; others pass as they are. */
+  mapError?: (error: unknown) => unknown;
 }
 
 export const errorHandler = fp<ErrorHandlerOptions>(
   async function errorHandler(app: FastifyInstance, options: ErrorHandlerOptions) {
-    app.setErrorHandler((error: FastifyError, request, reply) => {
+    app.setErrorHandler((thrown: FastifyError, request, reply) => {
+      const error = (options.mapError?.(thrown) ?? thrown) as FastifyError;
       if (error instanceof AppError) {
         return reply
           .status(error.status)

@@ -1,4 +1,10 @@
 import { index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
+import type {
+  SessionError,
+  SessionParams,
+  SessionStatusValue,
+  StoredCounts,
+} from '../sessions/state';
 
 /**
  * Session metadata of the Power 7 service. Tables carry the `power7_` prefix so this service can share
@@ -10,18 +16,17 @@ export const power7Sessions = pgTable(
     id: text('id').primaryKey(),
     userId: text('user_id').notNull(),
     companyId: text('company_id').notNull(),
-    /** queued | running | done | failed | cancelled */
-    status: text('status').notNull(),
+    status: text('status').$type<SessionStatusValue>().notNull(),
     /** queued | reading | building | scanning | writing | done | failed | cancelled */
     phase: text('phase').notNull(),
     progress: real('progress').notNull().default(0),
-    /** Upload parameters: budget, payouts, pool (JSON). */
-    params: jsonb('params').notNull(),
+    /** Upload parameters: budget, payouts, pool. */
+    params: jsonb('params').$type<SessionParams>().notNull(),
     originalName: text('original_name'),
     fileBytes: integer('file_bytes').notNull().default(0),
     /** Counts known so far: rows read/accepted/rejected, draws evaluated/qualified. */
-    counts: jsonb('counts').notNull().default({}),
-    error: jsonb('error'),
+    counts: jsonb('counts').$type<StoredCounts>().notNull().default({}),
+    error: jsonb('error').$type<SessionError>(),
     attempts: integer('attempts').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),

@@ -1,16 +1,7 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Power7Db } from '../db/client';
 import { power7Sessions, type SessionRow } from '../db/schema';
-
-export type SessionStatusValue = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
-
-/** Upload parameters as stored with the session. */
-export type { SessionParams } from '@pa/contracts/power7';
-
-export interface Owner {
-  userId: string;
-  companyId: string;
-}
+import type { Owner } from './state';
 
 /** Session metadata in the database; every read is scoped to its owner (user and company). */
 export class SessionRepository {

@@ -6,7 +6,7 @@ import helmet, { type HelmetOptions } from 'helmet';
  * The headers helmet sets for these options, computed once. They do not depend on the request (no CSP
  * nonces), so every answer gets the same object; @fastify/helmet instead rebuilds helmet — and
  * re-parses the Content-Security-Policy — on every request, about a sixth of a cached `verify`'s CPU
- * time (bench/portal.bench.ts).
+ * time (apps/portal-api/bench/portal.bench.ts).
  */
 export function securityHeaders(options: Readonly<HelmetOptions>): Record<string, string> {
   const headers: Record<string, string> = {};

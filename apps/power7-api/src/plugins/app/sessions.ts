@@ -1,0 +1,70 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { prestartScanWorkers } from '@pa/power7-engine/session-store';
+import type { Power7Config } from '../../config';
+import type { OpenDatabase } from '../../db/client';
+import type { JobQueue } from '../../jobs/job-queue';
+import { SessionRepository } from '../../sessions/repository';
+import { ResultCache } from '../../sessions/result-cache';
+import { Power7Sessions } from '../../sessions/service';
+
+export interface Power7Internals {
+  sessions: Power7Sessions;
+  queue: JobQueue;
+  cache: ResultCache;
+  database: OpenDatabase;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    power7: Power7Internals;
+  }
+}
+
+/**
+ * Storage and jobs of the Power 7 sessions: the opened metadata database, the sessions root, the
+ * result cache and the job runner, as `app.power7`; expired sessions are swept, jobs cut off by a stop
+ * are run again once the app is ready, and the database is closed with the app.
+ */
+export const sessionsPlugin = fp<{ config: Power7Config; database: OpenDatabase }>(
+  async function sessionsPlugin(app: FastifyInstance, { config, database }) {
+    const cache = new ResultCache(config.RESULT_CACHE_MB * 1024 * 1024);
+    const sessions = new Power7Sessions(new SessionRepository(database.db), cache, {
+      root: path.join(config.DATA_DIR, 'power7'),
+      workers: config.WORKER_THREADS,
+      concurrency: config.JOB_CONCURRENCY,
+      ttlHours: config.SESSION_TTL_HOURS,
+      log: app.log,
+    });
+    await sessions.checkStorage();
+    const queue = sessions.jobs.queue;
+    app.decorate('power7', { sessions, queue, cache, database });
+
+    // Expired sessions go with their files: once at start, then every 10 minutes (or sooner for short TTLs).
+    const sweepEvery = Math.min(600_000, Math.max(1_000, config.SESSION_TTL_HOURS * 3_600_000));
+    const sweep = (orphanAgeMs?: number) =>
+      sessions
+        .sweep(new Date(), orphanAgeMs)
+        .catch((error: unknown) => app.log.warn({ err: error }, 'sweep failed'));
+    const sweeper = setInterval(() => void sweep(), sweepEvery);
+    sweeper.unref();
+
+    app.addHook('onReady', async () => {
+      // the first analysis finds its worker threads started and their kernels warmed
+      if (config.WORKER_THREADS !== 1) prestartScanWorkers(config.WORKER_THREADS || undefined);
+      // before listening no upload can be in progress: a folder without a session row is a leftover now
+      await sweep(0);
+      // A job cut off by a crash or a stop is run again.
+      const recovered = await sessions.jobs.recover();
+      if (recovered) app.log.info({ recovered }, 'Power 7 jobs re-queued after a restart');
+    });
+    app.addHook('onClose', async () => {
+      clearInterval(sweeper);
+      await queue.close();
+      cache.clear();
+      await database.close();
+    });
+  },
+  { name: 'power7-sessions' },
+);

@@ -1,0 +1,18 @@
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { allowOrigins } from '@pa/server-kit/cors';
+
+/** Only the web app's origin may call this API from a browser (it sends X-CSRFToken too). */
+export const corsPlugin = fp<{ origins: readonly string[] }>(
+  async function corsPlugin(app: FastifyInstance, { origins }) {
+    await app.register(cors, {
+      // A refused origin gets no CORS header at all (a plain list still sends allow-credentials).
+      origin: allowOrigins(origins),
+      credentials: true,
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-CSRFToken', 'X-Requested-With'],
+      exposedHeaders: ['Content-Disposition'],
+    });
+  },
+  { name: 'power7-cors' },
+);

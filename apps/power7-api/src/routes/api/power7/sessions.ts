@@ -1,0 +1,98 @@
+import { createReadStream } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelopeSchema as env, ok } from '@pa/contracts/envelope';
+import { paginate, paginatedSchema } from '@pa/contracts/list-query';
+import { clearAllAnswerSchema, sessionSchema, statusSchema } from '@pa/contracts/power7';
+import { requirePermission } from '../../../plugins/external/auth';
+import { attachment, bearer, owner, pageQuery, sessionQuery } from './common';
+
+/** The caller's sessions: progress of one, the list, the rejected-rows report, clearing them all. */
+export async function sessionRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { queries } = app.power7.sessions;
+
+  r.get(
+    '/api/power7/processing-status/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary: "Progress, counts and errors of a session (the caller's latest by default)",
+        security: bearer,
+        querystring: sessionQuery,
+        response: { 200: env(statusSchema) },
+      },
+    },
+    async (request) => {
+      const caller = requirePermission(request, 'power7.run');
+      const row = await queries.find(owner(caller), request.query.session);
+      return ok({
+        ...queries.view(row),
+        rejectedSample: await queries.rejectedSample(row, 20),
+        rejectedReport:
+          row.status === 'done' || row.counts.rejected !== undefined
+            ? `/api/power7/sessions/${row.id}/rejected.csv`
+            : null,
+      });
+    },
+  );
+
+  r.get(
+    '/api/power7/sessions/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary: "The caller's sessions, newest first",
+        security: bearer,
+        querystring: z.object(pageQuery),
+        response: { 200: env(paginatedSchema(sessionSchema)) },
+      },
+    },
+    async (request) => {
+      const caller = requirePermission(request, 'power7.run');
+      const { page, pageSize } = request.query;
+      const { items, total } = await queries.list(owner(caller), page, pageSize);
+      return ok(paginate(items, total, page, pageSize));
+    },
+  );
+
+  r.get(
+    '/api/power7/sessions/:id/rejected.csv',
+    {
+      schema: {
+        tags: ['power7'],
+        summary: 'The full rejected-rows report of a session (CSV: line, reason, raw)',
+        security: bearer,
+        params: z.object({ id: z.string().min(1).max(100) }),
+      },
+    },
+    async (request, reply) => {
+      const caller = requirePermission(request, 'power7.run');
+      const row = await queries.find(owner(caller), request.params.id);
+      const file = await queries.rejectedCsvPath(row);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', attachment(`power7-${row.id}-rejected-rows.csv`))
+        .send(createReadStream(file));
+    },
+  );
+
+  r.post(
+    '/api/sessions/clear-all/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary:
+          "Deletes the caller's sessions, their files and results (running jobs are cancelled)",
+        security: bearer,
+        response: { 200: env(clearAllAnswerSchema) },
+      },
+    },
+    async (request) => {
+      const caller = requirePermission(request, 'power7.sessions.clear');
+      const deleted = await app.power7.sessions.clearAll(owner(caller));
+      return ok({ deleted }, `${deleted} session(s) deleted.`);
+    },
+  );
+}

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { v7 as uuidv7 } from 'uuid';
+import { envelopeSchema as env, ok } from '@pa/contracts/envelope';
+import { ErrorCode } from '@pa/contracts/error-codes';
+import { sessionSchema } from '@pa/contracts/power7';
+import { requirePermission } from '../../../plugins/external/auth';
+import { UPLOAD_FILE } from '../../../sessions/memory';
+import { receiveUpload } from '../../../sessions/upload';
+import { bearer, owner } from './common';
+
+/** `POST /api/upload/`: the customer file and the analysis parameters; starts the session's job. */
+export async function uploadRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { jobs, queries } = app.power7.sessions;
+
+  r.post(
+    '/api/upload/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary:
+          'Upload a customer file (multipart: customer_file, budget_type, budget | budget_min + budget_max, payout_3..payout_7, pool_size?) and start its analysis',
+        consumes: ['multipart/form-data'],
+        security: bearer,
+        response: { 202: env(sessionSchema) },
+      },
+    },
+    async (request, reply) => {
+      const caller = requirePermission(request, 'power7.run');
+      const id = uuidv7();
+      const upload = await receiveUpload(
+        request,
+        app.power7.sessions.memory.dirOf(id),
+        UPLOAD_FILE,
+      );
+      const row = await jobs.start(id, owner(caller), upload.params, {
+        originalName: upload.originalName,
+        bytes: upload.bytes,
+        timings: { uploadMs: upload.uploadMs },
+      });
+      return reply
+        .status(202)
+        .send(
+          ok(
+            queries.view(row),
+            'The file was received; its analysis has started.',
+            ErrorCode.ACCEPTED,
+          ),
+        );
+    },
+  );
+}

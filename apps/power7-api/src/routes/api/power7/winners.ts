@@ -1,0 +1,111 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelopeSchema as env, ok } from '@pa/contracts/envelope';
+import { comboParam, matchTypeParam, winnersAnswerSchema } from '@pa/contracts/power7';
+import type { MatchType } from '@pa/power7-engine/session-store';
+import { requirePermission, type Caller } from '../../../plugins/external/auth';
+import { attachment, bearer, owner, pageQuery, sessionQuery } from './common';
+
+/** Winning tickets of one draw: a page of them, or their CSV (one match type or all). */
+export async function winnerRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { queries } = app.power7.sessions;
+
+  r.get(
+    '/api/winners/:combo/:matchType/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary: 'Winning tickets of one draw and match type (paginated)',
+        security: bearer,
+        params: z.object({ combo: comboParam, matchType: matchTypeParam }),
+        querystring: sessionQuery.extend(pageQuery),
+        response: { 200: env(winnersAnswerSchema) },
+      },
+    },
+    async (request) => {
+      const caller = requirePermission(request, 'power7.download');
+      const { combo, matchType } = request.params;
+      const { page, pageSize, session: id } = request.query;
+      const row = await queries.find(owner(caller), id);
+      const session = await queries.open(row);
+      const answer = await session.winners(combo, matchType as MatchType, page, pageSize);
+      return ok({ ...answer, session: row.id });
+    },
+  );
+
+  const download = async (
+    caller: Caller,
+    id: string | undefined,
+    combo: string,
+    matchType: MatchType | 'all',
+  ) => {
+    const row = await queries.find(owner(caller), id);
+    const session = await queries.open(row);
+    const iterable = session.winnersCsv(combo, matchType);
+    // the first chunk is read here, so a bad combo is still a 400 and not a broken download
+    const iterator = iterable[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    async function* rest() {
+      try {
+        if (first.done) return;
+        yield first.value;
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) return;
+          yield next.value;
+        }
+      } finally {
+        // a client that hangs up mid-download still closes the engine's file handle
+        await iterator.return?.();
+      }
+    }
+    return Readable.from(rest());
+  };
+
+  r.get(
+    '/api/download/:combo/:matchType/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary: 'CSV of the winning tickets of one draw and match type',
+        security: bearer,
+        params: z.object({ combo: comboParam, matchType: matchTypeParam }),
+        querystring: sessionQuery,
+      },
+    },
+    async (request, reply) => {
+      const caller = requirePermission(request, 'power7.download');
+      const { combo, matchType } = request.params;
+      const stream = await download(caller, request.query.session, combo, matchType as MatchType);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', attachment(`power7-${combo}-match${matchType}.csv`))
+        .send(stream);
+    },
+  );
+
+  r.get(
+    '/api/download-all/:combo/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary: 'CSV of every winning ticket of one draw (match types 3..7)',
+        security: bearer,
+        params: z.object({ combo: comboParam }),
+        querystring: sessionQuery,
+      },
+    },
+    async (request, reply) => {
+      const caller = requirePermission(request, 'power7.download');
+      const { combo } = request.params;
+      const stream = await download(caller, request.query.session, combo, 'all');
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', attachment(`power7-${combo}-all.csv`))
+        .send(stream);
+    },
+  );
+}

@@ -1,0 +1,287 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  EngineError,
+  ingestFile,
+  NoValidRowsError,
+  readSessionStatus,
+  removeLeftovers,
+  runAnalysis,
+  type Budget,
+} from '@pa/power7-engine/session-store';
+import type { SessionRow } from '../db/schema';
+import { EmbeddedJobQueue, type JobContext, type JobQueue } from '../jobs/job-queue';
+import { UPLOAD_FILE, type SessionMemory } from './memory';
+import type { SessionRepository } from './repository';
+import type { Owner, SessionCounts, SessionParams, SessionTimings, StoredCounts } from './state';
+
+/** Share of the overall progress taken by reading the file (the analysis takes the rest). */
+const READ_SHARE = 0.4;
+
+/** Runs of one job cut off by a crash before it is given up. */
+export const MAX_ATTEMPTS = 3;
+
+export interface JobRunnerOptions {
+  /** Worker threads of one analysis (0: one per core). */
+  workers: number;
+  /** Jobs run at the same time. */
+  concurrency: number;
+  ttlHours: number;
+  /** Where a failed job is reported (a cancelled one is not a failure). */
+  log: { warn(details: object, message: string): void };
+}
+
+/**
+ * Runs the sessions' jobs (read the file, analyse it) on its own queue, and keeps the session row and
+ * the in-memory state up to date while they run.
+ */
+export class SessionJobRunner {
+  readonly queue: JobQueue;
+  private readonly lastWrite = new Map<string, { phase: string; at: number }>();
+  /** Progress writes per session, chained so a late one never lands after the final state. */
+  private readonly writes = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly repo: SessionRepository,
+    private readonly memory: SessionMemory,
+    private readonly options: JobRunnerOptions,
+  ) {
+    this.queue = new EmbeddedJobQueue(
+      (id, context) => this.process(id, context),
+      options.concurrency,
+      (id, error) => {
+        const cancelled = (error as { code?: string }).code === 'CANCELLED';
+        if (!cancelled) options.log.warn({ err: error, session: id }, 'Power 7 job failed');
+        void this.failed(id, error, cancelled);
+      },
+    );
+    this.queue.onProgress((id, progress) => {
+      this.memory.live.set(id, progress);
+      const last = this.lastWrite.get(id);
+      const now = Date.now();
+      // status polls read `live`; the database only needs to follow roughly (other instances, restarts)
+      if (!last || now - last.at > 1_000) {
+        this.lastWrite.set(id, { phase: progress.phase, at: now });
+        const previous = this.writes.get(id) ?? Promise.resolve();
+        this.writes.set(
+          id,
+          previous
+            .then(() => this.update(id, { phase: progress.phase, progress: progress.fraction }))
+            .catch(() => {}),
+        );
+      }
+    });
+  }
+
+  /** Writes a change of a session and mirrors it in the in-memory row of an active session. */
+  private async update(id: string, values: Partial<SessionRow>): Promise<void> {
+    await this.repo.update(id, values);
+    const row = this.memory.activeRows.get(id);
+    if (row) this.memory.activeRows.set(id, { ...row, ...values, updatedAt: new Date() });
+  }
+
+  /** Records an uploaded session (with the upload's timings) and queues its job. */
+  async start(
+    id: string,
+    owner: Owner,
+    params: SessionParams,
+    file: { originalName: string | null; bytes: number; timings?: SessionTimings },
+  ): Promise<SessionRow> {
+    const now = new Date();
+    const row = await this.repo.insert({
+      id,
+      userId: owner.userId,
+      companyId: owner.companyId,
+      status: 'queued',
+      phase: 'queued',
+      progress: 0,
+      params,
+      originalName: file.originalName,
+      fileBytes: file.bytes,
+      counts: { timings: { ...file.timings } },
+      error: null,
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: new Date(now.getTime() + this.options.ttlHours * 3_600_000),
+    });
+    this.memory.activeRows.set(id, row);
+    this.queue.enqueue(id);
+    return row;
+  }
+
+  /** Stops a session's job (if any) and drops what this runner keeps of it. */
+  async cancel(id: string): Promise<void> {
+    await this.queue.cancel(id);
+    this.lastWrite.delete(id);
+  }
+
+  private async flush(id: string): Promise<void> {
+    await this.writes.get(id);
+    this.writes.delete(id);
+  }
+
+  /** The job of one session: read the file (unless a previous run already did), then analyse. */
+  private async process(id: string, { signal, report }: JobContext): Promise<void> {
+    const row = await this.repo.get(id);
+    if (!row) return;
+    const params = row.params;
+    const dir = this.memory.dirOf(id);
+    const started = Date.now();
+    const { timings: storedTimings, ...storedCounts } = row.counts;
+    const timings: SessionTimings = {
+      ...storedTimings,
+      queuedMs: Math.max(0, started - row.createdAt.getTime()),
+    };
+    const counts: SessionCounts = { ...storedCounts };
+    const existing = await readSessionStatus(dir);
+    let ingest = existing.ingest;
+    await this.update(id, {
+      status: 'running',
+      phase: ingest ? 'building' : 'reading',
+      progress: ingest ? READ_SHARE : 0,
+      startedAt: new Date(started),
+      error: null,
+      attempts: row.attempts + 1,
+    });
+    if (!ingest) {
+      const reading = Date.now();
+      ingest = await ingestFile({
+        sourcePath: join(dir, UPLOAD_FILE),
+        sessionDir: dir,
+        pool: params.pool_size,
+        moveSource: true,
+        ...(row.originalName ? { originalName: row.originalName } : {}),
+        signal,
+        onProgress: (p) =>
+          report({
+            phase: 'reading',
+            fraction: Math.min(1, p.fraction) * READ_SHARE,
+            counts: { rowsRead: p.counts?.rowsRead },
+          }),
+      });
+      timings.readMs = Date.now() - reading;
+    }
+    await rm(join(dir, UPLOAD_FILE), { force: true });
+    Object.assign(counts, {
+      rowsRead: ingest.rowsRead,
+      accepted: ingest.accepted,
+      rejected: ingest.rejected,
+    });
+    this.memory.samples.set(id, ingest.rejectedSample);
+    await this.flush(id);
+    await this.update(id, { phase: 'building', progress: READ_SHARE, counts });
+    const analysis = await runAnalysis({
+      sessionDir: dir,
+      payouts: params.payouts,
+      budget: budgetOf(params),
+      pool: params.pool_size,
+      ...(this.options.workers > 0 ? { workers: this.options.workers } : {}),
+      signal,
+      onProgress: (p) =>
+        report({
+          phase: p.phase,
+          fraction: READ_SHARE + (1 - READ_SHARE) * Math.min(1, p.fraction),
+          counts: { ...counts, ...p.counts },
+        }),
+    });
+    Object.assign(timings, {
+      buildMs: Math.round(analysis.timings.buildMs),
+      scanMs: Math.round(analysis.timings.scanMs),
+      analysisMs: Math.round(analysis.timings.totalMs),
+      saveMs: analysis.timings.saveMs,
+      workers: analysis.timings.workers,
+      totalMs: Date.now() - started,
+    });
+    Object.assign(counts, {
+      draws: analysis.draws,
+      drawsEvaluated: analysis.draws,
+      drawsQualified: analysis.qualified,
+    });
+    await this.flush(id);
+    this.memory.live.delete(id);
+    this.lastWrite.delete(id);
+    const finished = {
+      status: 'done',
+      phase: 'done',
+      progress: 1,
+      counts: { ...counts, timings },
+      finishedAt: new Date(),
+    } satisfies Partial<SessionRow>;
+    await this.repo.update(id, finished);
+    const active = this.memory.activeRows.get(id);
+    this.memory.activeRows.delete(id);
+    if (active) this.memory.finishedRows.set(id, { ...active, ...finished, updatedAt: new Date() });
+  }
+
+  /** Records a failed job (a cancelled one is left as it is: deleted, or re-run after a restart). */
+  private async failed(id: string, error: unknown, cancelled: boolean): Promise<void> {
+    await this.flush(id);
+    this.memory.live.delete(id);
+    this.lastWrite.delete(id);
+    this.memory.activeRows.delete(id);
+    if (cancelled) return;
+    const known = error instanceof EngineError;
+    await rm(join(this.memory.dirOf(id), UPLOAD_FILE), { force: true }).catch(() => {});
+    // a file without one valid row keeps its counts, and its rejected rows stay reportable
+    let counts: StoredCounts | undefined;
+    if (error instanceof NoValidRowsError) {
+      const row = await this.repo.get(id).catch(() => null);
+      counts = {
+        ...row?.counts,
+        rowsRead: error.rowsRead,
+        accepted: 0,
+        rejected: error.rejected,
+      };
+      this.memory.samples.set(id, error.rejectedSample);
+    }
+    await this.repo
+      .update(id, {
+        ...(counts ? { counts } : {}),
+        status: 'failed',
+        phase: 'failed',
+        finishedAt: new Date(),
+        error: {
+          code: known ? error.code : 'INTERNAL_ERROR',
+          message: known
+            ? error.message
+            : 'The analysis failed on our side. Please upload the file again.',
+        },
+      })
+      .catch(() => {});
+  }
+
+  /**
+   * Sessions cut off by a crash or a stop are queued again, oldest first; the temporary files the cut
+   * left in their folders (a half-written `qualifying.bin.tmp-…` can be 30+ MB) are removed first.
+   */
+  async recover(): Promise<number> {
+    const rows = await this.repo.unfinished();
+    let queued = 0;
+    for (const row of rows) {
+      await removeLeftovers(this.memory.dirOf(row.id));
+      // a job that took the process down again and again (e.g. out of memory) is not retried forever
+      if (row.attempts >= MAX_ATTEMPTS) {
+        await this.repo.update(row.id, {
+          status: 'failed',
+          phase: 'failed',
+          finishedAt: new Date(),
+          error: {
+            code: 'INTERRUPTED',
+            message: `The analysis was interrupted ${row.attempts} times; upload the file again or a smaller one.`,
+          },
+        });
+        continue;
+      }
+      await this.repo.update(row.id, { status: 'queued', phase: 'queued' });
+      this.queue.enqueue(row.id);
+      queued++;
+    }
+    return queued;
+  }
+}
+
+export function budgetOf(params: SessionParams): Budget {
+  return params.budget_type === 'fixed'
+    ? { type: 'fixed', budget: params.budget ?? 0 }
+    : { type: 'range', min: params.budget_min ?? 0, max: params.budget_max ?? 0 };
+}

@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
+import type { RejectedRow } from '@pa/power7-engine/session-store';
+import type { SessionRow } from '../db/schema';
+import type { JobProgress } from '../jobs/job-queue';
+
+/** The file an upload is streamed to inside its session folder, until ingest has read it. */
+export const UPLOAD_FILE = 'upload.dat';
+
+/** Finished rows and rejected samples kept in memory (least recently used out first). */
+const REMEMBERED_SESSIONS = 10_000;
+
+/**
+ * What this process knows of its sessions beyond the database row, shared by the job runner (which
+ * writes it) and the queries (which read it), so status polls and result queries skip the database.
+ */
+export class SessionMemory {
+  /** Latest progress of running jobs, so status polls never wait for the database. */
+  readonly live = new Map<string, JobProgress>();
+  /**
+   * Rows of the queued and running sessions of this process, kept up to date by the job itself, so
+   * the status polls of a running job cost no database read (they would compete with the job).
+   */
+  readonly activeRows = new Map<string, SessionRow>();
+  /**
+   * Rows of finished sessions: they no longer change until deleted, so filter / winners / download
+   * calls skip the database round trip.
+   */
+  readonly finishedRows = new LRUCache<string, SessionRow>({ max: REMEMBERED_SESSIONS });
+  /** First rejected rows of sessions whose file has been read (`ingest.json` never changes). */
+  readonly samples = new LRUCache<string, RejectedRow[]>({ max: REMEMBERED_SESSIONS });
+
+  constructor(readonly root: string) {}
+
+  /** The session's folder under the sessions root. */
+  dirOf(id: string): string {
+    return join(this.root, id);
+  }
+
+  /** The row of a session of this process: finished, or queued / running. */
+  row(id: string): SessionRow | undefined {
+    return this.finishedRows.get(id) ?? this.activeRows.get(id);
+  }
+
+  /** Forgets a deleted session. */
+  forget(id: string): void {
+    this.finishedRows.delete(id);
+    this.activeRows.delete(id);
+    this.samples.delete(id);
+    this.live.delete(id);
+  }
+}

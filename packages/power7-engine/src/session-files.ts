@@ -1,0 +1,165 @@
+/** The session folder on disk: its file names and the durable (fsync + rename) ways to write them. */
+import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AnalysisSummary } from './session-types';
+
+/** File names inside a session folder (stable, for the service's own bookkeeping). */
+export const SESSION_FILES = {
+  ingest: 'ingest.json',
+  rejectedCsv: 'rejected-rows.csv',
+  noValidRows: 'no-valid-rows.json',
+  tickets: 'tickets.bin',
+  rows: 'rows.csv',
+  rowIndex: 'rows.idx',
+  analysis: 'analysis.json',
+  qualifying: 'qualifying.bin',
+} as const;
+
+/** Extra bookkeeping stored beside the summary in `analysis.json`. */
+export interface StoredAnalysis extends AnalysisSummary {
+  storage: { qualified: number; widths: number[]; unit: number; w: number[] };
+}
+
+export const fileIn = (dir: string, name: keyof typeof SESSION_FILES) =>
+  join(dir, SESSION_FILES[name]);
+
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes a file atomically: temp file, fsync, rename over the target, fsync of the folder. */
+export async function writeAtomic(
+  path: string,
+  write: (fh: Awaited<ReturnType<typeof open>>) => Promise<void>,
+): Promise<void> {
+  const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
+  const fh = await open(tmp, 'w');
+  try {
+    await write(fh);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, path);
+  await syncDir(path.slice(0, path.lastIndexOf('/')) || '.');
+}
+
+export async function syncDir(dir: string): Promise<void> {
+  try {
+    const d = await open(dir, 'r');
+    try {
+      await d.sync();
+    } finally {
+      await d.close();
+    }
+  } catch {
+    // some file systems refuse fsync on a folder; the renames are still atomic
+  }
+}
+
+export async function readJson<T>(path: string): Promise<T | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/** Reads a whole file into a fresh, 8-byte aligned ArrayBuffer (typed-array views need alignment). */
+export async function readAligned(path: string): Promise<ArrayBuffer> {
+  const fh = await open(path, 'r');
+  try {
+    const { size } = await fh.stat();
+    const buf = new ArrayBuffer(size);
+    const u8 = new Uint8Array(buf);
+    let off = 0;
+    while (off < size) {
+      const { bytesRead } = await fh.read(u8, off, Math.min(size - off, 1 << 26), off);
+      if (bytesRead === 0) break;
+      off += bytesRead;
+    }
+    return buf;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A temp file written, fsynced and closed (not yet renamed into place). */
+export async function writeSynced(
+  path: string,
+  parts: (ArrayBufferView | string)[],
+): Promise<void> {
+  const fh = await open(path, 'w');
+  try {
+    const bufs = parts.map((p) =>
+      typeof p === 'string'
+        ? Buffer.from(p, 'utf8')
+        : new Uint8Array(p.buffer, p.byteOffset, p.byteLength),
+    );
+    await writeAllv(fh, bufs);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Writes the buffers one after the other into the file, as positioned writes of ≤ 8 MiB run four at a
+ * time on the thread pool (copying ~90 MB into the page cache from one thread took ~0.25 s here).
+ */
+async function writeAllv(fh: Awaited<ReturnType<typeof open>>, bufs: Uint8Array[]): Promise<void> {
+  const PIECE = 8 << 20;
+  const pieces: { buf: Uint8Array; at: number }[] = [];
+  let at = 0;
+  for (const buf of bufs) {
+    for (let o = 0; o < buf.byteLength; o += PIECE) {
+      const piece = buf.subarray(o, Math.min(buf.byteLength, o + PIECE));
+      pieces.push({ buf: piece, at: at + o });
+    }
+    at += buf.byteLength;
+  }
+  let next = 0;
+  const lane = async () => {
+    while (next < pieces.length) {
+      const { buf, at: pos } = pieces[next++]!;
+      let off = 0;
+      while (off < buf.byteLength) {
+        const { bytesWritten } = await fh.write(buf, off, buf.byteLength - off, pos + off);
+        off += bytesWritten;
+      }
+    }
+  };
+  await Promise.all([lane(), lane(), lane(), lane()]);
+}
+
+export async function syncFile(path: string): Promise<void> {
+  const fh = await open(path, 'r+');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Removes what a run cut off by a crash leaves in a session folder: temporary files being written
+ * (`<file>.tmp-<pid>-<time>`, e.g. a 30+ MB `qualifying.bin.tmp-…`) and the XLSX's half-written
+ * `rows.csv.tmp`. Call it only while no run of the session is under way. Returns the names removed.
+ */
+export async function removeLeftovers(sessionDir: string): Promise<string[]> {
+  const names = await readdir(sessionDir).catch(() => [] as string[]);
+  const leftovers = names.filter((name) => /\.tmp(-\d+-\d+)?$/.test(name));
+  await Promise.all(leftovers.map((name) => rm(join(sessionDir, name), { force: true })));
+  return leftovers;
+}
+
+/** The path of the full rejected-rows CSV (`line,reason,raw`) of a session. */
+export function rejectedRowsCsvPath(sessionDir: string): string {
+  return join(sessionDir, SESSION_FILES.rejectedCsv);
+}

@@ -1,0 +1,181 @@
+import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { csvRow } from '@pa/contracts/csv';
+import { readCustomerFile } from './customer-file';
+import { EngineError, NoValidRowsError, throwIfAborted, type RejectedRow } from './errors';
+import { sniffFile } from './file-sniff';
+import { DEFAULT_POOL, validatePool } from './model';
+import { exists, fileIn, syncDir, syncFile, writeAtomic, writeSynced } from './session-files';
+import type { IngestInput, IngestSummary, NoValidRowsSummary } from './session-types';
+import type { TicketFile } from './ticket-reader';
+
+const rejectedHeader = 'line,reason,raw\r\n';
+/** A rejected row's report line; its raw text is the customer's, so formulas are neutralised. */
+const rejectedLine = (r: RejectedRow) => csvRow([r.line, r.reason, r.raw]);
+
+/**
+ * Writes the session files of a read customer file: `tickets.bin`, `rows.idx`, `rejected-rows.csv`
+ * and `rows.csv` (the CSV `rowsSource` renamed into place, or the XLSX's CSV form already written and
+ * synced to `rowsSource`), all fsynced in parallel and renamed, one fsync of the folder, then
+ * `ingest.json` last (its presence means "ingested").
+ */
+async function writeIngest(
+  dir: string,
+  file: TicketFile & { format: 'csv' | 'xlsx' },
+  rowsSource: string,
+  rejected: string[],
+  originalName: string | undefined,
+): Promise<IngestSummary> {
+  const stamp = `tmp-${process.pid}-${Date.now()}`;
+  const tmp = {
+    tickets: `${fileIn(dir, 'tickets')}.${stamp}`,
+    rowIndex: `${fileIn(dir, 'rowIndex')}.${stamp}`,
+    rejectedCsv: `${fileIn(dir, 'rejectedCsv')}.${stamp}`,
+  };
+  const rowsPath = fileIn(dir, 'rows');
+  try {
+    await Promise.all([
+      writeSynced(tmp.tickets, [file.tickets]),
+      writeSynced(tmp.rowIndex, [file.offsets, file.lines, file.lengths]),
+      writeSynced(tmp.rejectedCsv, [rejectedHeader + rejected.join('')]),
+      rowsSource === rowsPath || file.format === 'xlsx' ? null : syncFile(rowsSource),
+    ]);
+    await rename(tmp.tickets, fileIn(dir, 'tickets'));
+    await rename(tmp.rowIndex, fileIn(dir, 'rowIndex'));
+    await rename(tmp.rejectedCsv, fileIn(dir, 'rejectedCsv'));
+    if (rowsSource !== rowsPath) {
+      try {
+        await rename(rowsSource, rowsPath);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+        await copyFile(rowsSource, rowsPath);
+        await syncFile(rowsPath);
+      }
+    }
+    await syncDir(dir);
+  } catch (err) {
+    await Promise.all(Object.values(tmp).map((t) => rm(t, { force: true })));
+    throw err;
+  }
+  const cols = file.columns;
+  const h = (i: number) => (i >= 0 ? (cols.header[i] ?? null) : null);
+  const summary: IngestSummary = {
+    pool: file.pool,
+    format: file.format,
+    originalName: originalName ?? null,
+    rowsRead: file.rowsRead,
+    accepted: file.count,
+    rejected: file.rejectedCount,
+    columns: cols.header,
+    numberColumns:
+      cols.numbers.kind === 'seven'
+        ? { kind: 'seven', names: cols.numbers.indexes.map((i) => cols.header[i]!) }
+        : { kind: 'single', name: cols.header[cols.numbers.index]! },
+    idColumn: h(cols.id),
+    nameColumn: h(cols.name),
+    phoneColumn: h(cols.phone),
+    rejectedSample: file.rejected.slice(0, 100),
+    delimiter: String.fromCharCode(file.delimiter),
+    createdAt: new Date().toISOString(),
+  };
+  await writeAtomic(fileIn(dir, 'ingest'), (fh) =>
+    fh.write(JSON.stringify(summary, null, 2)).then(() => undefined),
+  );
+  return summary;
+}
+
+/**
+ * Reads the uploaded file (CSV or XLSX, detected by content, not name), validates every row and writes
+ * the session folder: `rows.csv` (the rows' original text, for downloads: the CSV itself — copied, or
+ * renamed with `moveSource` — or the XLSX's first sheet as CSV), `tickets.bin` (7 bytes per ticket),
+ * `rows.idx`, the full `rejected-rows.csv` (`line,reason,raw`) and, last, `ingest.json`. Throws
+ * `EngineError` (FILE_EMPTY, NOT_A_TABLE, XLSX_INVALID, NO_NUMBER_COLUMNS, NO_VALID_ROWS,
+ * LINE_TOO_LONG, INVALID_PARAMS, CANCELLED). ~0.5 s per 1M CSV rows (one read of the file).
+ */
+export async function ingestFile(input: IngestInput): Promise<IngestSummary> {
+  const pool = validatePool(input.pool ?? DEFAULT_POOL);
+  const dir = input.sessionDir;
+  await mkdir(dir, { recursive: true });
+  if (await exists(fileIn(dir, 'ingest'))) {
+    throw new EngineError('INVALID_PARAMS', 'This session folder already holds an upload.');
+  }
+  const rowsPath = fileIn(dir, 'rows');
+  let source = input.sourcePath;
+  // a moved source whose run was cut off before ingest.json: its rows.csv is the source now
+  if (input.moveSource && !(await exists(source)) && (await exists(rowsPath))) source = rowsPath;
+  const rowsTmp = `${rowsPath}.tmp`;
+  const { onProgress, signal } = input;
+  const rejected: string[] = [];
+  try {
+    throwIfAborted(signal);
+    const format = await sniffFile(source);
+    const size = (await stat(source)).size;
+    onProgress?.({ phase: 'reading', fraction: 0 });
+    let rowsFh: Awaited<ReturnType<typeof open>> | null = null;
+    let pendingWrite: Promise<unknown> = Promise.resolve();
+    let rowsSource = source;
+    let file;
+    try {
+      if (format === 'xlsx') {
+        rowsFh = await open(rowsTmp, 'w');
+        rowsSource = rowsTmp;
+      } else if (format === 'csv' && !input.moveSource && source !== rowsPath) {
+        await copyFile(source, rowsTmp);
+        rowsSource = rowsTmp;
+      }
+      const rowsWriter = rowsFh;
+      file = await readCustomerFile(source, {
+        pool,
+        ...(signal ? { signal } : {}),
+        keepRejected: false,
+        onRejected: (r) => rejected.push(rejectedLine(r)),
+        onBytes: (b) =>
+          onProgress?.({
+            phase: 'reading',
+            fraction: format === 'csv' ? Math.min(1, b / size) : 0.5,
+          }),
+        onRows: (n) => onProgress?.({ phase: 'reading', fraction: 0.5, counts: { rowsRead: n } }),
+        ...(rowsWriter
+          ? {
+              csvCopy: (c: Buffer) => {
+                pendingWrite = pendingWrite.then(() => rowsWriter.write(c));
+              },
+            }
+          : {}),
+      });
+      await pendingWrite;
+      if (rowsFh) await rowsFh.sync();
+    } finally {
+      if (rowsFh) await rowsFh.close();
+    }
+    throwIfAborted(signal);
+    const summary = await writeIngest(dir, file, rowsSource, rejected, input.originalName);
+    onProgress?.({ phase: 'done', fraction: 1, counts: { rowsRead: file.rowsRead } });
+    return summary;
+  } catch (err) {
+    await rm(rowsTmp, { force: true });
+    if (err instanceof NoValidRowsError) await writeNoValidRows(dir, err, rejected);
+    throw err;
+  }
+}
+
+/**
+ * A file without one valid row still gets its rejected-rows report and its counts, so the person who
+ * uploaded it can see every reason; `ingest.json` is not written (the session is not ingested).
+ */
+async function writeNoValidRows(
+  dir: string,
+  err: NoValidRowsError,
+  rejected: string[],
+): Promise<void> {
+  await writeAtomic(fileIn(dir, 'rejectedCsv'), (fh) =>
+    fh.write(rejectedHeader + rejected.join('')).then(() => undefined),
+  );
+  const summary: NoValidRowsSummary = {
+    rowsRead: err.rowsRead,
+    rejected: err.rejected,
+    rejectedSample: err.rejectedSample,
+  };
+  await writeAtomic(fileIn(dir, 'noValidRows'), (fh) =>
+    fh.write(JSON.stringify(summary)).then(() => undefined),
+  );
+}

@@ -1,0 +1,177 @@
+import { readFile } from 'node:fs/promises';
+import { queryDraws, type FilterQuery, type QueryContext } from './draw-query';
+import { EngineError } from './errors';
+import { formatCombo, MATCH_TYPES, parseCombo, PICK, type MatchType } from './model';
+import type { CountColumn } from './scan';
+import { fileIn, readAligned, readJson, type StoredAnalysis } from './session-files';
+import type {
+  AnalysisSummary,
+  FilterAnswer,
+  IngestSummary,
+  NoValidRowsSummary,
+  OpenSession,
+  SessionStatus,
+  WinnerRow,
+  WinnersPage,
+} from './session-types';
+import { findWinners, matchedNumbers, RowReader, ticketMasks, winnersCsv } from './winners';
+
+/** What a session folder holds, from its small JSON files only. Never throws for a missing folder. */
+export async function readSessionStatus(sessionDir: string): Promise<SessionStatus> {
+  const ingest = await readJson<IngestSummary>(fileIn(sessionDir, 'ingest'));
+  const stored = ingest ? await readJson<StoredAnalysis>(fileIn(sessionDir, 'analysis')) : null;
+  let analysis: AnalysisSummary | null = null;
+  if (stored) {
+    const { storage: _s, ...pub } = stored;
+    void _s;
+    analysis = pub;
+  }
+  const noValidRows = ingest
+    ? null
+    : await readJson<NoValidRowsSummary>(fileIn(sessionDir, 'noValidRows'));
+  return {
+    state: analysis ? 'analysed' : ingest ? 'ingested' : 'missing',
+    ingest,
+    analysis,
+    noValidRows,
+  };
+}
+
+/**
+ * Loads a finished session (tickets + qualifying draws) for queries, without re-running anything.
+ * Throws SESSION_NOT_FOUND or SESSION_NOT_READY (no finished analysis). Memory ≈ 15 B per ticket
+ * + 12–24 B per qualifying draw; load time ≈ reading those files.
+ */
+export async function openSession(sessionDir: string): Promise<OpenSession> {
+  const status = await readSessionStatus(sessionDir);
+  if (!status.ingest) throw new EngineError('SESSION_NOT_FOUND', 'No such session.');
+  const stored = await readJson<StoredAnalysis>(fileIn(sessionDir, 'analysis'));
+  if (!stored || !status.analysis) {
+    throw new EngineError('SESSION_NOT_READY', 'The analysis of this session has not finished.');
+  }
+  const ingest = status.ingest;
+  const analysis = status.analysis;
+  const tickets = new Uint8Array(await readFile(fileIn(sessionDir, 'tickets')));
+  const count = tickets.length / PICK;
+  const idx = await readAligned(fileIn(sessionDir, 'rowIndex'));
+  const offsets = new Float64Array(idx, 0, count);
+  const lines = new Uint32Array(idx, count * 8, count);
+  const lengths = new Uint32Array(idx, count * 12, count);
+  const q = await readAligned(fileIn(sessionDir, 'qualifying'));
+  const n = stored.storage.qualified;
+  const ranks = new Uint32Array(q, 0, n);
+  let off = n * 4;
+  const counts: CountColumn[] = [];
+  for (const width of stored.storage.widths) {
+    counts.push(
+      width === 1
+        ? new Uint8Array(q, off, n)
+        : width === 2
+          ? new Uint16Array(q, off, n)
+          : new Uint32Array(q, off, n),
+    );
+    off += n * width;
+    if (off % 4) off += 4 - (off % 4);
+  }
+  const ctx: QueryContext = {
+    pool: ingest.pool,
+    table: { length: n, chunks: n ? [{ length: n, ranks, counts }] : [] },
+    w: stored.storage.w,
+    unit: stored.storage.unit,
+  };
+  const masks = ticketMasks(tickets, count);
+  const rows = new RowReader(
+    fileIn(sessionDir, 'rows'),
+    ingest.delimiter.charCodeAt(0),
+    offsets,
+    lengths,
+  );
+  const header = ingest.columns;
+  const checkMatch = (m: unknown): MatchType => {
+    if (!MATCH_TYPES.includes(m as MatchType)) {
+      throw new EngineError(
+        'INVALID_PARAMS',
+        'The match type must be 3, 4, 5, 6 or 7.',
+        'matchType',
+      );
+    }
+    return m as MatchType;
+  };
+  let cache: { key: string; index: Uint32Array } | null = null;
+  let closed = false;
+  const ensureOpen = () => {
+    if (closed) throw new Error('session is closed');
+  };
+  const col = (name: string | null, fields: string[]) =>
+    name === null ? null : (fields[header.indexOf(name)] ?? null);
+
+  return {
+    ingest,
+    analysis,
+    filter(query: FilterQuery): FilterAnswer {
+      ensureOpen();
+      const page = queryDraws(ctx, query);
+      return { ...page, qualified: n, stats: analysis.stats };
+    },
+    async winners(combo, matchType, page = 1, pageSize = 50): Promise<WinnersPage> {
+      ensureOpen();
+      const numbers = parseCombo(combo, ingest.pool);
+      const m = checkMatch(matchType);
+      if (!Number.isInteger(page) || page < 1) {
+        throw new EngineError('INVALID_PARAMS', 'page must be a whole number ≥ 1.', 'page');
+      }
+      if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) {
+        throw new EngineError('INVALID_PARAMS', 'pageSize must be 1..1000.', 'pageSize');
+      }
+      const key = `${combo}/${m}`;
+      if (cache?.key !== key) cache = { key, index: findWinners(masks, numbers, m).index };
+      const index = cache.index;
+      const slice = index.subarray((page - 1) * pageSize, page * pageSize);
+      const items: WinnerRow[] = [];
+      let k = 0;
+      for await (const fields of rows.rows(slice)) {
+        const t = slice[k++]!;
+        const columns: Record<string, string> = {};
+        header.forEach((h, i) => (columns[h] = fields[i] ?? ''));
+        items.push({
+          line: lines[t]!,
+          customerId: col(ingest.idColumn, fields),
+          name: col(ingest.nameColumn, fields),
+          phone: col(ingest.phoneColumn, fields),
+          numbers: Array.from(tickets.subarray(t * PICK, t * PICK + PICK)),
+          matchType: m,
+          matched: matchedNumbers(tickets, t, numbers),
+          payout: analysis.payouts[m],
+          columns,
+        });
+      }
+      return {
+        combo: formatCombo(numbers),
+        matchType: m,
+        items,
+        page,
+        pageSize,
+        total: index.length,
+        totalPages: Math.ceil(index.length / pageSize),
+      };
+    },
+    winnersCsv(combo, matchType) {
+      ensureOpen();
+      const numbers = parseCombo(combo, ingest.pool);
+      const m = matchType === 'all' ? 'all' : checkMatch(matchType);
+      return winnersCsv({
+        header,
+        tickets,
+        masks,
+        rows,
+        numbers,
+        matchType: m,
+        payouts: analysis.payouts,
+      });
+    },
+    close() {
+      closed = true;
+      cache = null;
+    },
+  };
+}

@@ -1,0 +1,199 @@
+/** The types of the session API (`session-store.ts`): inputs, progress, summaries and answers. */
+import type { DrawRow, FilterQuery } from './draw-query';
+import type { RejectedRow } from './errors';
+import type { Budget, MatchType, Payouts } from './model';
+
+/** Phases in the order they run. `reading` belongs to ingest; the others to the analysis. */
+export type Phase = 'reading' | 'building' | 'scanning' | 'writing' | 'done';
+
+/** Progress of a long call: the phase and the fraction (0..1) done of the whole call. */
+export interface Progress {
+  phase: Phase;
+  /** 0..1 over the whole call (monotonic). */
+  fraction: number;
+  /** Counts known so far (rows read while reading, draws evaluated / qualified while scanning). */
+  counts?: {
+    rowsRead?: number;
+    drawsEvaluated?: number;
+    drawsQualified?: number;
+  };
+}
+
+/** Called with progress; keep it cheap (it runs on the computing thread). */
+export type ProgressListener = (progress: Progress) => void;
+
+/** Options every long call accepts. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+}
+
+/** Input of `ingestFile`. */
+export interface IngestInput extends CallOptions {
+  /** The uploaded file on disk (CSV or XLSX; the content decides, not the name). */
+  sourcePath: string;
+  /** Folder for this session; created if missing. Must not already hold a session. */
+  sessionDir: string;
+  /** Pool size P (8..49), default 35. Rows with numbers outside 1..P are rejected. */
+  pool?: number;
+  /** The upload's original file name, kept in the summary only. */
+  originalName?: string;
+  /**
+   * The source file becomes the session's `rows.csv` (renamed, not copied) when it is CSV; it must be
+   * on the same file system (else it is copied). A run cut off after that rename can be repeated with
+   * the same input: the session's `rows.csv` is then read instead of the missing source.
+   */
+  moveSource?: boolean;
+}
+
+/** What ingest found; stored as `ingest.json` in the session folder. */
+export interface IngestSummary {
+  pool: number;
+  format: 'csv' | 'xlsx';
+  originalName: string | null;
+  /** Data rows read (header excluded, fully empty lines skipped and not counted). */
+  rowsRead: number;
+  accepted: number;
+  rejected: number;
+  /** The header as found in the file, in order (every column, recognised or not). */
+  columns: string[];
+  /** How the numbers were found: seven columns, or one column holding seven numbers. */
+  numberColumns: { kind: 'seven'; names: string[] } | { kind: 'single'; name: string };
+  idColumn: string | null;
+  nameColumn: string | null;
+  phoneColumn: string | null;
+  /** The first 100 rejected rows (the full list is the rejected-rows CSV). */
+  rejectedSample: RejectedRow[];
+  /** CSV delimiter detected (`,` `;` or tab); XLSX rows are stored as `,`-CSV. */
+  delimiter: string;
+  createdAt: string;
+}
+
+/** Input of `runAnalysis`. Payouts and budget in currency units (≥ 0, ≤ 2 decimals). */
+export interface AnalysisInput extends CallOptions {
+  sessionDir: string;
+  payouts: Payouts;
+  budget: Budget;
+  /** Must equal the pool the session was ingested with when given. */
+  pool?: number;
+  /** Worker threads for the scan: default = number of CPU cores; 1 = in this thread. */
+  workers?: number;
+}
+
+/** Histogram of the total payout over ALL draws: `counts[i]` draws with total in [edges[i], edges[i+1]) (half-open; exact integer edges in cents). */
+export interface Histogram {
+  edges: number[];
+  counts: number[];
+}
+
+/** Statistics of the total payout over ALL C(P,7) draws (not only the qualifying ones). */
+export interface PayoutStats {
+  draws: number;
+  min: number;
+  mean: number;
+  max: number;
+  /** The draw with the highest total payout (ties: smallest combo). */
+  worstDraw: DrawRow;
+  histogram: Histogram;
+  /** The same exact counts in finer bins (budget curve); absent in results saved before it existed. */
+  curve?: Histogram;
+}
+
+/** What an analysis produced; stored as `analysis.json`. */
+export interface AnalysisSummary {
+  pool: number;
+  tickets: number;
+  rejectedRows: number;
+  payouts: Payouts;
+  budget: Budget;
+  draws: number;
+  qualified: number;
+  stats: PayoutStats;
+  /**
+   * Engine timings (`buildMs`, `scanMs`, `totalMs` of the count tables and the scan) plus `saveMs`:
+   * from the scan's end until the results are on disk (worst draw, files written).
+   */
+  timings: { buildMs: number; scanMs: number; totalMs: number; workers: number; saveMs: number };
+  finishedAt: string;
+}
+
+/** Answer of `OpenSession.filter`: one page of qualifying draws plus the all-draws statistics. */
+export interface FilterAnswer {
+  items: DrawRow[];
+  page: number;
+  pageSize: number;
+  /** Qualifying draws that pass the filters. */
+  total: number;
+  totalPages: number;
+  /** All qualifying draws (before the filters). */
+  qualified: number;
+  stats: PayoutStats;
+}
+
+/** One winning ticket of a draw. */
+export interface WinnerRow {
+  /** Line number of the ticket in the uploaded file. */
+  line: number;
+  customerId: string | null;
+  name: string | null;
+  phone: string | null;
+  numbers: number[];
+  matchType: MatchType;
+  matched: number[];
+  payout: number;
+  /** Every original column, by header name. */
+  columns: Record<string, string>;
+}
+
+/** Answer of `OpenSession.winners`: one page of winning tickets, file order. */
+export interface WinnersPage {
+  combo: string;
+  matchType: MatchType;
+  items: WinnerRow[];
+  page: number;
+  pageSize: number;
+  total: number;
+  totalPages: number;
+}
+
+/** `missing`: nothing; `ingested`: upload read, no finished analysis; `analysed`: results on disk. */
+export type SessionState = 'missing' | 'ingested' | 'analysed';
+
+/** Answer of `readSessionStatus`. */
+export interface SessionStatus {
+  state: SessionState;
+  ingest: IngestSummary | null;
+  analysis: AnalysisSummary | null;
+  /** A file without one valid row: what was read (its report is the rejected-rows CSV). */
+  noValidRows: NoValidRowsSummary | null;
+}
+
+/** What ingest read of a file without one valid row; stored as `no-valid-rows.json`. */
+export interface NoValidRowsSummary {
+  rowsRead: number;
+  rejected: number;
+  /** The first 100 rejected rows. */
+  rejectedSample: RejectedRow[];
+}
+
+/** A finished session loaded into memory; answers queries without re-running the analysis. */
+export interface OpenSession {
+  readonly ingest: IngestSummary;
+  readonly analysis: AnalysisSummary;
+  /** Filter, sort and paginate the qualifying draws. Cost: one pass over the qualifying draws. */
+  filter(query: FilterQuery): FilterAnswer;
+  /**
+   * Winning tickets of one draw and match type (combo text form; throws INVALID_COMBO), file order,
+   * page default 1, pageSize default 50 (≤ 1000). ~10 ms per 1M tickets plus the page's row reads.
+   */
+  winners(
+    combo: string,
+    matchType: MatchType,
+    page?: number,
+    pageSize?: number,
+  ): Promise<WinnersPage>;
+  /** Same CSV as an async iterable of chunks (for `reply.send(Readable.from(...))`). */
+  winnersCsv(combo: string, matchType: MatchType | 'all'): AsyncIterable<string>;
+  /** Frees memory; the object must not be used afterwards. */
+  close(): void;
+}

@@ -1,0 +1,312 @@
+import type { ColumnMap } from '@pa/contracts/power7-file';
+import {
+  CsvTokenizer,
+  detectDelimiter,
+  fieldText,
+  recordRaw,
+  type CsvRecord,
+  type SimpleRecordHook,
+} from './csv';
+import { EngineError, NoValidRowsError, throwIfAborted, type RejectedRow } from './errors';
+import { recogniseColumns } from './file-columns';
+import { SNIFF_BYTES } from './file-sniff';
+import { PICK } from './model';
+import { readNumbers } from './row-numbers';
+
+/** Tickets read from a customer file, in file order. */
+export interface TicketFile {
+  pool: number;
+  delimiter: number;
+  columns: ColumnMap;
+  /** 7 ascending 1-based numbers per accepted ticket. */
+  tickets: Uint8Array;
+  count: number;
+  /** Line number of each accepted ticket. */
+  lines: Uint32Array;
+  /** Byte offset of each accepted ticket's record in the CSV that was read. */
+  offsets: Float64Array;
+  /** Byte length of each accepted ticket's record (line end excluded). */
+  lengths: Uint32Array;
+  rowsRead: number;
+  rejectedCount: number;
+  /** Every rejected row when `keepRejected` is on (default), else the first 100. */
+  rejected: RejectedRow[];
+}
+
+export interface ReadOptions {
+  pool: number;
+  signal?: AbortSignal;
+  onRows?: (rowsRead: number) => void;
+  /** Bytes consumed so far (for a progress fraction against the file size). */
+  onBytes?: (bytes: number) => void;
+  /** Keep every rejected row (default true); false keeps the first 100 only. */
+  keepRejected?: boolean;
+  maxRecordBytes?: number;
+  /** Streams every rejected row here as it is found (e.g. into the rejected-rows CSV). */
+  onRejected?: (row: RejectedRow) => void;
+  /**
+   * Valid plain rows (no quotes, digits only in the seven number columns) are read in one fused pass
+   * instead of tokenize-then-validate (default true; false is for tests comparing both).
+   */
+  fastPath?: boolean;
+}
+
+/**
+ * Push-driven reader of a customer CSV: feed it the bytes as they come (`push`, synchronous, throws
+ * EngineError as soon as the header has no number columns or a line is too long), then `end()` for
+ * the tickets. One pass, no copy of the input kept: ~0.4–0.5 s per 1M rows / 56 MB on this machine.
+ */
+export class TicketReader {
+  private cap = 1 << 16;
+  private tickets = new Uint8Array(this.cap * PICK);
+  private lines = new Uint32Array(this.cap);
+  private offsets = new Float64Array(this.cap);
+  private lengths = new Uint32Array(this.cap);
+  private count = 0;
+  private rejectedCount = 0;
+  private readonly rejected: RejectedRow[] = [];
+  private readonly keepAll: boolean;
+  private readonly out = new Uint8Array(PICK);
+  private tokenizer: CsvTokenizer | null = null;
+  private delimiter = 0x2c;
+  private nextReport = 100_000;
+  /** Fields of the header, a trailing empty one (a final delimiter) not counted. */
+  private headerFields = 0;
+  /** Recognised columns, once the header has been read. */
+  columns: ColumnMap | null = null;
+  /** Data rows read so far. */
+  rowsRead = 0;
+  /** Bytes pushed so far. */
+  bytes = 0;
+
+  constructor(private readonly opts: ReadOptions) {
+    this.keepAll = opts.keepRejected ?? true;
+  }
+
+  private readonly onRecord = (rec: CsvRecord) => {
+    if (!this.columns) {
+      const header: string[] = [];
+      for (let i = 0; i < rec.fieldCount; i++) header.push(fieldText(rec, i).trim());
+      this.columns = recogniseColumns(header);
+      const trailingEmpty =
+        header.length > 1 && header.at(-1) === '' && !rec.quoted[header.length - 1];
+      this.headerFields = header.length - (trailingEmpty ? 1 : 0);
+      if (this.opts.fastPath !== false && this.columns.numbers.kind === 'seven') {
+        this.tokenizer!.simple = this.simpleRow(this.columns.numbers.indexes);
+      }
+      return;
+    }
+    this.rowsRead++;
+    const reason = rec.malformed
+      ? 'malformed quotes'
+      : (readNumbers(rec, this.columns, this.opts.pool, this.out) ?? this.fieldCountProblem(rec));
+    if (reason !== null) {
+      this.rejectedCount++;
+      const row = { line: rec.line, reason, raw: recordRaw(rec) };
+      if (this.keepAll || this.rejected.length < 100) this.rejected.push(row);
+      this.opts.onRejected?.(row);
+      return;
+    }
+    const count = this.count;
+    if (count === this.cap) this.grow();
+    this.tickets.set(this.out, count * PICK);
+    this.lines[count] = rec.line;
+    this.offsets[count] = rec.offset;
+    this.lengths[count] = rec.length;
+    this.count = count + 1;
+  };
+
+  /**
+   * A row must have as many fields as the header, or it would be read against the wrong columns (an
+   * eighth number after `n7` silently dropped). One trailing empty field — a final delimiter, as some
+   * exports write on every line — is tolerated, on the header and on the rows.
+   */
+  private fieldCountProblem(rec: CsvRecord): string | null {
+    const n = rec.fieldCount;
+    const h = this.headerFields;
+    if (n === h) return null;
+    const last = n - 1;
+    if (n === h + 1 && rec.start[last] === rec.end[last] && !rec.quoted[last]) return null;
+    return `wrong field count: expected ${h} fields as in the header, found ${n}`;
+  }
+
+  /**
+   * The fused reader of a plain record (see `SimpleRecordHook`): walks its bytes once, reading the
+   * seven number columns as it passes them. It only accepts a row it is sure is valid (every number
+   * field 1+ digits, all seven present, in the pool, no duplicate); anything else goes the general way,
+   * which finds the same result and writes the reason.
+   */
+  private simpleRow(indexes: number[]): SimpleRecordHook {
+    const delim = this.delimiter;
+    const pool = this.opts.pool;
+    let last = 0;
+    const role = new Int8Array(Math.max(...indexes) + 1).fill(-1);
+    indexes.forEach((f, k) => {
+      role[f] = k;
+      last = Math.max(last, f);
+    });
+    const vals = new Int32Array(PICK);
+    return (buf, start, end, line, offset) => {
+      let field = 0;
+      let i = start;
+      for (;;) {
+        const k = field <= last ? role[field]! : -1;
+        if (k >= 0) {
+          let v = 0;
+          const s = i;
+          while (i < end) {
+            const d = buf[i]! - 0x30;
+            if (d < 0 || d > 9) break;
+            v = v * 10 + d;
+            i++;
+          }
+          // digits only, not empty, 1..pool (at most two digits, so no overflow question)
+          if (i === s || i - s > 2 || v < 1 || v > pool) return false;
+          if (i < end && buf[i] !== delim) return false;
+          vals[k] = v;
+        } else {
+          while (i < end && buf[i] !== delim) i++;
+        }
+        if (field === last) break;
+        if (i >= end) return false; // fewer fields than the number columns need
+        i++; // the delimiter
+        field++;
+      }
+      // the row's field count must be the header's (see fieldCountProblem), else it goes the general way
+      let fields = field + 1;
+      for (; i < end; i++) if (buf[i] === delim) fields++;
+      const expected = this.headerFields;
+      if (fields !== expected && !(fields === expected + 1 && buf[end - 1] === delim)) return false;
+      // insertion sort of 7 + duplicate check
+      for (let a = 1; a < PICK; a++) {
+        const v = vals[a]!;
+        let b = a - 1;
+        while (b >= 0 && vals[b]! > v) {
+          vals[b + 1] = vals[b]!;
+          b--;
+        }
+        vals[b + 1] = v;
+      }
+      for (let a = 1; a < PICK; a++) if (vals[a] === vals[a - 1]) return false;
+      const count = this.count;
+      if (count === this.cap) this.grow();
+      const t = this.tickets;
+      const at = count * PICK;
+      for (let a = 0; a < PICK; a++) t[at + a] = vals[a]!;
+      this.lines[count] = line;
+      this.offsets[count] = offset;
+      this.lengths[count] = end - start;
+      this.count = count + 1;
+      this.rowsRead++;
+      return true;
+    };
+  }
+
+  private grow(): void {
+    this.cap *= 2;
+    const t = new Uint8Array(this.cap * PICK);
+    t.set(this.tickets);
+    this.tickets = t;
+    const l = new Uint32Array(this.cap);
+    l.set(this.lines);
+    this.lines = l;
+    const o = new Float64Array(this.cap);
+    o.set(this.offsets);
+    this.offsets = o;
+    const ln = new Uint32Array(this.cap);
+    ln.set(this.lengths);
+    this.lengths = ln;
+  }
+
+  /** Feeds the next bytes of the file. */
+  push(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    if (!this.tokenizer) {
+      // the delimiter is detected on the first line: wait for its end (or 64 KiB of it)
+      this.head.push(chunk);
+      this.headBytes += chunk.length;
+      if (chunk.indexOf(0x0a) === -1 && this.headBytes < SNIFF_BYTES) return;
+      chunk = this.start();
+    }
+    this.tokenizer!.push(chunk);
+    this.bytes += chunk.length;
+    this.opts.onBytes?.(this.bytes);
+    if (this.rowsRead >= this.nextReport) {
+      this.opts.onRows?.(this.rowsRead);
+      this.nextReport = this.rowsRead + 100_000;
+    }
+  }
+
+  private head: Uint8Array[] = [];
+  private headBytes = 0;
+
+  /** Starts the tokenizer on the bytes held so far; returns them as one chunk. */
+  private start(): Uint8Array {
+    const chunk = this.head.length === 1 ? this.head[0]! : Buffer.concat(this.head);
+    this.head = [];
+    this.delimiter = detectDelimiter(
+      chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? chunk.subarray(3) : chunk,
+    );
+    this.tokenizer = new CsvTokenizer({
+      delimiter: this.delimiter,
+      onRecord: this.onRecord,
+      ...(this.opts.maxRecordBytes ? { maxRecordBytes: this.opts.maxRecordBytes } : {}),
+    });
+    return chunk;
+  }
+
+  /**
+   * Ends the input: the tickets, or FILE_EMPTY / NO_VALID_ROWS / NOT_A_TABLE (a file without one valid
+   * row: `NoValidRowsError`, with the counts and the first rejected rows).
+   */
+  end(): TicketFile {
+    if (!this.tokenizer && this.headBytes) this.tokenizer!.push(this.start());
+    this.tokenizer?.end();
+    const columns = this.columns;
+    if (!this.bytes || !columns) throw new EngineError('FILE_EMPTY', 'The file is empty.');
+    const { rowsRead, count, rejected } = this;
+    this.opts.onRows?.(rowsRead);
+    if (count === 0) {
+      const why =
+        rowsRead === 0
+          ? 'it has a header but no data rows'
+          : `all ${rowsRead} rows were rejected (first: line ${rejected[0]?.line}: ${rejected[0]?.reason})`;
+      throw new NoValidRowsError(
+        `No valid ticket in the file: ${why}.`,
+        rowsRead,
+        this.rejectedCount,
+        rejected.slice(0, 100),
+      );
+    }
+    return {
+      pool: this.opts.pool,
+      delimiter: this.delimiter,
+      columns,
+      tickets: this.tickets.subarray(0, count * PICK),
+      count,
+      lines: this.lines.subarray(0, count),
+      offsets: this.offsets.subarray(0, count),
+      lengths: this.lengths.subarray(0, count),
+      rowsRead,
+      rejectedCount: this.rejectedCount,
+      rejected,
+    };
+  }
+}
+
+/**
+ * Reads a CSV byte stream of a customer file: header, column recognition, every row validated.
+ * Cost: one pass, ~0.4–0.5 s per 1M rows / 56 MB. Throws EngineError for FILE_EMPTY, NO_NUMBER_COLUMNS,
+ * NO_VALID_ROWS, LINE_TOO_LONG, NOT_A_TABLE.
+ */
+export async function readCsvTickets(
+  chunks: AsyncIterable<Uint8Array>,
+  opts: ReadOptions,
+): Promise<TicketFile> {
+  const reader = new TicketReader(opts);
+  for await (const chunk of chunks) {
+    throwIfAborted(opts.signal);
+    reader.push(chunk);
+  }
+  return reader.end();
+}
