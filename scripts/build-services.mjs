@@ -43,7 +43,8 @@ export const SERVICE_SOURCES = [
   'scripts/build-services.mjs',
 ];
 
-function newestMtime(target) {
+/** The newest modification time of a file or of anything in a folder (0 when missing). */
+export function newestMtime(target) {
   if (!fs.existsSync(target)) return 0;
   const stat = fs.statSync(target);
   if (!stat.isDirectory()) return stat.mtimeMs;

@@ -4,22 +4,11 @@
 // the embedded defaults.
 // Either service stopping stops the other, so a failure is never half-hidden.
 import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import { buildServices, servicesStale } from './build-services.mjs';
+import { buildServices, newestMtime, servicesStale } from './build-services.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const web = path.join(root, 'apps/web');
-
-function newestMtime(target) {
-  if (!fs.existsSync(target)) return 0;
-  const stat = fs.statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(target))
-    newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
 
 const builtAt = newestMtime(path.join(web, 'dist/index.html'));
 const sourcesAt = Math.max(

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
 import { expectAccessible, screenshot, signIn } from './support';
 
@@ -102,6 +102,47 @@ async function checkStep(page: Page, name: string, ready: (page: Page) => Promis
     await page.setViewportSize({ width: 1280, height: 900 });
   }
   await setTheme(page, 'light');
+}
+
+/** Creates a user of Demo Company through the portal API (as its administrator), with permissions. */
+async function createUser(
+  request: APIRequestContext,
+  user: { userName: string; password: string; permissions?: string[] },
+) {
+  const auth = {
+    Authorization: `Bearer ${
+      (
+        await (
+          await request.post(`${E2E.portalUrl}/api/accounts/sign-in`, {
+            data: { userName: 'admin', password: E2E.adminPassword },
+          })
+        ).json()
+      ).data.accessToken
+    }`,
+  };
+  const permissionIds: string[] = [];
+  for (const code of user.permissions ?? []) {
+    const listed = await request.get(`${E2E.portalUrl}/api/permissions?search=${code}`, {
+      headers: auth,
+    });
+    const found = ((await listed.json()).data.items as { _id: string; code: string }[]).find(
+      (p) => p.code === code,
+    );
+    expect(found, code).toBeTruthy();
+    permissionIds.push(found!._id);
+  }
+  const created = await request.post(`${E2E.portalUrl}/api/users`, {
+    headers: auth,
+    data: {
+      userName: user.userName,
+      email: `${user.userName}@demo.local`,
+      userFirstName: 'Test',
+      userLastName: 'User',
+      password: user.password,
+      permissionIds,
+    },
+  });
+  expect(created.status()).toBe(201);
 }
 
 test.describe.configure({ mode: 'serial' });
@@ -271,22 +312,8 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
 
 test('a user without power7.run sees the 403 state', async ({ page, request }) => {
   test.setTimeout(180_000);
-  const signInAnswer = await request.post(`${E2E.portalUrl}/api/accounts/sign-in`, {
-    data: { userName: 'admin', password: E2E.adminPassword },
-  });
-  const token = (await signInAnswer.json()).data.accessToken as string;
   const password = 'no-power7-user-passphrase';
-  const created = await request.post(`${E2E.portalUrl}/api/users`, {
-    headers: { Authorization: `Bearer ${token}` },
-    data: {
-      userName: 'nopower7',
-      email: 'nopower7@demo.local',
-      userFirstName: 'No',
-      userLastName: 'Power',
-      password,
-    },
-  });
-  expect(created.status()).toBe(201);
+  await createUser(request, { userName: 'nopower7', password });
   await signIn(page, 'nopower7', password);
   await page.goto('/app/power7');
   await expect(page.getByTestId('power7-forbidden')).toContainText('power7.run');
@@ -361,31 +388,8 @@ test('without power7.download the draws are listed but their winners are locked'
   request,
 }) => {
   test.setTimeout(300_000);
-  const signInAnswer = await request.post(`${E2E.portalUrl}/api/accounts/sign-in`, {
-    data: { userName: 'admin', password: E2E.adminPassword },
-  });
-  const token = (await signInAnswer.json()).data.accessToken as string;
-  const listed = await request.get(`${E2E.portalUrl}/api/permissions?search=power7.run`, {
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  const runPermission = ((await listed.json()).data.items as { _id: string; code: string }[]).find(
-    (p) => p.code === 'power7.run',
-  );
-  expect(runPermission).toBeTruthy();
   const password = 'run-only-user-passphrase';
-  const created = await request.post(`${E2E.portalUrl}/api/users`, {
-    headers: { Authorization: `Bearer ${token}` },
-    data: {
-      userName: 'runonly',
-      email: 'runonly@demo.local',
-      userFirstName: 'Run',
-      userLastName: 'Only',
-      password,
-      permissionIds: [runPermission!._id],
-    },
-  });
-  expect(created.status()).toBe(201);
-
+  await createUser(request, { userName: 'runonly', password, permissions: ['power7.run'] });
   await signIn(page, 'runonly', password);
   await fillParameters(page);
   await page.getByRole('button', { name: 'Upload and analyse' }).click();
