@@ -1,16 +1,21 @@
 import { z } from 'zod';
+import {
+  DEFAULT_PAGE,
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  type SortItem,
+  type SortOrder,
+} from './paging';
 import { singleLineText } from './text';
 
-/** Defaults and limits of every paginated list (docs/product/web.md §9: page 1, size 10; docs/product/services.md §4: size ≤ 100). */
-export const DEFAULT_PAGE = 1;
-export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 100;
+export { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type SortItem, type SortOrder };
 
-export const sortOrderSchema = z.enum(['asc', 'desc']);
-export type SortOrder = z.infer<typeof sortOrderSchema>;
+export const sortOrderSchema = z.enum(['asc', 'desc']) satisfies z.ZodType<SortOrder>;
 
-export const sortItemSchema = z.object({ field: z.string().min(1), order: sortOrderSchema });
-export type SortItem = z.infer<typeof sortItemSchema>;
+export const sortItemSchema = z.object({
+  field: z.string().min(1),
+  order: sortOrderSchema,
+}) satisfies z.ZodType<SortItem>;
 
 /** Parses `"_id:desc,name:asc"` (the wire form) into sort items; a missing order means ascending. */
 export function parseSort(text: string): SortItem[] {

@@ -1,6 +1,5 @@
 /** Business constants of docs/product/web.md §9; exact values, not suggestions. */
-export const DEFAULT_PAGE = 1;
-export const DEFAULT_PAGE_SIZE = 10;
+export { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@pa/contracts/paging';
 
 /** A token that expires within this many seconds is treated as expired (docs/product/web.md §5). */
 export const TOKEN_EXPIRY_MARGIN_SECONDS = 30;

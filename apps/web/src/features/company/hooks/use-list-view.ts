@@ -10,7 +10,8 @@ import {
   type ListUrlConfig,
   type ListView,
 } from '../lib/list-url';
-import type { ListViewSlice, ListViewState, SortItem } from '../slices/list-view-slices';
+import type { SortItem } from '@pa/contracts/paging';
+import type { ListViewSlice, ListViewState } from '../slices/list-view-slices';
 
 /**
  * One list's view, kept in the URL and mirrored into its seed slice. The URL is the record (so

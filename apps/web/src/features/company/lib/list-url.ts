@@ -1,6 +1,7 @@
 import { formatSort, parseSort } from '@pa/contracts/list-query';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@/config/constants';
-import type { ListViewState, SortItem } from '../slices/list-view-slices';
+import type { SortItem } from '@pa/contracts/paging';
+import type { ListViewState } from '../slices/list-view-slices';
 
 /**
  * A list's view in the URL (`?page=2&pageSize=20&sort=name:asc&search=ada&filters[status]=active`),

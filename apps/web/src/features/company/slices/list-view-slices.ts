@@ -1,12 +1,8 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { SortItem } from '@pa/contracts/paging';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@/config/constants';
 
 /** List-view state of docs/product/web.md §3: selection, filters, search, sort and paging of one list. */
-export interface SortItem {
-  field: string;
-  order: 'asc' | 'desc';
-}
-
 export interface ListViewState {
   selectedId: string | null;
   filters: Record<string, string>;
