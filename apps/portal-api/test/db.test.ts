@@ -1,3 +1,4 @@
+import type { PermissionCode } from '@pa/contracts/permission-codes';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, permissions, roles } from '../src/db/schema';
@@ -21,7 +22,12 @@ describe.each(DATABASES)('database layer and auth plugin on %s', (database) => {
         );
         app.get(
           '/api/test/needs-unknown',
-          { preHandler: [app.authenticate, app.requirePermission('nobody.has.this')] },
+          {
+            preHandler: [
+              app.authenticate,
+              app.requirePermission('nobody.has.this' as PermissionCode),
+            ],
+          },
           async () => ({ ok: true }),
         );
       },

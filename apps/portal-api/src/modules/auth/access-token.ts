@@ -1,17 +1,15 @@
 import { jwtVerify, SignJWT } from 'jose';
 import type { SigningKeys } from './keys';
 
-/** The token contract shared with the Power 7 API (fixed; both sides rely on it). */
-export const TOKEN_ISSUER = 'power-analyzer-portal';
-export const TOKEN_AUDIENCE = 'power-analyzer';
+import {
+  TOKEN_AUDIENCE,
+  TOKEN_ISSUER,
+  TOKEN_TYPE,
+  type AccessClaims,
+} from '@pa/contracts/access-token';
 
-export interface AccessClaims {
-  sub: string;
-  cid: string;
-  sid: string;
-  name: string;
-  perms: string[];
-}
+// The token contract shared with the Power 7 API lives in @pa/contracts/access-token.
+export { TOKEN_AUDIENCE, TOKEN_ISSUER, type AccessClaims };
 
 /** Claims of a verified token: the signed ones plus its expiry (seconds since the epoch). */
 export interface VerifiedClaims extends AccessClaims {
@@ -29,7 +27,7 @@ export async function signAccessToken(
     sid: claims.sid,
     name: claims.name,
     perms: claims.perms,
-    typ: 'access',
+    typ: TOKEN_TYPE,
   })
     .setProtectedHeader({ alg: 'EdDSA', kid: keys.kid })
     .setSubject(claims.sub)
@@ -56,7 +54,7 @@ export async function verifyAccessToken(
       requiredClaims: ['exp', 'sub', 'iat'],
     });
     if (
-      payload.typ !== 'access' ||
+      payload.typ !== TOKEN_TYPE ||
       typeof payload.sub !== 'string' ||
       typeof payload.cid !== 'string' ||
       typeof payload.sid !== 'string' ||

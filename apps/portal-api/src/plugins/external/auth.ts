@@ -1,3 +1,4 @@
+import type { PermissionCode } from '@pa/contracts/permission-codes';
 import type {
   FastifyInstance,
   FastifyReply,
@@ -35,7 +36,7 @@ declare module 'fastify' {
     /** preHandler: 401 unless a valid access token of an active user and a live sign-in. */
     authenticate: preHandlerAsyncHookHandler;
     /** preHandler (after authenticate): 403 unless the caller holds every code. */
-    requirePermission: (...codes: string[]) => preHandlerAsyncHookHandler;
+    requirePermission: (...codes: PermissionCode[]) => preHandlerAsyncHookHandler;
   }
   interface FastifyRequest {
     /** Set by `app.authenticate`; absent on public routes. */
@@ -145,7 +146,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       };
     });
 
-    app.decorate('requirePermission', (...codes: string[]) => {
+    app.decorate('requirePermission', (...codes: PermissionCode[]) => {
       return async function requirePermission(request: FastifyRequest, _reply: FastifyReply) {
         const auth = authOf(request);
         if (!codes.every((code) => auth.permissions.has(code))) throw forbidden();

@@ -9,13 +9,11 @@ import {
   type JSONWebKeySet,
   type JWTVerifyGetKey,
 } from 'jose';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_TYPE } from '@pa/contracts/access-token';
+import type { Power7Permission } from '@pa/contracts/permission-codes';
 import { forbidden, unauthorized } from '@pa/server-kit/errors';
 
-/** The token contract with the portal (fixed on both sides). */
-export const TOKEN_ISSUER = 'power-analyzer-portal';
-export const TOKEN_AUDIENCE = 'power-analyzer';
-
-export type Power7Permission = 'power7.run' | 'power7.download' | 'power7.sessions.clear';
+export type { Power7Permission };
 
 /** The caller, from a verified access token. */
 export interface Caller {
@@ -149,7 +147,7 @@ export async function verifyAccessToken(token: string, keys: KeySource): Promise
       algorithms: ['EdDSA'],
       requiredClaims: ['sub', 'exp'],
     });
-    if (payload.typ !== 'access') throw unauthorized('This is not an access token.');
+    if (payload.typ !== TOKEN_TYPE) throw unauthorized('This is not an access token.');
     const cid = payload.cid;
     if (typeof payload.sub !== 'string' || typeof cid !== 'string' || !cid) {
       throw unauthorized('The access token lacks its user or company.');

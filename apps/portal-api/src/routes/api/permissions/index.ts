@@ -1,3 +1,4 @@
+import type { PermissionCode } from '@pa/contracts/permission-codes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok as envelope } from '@pa/contracts/envelope';
@@ -28,7 +29,9 @@ const listQuery = listQuerySchema(PERMISSION_SORT_FIELDS).extend({
 /** `/api/permissions`: the company's permissions, system and custom (docs/product/services.md §3–§4). */
 export async function registerPermissionRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const guard = (code: string) => ({ onRequest: [app.authenticate, app.requirePermission(code)] });
+  const guard = (code: PermissionCode) => ({
+    onRequest: [app.authenticate, app.requirePermission(code)],
+  });
   const tags = ['permissions'];
   const security = [{ bearerAuth: [] }];
 

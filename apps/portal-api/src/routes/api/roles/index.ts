@@ -1,3 +1,4 @@
+import type { PermissionCode } from '@pa/contracts/permission-codes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok as envelope } from '@pa/contracts/envelope';
@@ -28,7 +29,9 @@ const listQuery = listQuerySchema(ROLE_SORT_FIELDS).extend({
 /** `/api/roles`: the company's roles (docs/product/services.md §4). */
 export async function registerRoleRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const guard = (code: string) => ({ onRequest: [app.authenticate, app.requirePermission(code)] });
+  const guard = (code: PermissionCode) => ({
+    onRequest: [app.authenticate, app.requirePermission(code)],
+  });
   const tags = ['roles'];
   const security = [{ bearerAuth: [] }];
 

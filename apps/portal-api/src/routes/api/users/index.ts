@@ -1,3 +1,4 @@
+import type { PermissionCode } from '@pa/contracts/permission-codes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -31,7 +32,9 @@ const listQuery = listQuerySchema(USER_SORT_FIELDS).extend({
 /** `/api/users`: the company's users (docs/product/services.md §4). */
 export async function registerUserRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const guard = (code: string) => ({ onRequest: [app.authenticate, app.requirePermission(code)] });
+  const guard = (code: PermissionCode) => ({
+    onRequest: [app.authenticate, app.requirePermission(code)],
+  });
   const tags = ['users'];
   const security = [{ bearerAuth: [] }];
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelopeSchema as env, ok } from '@pa/contracts/envelope';
 import { filterAnswerSchema, filterBodySchema } from '@pa/contracts/power7';
@@ -25,7 +26,7 @@ export async function filterRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = requirePermission(request, 'power7.run');
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
       const body = request.body;
       const row = await queries.find(owner(caller), body.session);
       const session = await queries.open(row);

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -25,7 +26,7 @@ export async function sessionRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = requirePermission(request, 'power7.run');
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
       const row = await queries.find(owner(caller), request.query.session);
       return ok({
         ...queries.view(row),
@@ -50,7 +51,7 @@ export async function sessionRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = requirePermission(request, 'power7.run');
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
       const { page, pageSize } = request.query;
       const { items, total } = await queries.list(owner(caller), page, pageSize);
       return ok(paginate(items, total, page, pageSize));
@@ -68,7 +69,7 @@ export async function sessionRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const caller = requirePermission(request, 'power7.run');
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
       const row = await queries.find(owner(caller), request.params.id);
       const file = await queries.rejectedCsvPath(row);
       return reply
@@ -90,7 +91,7 @@ export async function sessionRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = requirePermission(request, 'power7.sessions.clear');
+      const caller = requirePermission(request, POWER7_PERMISSIONS.clear);
       const deleted = await app.power7.sessions.clearAll(owner(caller));
       return ok({ deleted }, `${deleted} session(s) deleted.`);
     },

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { v7 as uuidv7 } from 'uuid';
 import { envelopeSchema as env, ok } from '@pa/contracts/envelope';
@@ -27,7 +28,7 @@ export async function uploadRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const caller = requirePermission(request, 'power7.run');
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
       const id = uuidv7();
       const upload = await receiveUpload(
         request,

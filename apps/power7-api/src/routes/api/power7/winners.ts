@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -26,7 +27,7 @@ export async function winnerRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = requirePermission(request, 'power7.download');
+      const caller = requirePermission(request, POWER7_PERMISSIONS.download);
       const { combo, matchType } = request.params;
       const { page, pageSize, session: id } = request.query;
       const row = await queries.find(owner(caller), id);
@@ -77,7 +78,7 @@ export async function winnerRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const caller = requirePermission(request, 'power7.download');
+      const caller = requirePermission(request, POWER7_PERMISSIONS.download);
       const { combo, matchType } = request.params;
       const stream = await download(caller, request.query.session, combo, matchType as MatchType);
       return reply
@@ -99,7 +100,7 @@ export async function winnerRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const caller = requirePermission(request, 'power7.download');
+      const caller = requirePermission(request, POWER7_PERMISSIONS.download);
       const { combo } = request.params;
       const stream = await download(caller, request.query.session, combo, 'all');
       return reply

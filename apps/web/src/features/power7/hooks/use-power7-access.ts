@@ -1,12 +1,10 @@
 import { useSelector } from 'react-redux';
 import { selectUserDetails } from '@/lib/session/auth-slice';
 
+import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
+
 /** Permission codes of the Power 7 service (checked again by the service on every call). */
-export const POWER7_PERMISSIONS = {
-  run: 'power7.run',
-  download: 'power7.download',
-  clear: 'power7.sessions.clear',
-} as const;
+export { POWER7_PERMISSIONS };
 
 export interface Power7Access {
   canRun: boolean;
