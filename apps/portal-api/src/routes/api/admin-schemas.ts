@@ -1,12 +1,9 @@
-import { z } from 'zod';
-import { envelopeSchema, errorEnvelopeSchema } from '@pa/contracts/envelope';
+import { errorEnvelopeSchema } from '@pa/contracts/envelope';
 
 /** Route-schema pieces shared by the administration resources (users, roles, permissions, audit). */
 
-export const idParams = z.object({ id: z.uuid('must be an id') });
-
-export const ok = <T extends z.ZodType>(data: T) => envelopeSchema(data);
-export const okEmpty = envelopeSchema(z.null());
+// One definition of the answer envelopes and the id parameter for every portal route.
+export { idParams, ok, okEmpty } from './accounts/schemas';
 
 export const crudErrors = {
   400: errorEnvelopeSchema.describe('Validation error; `errors[].field` names the input at fault'),

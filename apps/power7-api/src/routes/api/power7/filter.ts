@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { envelopeSchema as env, ok } from '@pa/contracts/envelope';
+import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { filterAnswerSchema, filterBodySchema } from '@pa/contracts/power7';
 import { requirePermission } from '../../../plugins/external/auth';
 import { FilterAnswers } from '../../../sessions/filter-answers';
@@ -22,7 +22,7 @@ export async function filterRoutes(app: FastifyInstance) {
           'Qualifying draws (filters, sort, page) with the payout histogram, min / mean / max and the worst-case draw',
         security: bearer,
         body: filterBodySchema,
-        response: { 200: env(filterAnswerSchema) },
+        response: { 200: envelopeSchema(filterAnswerSchema) },
       },
     },
     async (request) => {

@@ -3,7 +3,7 @@ import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelopeSchema as env, ok } from '@pa/contracts/envelope';
+import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { paginate, paginatedSchema } from '@pa/contracts/list-query';
 import { clearAllAnswerSchema, sessionSchema, statusSchema } from '@pa/contracts/power7';
 import { requirePermission } from '../../../plugins/external/auth';
@@ -22,7 +22,7 @@ export async function sessionRoutes(app: FastifyInstance) {
         summary: "Progress, counts and errors of a session (the caller's latest by default)",
         security: bearer,
         querystring: sessionQuery,
-        response: { 200: env(statusSchema) },
+        response: { 200: envelopeSchema(statusSchema) },
       },
     },
     async (request) => {
@@ -47,7 +47,7 @@ export async function sessionRoutes(app: FastifyInstance) {
         summary: "The caller's sessions, newest first",
         security: bearer,
         querystring: z.object(pageQuery),
-        response: { 200: env(paginatedSchema(sessionSchema)) },
+        response: { 200: envelopeSchema(paginatedSchema(sessionSchema)) },
       },
     },
     async (request) => {
@@ -87,7 +87,7 @@ export async function sessionRoutes(app: FastifyInstance) {
         summary:
           "Deletes the caller's sessions, their files and results (running jobs are cancelled)",
         security: bearer,
-        response: { 200: env(clearAllAnswerSchema) },
+        response: { 200: envelopeSchema(clearAllAnswerSchema) },
       },
     },
     async (request) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { v7 as uuidv7 } from 'uuid';
-import { envelopeSchema as env, ok } from '@pa/contracts/envelope';
+import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { sessionSchema } from '@pa/contracts/power7';
 import { requirePermission } from '../../../plugins/external/auth';
@@ -24,7 +24,7 @@ export async function uploadRoutes(app: FastifyInstance) {
           'Upload a customer file (multipart: customer_file, budget_type, budget | budget_min + budget_max, payout_3..payout_7, pool_size?) and start its analysis',
         consumes: ['multipart/form-data'],
         security: bearer,
-        response: { 202: env(sessionSchema) },
+        response: { 202: envelopeSchema(sessionSchema) },
       },
     },
     async (request, reply) => {

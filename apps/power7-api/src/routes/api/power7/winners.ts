@@ -3,7 +3,7 @@ import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelopeSchema as env, ok } from '@pa/contracts/envelope';
+import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { comboParam, matchTypeParam, winnersAnswerSchema } from '@pa/contracts/power7';
 import type { MatchType } from '@pa/power7-engine/session-store';
 import { requirePermission, type Caller } from '../../../plugins/external/auth';
@@ -23,7 +23,7 @@ export async function winnerRoutes(app: FastifyInstance) {
         security: bearer,
         params: z.object({ combo: comboParam, matchType: matchTypeParam }),
         querystring: sessionQuery.extend(pageQuery),
-        response: { 200: env(winnersAnswerSchema) },
+        response: { 200: envelopeSchema(winnersAnswerSchema) },
       },
     },
     async (request) => {
