@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { DataChanges } from '../../db/changes';
 
 /** `auth`: a sign-in's authorisation state, by sign-in id; `verify`: the verify answer, by user id. */
@@ -16,18 +17,20 @@ interface Entry {
  * PostgreSQL server, where other processes may write, `ttlMs` also bounds an entry's age.
  */
 export class AuthCache {
-  readonly #regions: Record<AuthCacheRegion, Map<string, Entry>> = {
-    auth: new Map(),
-    verify: new Map(),
-  };
+  readonly #regions: Record<AuthCacheRegion, LRUCache<string, Entry>>;
   #generation: number;
 
   constructor(
     private readonly changes: DataChanges,
     private readonly ttlMs: number | null,
-    private readonly maxEntries = 10_000,
+    maxEntries = 10_000,
   ) {
     this.#generation = changes.generation;
+    // Bounded per region: the least recently used entry goes first.
+    this.#regions = {
+      auth: new LRUCache({ max: maxEntries }),
+      verify: new LRUCache({ max: maxEntries }),
+    };
   }
 
   /**
@@ -48,13 +51,7 @@ export class AuthCache {
     const hit = entries.get(key);
     if (hit && (this.ttlMs === null || now - hit.storedAt < this.ttlMs)) return hit.value as T;
     return load().then((value) => {
-      if (this.changes.generation === generation) {
-        if (entries.size >= this.maxEntries) {
-          const oldest = entries.keys().next();
-          if (!oldest.done) entries.delete(oldest.value);
-        }
-        entries.set(key, { storedAt: now, value });
-      }
+      if (this.changes.generation === generation) entries.set(key, { storedAt: now, value });
       return value;
     });
   }
@@ -69,8 +66,10 @@ export class AuthCache {
  * tokens that verified are kept.
  */
 export class VerifiedTokens<C extends { exp: number }> {
-  readonly #tokens = new Map<string, C>();
-  constructor(private readonly maxEntries = 10_000) {}
+  readonly #tokens: LRUCache<string, C>;
+  constructor(maxEntries = 10_000) {
+    this.#tokens = new LRUCache({ max: maxEntries });
+  }
 
   get(token: string): C | undefined {
     const claims = this.#tokens.get(token);
@@ -83,10 +82,6 @@ export class VerifiedTokens<C extends { exp: number }> {
   }
 
   set(token: string, claims: C) {
-    if (this.#tokens.size >= this.maxEntries) {
-      const oldest = this.#tokens.keys().next();
-      if (!oldest.done) this.#tokens.delete(oldest.value);
-    }
     this.#tokens.set(token, claims);
   }
 }
