@@ -50,17 +50,18 @@ export default defineConfig({
   outputDir: path.join(repoRoot, 'test-results', `e2e-${portalPort}`),
   fullyParallel: false,
   workers: 1,
-  // One retry, as a stop-gap (issue #12, left open): the company-admin flow's second user, whose page
-  // reloads five times in a row with 20 s tokens, was once found signed out after a rotation that
-  // got no answer on record. A lost rotation answer as such no longer signs anyone out (ADR 006,
-  // session.spec.ts). Playwright reports a test that passed on retry as flaky, so it stays visible.
-  retries: 1,
+  // No retries: a test that fails once is a defect to find (the last silent sign-out, a rotation
+  // answer cut off by a navigation, hid behind a retry; ADR 006).
+  retries: 0,
   forbidOnly: !!process.env.CI,
   timeout: 60_000,
   reporter: [['list']],
   use: {
     baseURL: E2E.portalUrl,
     trace: 'retain-on-failure',
+    // A wait for an element that never comes fails in seconds, not at the end of a long test's budget.
+    actionTimeout: 30_000,
+    navigationTimeout: 60_000,
     screenshot: 'only-on-failure',
   },
   projects: [

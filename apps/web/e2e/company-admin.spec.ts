@@ -137,6 +137,8 @@ test('create a permission, a role using it and a user with that role; that user 
 
   // Delete: the role is still assigned, so its delete page explains and links to the users.
   await page.getByRole('link', { name: roleName }).click();
+  // The link navigates on the client: read the address once the role page has it.
+  await expect(page).toHaveURL(/\/app\/company\/roles\/[^/]+\/read$/);
   const roleUrl = page.url();
   await page.getByRole('link', { name: 'Delete' }).click();
   await expect(page.getByText('It is still assigned to 1 user')).toBeVisible();
@@ -177,6 +179,8 @@ test('create a permission, a role using it and a user with that role; that user 
   await page.getByLabel('Description').fill('Edited once.');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText(`Permission “${code}” saved.`)).toBeVisible();
+  // The toast sits over the page's top-right actions, and a pointer resting on it keeps it open.
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
   await page.getByRole('link', { name: 'Delete' }).click();
   await page.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText(`Permission “${code}” deleted.`)).toBeVisible();

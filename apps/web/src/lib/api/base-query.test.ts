@@ -57,6 +57,17 @@ function serveRotate(fresh: string, opts: { fail?: boolean; ms?: number } = {}) 
   return calls;
 }
 
+/** A 200 whose body breaks off mid-way, as when the page is left while the answer is read. */
+function cutOffAnswer() {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"success":true,"data":{"accessT'));
+      controller.error(new TypeError('network error'));
+    },
+  });
+  return new HttpResponse(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
+}
+
 let ended: ReturnType<typeof vi.fn<() => void>>;
 beforeEach(() => {
   ended = vi.fn<() => void>();
@@ -163,6 +174,8 @@ describe('base query', () => {
   it.each([
     ['cannot reach the server', () => HttpResponse.error()],
     ['meets a server fault', () => HttpResponse.text('<h1>Bad gateway</h1>', { status: 502 })],
+    // Headers arrived, then the body was cut off: what a reload does to a rotation's answer.
+    ['loses its answer after the headers', () => cutOffAnswer()],
   ])(
     'a refresh that %s keeps the session and the cookie and fails the call as a transport error',
     async (_, answer) => {

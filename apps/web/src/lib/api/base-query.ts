@@ -98,7 +98,18 @@ async function doRefresh(api: Dispatchable): Promise<RefreshOutcome> {
       console.error('Token rotation error: the server answered', response.status);
       return 'unreachable';
     }
-    const body: unknown = await response.json().catch(() => null);
+    let body: unknown = null;
+    try {
+      body = await response.json();
+    } catch (error) {
+      // A success whose body was cut off (the page left or reloaded while it was read): the server
+      // has rotated, and its Set-Cookie already holds the new token. Not a refusal, so the session
+      // and that cookie stay; ending them here signed people out on a quick navigation.
+      if (response.ok) {
+        console.error('Token rotation error: the answer was cut off', error);
+        return 'unreachable';
+      }
+    }
     const env = isEnvelope(body)
       ? (body as Envelope<{ accessToken?: string; refreshToken?: string }>)
       : null;
