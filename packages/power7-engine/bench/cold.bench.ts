@@ -48,6 +48,26 @@ async function yardstick(file: string): Promise<number> {
   return median(times);
 }
 
+/** The file read alone, in this process: one pass on this thread, and in byte ranges on 2 workers. */
+async function readTimes(file: string): Promise<{ onePass: number; ranges: number }> {
+  const onePass: number[] = [];
+  const ranges: number[] = [];
+  for (let i = 0; i <= RUNS; i++) {
+    let started = performance.now();
+    await readCustomerFile(file, { pool: POOL, keepRejected: false });
+    const a = performance.now() - started;
+    started = performance.now();
+    await readCustomerFile(file, { pool: POOL, keepRejected: false, parallel: { workers: 2 } });
+    const b = performance.now() - started;
+    // the first round warms both readers and starts the workers
+    if (i > 0) {
+      onePass.push(a);
+      ranges.push(b);
+    }
+  }
+  return { onePass: median(onePass), ranges: median(ranges) };
+}
+
 function timeCli(command: string[], file: string): number {
   const args = [
     ...command,
@@ -114,6 +134,7 @@ spawnSync(process.execPath, ['scripts/build-services.mjs'], { cwd: root, stdio: 
 
 const load = loadavg()[0]!;
 const warm = await yardstick(file);
+const read = await readTimes(file);
 const cliCompiled: number[] = [];
 const cliTsx: number[] = [];
 const startCompiled: number[] = [];
@@ -134,7 +155,10 @@ const rows: [string, number[]][] = [
 console.log(
   `\nP=${POOL}, ${TICKETS.toLocaleString('en')} tickets, ${RUNS} runs, load average ${load.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
 );
-console.log(`yardstick: engine warm build + scan ${seconds(warm)}\n`);
+console.log(`yardstick: engine warm build + scan ${seconds(warm)}`);
+console.log(
+  `file read, warm: one pass ${seconds(read.onePass)}, in byte ranges on 2 workers ${seconds(read.ranges)} (${(read.onePass / read.ranges).toFixed(2)}× faster)\n`,
+);
 console.log('| what | median | runs | × yardstick |');
 console.log('|---|---|---|---|');
 for (const [what, times] of rows)

@@ -67,6 +67,12 @@ export interface CsvTokenizerOptions {
   /** A record longer than this is an error instead of unbounded memory. Default 1 MiB. */
   maxRecordBytes?: number;
   onRecord: (rec: CsvRecord) => void;
+  /**
+   * Where the bytes start inside the file, for a reader of one byte range (parallel reading): the
+   * range begins right after a line end, so no BOM is looked for, and `offset` and `line` count from
+   * here (line 1 is the range's first line).
+   */
+  startOffset?: number;
 }
 
 /**
@@ -94,6 +100,10 @@ export class CsvTokenizer {
     this.delim = opts.delimiter;
     this.maxRecord = opts.maxRecordBytes ?? 1 << 20;
     this.onRecord = opts.onRecord;
+    if (opts.startOffset !== undefined) {
+      this.base = opts.startOffset;
+      this.first = false;
+    }
     this.rec = {
       line: 0,
       offset: 0,
@@ -106,6 +116,11 @@ export class CsvTokenizer {
       quoted: new Uint8Array(this.cap),
       malformed: false,
     };
+  }
+
+  /** Physical lines passed so far (empty ones and line breaks inside quotes included). */
+  get linesRead(): number {
+    return this.line - 1;
   }
 
   /** Feeds the next chunk of bytes. */

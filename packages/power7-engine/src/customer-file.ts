@@ -4,7 +4,9 @@
  * tickets and rejected rows), `xlsx-reader.ts` (an XLSX's first sheet as CSV bytes).
  */
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { formatError, sniffFile } from './file-sniff';
+import { readCsvInParallel, type ParallelReadOptions } from './parallel-read';
 import { readCsvTickets, type ReadOptions, type TicketFile } from './ticket-reader';
 import { xlsxAsCsv } from './xlsx-reader';
 
@@ -17,9 +19,16 @@ export function fileChunks(path: string): AsyncIterable<Uint8Array> {
  * Reads a customer file from disk, CSV or XLSX (decided by content). For XLSX, `offsets` refer to the
  * CSV form produced by `xlsxAsCsv` (pass `csvCopy` to receive it, e.g. for a session folder).
  */
+/** Below this, a CSV is read in one pass: handing out ranges would cost more than it saves. */
+const PARALLEL_MIN_BYTES = 8 << 20;
+
 export async function readCustomerFile(
   path: string,
-  opts: ReadOptions & { csvCopy?: (chunk: Buffer) => void },
+  opts: ReadOptions & {
+    csvCopy?: (chunk: Buffer) => void;
+    /** Read a large CSV in byte ranges on this many worker threads (1 or unset: one pass here). */
+    parallel?: ParallelReadOptions & { minBytes?: number };
+  },
 ): Promise<TicketFile & { format: 'csv' | 'xlsx' }> {
   const format = await sniffFile(path);
   if (format === 'empty' || format === 'binary') throw formatError(format);
@@ -34,6 +43,14 @@ export async function readCustomerFile(
         })()
       : xlsxAsCsv(path);
     return { ...(await readCsvTickets(src, opts)), format };
+  }
+  const parallel = opts.parallel;
+  if (parallel && parallel.workers > 1) {
+    const { size } = await stat(path);
+    if (size >= (parallel.minBytes ?? PARALLEL_MIN_BYTES)) {
+      const file = await readCsvInParallel(path, size, opts, parallel);
+      if (file) return { ...file, format };
+    }
   }
   return { ...(await readCsvTickets(fileChunks(path), opts)), format };
 }

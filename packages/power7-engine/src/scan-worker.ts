@@ -1,16 +1,22 @@
 import { parentPort } from 'node:worker_threads';
+import { readRange, type RangeRequest, type RangeResult } from './range-reader';
 import { scanTops, type ScanChunk, type ScanParams, type ScanStats } from './scan';
 import { runBuildOp, type BuildOp, type Tables } from './tables';
 import { warmUpKernels } from './warm-up';
 
-/** A request from the main thread: pieces of the table build, or a scan over the shared tables. */
+/**
+ * A request from the main thread: a byte range of a CSV to read, pieces of the table build, or a scan
+ * over the shared tables.
+ */
 export type WorkerRequest =
+  | { kind: 'read'; range: RangeRequest }
   | { kind: 'build'; ops: BuildOp[] }
   | { kind: 'scan'; tables: Tables; params: ScanParams; tops: number[] };
 
 /** What the worker answers: `built` after a build request; chunks, progress, then `done` for a scan. */
 export type WorkerReply =
   | { type: 'ready' }
+  | { type: 'read'; result: RangeResult }
   | { type: 'built' }
   | { type: 'chunk'; chunk: ScanChunk }
   | { type: 'progress'; draws: number }
@@ -29,6 +35,20 @@ const warm = warmUpKernels();
 /** Answers one request; every failure, the warm-up's included, goes back as an `error` reply. */
 async function handle(req: WorkerRequest) {
   try {
+    // reading needs no warm kernels: it runs while they warm up (the read comes first)
+    if (req.kind === 'read') {
+      const result = readRange(req.range);
+      const part = 'part' in result ? result.part : null;
+      post(
+        { type: 'read', result },
+        part
+          ? [part.tickets, part.lines, part.offsets, part.lengths].map(
+              (a) => a.buffer as ArrayBuffer,
+            )
+          : [],
+      );
+      return;
+    }
     await warm;
     if (req.kind === 'build') {
       for (const op of req.ops) runBuildOp(op);

@@ -1,4 +1,5 @@
 import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { csvRow } from '@pa/contracts/csv';
 import { readCustomerFile } from './customer-file';
 import { EngineError, NoValidRowsError, throwIfAborted, type RejectedRow } from './errors';
@@ -125,6 +126,7 @@ export async function ingestFile(input: IngestInput): Promise<IngestSummary> {
       const rowsWriter = rowsFh;
       file = await readCustomerFile(source, {
         pool,
+        parallel: { workers: input.workers || availableParallelism() },
         ...(signal ? { signal } : {}),
         keepRejected: false,
         onRejected: (r) => rejected.push(rejectedLine(r)),

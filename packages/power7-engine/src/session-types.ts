@@ -44,6 +44,8 @@ export interface IngestInput extends CallOptions {
    * the same input: the session's `rows.csv` is then read instead of the missing source.
    */
   moveSource?: boolean;
+  /** Worker threads that read a large CSV in byte ranges (0 or unset: one per core; 1: one pass). */
+  workers?: number;
 }
 
 /** What ingest found; stored as `ingest.json` in the session folder. */

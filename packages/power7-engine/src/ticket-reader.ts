@@ -33,6 +33,31 @@ export interface TicketFile {
   rejected: RejectedRow[];
 }
 
+/** What a reader of one byte range needs of the header, which the first reader has already read. */
+export interface BodySetup {
+  delimiter: number;
+  columns: ColumnMap;
+  /** Fields of the header, a trailing empty one not counted. */
+  headerFields: number;
+}
+
+/**
+ * The rows read from one run of bytes (the whole file, or one byte range of it when read in
+ * parallel), line numbers counted from that run's first line.
+ */
+export interface TicketPart {
+  tickets: Uint8Array;
+  lines: Uint32Array;
+  offsets: Float64Array;
+  lengths: Uint32Array;
+  count: number;
+  rowsRead: number;
+  rejectedCount: number;
+  rejected: RejectedRow[];
+  /** Physical lines the run held (what the next run's line numbers start after). */
+  linesRead: number;
+}
+
 export interface ReadOptions {
   pool: number;
   signal?: AbortSignal;
@@ -79,8 +104,40 @@ export class TicketReader {
   /** Bytes pushed so far. */
   bytes = 0;
 
-  constructor(private readonly opts: ReadOptions) {
+  /**
+   * `body`: read a byte range that starts after a line end, with the header already known (no header
+   * row is expected, offsets count from `startOffset`, line 1 is the range's first line).
+   */
+  constructor(
+    private readonly opts: ReadOptions,
+    body?: { setup: BodySetup; startOffset: number },
+  ) {
     this.keepAll = opts.keepRejected ?? true;
+    if (body) {
+      const { setup, startOffset } = body;
+      this.delimiter = setup.delimiter;
+      this.columns = setup.columns;
+      this.headerFields = setup.headerFields;
+      this.tokenizer = new CsvTokenizer({
+        delimiter: setup.delimiter,
+        onRecord: this.onRecord,
+        startOffset,
+        ...(opts.maxRecordBytes ? { maxRecordBytes: opts.maxRecordBytes } : {}),
+      });
+      this.useFastPath();
+    }
+  }
+
+  /** The header as a range reader needs it; null until the header has been read. */
+  get setup(): BodySetup | null {
+    const columns = this.columns;
+    return columns ? { delimiter: this.delimiter, columns, headerFields: this.headerFields } : null;
+  }
+
+  private useFastPath(): void {
+    if (this.opts.fastPath !== false && this.columns?.numbers.kind === 'seven') {
+      this.tokenizer!.simple = this.simpleRow(this.columns.numbers.indexes);
+    }
   }
 
   private readonly onRecord = (rec: CsvRecord) => {
@@ -91,9 +148,7 @@ export class TicketReader {
       const trailingEmpty =
         header.length > 1 && header.at(-1) === '' && !rec.quoted[header.length - 1];
       this.headerFields = header.length - (trailingEmpty ? 1 : 0);
-      if (this.opts.fastPath !== false && this.columns.numbers.kind === 'seven') {
-        this.tokenizer!.simple = this.simpleRow(this.columns.numbers.indexes);
-      }
+      this.useFastPath();
       return;
     }
     this.rowsRead++;
@@ -255,43 +310,106 @@ export class TicketReader {
     return chunk;
   }
 
+  /** Ends the input and hands over what was read, unchecked (see `joinParts` for the checks). */
+  endPart(): TicketPart {
+    if (!this.tokenizer && this.headBytes) {
+      // a first line shorter than the sniff window and without a line end: the whole file
+      const chunk = this.start();
+      this.tokenizer!.push(chunk);
+      this.bytes += chunk.length;
+    }
+    this.tokenizer?.end();
+    const { count, rejected } = this;
+    return {
+      tickets: this.tickets.subarray(0, count * PICK),
+      lines: this.lines.subarray(0, count),
+      offsets: this.offsets.subarray(0, count),
+      lengths: this.lengths.subarray(0, count),
+      count,
+      rowsRead: this.rowsRead,
+      rejectedCount: this.rejectedCount,
+      rejected,
+      linesRead: this.tokenizer?.linesRead ?? 0,
+    };
+  }
+
   /**
    * Ends the input: the tickets, or FILE_EMPTY / NO_VALID_ROWS / NOT_A_TABLE (a file without one valid
    * row: `NoValidRowsError`, with the counts and the first rejected rows).
    */
   end(): TicketFile {
-    if (!this.tokenizer && this.headBytes) this.tokenizer!.push(this.start());
-    this.tokenizer?.end();
-    const columns = this.columns;
-    if (!this.bytes || !columns) throw new EngineError('FILE_EMPTY', 'The file is empty.');
-    const { rowsRead, count, rejected } = this;
-    this.opts.onRows?.(rowsRead);
-    if (count === 0) {
-      const why =
-        rowsRead === 0
-          ? 'it has a header but no data rows'
-          : `all ${rowsRead} rows were rejected (first: line ${rejected[0]?.line}: ${rejected[0]?.reason})`;
-      throw new NoValidRowsError(
-        `No valid ticket in the file: ${why}.`,
-        rowsRead,
-        this.rejectedCount,
-        rejected.slice(0, 100),
-      );
-    }
-    return {
-      pool: this.opts.pool,
-      delimiter: this.delimiter,
-      columns,
-      tickets: this.tickets.subarray(0, count * PICK),
-      count,
-      lines: this.lines.subarray(0, count),
-      offsets: this.offsets.subarray(0, count),
-      lengths: this.lengths.subarray(0, count),
-      rowsRead,
-      rejectedCount: this.rejectedCount,
-      rejected,
-    };
+    const part = this.endPart();
+    const setup = this.setup;
+    if (!this.bytes || !setup) throw new EngineError('FILE_EMPTY', 'The file is empty.');
+    return joinParts([part], setup, this.opts);
   }
+}
+
+/**
+ * The tickets of a file read in consecutive runs (one, or the byte ranges of a parallel read, in file
+ * order; each part's line numbers counted from its own first line, the first part's from the file's).
+ * Throws `NoValidRowsError` when no row was valid. Rejected rows are passed on as they are; the caller
+ * has already told `onRejected` about them.
+ */
+export function joinParts(parts: TicketPart[], setup: BodySetup, opts: ReadOptions): TicketFile {
+  let count = 0;
+  let rowsRead = 0;
+  let rejectedCount = 0;
+  for (const p of parts) {
+    count += p.count;
+    rowsRead += p.rowsRead;
+    rejectedCount += p.rejectedCount;
+  }
+  const rejected: RejectedRow[] = [];
+  const keepAll = opts.keepRejected ?? true;
+  let one: TicketPart | undefined;
+  if (parts.length === 1) one = parts[0];
+  const tickets = one ? one.tickets : new Uint8Array(count * PICK);
+  const lines = one ? one.lines : new Uint32Array(count);
+  const offsets = one ? one.offsets : new Float64Array(count);
+  const lengths = one ? one.lengths : new Uint32Array(count);
+  let at = 0;
+  let linesBefore = 0;
+  for (const p of parts) {
+    if (!one) {
+      tickets.set(p.tickets, at * PICK);
+      offsets.set(p.offsets, at);
+      lengths.set(p.lengths, at);
+      for (let i = 0; i < p.count; i++) lines[at + i] = p.lines[i]! + linesBefore;
+    }
+    for (const r of p.rejected) {
+      if (!keepAll && rejected.length >= 100) break;
+      rejected.push(linesBefore ? { ...r, line: r.line + linesBefore } : r);
+    }
+    at += p.count;
+    linesBefore += p.linesRead;
+  }
+  opts.onRows?.(rowsRead);
+  if (count === 0) {
+    const why =
+      rowsRead === 0
+        ? 'it has a header but no data rows'
+        : `all ${rowsRead} rows were rejected (first: line ${rejected[0]?.line}: ${rejected[0]?.reason})`;
+    throw new NoValidRowsError(
+      `No valid ticket in the file: ${why}.`,
+      rowsRead,
+      rejectedCount,
+      rejected.slice(0, 100),
+    );
+  }
+  return {
+    pool: opts.pool,
+    delimiter: setup.delimiter,
+    columns: setup.columns,
+    tickets,
+    count,
+    lines,
+    offsets,
+    lengths,
+    rowsRead,
+    rejectedCount,
+    rejected,
+  };
 }
 
 /**

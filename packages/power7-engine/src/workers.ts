@@ -3,6 +3,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CancelledError } from './errors';
+import type { RangeRequest, RangeResult } from './range-reader';
 import type { ScanChunk, ScanParams, ScanStats } from './scan';
 import { tableBufferPool } from './shared-buffers';
 import type { WorkerReply, WorkerRequest } from './scan-worker';
@@ -123,7 +124,7 @@ export async function closeScanWorkers(): Promise<void> {
 function callWorkers(
   workers: Worker[],
   requests: WorkerRequest[],
-  until: 'built' | 'done',
+  until: 'read' | 'built' | 'done',
   signal: AbortSignal | undefined,
   onReply: (reply: WorkerReply, worker: number) => void = () => undefined,
 ): Promise<void> {
@@ -169,6 +170,41 @@ function callWorkers(
       worker.postMessage(request);
     });
   });
+}
+
+/**
+ * Reads the byte ranges on the workers, each worker taking the next range as it finishes one;
+ * `onResult(i, …)` gets range i's result. Stops handing out ranges once `onResult` returns false.
+ */
+export async function readOnWorkers(
+  workers: Worker[],
+  ranges: RangeRequest[],
+  signal: AbortSignal | undefined,
+  onResult: (index: number, result: RangeResult) => boolean,
+): Promise<void> {
+  let next = 0;
+  let stop = false;
+  await Promise.all(
+    workers.map(async (worker) => {
+      while (!stop && next < ranges.length) {
+        const index = next++;
+        try {
+          await callWorkers(
+            [worker],
+            [{ kind: 'read', range: ranges[index]! }],
+            'read',
+            signal,
+            (r) => {
+              if (r.type === 'read' && !onResult(index, r.result)) stop = true;
+            },
+          );
+        } catch (err) {
+          stop = true;
+          throw err;
+        }
+      }
+    }),
+  );
 }
 
 /** A build plan that runs each step's pieces on the workers, piece i on worker i mod n. */

@@ -150,6 +150,7 @@ export class SessionJobRunner {
         sessionDir: dir,
         pool: params.pool_size,
         moveSource: true,
+        ...(this.options.workers > 0 ? { workers: this.options.workers } : {}),
         ...(row.originalName ? { originalName: row.originalName } : {}),
         signal,
         onProgress: (p) =>

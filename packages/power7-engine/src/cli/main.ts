@@ -10,7 +10,7 @@
  * bad flags → a message on stderr and exit code 2; bad files / data → a message and exit code 1.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -129,12 +129,15 @@ async function analyzeCommand(argv: string[]): Promise<void> {
   }
 
   const bar = progressBar(Boolean(process.stderr.isTTY));
-  // the scan workers start and warm their kernels while the file is read
-  if (workers !== 1) prestartScanWorkers(workers ?? availableParallelism());
+  // the scan workers start while the file's head is read, then read its ranges, then scan
+  const threads = workers ?? availableParallelism();
+  if (threads > 1) prestartScanWorkers(threads);
+  const size = (await stat(values.file)).size;
   const file = await readCustomerFile(values.file, {
     pool,
     keepRejected: false,
-    onRows: (n) => bar.update('reading', Math.min(0.99, n / 1_000_000)),
+    onBytes: (b) => bar.update('reading', Math.min(0.99, b / size)),
+    parallel: { workers: threads },
   });
   const res = await analyzeTickets(file.tickets, file.count, {
     pool,

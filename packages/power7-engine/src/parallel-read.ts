@@ -1,0 +1,131 @@
+import { open } from 'node:fs/promises';
+import { throwIfAborted } from './errors';
+import type { RangeRequest, RangeResult } from './range-reader';
+import {
+  joinParts,
+  TicketReader,
+  type ReadOptions,
+  type TicketFile,
+  type TicketPart,
+} from './ticket-reader';
+import { readOnWorkers, releaseWorkers, takeWorkers } from './workers';
+
+const LF = 0x0a;
+const QUOTE = 0x22;
+
+/** The first bytes, read on this thread: the header and the first rows, up to their last line end. */
+const HEAD_BYTES = 1 << 20;
+
+export interface ParallelReadOptions {
+  /** Worker threads that read (2 or more). */
+  workers: number;
+  /** Bytes per range (default: the file split in 4 per worker, 4–32 MiB each); tests use small ones. */
+  rangeBytes?: number;
+}
+
+/**
+ * Reads a CSV in byte ranges on worker threads: the header and first rows here, the rest split at line
+ * ends and handed out range by range, then joined in file order (line numbers and offsets as a
+ * one-pass read gives them). The same tickets, rejected rows and errors as `readCsvTickets`, in about
+ * 1/n of its time. Null when the file must be read in one pass: it holds a quote (a quoted field may
+ * span lines), or a range met an error (the one-pass reader reports it with its exact line).
+ */
+export async function readCsvInParallel(
+  path: string,
+  size: number,
+  opts: ReadOptions,
+  parallel: ParallelReadOptions,
+): Promise<TicketFile | null> {
+  const fh = await open(path, 'r');
+  let headEnd: number;
+  let boundaries: number[];
+  // The head's rejected rows are held back with the ranges': if the file turns out to need a one-pass
+  // read, that read reports every row, and none may be reported twice.
+  const { onRejected, ...headOpts } = opts;
+  const reader = new TicketReader({ ...headOpts, keepRejected: true });
+  try {
+    const step = rangeBytesFor(size, parallel);
+    const head = Buffer.allocUnsafe(Math.min(HEAD_BYTES, Math.max(step, 32), size));
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    headEnd = head.lastIndexOf(LF, bytesRead - 1) + 1;
+    if (headEnd === 0 || head.subarray(0, bytesRead).indexOf(QUOTE) !== -1) return null;
+    reader.push(head.subarray(0, headEnd));
+    if (!reader.setup) return null;
+    boundaries = await lineStarts(fh, headEnd, size, step);
+  } finally {
+    await fh.close();
+  }
+  const setup = reader.setup;
+  const headPart = reader.endPart();
+  const ranges: RangeRequest[] = boundaries.slice(0, -1).map((start, i) => ({
+    path,
+    start,
+    end: boundaries[i + 1]!,
+    setup,
+    pool: opts.pool,
+    ...(opts.fastPath === false ? { fastPath: false } : {}),
+    ...(opts.maxRecordBytes ? { maxRecordBytes: opts.maxRecordBytes } : {}),
+  }));
+
+  const parts: (TicketPart | undefined)[] = new Array(ranges.length);
+  let onePass = false;
+  let bytesDone = headEnd;
+  const workers = takeWorkers(Math.min(parallel.workers, Math.max(1, ranges.length)));
+  let clean = false;
+  try {
+    await readOnWorkers(workers, ranges, opts.signal, (i, result: RangeResult) => {
+      if ('onePass' in result) {
+        onePass = true;
+        return false;
+      }
+      parts[i] = result.part;
+      bytesDone += ranges[i]!.end - ranges[i]!.start;
+      opts.onBytes?.(bytesDone);
+      return true;
+    });
+    clean = true;
+  } finally {
+    releaseWorkers(workers, clean);
+  }
+  throwIfAborted(opts.signal);
+  if (onePass) return null;
+  const all = [headPart, ...(parts as TicketPart[])];
+  if (onRejected) {
+    let linesBefore = 0;
+    for (const part of all) {
+      for (const r of part.rejected) onRejected({ ...r, line: r.line + linesBefore });
+      linesBefore += part.linesRead;
+    }
+  }
+  return joinParts(all, setup, opts);
+}
+
+function rangeBytesFor(bytes: number, parallel: ParallelReadOptions): number {
+  if (parallel.rangeBytes) return parallel.rangeBytes;
+  const even = Math.ceil(bytes / (parallel.workers * 4));
+  return Math.min(32 << 20, Math.max(4 << 20, even));
+}
+
+/**
+ * Range boundaries from `from` to `size`, each nominal cut moved to just after the next line end
+ * (a cut without a line end within 64 KiB after it is dropped: its range runs on to the next one).
+ */
+async function lineStarts(
+  fh: Awaited<ReturnType<typeof open>>,
+  from: number,
+  size: number,
+  step: number,
+): Promise<number[]> {
+  const out = [from];
+  const window = Buffer.allocUnsafe(1 << 16);
+  for (let cut = from + step; cut < size; cut += step) {
+    if (cut <= out.at(-1)!) continue;
+    const { bytesRead } = await fh.read(window, 0, window.length, cut - 1);
+    const lf = window.subarray(0, bytesRead).indexOf(LF);
+    if (lf === -1) continue;
+    const start = cut - 1 + lf + 1;
+    if (start < size && start > out.at(-1)!) out.push(start);
+  }
+  out.push(size);
+  return out;
+}
