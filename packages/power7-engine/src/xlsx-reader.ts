@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { csvField } from './csv';
 import { EngineError } from './errors';
 import { checkXlsxLimits } from './xlsx-guard';
@@ -30,9 +30,11 @@ function cellText(v: unknown): string {
 export async function* xlsxAsCsv(path: string): AsyncGenerator<Buffer> {
   // a few hundred KB of zip can hold a cell of hundreds of MB: refuse it before ExcelJS holds it
   await checkXlsxLimits(path);
+  // ExcelJS (with its zip libraries) costs ~0.2 s to load: only a run that meets an XLSX pays it
+  const { default: excel } = await import('exceljs');
   let reader: ExcelJS.stream.xlsx.WorkbookReader;
   try {
-    reader = new ExcelJS.stream.xlsx.WorkbookReader(createReadStream(path), {
+    reader = new excel.stream.xlsx.WorkbookReader(createReadStream(path), {
       sharedStrings: 'cache',
       hyperlinks: 'ignore',
       styles: 'ignore',
