@@ -27,7 +27,11 @@ const version = (
 
 /** Builds the Power 7 service from its plugins; `server.ts` only starts it, tests call it directly. */
 export async function buildPower7App(config: Power7Config) {
-  const app = Fastify(loggerOptions(config.LOG_LEVEL)).withTypeProvider<ZodTypeProvider>();
+  // with many processes (REDIS_URL), each line says which role wrote it (pid and host are always there)
+  const base = config.REDIS_URL ? { role: config.ROLE } : undefined;
+  const app = Fastify(
+    loggerOptions(config.LOG_LEVEL, undefined, base),
+  ).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const keys = keySource(config);
@@ -52,6 +56,7 @@ export async function buildPower7App(config: Power7Config) {
   // The auth plugin decorates every request with its caller: register it before the routes.
   await app.register(authPlugin, { keys });
   await app.register(systemRoutes, { keys, version });
-  await app.register(power7Routes);
+  // a worker process runs jobs; it answers only the health and readiness checks
+  if (config.ROLE !== 'worker') await app.register(power7Routes);
   return app;
 }

@@ -40,9 +40,25 @@ export const power7ConfigSchema = z
     SESSION_TTL_HOURS: z.coerce.number().positive().default(24),
     /** Memory budget for the engine tables of finished sessions kept for fast queries. */
     RESULT_CACHE_MB: z.coerce.number().int().min(1).default(512),
+    /**
+     * Redis for the shared job queue (BullMQ): many API and worker processes on one installation.
+     * Unset: jobs run in this process's own queue (one process per data folder).
+     */
+    REDIS_URL: optionalText.pipe(z.url().optional()),
+    /** What this process does: answer the API and run jobs (all), only the API, or only jobs. */
+    ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+    /** The sessions' folders (uploads and results); every process must reach it. */
+    STORAGE_DIR: optionalText,
+    /** With REDIS_URL: after how long a job of a worker that died is run by another. */
+    JOB_LOCK_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  })
+  .refine((config) => config.ROLE === 'all' || config.REDIS_URL, {
+    path: ['ROLE'],
+    message: 'ROLE=api or ROLE=worker needs REDIS_URL (the queue the processes share).',
   })
   .transform((config) => ({
     ...config,
+    STORAGE_DIR: config.STORAGE_DIR ?? path.join(config.DATA_DIR, 'power7'),
     CORS_ORIGINS: config.CORS_ORIGINS
       ? listVar([]).parse(config.CORS_ORIGINS)
       : [

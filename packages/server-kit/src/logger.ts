@@ -86,6 +86,8 @@ function errorForLog(error: Error) {
 export function loggerOptions(
   level: string,
   stream?: NodeJS.WritableStream,
+  /** Fields on every line besides pid and hostname, e.g. a process's role among many. */
+  base?: Record<string, string>,
 ): Pick<
   FastifyServerOptions,
   'logger' | 'genReqId' | 'requestIdHeader' | 'frameworkErrors' | 'clientErrorHandler'
@@ -97,6 +99,7 @@ export function loggerOptions(
         ? false
         : {
             level,
+            ...(base ? { base: { pid: process.pid, ...base } } : {}),
             // A given stream (tests read it) wins; on a terminal one compact coloured line per
             // entry; JSON lines everywhere else.
             ...(stream ? { stream } : process.stdout.isTTY ? { transport: PRETTY } : {}),

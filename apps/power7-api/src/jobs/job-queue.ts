@@ -28,8 +28,16 @@ export interface JobStats {
 }
 
 export interface JobQueue {
-  /** Queues the job of a session; a session already queued or running is not queued twice. */
-  enqueue(sessionId: string): void;
+  /**
+   * Whether jobs enqueued here run in this process (the embedded queue), so this process can answer
+   * from what it keeps in memory; with a shared queue (BullMQ) any worker process may run them.
+   */
+  readonly local: boolean;
+  /**
+   * Queues the job of a session; a session already queued or running is not queued twice. Rejects
+   * when the queue cannot take it (a shared queue's Redis down).
+   */
+  enqueue(sessionId: string): Promise<void>;
   /** Cancels a queued or running job; resolves once it has stopped. False when there was none. */
   cancel(sessionId: string): Promise<boolean>;
   /** Whether the session's job is queued or running. */
@@ -39,10 +47,13 @@ export interface JobQueue {
   onProgress(listener: (sessionId: string, progress: JobProgress) => void): () => void;
   /** Stops taking jobs and cancels the running ones (they are re-run after the next start). */
   close(): Promise<void>;
+  /** Readiness of what the queue depends on (Redis for a shared queue); absent: nothing. */
+  check?(): Promise<boolean>;
 }
 
 /** In-process queue: FIFO, at most `concurrency` jobs at a time, one per session, cancellable. */
 export class EmbeddedJobQueue implements JobQueue {
+  readonly local = true;
   private readonly waiting: string[] = [];
   private readonly running = new Map<
     string,
@@ -58,10 +69,12 @@ export class EmbeddedJobQueue implements JobQueue {
     private readonly onError: (sessionId: string, error: unknown) => void = () => {},
   ) {}
 
-  enqueue(sessionId: string): void {
-    if (this.closed || this.has(sessionId)) return;
-    this.waiting.push(sessionId);
-    this.pump();
+  enqueue(sessionId: string): Promise<void> {
+    if (!this.closed && !this.has(sessionId)) {
+      this.waiting.push(sessionId);
+      this.pump();
+    }
+    return Promise.resolve();
   }
 
   has(sessionId: string): boolean {

@@ -10,6 +10,9 @@ import {
   type Budget,
 } from '@pa/power7-engine/session-store';
 import type { SessionRow } from '../db/schema';
+import { ErrorCode } from '@pa/contracts/error-codes';
+import { AppError } from '@pa/server-kit/errors';
+import { BullMqJobQueue } from '../jobs/bullmq-queue';
 import { EmbeddedJobQueue, type JobContext, type JobQueue } from '../jobs/job-queue';
 import { UPLOAD_FILE, type SessionMemory } from './memory';
 import type { SessionRepository } from './repository';
@@ -29,6 +32,11 @@ export interface JobRunnerOptions {
   ttlHours: number;
   /** Where a failed job is reported (a cancelled one is not a failure). */
   log: { warn(details: object, message: string): void };
+  /**
+   * The queue shared by many processes through Redis (BullMQ); unset: this process's own queue.
+   * `consume`: this process runs jobs (ROLE worker or all).
+   */
+  shared?: { redisUrl: string; consume: boolean; lockMs: number };
 }
 
 /**
@@ -46,15 +54,24 @@ export class SessionJobRunner {
     private readonly memory: SessionMemory,
     private readonly options: JobRunnerOptions,
   ) {
-    this.queue = new EmbeddedJobQueue(
-      (id, context) => this.process(id, context),
-      options.concurrency,
-      (id, error) => {
-        const cancelled = (error as { code?: string }).code === 'CANCELLED';
-        if (!cancelled) options.log.warn({ err: error, session: id }, 'Power 7 job failed');
-        void this.failed(id, error, cancelled);
-      },
-    );
+    const processor = (id: string, context: JobContext) => this.process(id, context);
+    const onError = (id: string, error: unknown) => {
+      const cancelled = (error as { code?: string }).code === 'CANCELLED';
+      if (!cancelled) options.log.warn({ err: error, session: id }, 'Power 7 job failed');
+      void this.failed(id, error, cancelled);
+    };
+    this.queue = options.shared
+      ? new BullMqJobQueue(
+          processor,
+          {
+            ...options.shared,
+            concurrency: options.concurrency,
+            maxStalls: MAX_ATTEMPTS,
+            log: options.log,
+          },
+          onError,
+        )
+      : new EmbeddedJobQueue(processor, options.concurrency, onError);
     this.queue.onProgress((id, progress) => {
       this.memory.live.set(id, progress);
       const last = this.lastWrite.get(id);
@@ -104,8 +121,18 @@ export class SessionJobRunner {
       updatedAt: now,
       expiresAt: new Date(now.getTime() + this.options.ttlHours * 3_600_000),
     });
-    this.memory.activeRows.set(id, row);
-    this.queue.enqueue(id);
+    // a shared queue's job may run in another process: this one reads the row, not its memory
+    if (this.queue.local) this.memory.activeRows.set(id, row);
+    try {
+      await this.queue.enqueue(id);
+    } catch (error) {
+      this.options.log.warn({ err: error, session: id }, 'Power 7 job could not be queued');
+      await this.failed(id, new Error('not queued'), false);
+      throw new AppError(
+        ErrorCode.SERVICE_UNAVAILABLE,
+        'The analysis could not be queued just now; please upload the file again in a moment.',
+      );
+    }
     return row;
   }
 
@@ -123,9 +150,14 @@ export class SessionJobRunner {
   /** The job of one session: read the file (unless a previous run already did), then analyse. */
   private async process(id: string, { signal, report }: JobContext): Promise<void> {
     const row = await this.repo.get(id);
-    if (!row) return;
+    if (!row || row.status === 'done' || row.status === 'failed') return;
+    // a job that took its process down again and again (e.g. out of memory) is not retried forever
+    if (row.attempts >= MAX_ATTEMPTS) return this.giveUp(row);
     const params = row.params;
     const dir = this.memory.dirOf(id);
+    // what a run cut off by a crash left (a half-written `qualifying.bin.tmp-…` can be 30+ MB);
+    // only one run of a job is under way at a time, so nothing here is still being written
+    await removeLeftovers(dir);
     const started = Date.now();
     const { timings: storedTimings, ...storedCounts } = row.counts;
     const timings: SessionTimings = {
@@ -251,30 +283,33 @@ export class SessionJobRunner {
       .catch(() => {});
   }
 
+  private async giveUp(row: SessionRow): Promise<void> {
+    await this.repo.update(row.id, {
+      status: 'failed',
+      phase: 'failed',
+      finishedAt: new Date(),
+      error: {
+        code: 'INTERRUPTED',
+        message: `The analysis was interrupted ${row.attempts} times; upload the file again or a smaller one.`,
+      },
+    });
+  }
+
   /**
-   * Sessions cut off by a crash or a stop are queued again, oldest first; the temporary files the cut
-   * left in their folders (a half-written `qualifying.bin.tmp-…` can be 30+ MB) are removed first.
+   * Sessions cut off by a crash or a stop are queued again, oldest first (each run first removes what
+   * the cut left in its folder). With the shared queue, a job another process is running keeps its
+   * job id, so queueing it again changes nothing; BullMQ hands over the job of a worker that died.
    */
   async recover(): Promise<number> {
     const rows = await this.repo.unfinished();
     let queued = 0;
     for (const row of rows) {
-      await removeLeftovers(this.memory.dirOf(row.id));
-      // a job that took the process down again and again (e.g. out of memory) is not retried forever
       if (row.attempts >= MAX_ATTEMPTS) {
-        await this.repo.update(row.id, {
-          status: 'failed',
-          phase: 'failed',
-          finishedAt: new Date(),
-          error: {
-            code: 'INTERRUPTED',
-            message: `The analysis was interrupted ${row.attempts} times; upload the file again or a smaller one.`,
-          },
-        });
+        await this.giveUp(row);
         continue;
       }
-      await this.repo.update(row.id, { status: 'queued', phase: 'queued' });
-      this.queue.enqueue(row.id);
+      if (this.queue.local) await this.repo.update(row.id, { status: 'queued', phase: 'queued' });
+      await this.queue.enqueue(row.id);
       queued++;
     }
     return queued;

@@ -30,7 +30,14 @@ export class SessionMemory {
   /** First rejected rows of sessions whose file has been read (`ingest.json` never changes). */
   readonly samples = new LRUCache<string, RejectedRow[]>({ max: REMEMBERED_SESSIONS });
 
-  constructor(readonly root: string) {}
+  /**
+   * `shared`: other processes run this installation's jobs and delete its sessions (the BullMQ
+   * queue), so a row this process saw may have changed since: rows are then always read again.
+   */
+  constructor(
+    readonly root: string,
+    readonly shared = false,
+  ) {}
 
   /** The session's folder under the sessions root. */
   dirOf(id: string): string {
@@ -39,6 +46,7 @@ export class SessionMemory {
 
   /** The row of a session of this process: finished, or queued / running. */
   row(id: string): SessionRow | undefined {
+    if (this.shared) return undefined;
     return this.finishedRows.get(id) ?? this.activeRows.get(id);
   }
 

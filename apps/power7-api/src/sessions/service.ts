@@ -21,7 +21,7 @@ export class Power7Sessions {
     private readonly cache: ResultCache,
     options: JobRunnerOptions & { root: string },
   ) {
-    this.memory = new SessionMemory(options.root);
+    this.memory = new SessionMemory(options.root, Boolean(options.shared));
     this.jobs = new SessionJobRunner(repo, this.memory, options);
     this.queries = new SessionQueries(repo, this.memory, cache);
   }

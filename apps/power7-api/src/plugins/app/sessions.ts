@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { prestartScanWorkers } from '@pa/power7-engine/session-store';
@@ -31,11 +30,20 @@ export const sessionsPlugin = fp<{ config: Power7Config; database: OpenDatabase 
   async function sessionsPlugin(app: FastifyInstance, { config, database }) {
     const cache = new ResultCache(config.RESULT_CACHE_MB * 1024 * 1024);
     const sessions = new Power7Sessions(new SessionRepository(database.db), cache, {
-      root: path.join(config.DATA_DIR, 'power7'),
+      root: config.STORAGE_DIR,
       workers: config.WORKER_THREADS,
       concurrency: config.JOB_CONCURRENCY,
       ttlHours: config.SESSION_TTL_HOURS,
       log: app.log,
+      ...(config.REDIS_URL
+        ? {
+            shared: {
+              redisUrl: config.REDIS_URL,
+              consume: config.ROLE !== 'api',
+              lockMs: config.JOB_LOCK_MS,
+            },
+          }
+        : {}),
     });
     await sessions.checkStorage();
     const queue = sessions.jobs.queue;
@@ -50,14 +58,19 @@ export const sessionsPlugin = fp<{ config: Power7Config; database: OpenDatabase 
     const sweeper = setInterval(() => void sweep(), sweepEvery);
     sweeper.unref();
 
+    const runsJobs = config.ROLE !== 'api';
     app.addHook('onReady', async () => {
       // the first analysis finds its worker threads started and their kernels warmed
-      if (config.WORKER_THREADS !== 1) prestartScanWorkers(config.WORKER_THREADS || undefined);
-      // before listening no upload can be in progress: a folder without a session row is a leftover now
-      await sweep(0);
+      if (runsJobs && config.WORKER_THREADS !== 1)
+        prestartScanWorkers(config.WORKER_THREADS || undefined);
+      // Alone, before listening no upload can be in progress: a folder without a session row is a
+      // leftover now. With other processes on the same storage, one of them may be receiving it.
+      await sweep(queue.local ? 0 : undefined);
       // A job cut off by a crash or a stop is run again.
-      const recovered = await sessions.jobs.recover();
-      if (recovered) app.log.info({ recovered }, 'Power 7 jobs re-queued after a restart');
+      if (runsJobs) {
+        const recovered = await sessions.jobs.recover();
+        if (recovered) app.log.info({ recovered }, 'Power 7 jobs re-queued after a restart');
+      }
     });
     app.addHook('onClose', async () => {
       clearInterval(sweeper);

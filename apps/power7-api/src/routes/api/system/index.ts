@@ -41,6 +41,7 @@ export async function systemRoutes(
     { name: 'database', check: () => database.check() },
     { name: 'workers', check: checkWorkers },
     { name: 'keys', check: () => keys.check() },
+    ...(queue.check ? [{ name: 'redis', check: () => queue.check!() }] : []),
   ];
   await app.register(healthRoutes, { service: 'power7-api', checks });
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -1,0 +1,214 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPostgres, type TestPostgres } from '@pa/server-kit/testing/postgres-server';
+import { startTestRedis, type TestRedis } from '@pa/server-kit/testing/redis-server';
+import { power7Sessions } from '../src/db/schema';
+import {
+  buildTestApp,
+  cleanup,
+  customerCsv,
+  DEFAULT_FIELDS,
+  engineCliAnalyze,
+  makeKeys,
+  multipart,
+  tempDir,
+} from './helper';
+
+/**
+ * Many Power 7 processes on one PostgreSQL, one Redis (BullMQ) and one storage folder (issue #18):
+ * API processes that only queue, worker processes that only run jobs, any request on any process.
+ * The API and worker processes of a test run in this process (each its own app, database pool and
+ * Redis connections); the worker that is killed is a real child process.
+ */
+describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage', () => {
+  let postgres: TestPostgres;
+  let redis: TestRedis;
+  let dir: string;
+  let env: Record<string, string>;
+  let keys: Awaited<ReturnType<typeof makeKeys>>;
+  let token: string;
+  const apps: FastifyInstance[] = [];
+  let api1: FastifyInstance;
+  let api2: FastifyInstance;
+  let child: ChildProcess | null = null;
+
+  const start = async (role: 'api' | 'worker', name: string) => {
+    const app = await buildTestApp({ ...env, ROLE: role, DATA_DIR: join(dir, name) });
+    apps.push(app);
+    return app;
+  };
+  const auth = () => ({ authorization: `Bearer ${token}` });
+
+  beforeAll(async () => {
+    [postgres, redis] = await Promise.all([startTestPostgres(), startTestRedis()]);
+    dir = await tempDir('p7-processes-');
+    keys = await makeKeys(dir);
+    token = await keys.sign();
+    env = {
+      DATABASE_URL: await postgres.createDatabase('power7_processes'),
+      REDIS_URL: redis.url,
+      STORAGE_DIR: join(dir, 'storage'),
+      JWKS_FILE: keys.file,
+      // a worker that died is found out after 3 s (30 s in production)
+      JOB_LOCK_MS: '3000',
+    };
+    // one after the other: the first migrates the database, the second finds it done
+    api1 = await start('api', 'api1');
+    api2 = await start('api', 'api2');
+  }, 120_000);
+
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    for (const app of apps) await app.close();
+    await redis?.stop();
+    await postgres?.stop();
+    if (dir) await cleanup(dir);
+  });
+
+  async function upload(app: FastifyInstance, csv: string, pool: number) {
+    const body = multipart(
+      { ...DEFAULT_FIELDS, pool_size: String(pool) },
+      { name: 'customers.csv', content: csv },
+    );
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/upload/',
+      payload: body.payload,
+      headers: { ...body.headers, ...auth(), 'x-csrftoken': 'form-token' },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    return res.json().data._id as string;
+  }
+
+  const status = async (app: FastifyInstance, id: string) =>
+    (
+      await app.inject({ url: `/api/power7/processing-status/?session=${id}`, headers: auth() })
+    ).json().data as { status: string; counts: Record<string, number> };
+
+  /** The engine CLI's answer for the same file: its 20 best-paying draws and how many qualify. */
+  async function engineTop(csv: string, pool: number) {
+    const path = join(dir, `reference-${pool}.csv`);
+    await writeFile(path, csv);
+    const cli = await engineCliAnalyze(path, Number(DEFAULT_FIELDS.budget), pool);
+    return {
+      qualified: cli.qualified,
+      top: cli.top.map((d) => ({ combo: d.combo, totalPayout: d.totalPayout })),
+    };
+  }
+
+  async function apiTop(app: FastifyInstance, id: string) {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/filter/',
+      headers: auth(),
+      payload: { session: id, pageSize: 20, sort: 'totalPayout:desc' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json().data.items as { combo: string; totalPayout: number }[]).map((d) => ({
+      combo: d.combo,
+      totalPayout: d.totalPayout,
+    }));
+  }
+
+  const attemptsOf = async (id: string) => {
+    const [row] = await api1.power7.database.db
+      .select({ attempts: power7Sessions.attempts })
+      .from(power7Sessions)
+      .where(eq(power7Sessions.id, id));
+    return row?.attempts;
+  };
+
+  it('refuses ROLE=api or worker without the Redis queue they would share', async () => {
+    await expect(buildTestApp({ DATA_DIR: join(dir, 'alone'), ROLE: 'worker' })).rejects.toThrow(
+      /ROLE=api or ROLE=worker needs REDIS_URL/,
+    );
+  });
+
+  it('reports Redis in the readiness check of every process', async () => {
+    const ready = await api1.inject({ url: '/api/ready/' });
+    expect(ready.statusCode, ready.body).toBe(200);
+    expect(ready.body).toContain('redis');
+  });
+
+  it('a worker killed mid-job: another worker runs the job to the end, once more, with the same results', async () => {
+    const pool = 49;
+    const csv = customerCsv(20_000, pool, 11);
+    // the first worker is a real process, so it can be killed with -9
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: resolve(import.meta.dirname, '..'),
+      env: {
+        ...process.env,
+        ...env,
+        ROLE: 'worker',
+        DATA_DIR: join(dir, 'child'),
+        POWER7_PORT: '0',
+        LOG_LEVEL: 'warn',
+        WORKER_THREADS: '2',
+      },
+      stdio: 'ignore',
+    });
+    const id = await upload(api1, csv, pool);
+    // the only worker takes it: wait until it runs (P=49 scans 85.9M draws: seconds of work)
+    await expect
+      .poll(async () => (await status(api2, id)).status, { timeout: 60_000, interval: 50 })
+      .toBe('running');
+    child.kill('SIGKILL');
+    await new Promise((done) => child!.once('exit', done));
+    child = null;
+
+    await start('worker', 'worker2');
+    await expect
+      .poll(async () => (await status(api2, id)).status, { timeout: 120_000, interval: 200 })
+      .toBe('done');
+    // run once by the killed worker and once to the end by the other, never at the same time
+    expect(await attemptsOf(id)).toBe(2);
+    const reference = await engineTop(csv, pool);
+    expect((await status(api1, id)).counts.drawsQualified).toBe(reference.qualified);
+    expect(await apiTop(api1, id)).toEqual(reference.top);
+  }, 240_000);
+
+  it('uploaded through one API process, read through the other: status, filter, winners, downloads', async () => {
+    await start('worker', 'worker3');
+    const pool = 30;
+    const csv = customerCsv(3_000, pool, 5);
+    const id = await upload(api1, csv, pool);
+    await expect
+      .poll(async () => (await status(api2, id)).status, { timeout: 60_000, interval: 100 })
+      .toBe('done');
+    const reference = await engineTop(csv, pool);
+    const top = await apiTop(api2, id);
+    expect(top).toEqual(reference.top);
+    expect(await apiTop(api1, id)).toEqual(top);
+
+    const combo = top[0]!.combo;
+    const winners = await api2.inject({
+      url: `/api/winners/${combo}/3/?session=${id}&pageSize=5`,
+      headers: auth(),
+    });
+    expect(winners.statusCode, winners.body).toBe(200);
+    const download = await api2.inject({
+      url: `/api/download/${combo}/3/?session=${id}`,
+      headers: auth(),
+    });
+    expect(download.statusCode).toBe(200);
+    const rows = download.body.trim().split(/\r?\n/);
+    expect(rows.length - 1).toBe(winners.json().data.total);
+
+    // clearing through the other process removes it for both
+    const cleared = await api2.inject({
+      method: 'POST',
+      url: '/api/sessions/clear-all/',
+      headers: auth(),
+    });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    const gone = await api1.inject({
+      url: `/api/power7/processing-status/?session=${id}`,
+      headers: auth(),
+    });
+    expect(gone.statusCode).toBe(404);
+  }, 180_000);
+});
