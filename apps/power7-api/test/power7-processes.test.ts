@@ -44,7 +44,10 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
   const auth = () => ({ authorization: `Bearer ${token}` });
 
   beforeAll(async () => {
-    [postgres, redis] = await Promise.all([startTestPostgres(), startTestRedis()]);
+    [postgres, redis] = await Promise.all([
+      startTestPostgres(),
+      startTestRedis({ persistent: true }),
+    ]);
     dir = await tempDir('p7-processes-');
     keys = await makeKeys(dir);
     token = await keys.sign();
@@ -170,6 +173,59 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
     expect((await status(api1, id)).counts.drawsQualified).toBe(reference.qualified);
     expect(await apiTop(api1, id)).toEqual(reference.top);
   }, 240_000);
+
+  it('Redis restarted (with persistence) during a job: the job finishes, once, nothing lost', async () => {
+    const pool = 49;
+    const csv = customerCsv(5_000, pool, 12);
+    const id = await upload(api1, csv, pool);
+    await expect
+      .poll(async () => (await status(api2, id)).status, { timeout: 60_000, interval: 50 })
+      .toBe('running');
+    await redis.stop();
+    await redis.start();
+    await expect
+      .poll(async () => (await status(api2, id)).status, { timeout: 120_000, interval: 200 })
+      .toBe('done');
+    expect(await attemptsOf(id)).toBe(1);
+    const reference = await engineTop(csv, pool);
+    expect(await apiTop(api2, id)).toEqual(reference.top);
+    // the queue took new work after the restart
+    const next = await upload(api2, customerCsv(500, 20, 13), 20);
+    await expect
+      .poll(async () => (await status(api1, next)).status, { timeout: 60_000, interval: 100 })
+      .toBe('done');
+  }, 240_000);
+
+  it('PostgreSQL stopped briefly: requests get a 503 in the envelope, then succeed, no restart', async () => {
+    const [any] = (await api1.inject({ url: '/api/power7/sessions/', headers: auth() })).json().data
+      .items as { _id: string }[];
+    await postgres.pause();
+    try {
+      const down = await api1.inject({
+        url: `/api/power7/processing-status/?session=${any!._id}`,
+        headers: auth(),
+      });
+      expect(down.statusCode, down.body).toBe(503);
+      expect(down.json()).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE' });
+      const ready = await api2.inject({ url: '/api/ready/' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.body).toContain('database');
+    } finally {
+      await postgres.resume();
+    }
+    await expect
+      .poll(
+        async () =>
+          (
+            await api1.inject({
+              url: `/api/power7/processing-status/?session=${any!._id}`,
+              headers: auth(),
+            })
+          ).statusCode,
+        { timeout: 30_000, interval: 200 },
+      )
+      .toBe(200);
+  }, 120_000);
 
   it('uploaded through one API process, read through the other: status, filter, winners, downloads', async () => {
     await start('worker', 'worker3');

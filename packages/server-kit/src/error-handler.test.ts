@@ -32,6 +32,19 @@ beforeAll(async () => {
     { schema: { body: z.object({ name: z.string().min(2), age: z.number() }) } },
     async () => ({ ok: true }),
   );
+  app.get('/database-gone', async () => {
+    // what Drizzle throws when node-postgres cannot connect: the driver's error as its cause
+    throw Object.assign(new Error('Failed query: select 1'), {
+      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+        code: 'ECONNREFUSED',
+      }),
+    });
+  });
+  app.get('/query-refused', async () => {
+    throw Object.assign(new Error('Failed query: insert'), {
+      cause: Object.assign(new Error('duplicate key value'), { code: '23505' }),
+    });
+  });
   app.get('/conflict', async () => {
     throw new AppError('CONFLICT', 'Already there.');
   });
@@ -71,6 +84,15 @@ describe('envelope error handler', () => {
     expect(field.json().errors).toEqual([
       { field: 'budget', message: 'budget must be positive', code: 'VALIDATION_ERROR' },
     ]);
+  });
+
+  it('answers a database that cannot be reached with a 503 to try again, not a 500', async () => {
+    const gone = await app.inject({ url: '/database-gone' });
+    expect(gone.statusCode).toBe(503);
+    expect(gone.json()).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE', status: 503 });
+    expect(gone.body).not.toContain('ECONNREFUSED');
+    const refused = await app.inject({ url: '/query-refused' });
+    expect(refused.statusCode).toBe(500);
   });
 
   it('hides internals of a 500', async () => {

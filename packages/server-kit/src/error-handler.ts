@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { fail } from '@pa/contracts/envelope';
 import { codeOfStatus, ErrorCode } from '@pa/contracts/error-codes';
-import { AppError } from './errors';
+import { AppError, isDatabaseUnavailable } from './errors';
 
 function fieldOf(instancePath: string, context: string | undefined): string {
   const path = instancePath.replace(/^\//, '').replaceAll('/', '.');
@@ -40,6 +40,20 @@ export const errorHandler = fp<ErrorHandlerOptions>(
         const first = errors[0];
         const message = first ? `${first.field}: ${first.message}` : 'The request is invalid.';
         return reply.status(400).send(fail(ErrorCode.VALIDATION_ERROR, message, errors));
+      }
+      if (isDatabaseUnavailable(error)) {
+        // a database restart or outage: the request may simply be tried again in a moment
+        request.log.warn({ err: error }, 'database unavailable');
+        return reply
+          .status(503)
+          .send(
+            fail(
+              ErrorCode.SERVICE_UNAVAILABLE,
+              'The database cannot be reached just now. Please try again in a moment.',
+              undefined,
+              503,
+            ),
+          );
       }
       const status = error.statusCode ?? 500;
       if (status >= 500) {

@@ -32,3 +32,32 @@ export const invalidField = (field: string, message: string) =>
   new AppError(ErrorCode.VALIDATION_ERROR, message, [
     { field, message, code: ErrorCode.VALIDATION_ERROR },
   ]);
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  // PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+const UNAVAILABLE_MESSAGE =
+  /connection terminated|terminating connection|timeout exceeded when trying to connect|connection error/i;
+
+/**
+ * Whether an error (or one it was caused by: Drizzle wraps the driver's) says the database server
+ * could not be reached or went away, as opposed to a query it refused.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 5; depth++) {
+    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08')))
+      return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+    e = cause;
+  }
+  return false;
+}

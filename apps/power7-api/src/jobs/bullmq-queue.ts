@@ -30,8 +30,16 @@ interface Running {
   done: Promise<void>;
 }
 
-/** ioredis as BullMQ needs it: commands wait for a reconnect instead of failing after 20 tries. */
-const connect = (url: string) => new Redis(url, { maxRetriesPerRequest: null });
+/**
+ * ioredis as BullMQ needs it: commands wait for a reconnect instead of failing after 20 tries. A lost
+ * connection is retried by ioredis itself and shows in the readiness check; its 'error' events are
+ * heard here so they do not end up as unhandled-error noise.
+ */
+function connect(url: string): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: null });
+  redis.on('error', () => {});
+  return redis;
+}
 
 /**
  * The shared job queue (ADR 003): jobs live in Redis under BullMQ, with the session id as job id (so

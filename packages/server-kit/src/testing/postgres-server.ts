@@ -11,7 +11,11 @@ export interface TestPostgres {
   port: number;
   /** Creates an empty database and returns its URL. */
   createDatabase(name: string): string;
+  /** Stops the server and removes its folder. */
   stop(): Promise<void>;
+  /** Stops the server, keeping its data (an outage); `resume()` starts it again on the same port. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
 }
 
 function findPostgresBin(): string {
@@ -88,25 +92,37 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     '-c',
     'max_connections=200',
   ]);
-  const server = spawn(pgCmd, [...pgArgs], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  server.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
-
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`PostgreSQL did not start:\n${log}`);
-    const ready = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(log.includes('ready to accept connections'));
+  let server: ReturnType<typeof spawn>;
+  const launch = async () => {
+    const child = spawn(pgCmd, [...pgArgs], { stdio: ['ignore', 'ignore', 'pipe'] });
+    server = child;
+    let log = '';
+    child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`PostgreSQL did not start:\n${log}`);
+      const ready = await new Promise<boolean>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1', () => {
+          socket.end();
+          resolve(log.includes('ready to accept connections'));
+        });
+        socket.once('error', () => resolve(false));
       });
-      socket.once('error', () => resolve(false));
-    });
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error(`PostgreSQL did not become ready:\n${log}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+      if (ready) return;
+      if (Date.now() > deadline) throw new Error(`PostgreSQL did not become ready:\n${log}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const halt = async () => {
+    if (server.exitCode !== null) return;
+    const exited = new Promise((r) => server.once('exit', r));
+    // runuser does not forward signals to the server, so ask pg_ctl to stop it.
+    const [cmd, args] = run(`${bin}/pg_ctl`, ['-D', dataDir, 'stop', '-m', 'immediate', '-w']);
+    execFileSync(cmd, [...args], { stdio: 'ignore' });
+    await exited;
+  };
+  await launch();
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
 
   const psql = (sql: string) => {
     const [cmd, args] = run(`${bin}/psql`, [
@@ -133,14 +149,10 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
     async stop() {
-      if (server.exitCode === null) {
-        const exited = new Promise((r) => server.once('exit', r));
-        // runuser does not forward signals to the server, so ask pg_ctl to stop it.
-        const [cmd, args] = run(`${bin}/pg_ctl`, ['-D', dataDir, 'stop', '-m', 'immediate', '-w']);
-        execFileSync(cmd, [...args], { stdio: 'ignore' });
-        await exited;
-      }
+      await halt();
       fs.rmSync(dir, { recursive: true, force: true });
     },
+    pause: halt,
+    resume: launch,
   };
 }

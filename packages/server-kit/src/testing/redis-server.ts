@@ -15,8 +15,11 @@ export interface TestRedis {
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 
-/** Starts `redis-server` on a free loopback port, no persistence, in a temporary folder. */
-export async function startTestRedis(): Promise<TestRedis> {
+/**
+ * Starts `redis-server` on a free loopback port in a temporary folder; no persistence, unless
+ * `persistent` (an append-only file synced on every write, so a restart keeps everything).
+ */
+export async function startTestRedis({ persistent = false } = {}): Promise<TestRedis> {
   if (!fs.existsSync(REDIS_SERVER)) {
     throw new Error(
       `${REDIS_SERVER} not found; run \`npm test\` (it installs it) or \`apt-get install -y redis-server\`.`,
@@ -30,7 +33,17 @@ export async function startTestRedis(): Promise<TestRedis> {
     new Promise<void>((resolve, reject) => {
       const server = spawn(
         REDIS_SERVER,
-        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          ...(persistent
+            ? ['--appendonly', 'yes', '--appendfsync', 'always']
+            : ['--appendonly', 'no']),
+        ],
         { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       child = server;
