@@ -196,6 +196,28 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
       .toBe('done');
   }, 240_000);
 
+  it('a worker that stops (its app closes, as on SIGTERM) hands its running job back; another finishes it', async () => {
+    const leaving = await start('worker', 'leaving');
+    // both in-process workers from before are busy elsewhere or idle: the job may land on either, so
+    // the one that stops is whichever runs it
+    const pool = 49;
+    const csv = customerCsv(5_000, pool, 14);
+    const id = await upload(api1, csv, pool);
+    await expect
+      .poll(async () => (await status(api2, id)).status, { timeout: 60_000, interval: 50 })
+      .toBe('running');
+    const runner = apps.find((app) => app.power7.queue.has(id));
+    expect(runner).toBeDefined();
+    await runner!.close();
+    apps.splice(apps.indexOf(runner!), 1);
+    if (runner !== leaving) await start('worker', 'replacement');
+    await expect
+      .poll(async () => (await status(api2, id)).status, { timeout: 120_000, interval: 200 })
+      .toBe('done');
+    expect(await attemptsOf(id)).toBe(2);
+    expect(await apiTop(api1, id)).toEqual((await engineTop(csv, pool)).top);
+  }, 240_000);
+
   it('PostgreSQL stopped briefly: requests get a 503 in the envelope, then succeed, no restart', async () => {
     const [any] = (await api1.inject({ url: '/api/power7/sessions/', headers: auth() })).json().data
       .items as { _id: string }[];
