@@ -218,6 +218,33 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
     expect(await apiTop(api1, id)).toEqual((await engineTop(csv, pool)).top);
   }, 240_000);
 
+  it('clear-all through an API process stops a job running on a worker; the worker goes on with the next', async () => {
+    const pool = 49;
+    const id = await upload(api1, customerCsv(5_000, pool, 15), pool);
+    await expect
+      .poll(async () => (await status(api2, id)).status, { timeout: 60_000, interval: 50 })
+      .toBe('running');
+    const runner = apps.find((app) => app.power7.queue.has(id));
+    expect(runner).toBeDefined();
+    const cleared = await api2.inject({
+      method: 'POST',
+      url: '/api/sessions/clear-all/',
+      headers: auth(),
+    });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    // the worker stopped it: no longer running there, the session gone everywhere
+    await expect.poll(() => runner!.power7.queue.has(id), { timeout: 30_000 }).toBe(false);
+    const gone = await api1.inject({
+      url: `/api/power7/processing-status/?session=${id}`,
+      headers: auth(),
+    });
+    expect(gone.statusCode).toBe(404);
+    const next = await upload(api1, customerCsv(500, 20, 16), 20);
+    await expect
+      .poll(async () => (await status(api2, next)).status, { timeout: 60_000, interval: 100 })
+      .toBe('done');
+  }, 180_000);
+
   it('PostgreSQL stopped briefly: requests get a 503 in the envelope, then succeed, no restart', async () => {
     const [any] = (await api1.inject({ url: '/api/power7/sessions/', headers: auth() })).json().data
       .items as { _id: string }[];
