@@ -117,6 +117,15 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
     }));
   }
 
+  /** Waits until the session, read through `app`, has `wanted` status (`running` is watched closely). */
+  const reach = (app: FastifyInstance, id: string, wanted: 'running' | 'done') =>
+    expect
+      .poll(async () => (await status(app, id)).status, {
+        timeout: wanted === 'running' ? 60_000 : 120_000,
+        interval: wanted === 'running' ? 50 : 100,
+      })
+      .toBe(wanted);
+
   const attemptsOf = async (id: string) => {
     const [row] = await api1.power7.database.db
       .select({ attempts: power7Sessions.attempts })
@@ -156,17 +165,13 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
     });
     const id = await upload(api1, csv, pool);
     // the only worker takes it: wait until it runs (P=49 scans 85.9M draws: seconds of work)
-    await expect
-      .poll(async () => (await status(api2, id)).status, { timeout: 60_000, interval: 50 })
-      .toBe('running');
+    await reach(api2, id, 'running');
     child.kill('SIGKILL');
     await new Promise((done) => child!.once('exit', done));
     child = null;
 
     await start('worker', 'worker2');
-    await expect
-      .poll(async () => (await status(api2, id)).status, { timeout: 120_000, interval: 200 })
-      .toBe('done');
+    await reach(api2, id, 'done');
     // run once by the killed worker and once to the end by the other, never at the same time
     expect(await attemptsOf(id)).toBe(2);
     const reference = await engineTop(csv, pool);
@@ -178,22 +183,16 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
     const pool = 49;
     const csv = customerCsv(5_000, pool, 12);
     const id = await upload(api1, csv, pool);
-    await expect
-      .poll(async () => (await status(api2, id)).status, { timeout: 60_000, interval: 50 })
-      .toBe('running');
+    await reach(api2, id, 'running');
     await redis.stop();
     await redis.start();
-    await expect
-      .poll(async () => (await status(api2, id)).status, { timeout: 120_000, interval: 200 })
-      .toBe('done');
+    await reach(api2, id, 'done');
     expect(await attemptsOf(id)).toBe(1);
     const reference = await engineTop(csv, pool);
     expect(await apiTop(api2, id)).toEqual(reference.top);
     // the queue took new work after the restart
     const next = await upload(api2, customerCsv(500, 20, 13), 20);
-    await expect
-      .poll(async () => (await status(api1, next)).status, { timeout: 60_000, interval: 100 })
-      .toBe('done');
+    await reach(api1, next, 'done');
   }, 240_000);
 
   it('a worker that stops (its app closes, as on SIGTERM) hands its running job back; another finishes it', async () => {
@@ -203,17 +202,13 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
     const pool = 49;
     const csv = customerCsv(5_000, pool, 14);
     const id = await upload(api1, csv, pool);
-    await expect
-      .poll(async () => (await status(api2, id)).status, { timeout: 60_000, interval: 50 })
-      .toBe('running');
+    await reach(api2, id, 'running');
     const runner = apps.find((app) => app.power7.queue.has(id));
     expect(runner).toBeDefined();
     await runner!.close();
     apps.splice(apps.indexOf(runner!), 1);
     if (runner !== leaving) await start('worker', 'replacement');
-    await expect
-      .poll(async () => (await status(api2, id)).status, { timeout: 120_000, interval: 200 })
-      .toBe('done');
+    await reach(api2, id, 'done');
     expect(await attemptsOf(id)).toBe(2);
     expect(await apiTop(api1, id)).toEqual((await engineTop(csv, pool)).top);
   }, 240_000);
@@ -221,9 +216,7 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
   it('clear-all through an API process stops a job running on a worker; the worker goes on with the next', async () => {
     const pool = 49;
     const id = await upload(api1, customerCsv(5_000, pool, 15), pool);
-    await expect
-      .poll(async () => (await status(api2, id)).status, { timeout: 60_000, interval: 50 })
-      .toBe('running');
+    await reach(api2, id, 'running');
     const runner = apps.find((app) => app.power7.queue.has(id));
     expect(runner).toBeDefined();
     const cleared = await api2.inject({
@@ -240,9 +233,7 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
     });
     expect(gone.statusCode).toBe(404);
     const next = await upload(api1, customerCsv(500, 20, 16), 20);
-    await expect
-      .poll(async () => (await status(api2, next)).status, { timeout: 60_000, interval: 100 })
-      .toBe('done');
+    await reach(api2, next, 'done');
   }, 180_000);
 
   it('PostgreSQL stopped briefly: requests get a 503 in the envelope, then succeed, no restart', async () => {
@@ -281,9 +272,7 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
     const pool = 30;
     const csv = customerCsv(3_000, pool, 5);
     const id = await upload(api1, csv, pool);
-    await expect
-      .poll(async () => (await status(api2, id)).status, { timeout: 60_000, interval: 100 })
-      .toBe('done');
+    await reach(api2, id, 'done');
     const reference = await engineTop(csv, pool);
     const top = await apiTop(api2, id);
     expect(top).toEqual(reference.top);
