@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigation, useSearchParams } from 'react-router';
 import {
   hasListParams,
   isDefaultView,
@@ -43,12 +43,22 @@ export function useListView(slice: ListViewSlice, config: ListUrlConfig) {
     if (!restoring) dispatch(slice.actions.restoreView(view));
   }, [dispatch, slice, view, restoring]);
 
+  // A view change that lands while the user is already on the way to another page (a debounced
+  // search firing while the next page's code loads) must not pull them back to the list: a new
+  // navigation would cancel the one under way.
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  const leaving =
+    navigation.state !== 'idle' && navigation.location?.pathname !== undefined
+      ? navigation.location.pathname !== pathname
+      : false;
   const apply = useCallback(
     (action: { type: string }, options: { replace?: boolean } = {}) => {
+      if (leaving) return;
       const next = slice.reducer({ ...view, selectedId: null }, action);
       setParams(listViewToParams(next, config), options);
     },
-    [slice, view, config, setParams],
+    [slice, view, config, setParams, leaving],
   );
 
   const { actions } = slice;
