@@ -13,9 +13,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { analyzeTickets } from '../src/analyze';
 import { readCustomerFile } from '../src/customer-file';
 import { generateTickets, writeCustomerCsv } from './generate';
+import { engineYardstick, median } from './yardstick';
 
 const root = resolve(import.meta.dirname, '../../..');
 const arg = (name: string, fallback: number) => {
@@ -28,25 +28,7 @@ const POOL = 35;
 const PAYOUTS = { 3: 1, 4: 5, 5: 50, 6: 500, 7: 5000 } as const;
 const BUDGET = 270_000;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-
-async function yardstick(file: string): Promise<number> {
-  const parsed = await readCustomerFile(file, { pool: POOL, keepRejected: false });
-  const options = {
-    pool: POOL,
-    payouts: PAYOUTS,
-    budget: { type: 'fixed' as const, budget: BUDGET },
-    workers: 2,
-  };
-  await analyzeTickets(parsed.tickets, parsed.count, options); // warms the kernels and workers
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const res = await analyzeTickets(parsed.tickets, parsed.count, options);
-    times.push(res.timings.buildMs + res.timings.scanMs);
-  }
-  return median(times);
-}
 
 /** The file read alone, in this process: one pass on this thread, and in byte ranges on 2 workers. */
 async function readTimes(file: string): Promise<{ onePass: number; ranges: number }> {
@@ -133,7 +115,13 @@ if (!existsSync(file)) await writeCustomerCsv(file, generateTickets(TICKETS, POO
 spawnSync(process.execPath, ['scripts/build-services.mjs'], { cwd: root, stdio: 'inherit' });
 
 const load = loadavg()[0]!;
-const warm = await yardstick(file);
+const warm = await engineYardstick(file, {
+  pool: POOL,
+  payouts: PAYOUTS,
+  budget: { type: 'fixed', budget: BUDGET },
+  runs: RUNS,
+  keepWorkers: true, // the warm reads below use them
+});
 const read = await readTimes(file);
 const cliCompiled: number[] = [];
 const cliTsx: number[] = [];

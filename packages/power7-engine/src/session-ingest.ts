@@ -6,7 +6,7 @@ import { EngineError, NoValidRowsError, throwIfAborted, type RejectedRow } from 
 import { sniffFile } from './file-sniff';
 import { DEFAULT_POOL, validatePool } from './model';
 import { exists, fileIn, syncDir, syncFile, writeAtomic, writeSynced } from './session-files';
-import type { IngestInput, IngestSummary, NoValidRowsSummary } from './session-types';
+import type { IngestInput, IngestSummary, NoValidRowsSummary, ReadUpload } from './session-types';
 import type { TicketFile } from './ticket-reader';
 
 const rejectedHeader = 'line,reason,raw\r\n';
@@ -24,7 +24,7 @@ async function writeIngest(
   file: TicketFile & { format: 'csv' | 'xlsx' },
   rowsSource: string,
   rejected: string[],
-  originalName: string | undefined,
+  summary: IngestSummary,
 ): Promise<IngestSummary> {
   const stamp = `tmp-${process.pid}-${Date.now()}`;
   const tmp = {
@@ -57,9 +57,20 @@ async function writeIngest(
     await Promise.all(Object.values(tmp).map((t) => rm(t, { force: true })));
     throw err;
   }
+  await writeAtomic(fileIn(dir, 'ingest'), (fh) =>
+    fh.write(JSON.stringify(summary, null, 2)).then(() => undefined),
+  );
+  return summary;
+}
+
+/** What ingest found in a read file: the content of `ingest.json`. */
+function summaryOf(
+  file: TicketFile & { format: 'csv' | 'xlsx' },
+  originalName: string | undefined,
+): IngestSummary {
   const cols = file.columns;
   const h = (i: number) => (i >= 0 ? (cols.header[i] ?? null) : null);
-  const summary: IngestSummary = {
+  return {
     pool: file.pool,
     format: file.format,
     originalName: originalName ?? null,
@@ -78,10 +89,6 @@ async function writeIngest(
     delimiter: String.fromCharCode(file.delimiter),
     createdAt: new Date().toISOString(),
   };
-  await writeAtomic(fileIn(dir, 'ingest'), (fh) =>
-    fh.write(JSON.stringify(summary, null, 2)).then(() => undefined),
-  );
-  return summary;
 }
 
 /**
@@ -93,6 +100,18 @@ async function writeIngest(
  * LINE_TOO_LONG, INVALID_PARAMS, CANCELLED). ~0.5 s per 1M CSV rows (one read of the file).
  */
 export async function ingestFile(input: IngestInput): Promise<IngestSummary> {
+  const summary = await (await readUpload(input)).saved;
+  input.onProgress?.({ phase: 'done', fraction: 1, counts: { rowsRead: summary.rowsRead } });
+  return summary;
+}
+
+/**
+ * `ingestFile` in two steps, so an analysis need not wait for the session files: resolves as soon as
+ * the file is read, with its tickets in memory and `saved`, the writing of the session folder still
+ * under way (hand both to `runAnalysis` as `ingested`). Same errors; a file without one valid row has
+ * its report written before this rejects.
+ */
+export async function readUpload(input: IngestInput): Promise<ReadUpload> {
   const pool = validatePool(input.pool ?? DEFAULT_POOL);
   const dir = input.sessionDir;
   await mkdir(dir, { recursive: true });
@@ -106,6 +125,8 @@ export async function ingestFile(input: IngestInput): Promise<IngestSummary> {
   const rowsTmp = `${rowsPath}.tmp`;
   const { onProgress, signal } = input;
   const rejected: string[] = [];
+  let rowsSource = source;
+  let file;
   try {
     throwIfAborted(signal);
     const format = await sniffFile(source);
@@ -113,8 +134,6 @@ export async function ingestFile(input: IngestInput): Promise<IngestSummary> {
     onProgress?.({ phase: 'reading', fraction: 0 });
     let rowsFh: Awaited<ReturnType<typeof open>> | null = null;
     let pendingWrite: Promise<unknown> = Promise.resolve();
-    let rowsSource = source;
-    let file;
     try {
       if (format === 'xlsx') {
         rowsFh = await open(rowsTmp, 'w');
@@ -150,14 +169,19 @@ export async function ingestFile(input: IngestInput): Promise<IngestSummary> {
       if (rowsFh) await rowsFh.close();
     }
     throwIfAborted(signal);
-    const summary = await writeIngest(dir, file, rowsSource, rejected, input.originalName);
-    onProgress?.({ phase: 'done', fraction: 1, counts: { rowsRead: file.rowsRead } });
-    return summary;
   } catch (err) {
     await rm(rowsTmp, { force: true });
     if (err instanceof NoValidRowsError) await writeNoValidRows(dir, err, rejected);
     throw err;
   }
+  const summary = summaryOf(file, input.originalName);
+  const saved = writeIngest(dir, file, rowsSource, rejected, summary).catch(async (err) => {
+    await rm(rowsTmp, { force: true });
+    throw err;
+  });
+  // awaited by whoever takes it; until then a failure is not an unhandled rejection
+  saved.catch(() => {});
+  return { summary, tickets: file.tickets, saved };
 }
 
 /**

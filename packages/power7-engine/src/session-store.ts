@@ -3,6 +3,7 @@
  * per-session folder on disk.
  *
  *   ingestFile()        upload on disk → session folder (tickets, original rows, rejected-rows CSV, summary)
+ *   readUpload()        the same in two steps: the tickets in memory at once, the folder written meanwhile
  *   runAnalysis()       session folder + payouts + budget → results written atomically into the folder
  *   openSession()       reopen a finished session (after a restart too) → filter / winners / CSV downloads
  *   readSessionStatus() what a folder holds (ingested? analysed?) without loading it
@@ -12,7 +13,7 @@
  */
 // The facade only: each job lives in its own module (session-ingest, session-analysis, session-open,
 // session-files, session-types; reading the file in customer-file and its parts).
-export { ingestFile } from './session-ingest';
+export { ingestFile, readUpload } from './session-ingest';
 export { runAnalysis } from './session-analysis';
 export { openSession, readSessionStatus } from './session-open';
 export { rejectedRowsCsvPath, removeLeftovers, SESSION_FILES } from './session-files';

@@ -80,6 +80,22 @@ export interface AnalysisInput extends CallOptions {
   pool?: number;
   /** Worker threads for the scan: default = number of CPU cores; 1 = in this thread. */
   workers?: number;
+  /**
+   * The upload `readUpload` has just read, whose session files may still be being written: its
+   * tickets are analysed from memory, and `analysis.json` is written only once `saved` has resolved
+   * (a failed save fails the analysis). Unset: the ingested session is read from the folder.
+   */
+  ingested?: ReadUpload;
+}
+
+/** A customer file read by `readUpload`; its session files are written while it is analysed. */
+export interface ReadUpload {
+  /** What ingest found (what `ingest.json` holds once written). */
+  summary: IngestSummary;
+  /** The accepted tickets, 7 ascending numbers each. */
+  tickets: Uint8Array;
+  /** The session files written, `ingest.json` last; rejects when they could not be written. */
+  saved: Promise<IngestSummary>;
 }
 
 /** Histogram of the total payout over ALL draws: `counts[i]` draws with total in [edges[i], edges[i+1]) (half-open; exact integer edges in cents). */

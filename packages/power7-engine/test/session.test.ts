@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
@@ -8,6 +8,7 @@ import {
   ingestFile,
   openSession,
   readSessionStatus,
+  readUpload,
   runAnalysis,
   type Progress,
 } from '../src/session-store';
@@ -89,6 +90,89 @@ describe('session store', () => {
     await expect(ingestFile({ sourcePath: src, sessionDir, pool: 10 })).rejects.toMatchObject({
       code: 'INVALID_PARAMS',
     });
+  }, 30_000);
+
+  it('analyses a read upload while its session files are written: the same folder and results as ingest, then analysis', async () => {
+    const lines = ['id,n1,n2,n3,n4,n5,n6,n7'];
+    for (let i = 0; i < 300; i++) {
+      const n = [1, 2, 3, 4, 5, 6, 7].map((k) => ((i * 7 + k * 5) % 15) + 1);
+      const numbers = [...new Set(n)].length === 7 ? n : [1, 2, 3, 4, 5, 6, 8 + (i % 8)];
+      lines.push(`C${i},${numbers.join(',')}`);
+    }
+    lines.push('bad,1,2,3'); // one rejected row
+    const text = lines.join('\n') + '\n';
+    const params = {
+      payouts: { 3: 1, 4: 5, 5: 50, 6: 500, 7: 5000 },
+      budget: { type: 'range', min: 0, max: 1e9 },
+      workers: 2,
+    } as const;
+    const [twoSteps, oneByOne] = [join(dir, 'overlap'), join(dir, 'sequential')];
+    for (const d of [twoSteps, oneByOne]) {
+      await rm(d, { recursive: true, force: true });
+      await writeFile(`${d}.csv`, text);
+    }
+
+    const ingested = await readUpload({
+      sourcePath: `${twoSteps}.csv`,
+      sessionDir: twoSteps,
+      pool: 15,
+      moveSource: true,
+    });
+    expect(ingested.summary).toMatchObject({ accepted: 300, rejected: 1 });
+    expect(ingested.tickets.length).toBe(300 * 7);
+    const overlapped = await runAnalysis({ sessionDir: twoSteps, ingested, ...params });
+
+    await ingestFile({
+      sourcePath: `${oneByOne}.csv`,
+      sessionDir: oneByOne,
+      pool: 15,
+      moveSource: true,
+    });
+    const sequential = await runAnalysis({ sessionDir: oneByOne, ...params });
+
+    const { finishedAt: _a, timings: _b, ...a } = overlapped;
+    const { finishedAt: _c, timings: _d, ...b } = sequential;
+    expect(a).toEqual(b);
+    expect((await readdir(twoSteps)).sort()).toEqual((await readdir(oneByOne)).sort());
+    for (const name of [
+      'tickets.bin',
+      'rows.idx',
+      'rows.csv',
+      'rejected-rows.csv',
+      'qualifying.bin',
+    ]) {
+      expect(await readFile(join(twoSteps, name)), name).toEqual(
+        await readFile(join(oneByOne, name)),
+      );
+    }
+    const s = await openSession(twoSteps);
+    expect(s.filter({ pageSize: 3 }).items).toEqual(
+      (await openSession(oneByOne)).filter({ pageSize: 3 }).items,
+    );
+  }, 30_000);
+
+  it('fails an analysis whose session files could not be written, and writes no analysis.json', async () => {
+    const sessionDir = join(dir, 'save-fails');
+    const src = `${sessionDir}.csv`;
+    await writeFile(src, 'id,n1,n2,n3,n4,n5,n6,n7\nA,1,2,3,4,5,6,7\nB,2,3,4,5,6,7,8\n');
+    const read = await readUpload({ sourcePath: src, sessionDir, pool: 10 });
+    await read.saved;
+    await rm(join(sessionDir, 'ingest.json'));
+    // the edge this isolates: a disk that refused the session files after the read
+    const saved = Promise.reject(new Error('disk full'));
+    saved.catch(() => {}); // as readUpload does: awaited later, not unhandled meanwhile
+    const ingested = { ...read, saved };
+    await expect(
+      runAnalysis({
+        sessionDir,
+        ingested,
+        payouts: { 3: 1, 4: 2, 5: 3, 6: 4, 7: 5 },
+        budget: { type: 'fixed', budget: 1e6 },
+        workers: 1,
+      }),
+    ).rejects.toThrow('disk full');
+    expect((await readSessionStatus(sessionDir)).state).toBe('missing');
+    expect(await readdir(sessionDir)).not.toContain('analysis.json');
   }, 30_000);
 
   it.each([1, 2])(

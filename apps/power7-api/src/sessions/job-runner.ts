@@ -2,12 +2,13 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   EngineError,
-  ingestFile,
   NoValidRowsError,
   readSessionStatus,
+  readUpload,
   removeLeftovers,
   runAnalysis,
   type Budget,
+  type ReadUpload,
 } from '@pa/power7-engine/session-store';
 import type { SessionRow } from '../db/schema';
 import { ErrorCode } from '@pa/contracts/error-codes';
@@ -175,9 +176,11 @@ export class SessionJobRunner {
       error: null,
       attempts: row.attempts + 1,
     });
+    // the session files are written while the analysis runs: only the read is waited for
+    let ingested: ReadUpload | undefined;
     if (!ingest) {
       const reading = Date.now();
-      ingest = await ingestFile({
+      ingested = await readUpload({
         sourcePath: join(dir, UPLOAD_FILE),
         sessionDir: dir,
         pool: params.pool_size,
@@ -192,31 +195,40 @@ export class SessionJobRunner {
             counts: { rowsRead: p.counts?.rowsRead },
           }),
       });
+      ingest = ingested.summary;
       timings.readMs = Date.now() - reading;
     }
+    let analysis;
+    try {
+      Object.assign(counts, {
+        rowsRead: ingest.rowsRead,
+        accepted: ingest.accepted,
+        rejected: ingest.rejected,
+      });
+      this.memory.samples.set(id, ingest.rejectedSample);
+      await this.flush(id);
+      await this.update(id, { phase: 'building', progress: READ_SHARE, counts });
+      analysis = await runAnalysis({
+        sessionDir: dir,
+        payouts: params.payouts,
+        budget: budgetOf(params),
+        pool: params.pool_size,
+        ...(this.options.workers > 0 ? { workers: this.options.workers } : {}),
+        ...(ingested ? { ingested } : {}),
+        signal,
+        onProgress: (p) =>
+          report({
+            phase: p.phase,
+            fraction: READ_SHARE + (1 - READ_SHARE) * Math.min(1, p.fraction),
+            counts: { ...counts, ...p.counts },
+          }),
+      });
+    } finally {
+      // a failure before the analysis took the upload over leaves no session file being written
+      await ingested?.saved.catch(() => {});
+    }
+    // an XLSX upload (its rows were stored as CSV); a CSV one became rows.csv
     await rm(join(dir, UPLOAD_FILE), { force: true });
-    Object.assign(counts, {
-      rowsRead: ingest.rowsRead,
-      accepted: ingest.accepted,
-      rejected: ingest.rejected,
-    });
-    this.memory.samples.set(id, ingest.rejectedSample);
-    await this.flush(id);
-    await this.update(id, { phase: 'building', progress: READ_SHARE, counts });
-    const analysis = await runAnalysis({
-      sessionDir: dir,
-      payouts: params.payouts,
-      budget: budgetOf(params),
-      pool: params.pool_size,
-      ...(this.options.workers > 0 ? { workers: this.options.workers } : {}),
-      signal,
-      onProgress: (p) =>
-        report({
-          phase: p.phase,
-          fraction: READ_SHARE + (1 - READ_SHARE) * Math.min(1, p.fraction),
-          counts: { ...counts, ...p.counts },
-        }),
-    });
     Object.assign(timings, {
       buildMs: Math.round(analysis.timings.buildMs),
       scanMs: Math.round(analysis.timings.scanMs),
