@@ -1,4 +1,4 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { readRange, type RangeRequest, type RangeResult } from './range-reader';
 import { scanTops, type ScanChunk, type ScanParams, type ScanStats } from './scan';
 import { runBuildOp, type BuildOp, type Tables } from './tables';
@@ -15,7 +15,7 @@ export type WorkerRequest =
 
 /** What the worker answers: `built` after a build request; chunks, progress, then `done` for a scan. */
 export type WorkerReply =
-  | { type: 'ready' }
+  | { type: 'ready'; warmUp: boolean }
   | { type: 'read'; result: RangeResult }
   | { type: 'built' }
   | { type: 'chunk'; chunk: ScanChunk }
@@ -28,9 +28,15 @@ if (!port) throw new Error('scan-worker.ts must run in a worker thread');
 const post = (reply: WorkerReply, transfer: ArrayBuffer[] = []) =>
   port.postMessage(reply, transfer);
 
+/** What a worker is started with (`startScanWorker`). */
+export interface ScanWorkerData {
+  warmUp: boolean;
+}
+
 // The kernels run once on a small problem first, so the real data meets optimised code that has seen
-// every branch (requests that arrive meanwhile wait for it).
-const warm = warmUpKernels();
+// every branch (requests that arrive meanwhile wait for it); unless the starter turned it off.
+const warmUp = (workerData as ScanWorkerData | undefined)?.warmUp !== false;
+const warm = warmUp ? warmUpKernels() : Promise.resolve();
 
 /** Answers one request; every failure, the warm-up's included, goes back as an `error` reply. */
 async function handle(req: WorkerRequest) {
@@ -73,4 +79,4 @@ async function handle(req: WorkerRequest) {
 }
 
 port.on('message', (req: WorkerRequest) => void handle(req));
-post({ type: 'ready' });
+post({ type: 'ready', warmUp });

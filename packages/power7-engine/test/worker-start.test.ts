@@ -11,11 +11,24 @@ describe('scan worker start', () => {
           w.once('message', resolve);
           w.once('error', reject);
         });
-        expect(msg).toEqual({ type: 'ready' });
+        expect(msg).toEqual({ type: 'ready', warmUp: true });
       } finally {
         await w.terminate();
       }
     },
     30_000,
   );
+
+  it("skips the kernels' warm-up when started for a one-shot process (the CLI)", async () => {
+    const w = startScanWorker('auto', { warmUp: false });
+    try {
+      const msg = await new Promise((resolve, reject) => {
+        w.once('message', resolve);
+        w.once('error', reject);
+      });
+      expect(msg).toEqual({ type: 'ready', warmUp: false });
+    } finally {
+      await w.terminate();
+    }
+  }, 30_000);
 });

@@ -129,9 +129,10 @@ async function analyzeCommand(argv: string[]): Promise<void> {
   }
 
   const bar = progressBar(Boolean(process.stderr.isTTY));
-  // the scan workers start while the file's head is read, then read its ranges, then scan
+  // the scan workers start while the file's head is read, then read its ranges, then scan; one
+  // analysis and the process ends, so they skip the kernels' warm-up (see StartOptions)
   const threads = workers ?? availableParallelism();
-  if (threads > 1) prestartScanWorkers(threads);
+  if (threads > 1) prestartScanWorkers(threads, { warmUp: false });
   const size = (await stat(values.file)).size;
   const file = await readCustomerFile(values.file, {
     pool,
