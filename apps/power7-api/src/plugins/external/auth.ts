@@ -50,16 +50,29 @@ export interface EndedSignIns {
 }
 
 /**
+ * How long after `start()` a portal that has never answered is still taken to be starting (`npm
+ * start` starts both services at once): its failures are not logged before then.
+ */
+const PORTAL_START_GRACE_MS = 30_000;
+
+/**
  * The portal's list of ended sign-ins (`/api/.well-known/revoked-sessions`, beside its JWKS),
  * polled every two seconds. Tokens stay verified locally; only their `sid` is checked against the
- * list. When the portal cannot be reached the last list stays in force (logged once per outage):
- * Power 7 keeps working while the portal restarts, and learns ended sign-ins when it is back.
+ * list. When the portal cannot be reached the last list stays in force (logged once per outage, and
+ * not while a portal that never answered may still be starting): Power 7 keeps working while the
+ * portal restarts, and learns ended sign-ins when it is back.
  */
-export function endedSignIns(url: string, intervalMs = ENDED_SIGN_INS_POLL_MS): EndedSignIns {
+export function endedSignIns(
+  url: string,
+  intervalMs = ENDED_SIGN_INS_POLL_MS,
+  startGraceMs = PORTAL_START_GRACE_MS,
+): EndedSignIns {
   let ids = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
   let inFlight = false;
   let failing = false;
+  let answered = false;
+  let startedAt = 0;
   const refresh = async (log: { warn(object: object, message: string): void }) => {
     if (inFlight) return;
     inFlight = true;
@@ -71,10 +84,13 @@ export function endedSignIns(url: string, intervalMs = ENDED_SIGN_INS_POLL_MS): 
       if (!Array.isArray(list)) throw new Error('the answer holds no sessionIds');
       ids = new Set(list.filter((id): id is string => typeof id === 'string'));
       failing = false;
+      answered = true;
     } catch (error) {
-      if (!failing)
+      const mayBeStarting = !answered && Date.now() - startedAt < startGraceMs;
+      if (!failing && !mayBeStarting) {
         log.warn({ err: error, url }, 'cannot fetch the ended sign-ins; keeping the last list');
-      failing = true;
+        failing = true;
+      }
     } finally {
       inFlight = false;
     }
@@ -83,6 +99,7 @@ export function endedSignIns(url: string, intervalMs = ENDED_SIGN_INS_POLL_MS): 
     has: (sessionId) => ids.has(sessionId),
     start(log) {
       if (timer) return;
+      startedAt = Date.now();
       void refresh(log);
       timer = setInterval(() => void refresh(log), intervalMs);
       timer.unref();
