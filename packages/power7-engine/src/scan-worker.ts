@@ -28,14 +28,14 @@ if (!port) throw new Error('scan-worker.ts must run in a worker thread');
 const post = (reply: WorkerReply, transfer: ArrayBuffer[] = []) =>
   port.postMessage(reply, transfer);
 
-/** What a worker is started with (`startScanWorker`). */
+/** What a worker is started with: `startScanWorker` always passes it (and holds the defaults). */
 export interface ScanWorkerData {
   warmUp: boolean;
 }
 
 // The kernels run once on a small problem first, so the real data meets optimised code that has seen
 // every branch (requests that arrive meanwhile wait for it); unless the starter turned it off.
-const warmUp = (workerData as ScanWorkerData | undefined)?.warmUp !== false;
+const { warmUp } = workerData as ScanWorkerData;
 const warm = warmUp ? warmUpKernels() : Promise.resolve();
 
 /** Answers one request; every failure, the warm-up's included, goes back as an `error` reply. */
