@@ -1,8 +1,9 @@
 /**
  * End-to-end benchmark of the Power 7 API over loopback (a script that prints a table, not a test):
  *   npx tsx apps/power7-api/bench/power7.bench.ts [rows=1000000] [pool=35]
- * The real server runs as a child process, compiled as `npm start` runs it (its own DATA_DIR, a key pair made here, JWKS_FILE); this
- * process uploads, polls and drives autocannon with 20 concurrent clients. p95 is read off the HDR
+ * The real server runs as a child process, compiled as `npm start` runs it (its own DATA_DIR, a key
+ * pair made here, JWKS_FILE); this process uploads, polls and drives autocannon with 20 concurrent
+ * clients. p95 is read off the HDR
  * histogram autocannon keeps (its p90 and p97.5 bracket it; the table shows the interpolation).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -85,11 +86,11 @@ async function main() {
     }
     // The total payout of a draw grows with the tickets: the budget scales with them, so the share of
     // qualifying draws stays what it is at 1M rows (~86 % at P=35).
-    // The same file's yardsticks, measured here before the server starts (the machine's speed drifts)
     const budget = String(Math.round(((POOL === 35 ? 270_000 : 1_000_000) * ROWS) / 1_000_000));
     const payouts = Object.fromEntries(
       ([3, 4, 5, 6, 7] as const).map((m) => [m, Number(DEFAULT_FIELDS[`payout_${m}`])]),
     ) as Record<3 | 4 | 5 | 6 | 7, number>;
+    // The same file's yardsticks, measured here before the server starts (the machine's speed drifts)
     const warm = await engineYardstick(files[0]!, {
       pool: POOL,
       payouts,
