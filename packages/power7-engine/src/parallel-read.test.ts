@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ArrivingCsvRead } from './arriving-read';
 import { readCustomerFile } from './customer-file';
 import type { RejectedRow } from './errors';
 import { readCsvInParallel } from './parallel-read';
@@ -126,5 +127,83 @@ describe('reading a CSV in byte ranges on worker threads', () => {
     const got = await outcome(path);
     expect(got).toMatchObject({ code: 'NO_VALID_ROWS' });
     expect(String((got as { error: string }).error)).toContain('a header but no data rows');
+  });
+});
+
+/** Pushes `content` in chunks of the given sizes (cycled) into a read of it as it arrives. */
+async function readArriving(
+  content: Buffer,
+  chunkSizes: number[],
+  opts: { rangeBytes: number; headBytes: number; maxUnreadBytes?: number },
+) {
+  const read = new ArrivingCsvRead({ pool: POOL, workers: 2, ...opts });
+  for (let at = 0, i = 0; at < content.length; i++) {
+    const size = chunkSizes[i % chunkSizes.length]!;
+    await read.push(content.subarray(at, at + size));
+    at += size;
+  }
+  return read.end();
+}
+
+describe('reading a CSV while it arrives', () => {
+  it('gives what a one-pass read of the file gives, whatever the chunks, or leaves it to that read', async () => {
+    const arrival = fc.record({
+      chunkSizes: fc.array(fc.integer({ min: 1, max: 200 }), { minLength: 1, maxLength: 5 }),
+      headBytes: fc.integer({ min: 8, max: 120 }),
+      maxUnreadBytes: fc.integer({ min: 1, max: 400 }),
+    });
+    // most generated files hold a quote somewhere (one-pass files): half of them here have none
+    const unquoted = doc.map((d) => ({ ...d, rows: d.rows.filter((r) => !r.includes('"')) }));
+    let tookOver = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(doc, unquoted), arrival, async (d, a) => {
+        const content = Buffer.from(csvOf(d));
+        const path = await fileWith(content.toString());
+        const one = await outcome(path);
+        const arrived = await readArriving(content, a.chunkSizes, {
+          rangeBytes: d.rangeBytes,
+          headBytes: a.headBytes,
+          maxUnreadBytes: a.maxUnreadBytes,
+        });
+        // it may leave a file to the read from disk only for a reason that read deals with
+        const plain =
+          !content.includes('"') &&
+          !('error' in one) &&
+          content.length >= a.headBytes &&
+          content.subarray(0, a.headBytes).includes('\n');
+        if (plain) expect(arrived).not.toBeNull();
+        if (!arrived) return;
+        tookOver++;
+        expect(arrived.file.format).toBe('csv');
+        const { file, rejected } = arrived;
+        expect({
+          tickets: [...file.tickets],
+          lines: [...file.lines],
+          offsets: [...file.offsets],
+          lengths: [...file.lengths],
+          rowsRead: file.rowsRead,
+          rejectedCount: file.rejectedCount,
+          rejected: file.rejected,
+          reported: rejected,
+        }).toEqual({ ...one, rejected: one.reported.slice(0, 100) });
+      }),
+      { numRuns: 150 },
+    );
+    expect(tookOver).toBeGreaterThan(30);
+  }, 120_000);
+
+  it('cuts ranges as the bytes pass, and an abort ends it with null and its workers stopped', async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => [1, 2, 3, 4, 5, 6, 7 + (i % 20)].join(','));
+    const content = Buffer.from(['n1,n2,n3,n4,n5,n6,n7', ...rows, ''].join('\n'));
+    const arrived = await readArriving(content, [1000], { rangeBytes: 2000, headBytes: 500 });
+    const path = await fileWith(content.toString());
+    expect(arrived?.file).toEqual(await readCustomerFile(path, { pool: POOL }));
+
+    const read = new ArrivingCsvRead({ pool: POOL, workers: 2, rangeBytes: 2000, headBytes: 500 });
+    for (let at = 0; at < content.length / 2; at += 1000)
+      await read.push(content.subarray(at, at + 1000));
+    read.abort();
+    expect(read.push(content.subarray(0, 10))).toBeUndefined();
+    expect(await read.end()).toBeNull();
   });
 });

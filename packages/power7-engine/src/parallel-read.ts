@@ -4,6 +4,7 @@ import type { RangeRequest, RangeResult } from './range-reader';
 import {
   joinParts,
   TicketReader,
+  type BodySetup,
   type ReadOptions,
   type TicketFile,
   type TicketPart,
@@ -14,7 +15,7 @@ const LF = 0x0a;
 const QUOTE = 0x22;
 
 /** The first bytes, read on this thread: the header and the first rows, up to their last line end. */
-const HEAD_BYTES = 1 << 20;
+export const HEAD_BYTES = 1 << 20;
 
 export interface ParallelReadOptions {
   /** Worker threads that read (2 or more). */
@@ -41,7 +42,7 @@ export async function readCsvInParallel(
   let boundaries: number[];
   // The head's rejected rows are held back with the ranges': if the file turns out to need a one-pass
   // read, that read reports every row, and none may be reported twice.
-  const { onRejected, ...headOpts } = opts;
+  const { onRejected: _heldBack, ...headOpts } = opts;
   const reader = new TicketReader({ ...headOpts, keepRejected: true });
   try {
     const step = rangeBytesFor(size, parallel);
@@ -89,15 +90,23 @@ export async function readCsvInParallel(
   }
   throwIfAborted(opts.signal);
   if (onePass) return null;
-  const all = [headPart, ...(parts as TicketPart[])];
+  return joinRanges([headPart, ...(parts as TicketPart[])], setup, opts);
+}
+
+/**
+ * Joins the parts of a file read in ranges (the head's first, then the ranges' in file order), first
+ * telling `onRejected` of every rejected row with its line number in the file.
+ */
+export function joinRanges(parts: TicketPart[], setup: BodySetup, opts: ReadOptions): TicketFile {
+  const { onRejected } = opts;
   if (onRejected) {
     let linesBefore = 0;
-    for (const part of all) {
+    for (const part of parts) {
       for (const r of part.rejected) onRejected({ ...r, line: r.line + linesBefore });
       linesBefore += part.linesRead;
     }
   }
-  return joinParts(all, setup, opts);
+  return joinParts(parts, setup, opts);
 }
 
 function rangeBytesFor(bytes: number, parallel: ParallelReadOptions): number {

@@ -2,9 +2,13 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { EngineError } from './errors';
 import { TicketReader, type BodySetup, type TicketPart } from './ticket-reader';
 
-/** One byte range of a CSV for a worker to read: it starts right after a line end. */
+/**
+ * One byte range of a CSV for a worker to read: it starts right after a line end. The bytes are read
+ * from `path`, or handed over in `bytes` (a file still arriving: shared memory, so not copied).
+ */
 export interface RangeRequest {
-  path: string;
+  path?: string;
+  bytes?: Uint8Array;
   start: number;
   end: number;
   setup: BodySetup;
@@ -33,7 +37,8 @@ export function readRange(req: RangeRequest): RangeResult {
     },
     { setup: req.setup, startOffset: req.start },
   );
-  const fd = openSync(req.path, 'r');
+  if (req.bytes) return readBytes(reader, req.bytes);
+  const fd = openSync(req.path!, 'r');
   try {
     // one buffer for every read: the tokenizer copies the bytes of a record it carries over
     const buf = Buffer.allocUnsafe(Math.min(1 << 20, Math.max(1, req.end - req.start)));
@@ -51,5 +56,17 @@ export function readRange(req: RangeRequest): RangeResult {
     throw err;
   } finally {
     closeSync(fd);
+  }
+}
+
+/** A range handed over as bytes: the same checks as one read from the file. */
+function readBytes(reader: TicketReader, bytes: Uint8Array): RangeResult {
+  if (bytes.indexOf(QUOTE) !== -1) return { onePass: 'quoted fields' };
+  try {
+    reader.push(bytes);
+    return { part: reader.endPart() };
+  } catch (err) {
+    if (err instanceof EngineError) return { onePass: err.message };
+    throw err;
   }
 }

@@ -143,26 +143,31 @@ export async function readUpload(input: IngestInput): Promise<ReadUpload> {
         rowsSource = rowsTmp;
       }
       const rowsWriter = rowsFh;
-      file = await readCustomerFile(source, {
-        pool,
-        parallel: { workers: input.workers || availableParallelism() },
-        ...(signal ? { signal } : {}),
-        keepRejected: false,
-        onRejected: (r) => rejected.push(rejectedLine(r)),
-        onBytes: (b) =>
-          onProgress?.({
-            phase: 'reading',
-            fraction: format === 'csv' ? Math.min(1, b / size) : 0.5,
-          }),
-        onRows: (n) => onProgress?.({ phase: 'reading', fraction: 0.5, counts: { rowsRead: n } }),
-        ...(rowsWriter
-          ? {
-              csvCopy: (c: Buffer) => {
-                pendingWrite = pendingWrite.then(() => rowsWriter.write(c));
-              },
-            }
-          : {}),
-      });
+      const arrived = format === 'csv' ? await input.arrived : null;
+      if (arrived && arrived.pool === pool) {
+        file = arrived.file;
+        for (const r of arrived.rejected) rejected.push(rejectedLine(r));
+      } else
+        file = await readCustomerFile(source, {
+          pool,
+          parallel: { workers: input.workers || availableParallelism() },
+          ...(signal ? { signal } : {}),
+          keepRejected: false,
+          onRejected: (r) => rejected.push(rejectedLine(r)),
+          onBytes: (b) =>
+            onProgress?.({
+              phase: 'reading',
+              fraction: format === 'csv' ? Math.min(1, b / size) : 0.5,
+            }),
+          onRows: (n) => onProgress?.({ phase: 'reading', fraction: 0.5, counts: { rowsRead: n } }),
+          ...(rowsWriter
+            ? {
+                csvCopy: (c: Buffer) => {
+                  pendingWrite = pendingWrite.then(() => rowsWriter.write(c));
+                },
+              }
+            : {}),
+        });
       await pendingWrite;
       if (rowsFh) await rowsFh.sync();
     } finally {

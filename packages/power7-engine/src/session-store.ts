@@ -4,6 +4,7 @@
  *
  *   ingestFile()        upload on disk → session folder (tickets, original rows, rejected-rows CSV, summary)
  *   readUpload()        the same in two steps: the tickets in memory at once, the folder written meanwhile
+ *   ArrivingCsvRead     reads a CSV upload while it arrives, for readUpload to take over
  *   runAnalysis()       session folder + payouts + budget → results written atomically into the folder
  *   openSession()       reopen a finished session (after a restart too) → filter / winners / CSV downloads
  *   readSessionStatus() what a folder holds (ingested? analysed?) without loading it
@@ -14,6 +15,8 @@
 // The facade only: each job lives in its own module (session-ingest, session-analysis, session-open,
 // session-files, session-types; reading the file in customer-file and its parts).
 export { ingestFile, readUpload } from './session-ingest';
+/** Reading an upload's CSV while it arrives (hand the result to `readUpload` as `arrived`). */
+export { ArrivingCsvRead, type ArrivedRead } from './arriving-read';
 export { runAnalysis } from './session-analysis';
 export { openSession, readSessionStatus } from './session-open';
 export { rejectedRowsCsvPath, removeLeftovers, SESSION_FILES } from './session-files';

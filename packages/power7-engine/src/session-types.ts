@@ -1,5 +1,6 @@
 /** The types of the session API (`session-store.ts`): inputs, progress, summaries and answers. */
 import type { DrawRow, FilterQuery } from './draw-query';
+import type { ArrivedRead } from './arriving-read';
 import type { RejectedRow } from './errors';
 import type { Budget, MatchType, Payouts } from './model';
 
@@ -46,6 +47,11 @@ export interface IngestInput extends CallOptions {
   moveSource?: boolean;
   /** Worker threads that read a large CSV in byte ranges (0 or unset: one per core; 1: one pass). */
   workers?: number;
+  /**
+   * The same file read while it arrived (`ArrivingCsvRead`): used instead of reading it again when it
+   * holds tickets for this pool; null (it gave up) or another pool: the file is read as usual.
+   */
+  arrived?: Promise<ArrivedRead | null>;
 }
 
 /** What ingest found; stored as `ingest.json` in the session folder. */

@@ -205,15 +205,8 @@ export async function readOnWorkers(
       while (!stop && next < ranges.length) {
         const index = next++;
         try {
-          await callWorkers(
-            [worker],
-            [{ kind: 'read', range: ranges[index]! }],
-            'read',
-            signal,
-            (r) => {
-              if (r.type === 'read' && !onResult(index, r.result)) stop = true;
-            },
-          );
+          if (!onResult(index, await readRangeOnWorker(worker, ranges[index]!, signal)))
+            stop = true;
         } catch (err) {
           stop = true;
           throw err;
@@ -221,6 +214,19 @@ export async function readOnWorkers(
       }
     }),
   );
+}
+
+/** Reads one byte range on one worker. */
+export async function readRangeOnWorker(
+  worker: Worker,
+  range: RangeRequest,
+  signal: AbortSignal | undefined,
+): Promise<RangeResult> {
+  let result: RangeResult | undefined;
+  await callWorkers([worker], [{ kind: 'read', range }], 'read', signal, (r) => {
+    if (r.type === 'read') result = r.result;
+  });
+  return result!;
 }
 
 /** A build plan that runs each step's pieces on the workers, piece i on worker i mod n. */

@@ -1,0 +1,225 @@
+import type { Worker } from 'node:worker_threads';
+import { CancelledError, type RejectedRow } from './errors';
+import { HEAD_BYTES, joinRanges } from './parallel-read';
+import type { RangeRequest } from './range-reader';
+import { TicketReader, type BodySetup, type TicketFile, type TicketPart } from './ticket-reader';
+import { readRangeOnWorker, releaseWorkers, takeWorkers } from './workers';
+
+const LF = 0x0a;
+const QUOTE = 0x22;
+
+export interface ArrivingReadOptions {
+  /** Pool size P: rows with numbers outside 1..P are rejected. */
+  pool: number;
+  /** Ranges read at the same time, one worker thread each. */
+  workers: number;
+  /** Nominal bytes per range (default 8 MiB: the last range, read after the file has ended, stays short). */
+  rangeBytes?: number;
+  /** Bytes read here first, for the header (default 1 MiB, as a parallel read of a file; tests: less). */
+  headBytes?: number;
+  /** Bytes received and not yet read beyond which `push` asks the sender to wait (default 64 MiB). */
+  maxUnreadBytes?: number;
+}
+
+/** A CSV read while it arrived: what `readCustomerFile` gives for it, and every rejected row. */
+export interface ArrivedRead {
+  pool: number;
+  file: TicketFile & { format: 'csv' };
+  /** Every rejected row, in file order, with its line in the file (`file.rejected` keeps 100). */
+  rejected: RejectedRow[];
+}
+
+/**
+ * Reads a CSV while its bytes arrive (an upload being received), so that the read is done when the
+ * upload is: the header and first rows here, then byte ranges cut at line ends as the bytes pass and
+ * each handed to a worker thread as soon as it is complete (in shared memory, not through the disk).
+ * The same ranges, checks and results as `readCsvInParallel`. Anything else (a quote in the file, a
+ * range that meets an error, a file without one valid row, a file shorter than the head) ends it with
+ * null: the file is then read from disk as usual, which reports every error with its exact line.
+ */
+export class ArrivingCsvRead {
+  private readonly step: number;
+  private readonly maxUnread: number;
+  private readonly headLimit: number;
+  private readonly controller = new AbortController();
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private setup: BodySetup | null = null;
+  private readonly parts: TicketPart[] = [];
+  /** Bytes after the last cut, and the file offset they start at. */
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+  private tailStart = 0;
+  private nextCut = 0;
+  private readonly queue: { index: number; range: RangeRequest }[] = [];
+  private ranges = 0;
+  private reading = 0;
+  /** Bytes handed to ranges and not yet read. */
+  private unread = 0;
+  private ended = false;
+  /** Why this read gave up (the file is then read from disk). */
+  private gaveUp: string | null = null;
+  private waiters: (() => void)[] = [];
+
+  constructor(private readonly opts: ArrivingReadOptions) {
+    this.step = opts.rangeBytes ?? 8 << 20;
+    this.maxUnread = opts.maxUnreadBytes ?? 64 << 20;
+    this.headLimit = opts.headBytes ?? HEAD_BYTES;
+  }
+
+  /**
+   * The next bytes of the file. Returns a promise when too much is waiting to be read: the sender
+   * should wait for it (the upload then slows to the pace of the read instead of filling memory).
+   */
+  push(chunk: Buffer): Promise<void> | undefined {
+    if (this.gaveUp || this.ended) return undefined;
+    if (!this.setup) {
+      this.head.push(chunk);
+      this.headBytes += chunk.length;
+      if (this.headBytes >= this.headLimit) this.readHead();
+      return undefined;
+    }
+    this.cut(chunk);
+    return this.unread > this.maxUnread ? this.settled() : undefined;
+  }
+
+  /** The file has ended: resolves when every range is read, with the tickets, or null. */
+  async end(): Promise<ArrivedRead | null> {
+    if (!this.ended) {
+      this.ended = true;
+      if (!this.setup && !this.gaveUp) this.giveUp('shorter than the head');
+      if (this.tailBytes > 0) this.dispatch(this.tailStart + this.tailBytes);
+    }
+    while (this.reading > 0 || (this.queue.length > 0 && !this.gaveUp)) await this.settled();
+    if (this.gaveUp || !this.setup) return null;
+    const rejected: RejectedRow[] = [];
+    try {
+      const file = joinRanges(this.parts, this.setup, {
+        pool: this.opts.pool,
+        keepRejected: false,
+        onRejected: (r) => rejected.push(r),
+      });
+      return { pool: this.opts.pool, file: { ...file, format: 'csv' }, rejected };
+    } catch {
+      // no valid row: the read from disk reports it (with the rejected-rows report)
+      return null;
+    }
+  }
+
+  /** Stops reading (the upload failed): ranges under way are dropped with their workers. */
+  abort(): void {
+    this.giveUp('aborted');
+    this.controller.abort();
+  }
+
+  private readHead(): void {
+    const head = Buffer.concat(this.head);
+    this.head = [];
+    const headEnd = head.lastIndexOf(LF) + 1;
+    if (headEnd === 0 || head.indexOf(QUOTE) !== -1) return this.giveUp('quoted fields');
+    // the head's rejected rows are joined with the ranges' (none may be reported twice)
+    const reader = new TicketReader({ pool: this.opts.pool, keepRejected: true });
+    try {
+      reader.push(head.subarray(0, headEnd));
+    } catch {
+      return this.giveUp('head');
+    }
+    this.setup = reader.setup;
+    if (!this.setup) return this.giveUp('no header');
+    this.parts.push(reader.endPart());
+    this.tailStart = headEnd;
+    this.nextCut = headEnd + this.step;
+    if (headEnd < head.length) this.cut(head.subarray(headEnd));
+  }
+
+  /** Adds bytes after the last cut and cuts a range at the first line end at or after each nominal cut. */
+  private cut(chunk: Buffer): void {
+    for (;;) {
+      const chunkStart = this.tailStart + this.tailBytes;
+      const from = Math.max(0, this.nextCut - 1 - chunkStart);
+      const lf = from < chunk.length ? chunk.indexOf(LF, from) : -1;
+      if (lf === -1) {
+        this.tail.push(chunk);
+        this.tailBytes += chunk.length;
+        return;
+      }
+      this.tail.push(chunk.subarray(0, lf + 1));
+      this.tailBytes += lf + 1;
+      this.dispatch(chunkStart + lf + 1);
+      this.nextCut = this.tailStart + this.step;
+      chunk = chunk.subarray(lf + 1);
+      if (chunk.length === 0) return;
+    }
+  }
+
+  /** Hands the bytes from the last cut to `end` to a worker, in memory every worker can see. */
+  private dispatch(end: number): void {
+    const bytes = new Uint8Array(new SharedArrayBuffer(this.tailBytes));
+    let at = 0;
+    for (const c of this.tail) {
+      bytes.set(c, at);
+      at += c.length;
+    }
+    const range: RangeRequest = {
+      bytes,
+      start: this.tailStart,
+      end,
+      setup: this.setup!,
+      pool: this.opts.pool,
+    };
+    this.queue.push({ index: this.ranges++, range });
+    this.unread += this.tailBytes;
+    this.tail = [];
+    this.tailBytes = 0;
+    this.tailStart = end;
+    this.pump();
+  }
+
+  private pump(): void {
+    while (!this.gaveUp && this.reading < Math.max(1, this.opts.workers) && this.queue.length > 0) {
+      const { index, range } = this.queue.shift()!;
+      this.reading++;
+      const [worker] = takeWorkers(1) as [Worker];
+      readRangeOnWorker(worker, range, this.controller.signal).then(
+        (result) => {
+          releaseWorkers([worker], true);
+          if ('onePass' in result) this.giveUp(result.onePass);
+          // the head is part 0
+          else this.parts[index + 1] = result.part;
+          this.rangeDone(range);
+        },
+        (err: unknown) => {
+          releaseWorkers([worker], false);
+          this.giveUp(err instanceof CancelledError ? 'aborted' : String(err));
+          this.rangeDone(range);
+        },
+      );
+    }
+  }
+
+  private rangeDone(range: RangeRequest): void {
+    this.reading--;
+    this.unread -= range.end - range.start;
+    this.pump();
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  private giveUp(why: string): void {
+    if (this.gaveUp) return;
+    this.gaveUp = why;
+    this.head = [];
+    this.tail = [];
+    this.tailBytes = 0;
+    this.queue.length = 0;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Resolves when a range has been read (or this read has given up). */
+  private settled(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
