@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { listVar, loadConfig, logLevelVar, portVar } from '@pa/server-kit/config';
+import { boolVar, listVar, loadConfig, logLevelVar, portVar } from '@pa/server-kit/config';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -37,6 +37,11 @@ export const power7ConfigSchema = z
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
     /** Worker threads of one analysis; 0 = one per CPU core. */
     WORKER_THREADS: z.coerce.number().int().min(0).max(256).default(0),
+    /**
+     * Read a CSV upload on the worker threads while it arrives, so the job finds it read (with the
+     * process's own queue only: a shared queue's job may run elsewhere).
+     */
+    READ_DURING_UPLOAD: boolVar(true),
     SESSION_TTL_HOURS: z.coerce.number().positive().default(24),
     /** Memory budget for the engine tables of finished sessions kept for fast queries. */
     RESULT_CACHE_MB: z.coerce.number().int().min(1).default(512),

@@ -115,8 +115,11 @@ export class ArrivingCsvRead {
   private readHead(): void {
     const head = Buffer.concat(this.head);
     this.head = [];
-    const headEnd = head.lastIndexOf(LF) + 1;
-    if (headEnd === 0 || head.indexOf(QUOTE) !== -1) return this.giveUp('quoted fields');
+    // the head ends at its last line end within the limit; the rest (a large chunk) goes to ranges
+    const headEnd = head.lastIndexOf(LF, this.headLimit - 1) + 1;
+    if (headEnd === 0 || head.subarray(0, headEnd).indexOf(QUOTE) !== -1) {
+      return this.giveUp('quoted fields');
+    }
     // the head's rejected rows are joined with the ranges' (none may be reported twice)
     const reader = new TicketReader({ pool: this.opts.pool, keepRejected: true });
     try {

@@ -143,8 +143,8 @@ export async function readUpload(input: IngestInput): Promise<ReadUpload> {
         rowsSource = rowsTmp;
       }
       const rowsWriter = rowsFh;
-      const arrived = format === 'csv' ? await input.arrived : null;
-      if (arrived && arrived.pool === pool) {
+      const arrived = format === 'csv' ? input.arrived : undefined;
+      if (arrived?.pool === pool) {
         file = arrived.file;
         for (const r of arrived.rejected) rejected.push(rejectedLine(r));
       } else

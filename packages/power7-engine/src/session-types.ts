@@ -49,9 +49,9 @@ export interface IngestInput extends CallOptions {
   workers?: number;
   /**
    * The same file read while it arrived (`ArrivingCsvRead`): used instead of reading it again when it
-   * holds tickets for this pool; null (it gave up) or another pool: the file is read as usual.
+   * is a CSV read for this pool (else the file is read as usual).
    */
-  arrived?: Promise<ArrivedRead | null>;
+  arrived?: ArrivedRead;
 }
 
 /** What ingest found; stored as `ingest.json` in the session folder. */

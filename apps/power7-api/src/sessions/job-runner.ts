@@ -15,7 +15,7 @@ import { ErrorCode } from '@pa/contracts/error-codes';
 import { AppError } from '@pa/server-kit/errors';
 import { BullMqJobQueue } from '../jobs/bullmq-queue';
 import { EmbeddedJobQueue, type JobContext, type JobQueue } from '../jobs/job-queue';
-import { UPLOAD_FILE, type SessionMemory } from './memory';
+import { UPLOAD_FILE, type ArrivingUpload, type SessionMemory } from './memory';
 import type { SessionRepository } from './repository';
 import type { Owner, SessionCounts, SessionParams, SessionTimings, StoredCounts } from './state';
 
@@ -47,6 +47,8 @@ export interface JobRunnerOptions {
 export class SessionJobRunner {
   readonly queue: JobQueue;
   private readonly lastWrite = new Map<string, { phase: string; at: number }>();
+  /** Jobs that found their file already read while it was uploaded (for tests and the bench). */
+  readsWhileArriving = 0;
   /** Progress writes per session, chained so a late one never lands after the final state. */
   private readonly writes = new Map<string, Promise<void>>();
 
@@ -98,35 +100,54 @@ export class SessionJobRunner {
     if (row) this.memory.activeRows.set(id, { ...row, ...values, updatedAt: new Date() });
   }
 
-  /** Records an uploaded session (with the upload's timings) and queues its job. */
+  /**
+   * Records an uploaded session (with the upload's timings) and queues its job, which takes over the
+   * file's read as it arrived when given (with this process's own queue only).
+   */
   async start(
     id: string,
     owner: Owner,
     params: SessionParams,
-    file: { originalName: string | null; bytes: number; timings?: SessionTimings },
+    file: {
+      originalName: string | null;
+      bytes: number;
+      timings?: SessionTimings;
+      arrived?: ArrivingUpload | undefined;
+    },
   ): Promise<SessionRow> {
+    if (file.arrived) {
+      // held for the job from now on: dropped with the session if it is not recorded or queued
+      if (this.queue.local) this.memory.arrived.set(id, file.arrived);
+      else file.arrived.read.abort();
+    }
     const now = new Date();
-    const row = await this.repo.insert({
-      id,
-      userId: owner.userId,
-      companyId: owner.companyId,
-      status: 'queued',
-      phase: 'queued',
-      progress: 0,
-      params,
-      originalName: file.originalName,
-      fileBytes: file.bytes,
-      counts: { timings: { ...file.timings } },
-      error: null,
-      createdAt: now,
-      updatedAt: now,
-      expiresAt: new Date(now.getTime() + this.options.ttlHours * 3_600_000),
-    });
+    const row = await this.repo
+      .insert({
+        id,
+        userId: owner.userId,
+        companyId: owner.companyId,
+        status: 'queued',
+        phase: 'queued',
+        progress: 0,
+        params,
+        originalName: file.originalName,
+        fileBytes: file.bytes,
+        counts: { timings: { ...file.timings } },
+        error: null,
+        createdAt: now,
+        updatedAt: now,
+        expiresAt: new Date(now.getTime() + this.options.ttlHours * 3_600_000),
+      })
+      .catch((error: unknown) => {
+        this.memory.dropArrived(id);
+        throw error;
+      });
     // a shared queue's job may run in another process: this one reads the row, not its memory
     if (this.queue.local) this.memory.activeRows.set(id, row);
     try {
       await this.queue.enqueue(id);
     } catch (error) {
+      this.memory.dropArrived(id);
       this.options.log.warn({ err: error, session: id }, 'Power 7 job could not be queued');
       await this.failed(id, new Error('not queued'), false);
       throw new AppError(
@@ -139,6 +160,7 @@ export class SessionJobRunner {
 
   /** Stops a session's job (if any) and drops what this runner keeps of it. */
   async cancel(id: string): Promise<void> {
+    this.memory.dropArrived(id);
     await this.queue.cancel(id);
     this.lastWrite.delete(id);
   }
@@ -150,6 +172,7 @@ export class SessionJobRunner {
 
   /** The job of one session: read the file (unless a previous run already did), then analyse. */
   private async process(id: string, { signal, report }: JobContext): Promise<void> {
+    const arrived = this.memory.takeArrived(id);
     const row = await this.repo.get(id);
     if (!row || row.status === 'done' || row.status === 'failed') return;
     // a job that took its process down again and again (e.g. out of memory) is not retried forever
@@ -180,12 +203,18 @@ export class SessionJobRunner {
     let ingested: ReadUpload | undefined;
     if (!ingest) {
       const reading = Date.now();
+      // the upload's own read, when it holds this session's file for its pool
+      signal.addEventListener('abort', () => arrived?.read.abort(), { once: true });
+      const read = arrived ? await arrived.result : null;
+      const ready = read?.pool === params.pool_size ? read : null;
+      if (ready) this.readsWhileArriving++;
       ingested = await readUpload({
         sourcePath: join(dir, UPLOAD_FILE),
         sessionDir: dir,
         pool: params.pool_size,
         moveSource: true,
         ...(this.options.workers > 0 ? { workers: this.options.workers } : {}),
+        ...(ready ? { arrived: ready } : {}),
         ...(row.originalName ? { originalName: row.originalName } : {}),
         signal,
         onProgress: (p) =>

@@ -1,11 +1,17 @@
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import type { RejectedRow } from '@pa/power7-engine/session-store';
+import type { ArrivedRead, ArrivingCsvRead, RejectedRow } from '@pa/power7-engine/session-store';
 import type { SessionRow } from '../db/schema';
 import type { JobProgress } from '../jobs/job-queue';
 
 /** The file an upload is streamed to inside its session folder, until ingest has read it. */
 export const UPLOAD_FILE = 'upload.dat';
+
+/** An upload's CSV read while it arrived, until its job takes it over. */
+export interface ArrivingUpload {
+  read: ArrivingCsvRead;
+  result: Promise<ArrivedRead | null>;
+}
 
 /** Finished rows and rejected samples kept in memory (least recently used out first). */
 const REMEMBERED_SESSIONS = 10_000;
@@ -29,6 +35,8 @@ export class SessionMemory {
   readonly finishedRows = new LRUCache<string, SessionRow>({ max: REMEMBERED_SESSIONS });
   /** First rejected rows of sessions whose file has been read (`ingest.json` never changes). */
   readonly samples = new LRUCache<string, RejectedRow[]>({ max: REMEMBERED_SESSIONS });
+  /** Uploads read while they arrived, for their queued jobs (taken by the job, or dropped). */
+  readonly arrived = new Map<string, ArrivingUpload>();
 
   /**
    * `shared`: other processes run this installation's jobs and delete its sessions (the BullMQ
@@ -56,5 +64,18 @@ export class SessionMemory {
     this.activeRows.delete(id);
     this.samples.delete(id);
     this.live.delete(id);
+    this.dropArrived(id);
+  }
+
+  /** The read of a session's upload as it arrived, for its job; it is no longer kept here. */
+  takeArrived(id: string): ArrivingUpload | undefined {
+    const arrived = this.arrived.get(id);
+    this.arrived.delete(id);
+    return arrived;
+  }
+
+  /** Drops the read of an upload whose job will not take it (deleted, or not queued). */
+  dropArrived(id: string): void {
+    this.takeArrived(id)?.read.abort();
   }
 }

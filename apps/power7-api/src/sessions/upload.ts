@@ -7,7 +7,15 @@ import { ErrorCode } from '@pa/contracts/error-codes';
 import type { ApiErrorItem } from '@pa/contracts/envelope';
 import { AppError } from '@pa/server-kit/errors';
 import { uploadFormSchema, type SessionParams } from '@pa/contracts/power7';
-import { sniffUpload, SNIFF_BYTES } from '@pa/power7-engine/session-store';
+import {
+  ArrivingCsvRead,
+  DEFAULT_POOL,
+  MAX_POOL,
+  MIN_POOL,
+  sniffUpload,
+  SNIFF_BYTES,
+} from '@pa/power7-engine/session-store';
+import type { ArrivingUpload } from './memory';
 
 /** Largest file field name etc.; a form field longer than this is not one of ours. */
 const FIELD_LIMIT = 1_000;
@@ -37,6 +45,33 @@ export interface ReceivedUpload {
   bytes: number;
   /** Receiving the body, until the file is on disk. */
   uploadMs: number;
+  /** The file read while it arrived (a CSV of 8 MiB or more, when asked for). */
+  arrived?: ArrivingUpload;
+}
+
+export interface UploadOptions {
+  /** Read a large CSV on this many worker threads while it arrives (unset: the job reads it). */
+  readWhileArriving?: { workers: number };
+}
+
+/** Below this, a CSV is read in one pass by its job: ranges would cost more than they save. */
+const READ_WHILE_ARRIVING_MIN_BYTES = 8 << 20;
+
+/**
+ * A read of the file as it arrives, when asked for and worth it (the body is large, or of unknown
+ * size), for the pool the form has named so far (the job ignores it if the pool turns out otherwise).
+ */
+function arrivingRead(
+  request: FastifyRequest,
+  fields: Record<string, string>,
+  options: UploadOptions,
+): ArrivingCsvRead | null {
+  if (!options.readWhileArriving) return null;
+  const length = Number(request.headers['content-length']);
+  if (length < READ_WHILE_ARRIVING_MIN_BYTES) return null;
+  const pool = fields.pool_size === undefined ? DEFAULT_POOL : Number(fields.pool_size);
+  if (!Number.isInteger(pool) || pool < MIN_POOL || pool > MAX_POOL) return null;
+  return new ArrivingCsvRead({ pool, workers: options.readWhileArriving.workers });
 }
 
 /**
@@ -80,6 +115,7 @@ export async function receiveUpload(
   request: FastifyRequest,
   dir: string,
   fileName: string,
+  options: UploadOptions = {},
 ): Promise<ReceivedUpload> {
   if (!request.isMultipart()) {
     throw new AppError(
@@ -90,6 +126,7 @@ export async function receiveUpload(
   const started = performance.now();
   await mkdir(dir, { recursive: true });
   const target = join(dir, fileName);
+  let arriving: ArrivingCsvRead | null = null;
   try {
     const fields: Record<string, string> = {};
     let originalName: string | null = null;
@@ -103,13 +140,18 @@ export async function receiveUpload(
         }
         sawFile = true;
         originalName = part.filename ? part.filename.slice(0, 255) : null;
+        const reader = (arriving = arrivingRead(request, fields, options));
         await pipeline(
           part.file,
           async function* (source: AsyncIterable<Buffer>) {
             for await (const chunk of source) {
               sniffer.push(chunk);
               // a refused file is read to its end (so the client gets its answer) but not stored
-              if (!sniffer.refusal) yield chunk;
+              if (sniffer.refusal) continue;
+              const readerBusy = reader?.push(chunk);
+              yield chunk;
+              // the read keeps up with the upload, or the upload waits for it (memory stays bounded)
+              if (readerBusy) await readerBusy;
             }
           },
           createWriteStream(target, { highWaterMark: 1 << 20 }),
@@ -124,8 +166,15 @@ export async function receiveUpload(
     if (sniffer.refusal) throw fieldError('customer_file', sniffer.refusal.message);
     const bytes = (await stat(target)).size;
     if (bytes === 0) throw fieldError('customer_file', 'The customer file is empty.');
-    return { params, originalName, bytes, uploadMs: Math.round(performance.now() - started) };
+    return {
+      params,
+      originalName,
+      bytes,
+      uploadMs: Math.round(performance.now() - started),
+      ...(arriving ? { arrived: { read: arriving, result: arriving.end() } } : {}),
+    };
   } catch (error) {
+    arriving?.abort();
     await rm(dir, { recursive: true, force: true });
     const code = (error as { code?: string }).code;
     // the file limit is 1: a second file part (another customer_file or any other) is a bad form

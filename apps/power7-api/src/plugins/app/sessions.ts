@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { prestartScanWorkers } from '@pa/power7-engine/session-store';
@@ -7,12 +8,15 @@ import type { JobQueue } from '../../jobs/job-queue';
 import { SessionRepository } from '../../sessions/repository';
 import { ResultCache } from '../../sessions/result-cache';
 import { Power7Sessions } from '../../sessions/service';
+import type { UploadOptions } from '../../sessions/upload';
 
 export interface Power7Internals {
   sessions: Power7Sessions;
   queue: JobQueue;
   cache: ResultCache;
   database: OpenDatabase;
+  /** How uploads are received: read while they arrive or not. */
+  uploads: UploadOptions;
 }
 
 declare module 'fastify' {
@@ -47,7 +51,12 @@ export const sessionsPlugin = fp<{ config: Power7Config; database: OpenDatabase 
     });
     await sessions.checkStorage();
     const queue = sessions.jobs.queue;
-    app.decorate('power7', { sessions, queue, cache, database });
+    // only a job of this process can take over what its upload read
+    const uploads: UploadOptions =
+      config.READ_DURING_UPLOAD && queue.local
+        ? { readWhileArriving: { workers: config.WORKER_THREADS || availableParallelism() } }
+        : {};
+    app.decorate('power7', { sessions, queue, cache, database, uploads });
 
     // Expired sessions go with their files: once at start, then every 10 minutes (or sooner for short TTLs).
     const sweepEvery = Math.min(600_000, Math.max(1_000, config.SESSION_TTL_HOURS * 3_600_000));

@@ -34,11 +34,13 @@ export async function uploadRoutes(app: FastifyInstance) {
         request,
         app.power7.sessions.memory.dirOf(id),
         UPLOAD_FILE,
+        app.power7.uploads,
       );
       const row = await jobs.start(id, owner(caller), upload.params, {
         originalName: upload.originalName,
         bytes: upload.bytes,
         timings: { uploadMs: upload.uploadMs },
+        arrived: upload.arrived,
       });
       return reply
         .status(202)
