@@ -1,6 +1,6 @@
 /**
  * End-to-end benchmark of the Power 7 API over loopback (a script that prints a table, not a test):
- *   npx tsx apps/power7-api/bench/power7.bench.ts [rows=1000000] [pool=35]
+ *   [UPLOAD_MBPS=125] npx tsx apps/power7-api/bench/power7.bench.ts [rows=1000000] [pool=35]
  * The real server runs as a child process, compiled as `npm start` runs it (its own DATA_DIR, a key
  * pair made here, JWKS_FILE); this process uploads, polls and drives autocannon with 20 concurrent
  * clients. p95 is read off the HDR
@@ -8,8 +8,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, openAsBlob } from 'node:fs';
-import { copyFile, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream, openAsBlob } from 'node:fs';
+import { copyFile, rm, stat } from 'node:fs/promises';
+import { request } from 'node:http';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -24,6 +25,8 @@ const CACHE_MB = 512;
 const CONNECTIONS = 20;
 /** Status poll interval: what "results available" is detected within (and costs the server). */
 const POLL_MS = 20;
+/** Pace the uploads to this many MB/s, as a client on another machine (unset: as fast as it goes). */
+const UPLOAD_MBPS = Number(process.env.UPLOAD_MBPS ?? 0);
 
 const load = () =>
   loadavg()
@@ -69,14 +72,112 @@ async function timeRead(file: string, sessionDir: string): Promise<number> {
   return median(times);
 }
 
+type Fields = Record<string, string | undefined>;
+
+/** The upload as a browser on this machine sends it: as fast as the loopback and both cores allow. */
+async function fetchUpload(
+  url: string,
+  headers: Record<string, string>,
+  fields: Fields,
+  file: string,
+) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) form.append(k, v);
+  form.append('customer_file', await openAsBlob(file), 'customers.csv');
+  const res = await fetch(url, { method: 'POST', body: form, headers });
+  return { status: res.status, body: await res.text() };
+}
+
+/**
+ * The upload as a client on another machine sends it, paced to `mbps` megabytes per second (a LAN
+ * link): the server then has the machine's cores to itself while the body arrives.
+ */
+async function pacedUpload(
+  url: string,
+  headers: Record<string, string>,
+  fields: Fields,
+  file: string,
+  mbps: number,
+) {
+  const boundary = `----p7bench${Date.now()}`;
+  const head = Buffer.from(
+    Object.entries(fields)
+      .filter(([, v]) => v !== undefined)
+      .map(
+        ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
+      )
+      .join('') +
+      `--${boundary}\r\nContent-Disposition: form-data; name="customer_file"; filename="customers.csv"\r\n` +
+      'Content-Type: text/csv\r\n\r\n',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const size = (await stat(file)).size;
+  const req = request(url, {
+    method: 'POST',
+    headers: {
+      ...headers,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': head.length + size + tail.length,
+    },
+  });
+  const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+  });
+  const started = performance.now();
+  let sent = 0;
+  const send = async (chunk: Buffer) => {
+    sent += chunk.length;
+    const due = (sent / (mbps * 1e6)) * 1000 - (performance.now() - started);
+    if (due > 0) await new Promise((r) => setTimeout(r, due));
+    if (!req.write(chunk)) await once(req, 'drain');
+  };
+  await send(head);
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }))
+    await send(chunk as Buffer);
+  req.end(tail);
+  return answered;
+}
+
 async function main() {
   const dir = await tempDir('p7-bench-');
   const keys = await makeKeys(dir);
   const token = await keys.sign({}, { expiresIn: '2h' });
   const headers = { authorization: `Bearer ${token}` };
-  const port = 21_000 + Math.floor(Math.random() * 10_000);
-  const base = `http://127.0.0.1:${port}`;
-  let server: ChildProcess | null = null;
+  const servers: ChildProcess[] = [];
+  /** Starts the compiled server in its own data folder; its base URL once it answers. */
+  const startServer = async (name: string, readDuringUpload: boolean) => {
+    const port = 21_000 + Math.floor(Math.random() * 10_000);
+    const server = spawn(process.execPath, ['apps/power7-api/dist/server.mjs'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        POWER7_PORT: String(port),
+        DATA_DIR: join(dir, name),
+        JWKS_FILE: keys.file,
+        LOG_LEVEL: 'warn',
+        RESULT_CACHE_MB: String(CACHE_MB),
+        UPLOAD_MAX_BYTES: String(1024 * 1024 * 1024),
+        READ_DURING_UPLOAD: String(readDuringUpload),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    servers.push(server);
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/api/live/`)).ok) return base;
+      } catch {
+        if (i > 1200) throw new Error('server did not start');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  };
   try {
     const files = [];
     for (let s = 0; s < 3; s++) {
@@ -103,41 +204,22 @@ async function main() {
     // what `npm start` runs: the compiled bundle
     const build = spawnSync(process.execPath, ['scripts/build-services.mjs'], { cwd: root });
     if (build.status !== 0) throw new Error(`build failed: ${String(build.stderr)}`);
-    server = spawn(process.execPath, ['apps/power7-api/dist/server.mjs'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        POWER7_PORT: String(port),
-        DATA_DIR: join(dir, 'data'),
-        JWKS_FILE: keys.file,
-        LOG_LEVEL: 'warn',
-        RESULT_CACHE_MB: String(CACHE_MB),
-        UPLOAD_MAX_BYTES: String(1024 * 1024 * 1024),
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/api/live/`)).ok) break;
-      } catch {
-        if (i > 1200) throw new Error('server did not start');
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
+    // the service as it runs (the file read while it uploads), and one that reads it after the upload
+    const base = await startServer('data', true);
+    const afterBase = await startServer('data-read-after', false);
 
-    const uploadAndWait = async (file: string) => {
-      const form = new FormData();
-      for (const [k, v] of Object.entries({ ...DEFAULT_FIELDS, budget, pool_size: String(POOL) })) {
-        if (v !== undefined) form.append(k, v);
-      }
-      form.append('customer_file', await openAsBlob(file), 'customers.csv');
+    const fields = { ...DEFAULT_FIELDS, budget, pool_size: String(POOL) };
+    const uploadAndWait = async (file: string, to = base) => {
       const started = performance.now();
-      const res = await fetch(`${base}/api/upload/`, { method: 'POST', body: form, headers });
-      if (res.status !== 202) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+      const answer = UPLOAD_MBPS
+        ? await pacedUpload(`${to}/api/upload/`, headers, fields, file, UPLOAD_MBPS)
+        : await fetchUpload(`${to}/api/upload/`, headers, fields, file);
+      if (answer.status !== 202)
+        throw new Error(`upload answered ${answer.status}: ${answer.body}`);
       const uploaded = performance.now();
-      const id = ((await res.json()) as { data: { _id: string } }).data._id;
+      const id = (JSON.parse(answer.body) as { data: { _id: string } }).data._id;
       for (;;) {
-        const s = await fetch(`${base}/api/power7/processing-status/?session=${id}`, { headers });
+        const s = await fetch(`${to}/api/power7/processing-status/?session=${id}`, { headers });
         const data = ((await s.json()) as { data: { status: string; timings: SessionTimings } })
           .data;
         if (data.status === 'done') {
@@ -214,8 +296,12 @@ async function main() {
     });
     const downloadAll = await timed(`${base}/api/download-all/${combo}/?session=${first.id}`);
 
+    // the read after the upload, for comparison: its first session, then both kinds alternated
+    const firstAfter = await uploadAndWait(files[0]!, afterBase);
     const second = await uploadAndWait(files[1]!);
+    const secondAfter = await uploadAndWait(files[1]!, afterBase);
     const third = await uploadAndWait(files[2]!);
+    const thirdAfter = await uploadAndWait(files[2]!, afterBase);
     for (const s of [first, second, third]) {
       await fetch(`${base}/api/filter/`, {
         method: 'POST',
@@ -229,7 +315,8 @@ async function main() {
 
     const mb = (b: number) => `${Math.round(b / 1024 / 1024)} MB`;
     console.log(
-      `\nPower 7 API, ${ROWS.toLocaleString('en')} rows, P=${POOL}, ${CONNECTIONS} clients; ` +
+      `\nPower 7 API, ${ROWS.toLocaleString('en')} rows, P=${POOL}, ${CONNECTIONS} clients, ` +
+        `uploads ${UPLOAD_MBPS ? `paced to ${UPLOAD_MBPS} MB/s` : 'unpaced'}; ` +
         `load average (1/5/15 min) before ${loadBefore}, after ${load()}\n`,
     );
     console.log('| measure | value |');
@@ -249,10 +336,18 @@ async function main() {
     console.log(
       `| same, 2nd / 3rd session | ${Math.round(second.totalMs)} / ${Math.round(third.totalMs)} ms |`,
     );
+    const totals = (list: { totalMs: number }[]) =>
+      list.map((x) => `${Math.round(x.totalMs)} (${(x.totalMs / warm).toFixed(2)}×)`).join(' / ');
+    console.log(
+      `| upload → results, 1st / 2nd / 3rd, ms (× yardstick): read while uploading · read after (READ_DURING_UPLOAD=false) | ` +
+        `${totals([first, second, third])} · ${totals([firstAfter, secondAfter, thirdAfter])} |`,
+    );
     for (const [name, s] of [
       ['1st', first],
       ['2nd', second],
       ['3rd', third],
+      ['1st, read after', firstAfter],
+      ['2nd, read after', secondAfter],
     ] as const) {
       const t = s.data.timings;
       // the job's total covers reading the file, the analysis and saving it
@@ -276,9 +371,10 @@ async function main() {
       `| RSS after 3 finished sessions | ${mb(health.data.memory.rss)} (cache: ${health.data.cache.sessions} sessions, ${mb(health.data.cache.bytes)} of RESULT_CACHE_MB=${CACHE_MB}) |`,
     );
   } finally {
-    if (server && server.exitCode === null) {
+    for (const server of servers) {
+      if (server.exitCode !== null) continue;
       server.kill('SIGTERM');
-      await new Promise((r) => server!.once('exit', r));
+      await new Promise((r) => server.once('exit', r));
     }
     await cleanup(dir);
   }

@@ -13,7 +13,7 @@ export interface ArrivingReadOptions {
   pool: number;
   /** Ranges read at the same time, one worker thread each. */
   workers: number;
-  /** Nominal bytes per range (default 8 MiB: the last range, read after the file has ended, stays short). */
+  /** Nominal bytes per range (default 2 MiB: the last range, read once the file has ended, is what the job may wait for). */
   rangeBytes?: number;
   /** Bytes read here first, for the header (default 1 MiB, as a parallel read of a file; tests: less). */
   headBytes?: number;
@@ -62,7 +62,7 @@ export class ArrivingCsvRead {
   private waiters: (() => void)[] = [];
 
   constructor(private readonly opts: ArrivingReadOptions) {
-    this.step = opts.rangeBytes ?? 8 << 20;
+    this.step = opts.rangeBytes ?? 2 << 20;
     this.maxUnread = opts.maxUnreadBytes ?? 64 << 20;
     this.headLimit = opts.headBytes ?? HEAD_BYTES;
   }
