@@ -137,6 +137,26 @@ export function multipart(
   };
 }
 
+/** The same form with its fields after the file (a browser may send them in any order). */
+export function multipartFieldsLast(
+  fields: UploadFields,
+  file: { name: string; content: Buffer | string },
+) {
+  const body = multipart({}, file);
+  const tail = multipart(fields);
+  const boundary = body.headers['content-type'].split('boundary=')[1]!;
+  const fieldsPart = tail.payload
+    .toString()
+    .replaceAll(tail.headers['content-type'].split('boundary=')[1]!, boundary);
+  return {
+    headers: body.headers,
+    payload: Buffer.concat([
+      body.payload.subarray(0, body.payload.length - `--${boundary}--\r\n`.length),
+      Buffer.from(fieldsPart),
+    ]),
+  };
+}
+
 export const cleanup = (dir: string) => rm(dir, { recursive: true, force: true });
 
 /** The engine CLI's `analyze --json` answer (docs/product/services.md "Operating it"). */

@@ -2,8 +2,24 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, customerCsv, DEFAULT_FIELDS, multipart } from './helper';
-import { app, auth, dir, keys, POOL, tokenA, usePower7App } from './power7-fixture';
+import {
+  buildTestApp,
+  customerCsv,
+  DEFAULT_FIELDS,
+  multipart,
+  multipartFieldsLast,
+} from './helper';
+import {
+  app,
+  auth,
+  dir,
+  finished,
+  keys,
+  POOL,
+  tokenA,
+  upload,
+  usePower7App,
+} from './power7-fixture';
 
 usePower7App();
 
@@ -31,23 +47,8 @@ const FIELDS = { ...DEFAULT_FIELDS, budget: '1000000000', pool_size: String(POOL
 
 /** Uploads `content` to `on` with the fields in the given order, and waits for its session. */
 async function session(on: FastifyInstance, content: string, fieldsAfterFile = false) {
-  const fields = FIELDS;
-  let body = multipart(fields, { name: 'big.csv', content });
-  if (fieldsAfterFile) {
-    const file = multipart({}, { name: 'big.csv', content });
-    const tail = multipart(fields);
-    const boundary = file.headers['content-type'].split('boundary=')[1]!;
-    const fieldsPart = tail.payload
-      .toString()
-      .replaceAll(tail.headers['content-type'].split('boundary=')[1]!, boundary);
-    body = {
-      headers: file.headers,
-      payload: Buffer.concat([
-        file.payload.subarray(0, file.payload.length - `--${boundary}--\r\n`.length),
-        Buffer.from(fieldsPart),
-      ]),
-    };
-  }
+  const file = { name: 'big.csv', content };
+  const body = fieldsAfterFile ? multipartFieldsLast(FIELDS, file) : multipart(FIELDS, file);
   expect(body.payload.length).toBeGreaterThan(8 << 20);
   const res = await on.inject({
     method: 'POST',
@@ -56,16 +57,7 @@ async function session(on: FastifyInstance, content: string, fieldsAfterFile = f
     headers: { ...body.headers, ...auth(tokenA) },
   });
   expect(res.statusCode, res.body).toBe(202);
-  const id = res.json().data._id as string;
-  for (;;) {
-    const status = await on.inject({
-      url: `/api/power7/processing-status/?session=${id}`,
-      headers: auth(tokenA),
-    });
-    const data = status.json().data;
-    if (data.status !== 'queued' && data.status !== 'running') return data;
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return finished(tokenA, res.json().data._id, on);
 }
 
 /** What a user sees of a finished session: counts, rejected rows, the top draws and their winners. */
@@ -108,13 +100,7 @@ describe('reading a large CSV while it uploads', () => {
   }, 120_000);
 
   it('drops what it read of a refused upload', async () => {
-    const body = multipart({ ...FIELDS, payout_3: '-1' }, { name: 'big.csv', content: bigCsv });
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/upload/',
-      payload: body.payload,
-      headers: { ...body.headers, ...auth(tokenA) },
-    });
+    const res = await upload(tokenA, bigCsv, { ...FIELDS, payout_3: '-1' }, 'big.csv');
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].field).toBe('payout_3');
     expect(app.power7.sessions.memory.arrived.size).toBe(0);

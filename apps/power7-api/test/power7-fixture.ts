@@ -44,10 +44,10 @@ export async function upload(
   });
 }
 
-/** Polls the status until the session leaves queued/running. */
-export async function finished(token: string, session: string) {
+/** Polls the status (of this file's app, or `on`) until the session leaves queued/running. */
+export async function finished(token: string, session: string, on: FastifyInstance = app) {
   for (let i = 0; i < 600; i++) {
-    const res = await app.inject({
+    const res = await on.inject({
       url: `/api/power7/processing-status/?session=${session}`,
       headers: auth(token),
     });

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { isEnvelope } from '@pa/contracts/envelope';
-import { customerCsv, DEFAULT_FIELDS, multipart, type UploadFields } from './helper';
+import {
+  customerCsv,
+  DEFAULT_FIELDS,
+  multipart,
+  multipartFieldsLast,
+  type UploadFields,
+} from './helper';
 import {
   app,
   auth,
@@ -310,21 +316,14 @@ describe('upload', () => {
   });
 
   it('keeps the uploaded CSV as the rows file (no copy), whatever the order of the form, and reports stage timings', async () => {
-    // the fields after the file
-    const body = multipart({}, { name: 'late.csv', content: csvText });
-    const tail = multipart({ ...DEFAULT_FIELDS, pool_size: String(POOL) });
-    const boundary = body.headers['content-type'].split('boundary=')[1]!;
-    const fieldsPart = tail.payload
-      .toString()
-      .replaceAll(tail.headers['content-type'].split('boundary=')[1]!, boundary);
-    const payload = Buffer.concat([
-      body.payload.subarray(0, body.payload.length - `--${boundary}--\r\n`.length),
-      Buffer.from(fieldsPart),
-    ]);
+    const body = multipartFieldsLast(
+      { ...DEFAULT_FIELDS, pool_size: String(POOL) },
+      { name: 'late.csv', content: csvText },
+    );
     const res = await app.inject({
       method: 'POST',
       url: '/api/upload/',
-      payload,
+      payload: body.payload,
       headers: { ...body.headers, ...auth(tokenA) },
     });
     expect(res.statusCode, res.body).toBe(202);

@@ -8,6 +8,7 @@ import { ArrivingCsvRead } from './arriving-read';
 import { readCustomerFile } from './customer-file';
 import type { RejectedRow } from './errors';
 import { readCsvInParallel } from './parallel-read';
+import type { TicketFile } from './ticket-reader';
 import { closeScanWorkers } from './workers';
 
 let dir: string;
@@ -67,6 +68,20 @@ function csvOf(d: Doc): string {
   return (d.bom ? '\uFEFF' : '') + body + (d.trailingNewline ? nl : '');
 }
 
+/** A read file as plain data to compare, with the rejected rows reported as they were found. */
+function asData(file: TicketFile, reported: RejectedRow[]) {
+  return {
+    tickets: [...file.tickets],
+    lines: [...file.lines],
+    offsets: [...file.offsets],
+    lengths: [...file.lengths],
+    rowsRead: file.rowsRead,
+    rejectedCount: file.rejectedCount,
+    rejected: file.rejected,
+    reported,
+  };
+}
+
 /** Everything a read gives, or the error it throws, as plain data to compare. */
 async function outcome(path: string, ranges?: { rangeBytes: number }) {
   const reported: RejectedRow[] = [];
@@ -76,16 +91,7 @@ async function outcome(path: string, ranges?: { rangeBytes: number }) {
       onRejected: (r) => reported.push(r),
       ...(ranges ? { parallel: { workers: 2, minBytes: 0, ...ranges } } : {}),
     });
-    return {
-      tickets: [...file.tickets],
-      lines: [...file.lines],
-      offsets: [...file.offsets],
-      lengths: [...file.lengths],
-      rowsRead: file.rowsRead,
-      rejectedCount: file.rejectedCount,
-      rejected: file.rejected,
-      reported,
-    };
+    return asData(file, reported);
   } catch (err) {
     return { error: String(err), code: (err as { code?: string }).code, reported };
   }
@@ -175,17 +181,10 @@ describe('reading a CSV while it arrives', () => {
         if (!arrived) return;
         tookOver++;
         expect(arrived.file.format).toBe('csv');
-        const { file, rejected } = arrived;
-        expect({
-          tickets: [...file.tickets],
-          lines: [...file.lines],
-          offsets: [...file.offsets],
-          lengths: [...file.lengths],
-          rowsRead: file.rowsRead,
-          rejectedCount: file.rejectedCount,
-          rejected: file.rejected,
-          reported: rejected,
-        }).toEqual({ ...one, rejected: one.reported.slice(0, 100) });
+        expect(asData(arrived.file, arrived.rejected)).toEqual({
+          ...one,
+          rejected: one.reported.slice(0, 100),
+        });
       }),
       { numRuns: 150 },
     );
