@@ -1,8 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import { CancelledError, type RejectedRow } from './errors';
-import { HEAD_BYTES, joinRanges } from './parallel-read';
+import { HEAD_BYTES } from './parallel-read';
 import type { RangeRequest } from './range-reader';
-import { TicketReader, type BodySetup, type TicketFile, type TicketPart } from './ticket-reader';
+import { PartJoiner, TicketReader, type TicketFile, type TicketPart } from './ticket-reader';
 import { readRangeOnWorker, releaseWorkers, takeWorkers } from './workers';
 
 const LF = 0x0a;
@@ -17,6 +17,8 @@ export interface ArrivingReadOptions {
   rangeBytes?: number;
   /** Bytes read here first, for the header (default 1 MiB, as a parallel read of a file; tests: less). */
   headBytes?: number;
+  /** The file's expected size (e.g. the request's length), to size the joined arrays once. */
+  expectedBytes?: number;
   /** Bytes received and not yet read beyond which `push` asks the sender to wait (default 64 MiB). */
   maxUnreadBytes?: number;
 }
@@ -44,8 +46,12 @@ export class ArrivingCsvRead {
   private readonly controller = new AbortController();
   private head: Buffer[] = [];
   private headBytes = 0;
-  private setup: BodySetup | null = null;
-  private readonly parts: TicketPart[] = [];
+  /** Joins the parts in file order as they are read (the head's first): done when the last is. */
+  private joiner: PartJoiner | null = null;
+  private readonly rejected: RejectedRow[] = [];
+  /** Ranges read and waiting for an earlier one before they can be joined. */
+  private readonly done = new Map<number, TicketPart>();
+  private nextToJoin = 0;
   /** Bytes after the last cut, and the file offset they start at. */
   private tail: Buffer[] = [];
   private tailBytes = 0;
@@ -73,7 +79,7 @@ export class ArrivingCsvRead {
    */
   push(chunk: Buffer): Promise<void> | undefined {
     if (this.gaveUp || this.ended) return undefined;
-    if (!this.setup) {
+    if (!this.joiner) {
       this.head.push(chunk);
       this.headBytes += chunk.length;
       if (this.headBytes >= this.headLimit) this.readHead();
@@ -87,19 +93,14 @@ export class ArrivingCsvRead {
   async end(): Promise<ArrivedRead | null> {
     if (!this.ended) {
       this.ended = true;
-      if (!this.setup && !this.gaveUp) this.giveUp('shorter than the head');
+      if (!this.joiner && !this.gaveUp) this.giveUp('shorter than the head');
       if (this.tailBytes > 0) this.dispatch(this.tailStart + this.tailBytes);
     }
     while (this.reading > 0 || (this.queue.length > 0 && !this.gaveUp)) await this.settled();
-    if (this.gaveUp || !this.setup) return null;
-    const rejected: RejectedRow[] = [];
+    if (this.gaveUp || !this.joiner) return null;
     try {
-      const file = joinRanges(this.parts, this.setup, {
-        pool: this.opts.pool,
-        keepRejected: false,
-        onRejected: (r) => rejected.push(r),
-      });
-      return { pool: this.opts.pool, file: { ...file, format: 'csv' }, rejected };
+      const file = this.joiner.end();
+      return { pool: this.opts.pool, file: { ...file, format: 'csv' }, rejected: this.rejected };
     } catch {
       // no valid row: the read from disk reports it (with the rejected-rows report)
       return null;
@@ -127,9 +128,19 @@ export class ArrivingCsvRead {
     } catch {
       return this.giveUp('head');
     }
-    this.setup = reader.setup;
-    if (!this.setup) return this.giveUp('no header');
-    this.parts.push(reader.endPart());
+    const setup = reader.setup;
+    if (!setup) return this.giveUp('no header');
+    const headPart = reader.endPart();
+    const { pool, expectedBytes } = this.opts;
+    // the rows' bytes so far tell how many tickets a file of the expected size holds
+    const perTicket = headEnd / Math.max(1, headPart.linesRead);
+    const expectedTickets = expectedBytes ? Math.ceil((expectedBytes / perTicket) * 1.01) : 0;
+    this.joiner = new PartJoiner(
+      setup,
+      { pool, keepRejected: false, onRejected: (r) => this.rejected.push(r) },
+      { expectedTickets, report: true },
+    );
+    this.joiner.add(headPart);
     this.tailStart = headEnd;
     this.nextCut = headEnd + this.step;
     if (headEnd < head.length) this.cut(head.subarray(headEnd));
@@ -167,7 +178,7 @@ export class ArrivingCsvRead {
       bytes,
       start: this.tailStart,
       end,
-      setup: this.setup!,
+      setup: this.joiner!.setup,
       pool: this.opts.pool,
     };
     this.queue.push({ index: this.ranges++, range });
@@ -187,8 +198,7 @@ export class ArrivingCsvRead {
         (result) => {
           releaseWorkers([worker], true);
           if ('onePass' in result) this.giveUp(result.onePass);
-          // the head is part 0
-          else this.parts[index + 1] = result.part;
+          else this.join(index, result.part);
           this.rangeDone(range);
         },
         (err: unknown) => {
@@ -197,6 +207,16 @@ export class ArrivingCsvRead {
           this.rangeDone(range);
         },
       );
+    }
+  }
+
+  /** Joins range `index`'s part, and the ones after it that were waiting for it. */
+  private join(index: number, part: TicketPart): void {
+    if (this.gaveUp) return;
+    this.done.set(index, part);
+    for (let next = this.done.get(this.nextToJoin); next; next = this.done.get(this.nextToJoin)) {
+      this.done.delete(this.nextToJoin++);
+      this.joiner!.add(next);
     }
   }
 
@@ -216,6 +236,8 @@ export class ArrivingCsvRead {
     this.tail = [];
     this.tailBytes = 0;
     this.queue.length = 0;
+    this.done.clear();
+    this.joiner = null;
     const waiters = this.waiters;
     this.waiters = [];
     for (const w of waiters) w();

@@ -140,7 +140,7 @@ describe('reading a CSV in byte ranges on worker threads', () => {
 async function readArriving(
   content: Buffer,
   chunkSizes: number[],
-  opts: { rangeBytes: number; headBytes: number; maxUnreadBytes?: number },
+  opts: { rangeBytes: number; headBytes: number; maxUnreadBytes?: number; expectedBytes?: number },
 ) {
   const read = new ArrivingCsvRead({ pool: POOL, workers: 2, ...opts });
   for (let at = 0, i = 0; at < content.length; i++) {
@@ -157,6 +157,8 @@ describe('reading a CSV while it arrives', () => {
       chunkSizes: fc.array(fc.integer({ min: 1, max: 200 }), { minLength: 1, maxLength: 5 }),
       headBytes: fc.integer({ min: 8, max: 120 }),
       maxUnreadBytes: fc.integer({ min: 1, max: 400 }),
+      // a right, short or long guess of the size, or none: the joined arrays grow as needed
+      expectedBytes: fc.option(fc.integer({ min: 1, max: 6000 }), { nil: undefined }),
     });
     // most generated files hold a quote somewhere (one-pass files): half of them here have none
     const unquoted = doc.map((d) => ({ ...d, rows: d.rows.filter((r) => !r.includes('"')) }));
@@ -170,6 +172,7 @@ describe('reading a CSV while it arrives', () => {
           rangeBytes: d.rangeBytes,
           headBytes: a.headBytes,
           maxUnreadBytes: a.maxUnreadBytes,
+          ...(a.expectedBytes ? { expectedBytes: a.expectedBytes } : {}),
         });
         // it may leave a file to the read from disk only for a reason that read deals with
         const plain =

@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import { throwIfAborted } from './errors';
 import type { RangeRequest, RangeResult } from './range-reader';
 import {
-  joinParts,
+  PartJoiner,
   TicketReader,
   type BodySetup,
   type ReadOptions,
@@ -94,19 +94,14 @@ export async function readCsvInParallel(
 }
 
 /**
- * Joins the parts of a file read in ranges (the head's first, then the ranges' in file order), first
- * telling `onRejected` of every rejected row with its line number in the file.
+ * Joins the parts of a file read in ranges (the head's first, then the ranges' in file order), telling
+ * `onRejected` of every rejected row with its line number in the file.
  */
-export function joinRanges(parts: TicketPart[], setup: BodySetup, opts: ReadOptions): TicketFile {
-  const { onRejected } = opts;
-  if (onRejected) {
-    let linesBefore = 0;
-    for (const part of parts) {
-      for (const r of part.rejected) onRejected({ ...r, line: r.line + linesBefore });
-      linesBefore += part.linesRead;
-    }
-  }
-  return joinParts(parts, setup, opts);
+function joinRanges(parts: TicketPart[], setup: BodySetup, opts: ReadOptions): TicketFile {
+  const expectedTickets = parts.reduce((n, p) => n + p.count, 0);
+  const joiner = new PartJoiner(setup, opts, { expectedTickets, report: true });
+  for (const p of parts) joiner.add(p);
+  return joiner.end();
 }
 
 function rangeBytesFor(bytes: number, parallel: ParallelReadOptions): number {

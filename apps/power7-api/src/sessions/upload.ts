@@ -71,7 +71,11 @@ function arrivingRead(
   if (length < READ_WHILE_ARRIVING_MIN_BYTES) return null;
   const pool = fields.pool_size === undefined ? DEFAULT_POOL : Number(fields.pool_size);
   if (!Number.isInteger(pool) || pool < MIN_POOL || pool > MAX_POOL) return null;
-  return new ArrivingCsvRead({ pool, workers: options.readWhileArriving.workers });
+  return new ArrivingCsvRead({
+    pool,
+    workers: options.readWhileArriving.workers,
+    ...(length > 0 ? { expectedBytes: length } : {}),
+  });
 }
 
 /**
