@@ -1,6 +1,7 @@
 // A large CSV read on the worker threads while it uploads: the same session as a read from disk.
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { ArrivingCsvRead } from '@pa/power7-engine/session-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
@@ -99,11 +100,33 @@ describe('reading a large CSV while it uploads', () => {
     expect(app.power7.sessions.memory.arrived.size).toBe(0);
   }, 120_000);
 
+  it('holds at most one read per running job and one more: past that, the job reads from disk', async () => {
+    // JOB_CONCURRENCY=2 here: three reads waiting for their jobs fill the places
+    const { memory, jobs } = app.power7.sessions;
+    const waiting = ['held-1', 'held-2', 'held-3'];
+    for (const id of waiting) {
+      const read = new ArrivingCsvRead({ pool: POOL, workers: 1 });
+      memory.arrived.set(id, { read, result: read.end() });
+    }
+    const before = jobs.readsWhileArriving;
+    try {
+      const done = await session(app, bigCsv);
+      expect(done).toMatchObject({ status: 'done', counts: { accepted: 200_000, rejected: 3 } });
+      expect(jobs.readsWhileArriving).toBe(before);
+    } finally {
+      for (const id of waiting) memory.dropArrived(id);
+    }
+    expect(memory.receiving).toBe(0);
+    await session(app, bigCsv);
+    expect(jobs.readsWhileArriving).toBe(before + 1);
+  }, 120_000);
+
   it('drops what it read of a refused upload', async () => {
     const res = await upload(tokenA, bigCsv, { ...FIELDS, payout_3: '-1' }, 'big.csv');
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].field).toBe('payout_3');
     expect(app.power7.sessions.memory.arrived.size).toBe(0);
+    expect(app.power7.sessions.memory.receiving).toBe(0);
   });
 
   it('reads the file again when the pool is named only after the file', async () => {

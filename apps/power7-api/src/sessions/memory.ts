@@ -37,6 +37,8 @@ export class SessionMemory {
   readonly samples = new LRUCache<string, RejectedRow[]>({ max: REMEMBERED_SESSIONS });
   /** Uploads read while they arrived, for their queued jobs (taken by the job, or dropped). */
   readonly arrived = new Map<string, ArrivingUpload>();
+  /** Uploads being read while they arrive, not yet received. */
+  receiving = 0;
 
   /**
    * `shared`: other processes run this installation's jobs and delete its sessions (the BullMQ

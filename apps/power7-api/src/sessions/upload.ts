@@ -51,7 +51,14 @@ export interface ReceivedUpload {
 
 export interface UploadOptions {
   /** Read a large CSV on this many worker threads while it arrives (unset: the job reads it). */
-  readWhileArriving?: { workers: number };
+  readWhileArriving?: {
+    workers: number;
+    /**
+     * Asks for a place for one more read held in memory: a function that gives it back, or null when
+     * too many are held (the upload is then read by its job, from disk).
+     */
+    admit: () => (() => void) | null;
+  };
 }
 
 /** Below this, a CSV is read in one pass by its job: ranges would cost more than they save. */
@@ -65,17 +72,20 @@ function arrivingRead(
   request: FastifyRequest,
   fields: Record<string, string>,
   options: UploadOptions,
-): ArrivingCsvRead | null {
+): { read: ArrivingCsvRead; release: () => void } | null {
   if (!options.readWhileArriving) return null;
   const length = Number(request.headers['content-length']);
   if (length < READ_WHILE_ARRIVING_MIN_BYTES) return null;
   const pool = fields.pool_size === undefined ? DEFAULT_POOL : Number(fields.pool_size);
   if (!Number.isInteger(pool) || pool < MIN_POOL || pool > MAX_POOL) return null;
-  return new ArrivingCsvRead({
+  const release = options.readWhileArriving.admit();
+  if (!release) return null;
+  const read = new ArrivingCsvRead({
     pool,
     workers: options.readWhileArriving.workers,
     ...(length > 0 ? { expectedBytes: length } : {}),
   });
+  return { read, release };
 }
 
 /**
@@ -130,7 +140,7 @@ export async function receiveUpload(
   const started = performance.now();
   await mkdir(dir, { recursive: true });
   const target = join(dir, fileName);
-  let arriving: ArrivingCsvRead | null = null;
+  let arriving: ReturnType<typeof arrivingRead> = null;
   try {
     const fields: Record<string, string> = {};
     let originalName: string | null = null;
@@ -144,7 +154,8 @@ export async function receiveUpload(
         }
         sawFile = true;
         originalName = part.filename ? part.filename.slice(0, 255) : null;
-        const reader = (arriving = arrivingRead(request, fields, options));
+        arriving = arrivingRead(request, fields, options);
+        const reader = arriving?.read;
         await pipeline(
           part.file,
           async function* (source: AsyncIterable<Buffer>) {
@@ -175,10 +186,10 @@ export async function receiveUpload(
       originalName,
       bytes,
       uploadMs: Math.round(performance.now() - started),
-      ...(arriving ? { arrived: { read: arriving, result: arriving.end() } } : {}),
+      ...(arriving ? { arrived: { read: arriving.read, result: arriving.read.end() } } : {}),
     };
   } catch (error) {
-    arriving?.abort();
+    arriving?.read.abort();
     await rm(dir, { recursive: true, force: true });
     const code = (error as { code?: string }).code;
     // the file limit is 1: a second file part (another customer_file or any other) is a bad form
@@ -203,6 +214,9 @@ export async function receiveUpload(
       );
     }
     throw error;
+  } finally {
+    // received (its job holds it now) or refused: no longer counted as receiving
+    arriving?.release();
   }
 }
 

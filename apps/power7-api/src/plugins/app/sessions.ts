@@ -51,10 +51,23 @@ export const sessionsPlugin = fp<{ config: Power7Config; database: OpenDatabase 
     });
     await sessions.checkStorage();
     const queue = sessions.jobs.queue;
-    // only a job of this process can take over what its upload read
+    // Only a job of this process can take over what its upload read. The reads held in memory (being
+    // received, or waiting for their job) are bounded: one per job running and one for the next; the
+    // files of more uploads at once wait on disk, as without the setting.
+    const memory = sessions.memory;
+    const heldReads = config.JOB_CONCURRENCY + 1;
     const uploads: UploadOptions =
       config.READ_DURING_UPLOAD && queue.local
-        ? { readWhileArriving: { workers: config.WORKER_THREADS || availableParallelism() } }
+        ? {
+            readWhileArriving: {
+              workers: config.WORKER_THREADS || availableParallelism(),
+              admit: () => {
+                if (memory.receiving + memory.arrived.size >= heldReads) return null;
+                memory.receiving++;
+                return () => memory.receiving--;
+              },
+            },
+          }
         : {};
     app.decorate('power7', { sessions, queue, cache, database, uploads });
 
