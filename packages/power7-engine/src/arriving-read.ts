@@ -35,9 +35,10 @@ export interface ArrivedRead {
  * Reads a CSV while its bytes arrive (an upload being received), so that the read is done when the
  * upload is: the header and first rows here, then byte ranges cut at line ends as the bytes pass and
  * each handed to a worker thread as soon as it is complete (in shared memory, not through the disk).
- * The same ranges, checks and results as `readCsvInParallel`. Anything else (a quote in the file, a
- * range that meets an error, a file without one valid row, a file shorter than the head) ends it with
- * null: the file is then read from disk as usual, which reports every error with its exact line.
+ * The same checks and results as `readCsvInParallel` (in smaller ranges: the last one is what is left
+ * to read when the upload ends). What that read leaves to one pass (a quote in the file, a range that
+ * meets an error), a file without one valid row, or one shorter than the head ends it with null: the
+ * file is then read from disk as usual, which reports every error with its exact line.
  */
 export class ArrivingCsvRead {
   private readonly step: number;
