@@ -225,9 +225,7 @@ export class ArrivingCsvRead {
     this.reading--;
     this.unread -= range.end - range.start;
     this.pump();
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
+    this.wake();
   }
 
   private giveUp(why: string): void {
@@ -239,6 +237,10 @@ export class ArrivingCsvRead {
     this.queue.length = 0;
     this.done.clear();
     this.joiner = null;
+    this.wake();
+  }
+
+  private wake(): void {
     const waiters = this.waiters;
     this.waiters = [];
     for (const w of waiters) w();

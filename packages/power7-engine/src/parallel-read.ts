@@ -2,9 +2,8 @@ import { open } from 'node:fs/promises';
 import { throwIfAborted } from './errors';
 import type { RangeRequest, RangeResult } from './range-reader';
 import {
-  PartJoiner,
+  joinParts,
   TicketReader,
-  type BodySetup,
   type ReadOptions,
   type TicketFile,
   type TicketPart,
@@ -90,18 +89,8 @@ export async function readCsvInParallel(
   }
   throwIfAborted(opts.signal);
   if (onePass) return null;
-  return joinRanges([headPart, ...(parts as TicketPart[])], setup, opts);
-}
-
-/**
- * Joins the parts of a file read in ranges (the head's first, then the ranges' in file order), telling
- * `onRejected` of every rejected row with its line number in the file.
- */
-function joinRanges(parts: TicketPart[], setup: BodySetup, opts: ReadOptions): TicketFile {
-  const expectedTickets = parts.reduce((n, p) => n + p.count, 0);
-  const joiner = new PartJoiner(setup, opts, { expectedTickets, report: true });
-  for (const p of parts) joiner.add(p);
-  return joiner.end();
+  // the head's part first, then the ranges' in file order; no one has been told of their rejected rows
+  return joinParts([headPart, ...(parts as TicketPart[])], setup, opts, true);
 }
 
 function rangeBytesFor(bytes: number, parallel: ParallelReadOptions): number {

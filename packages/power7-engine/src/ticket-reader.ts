@@ -348,12 +348,17 @@ export class TicketReader {
 /**
  * The tickets of a file read in consecutive runs (one, or the byte ranges of a parallel read, in file
  * order; each part's line numbers counted from its own first line, the first part's from the file's).
- * Throws `NoValidRowsError` when no row was valid. Rejected rows are passed on as they are; the caller
- * has already told `onRejected` about them.
+ * Throws `NoValidRowsError` when no row was valid. `report`: tell `onRejected` of every rejected row,
+ * with its line in the file (a parallel read); else the caller has already told it.
  */
-export function joinParts(parts: TicketPart[], setup: BodySetup, opts: ReadOptions): TicketFile {
-  const expected = parts.reduce((n, p) => n + p.count, 0);
-  const joiner = new PartJoiner(setup, opts, { expectedTickets: expected });
+export function joinParts(
+  parts: TicketPart[],
+  setup: BodySetup,
+  opts: ReadOptions,
+  report = false,
+): TicketFile {
+  const expectedTickets = parts.reduce((n, p) => n + p.count, 0);
+  const joiner = new PartJoiner(setup, opts, { expectedTickets, report });
   for (const p of parts) joiner.add(p);
   return joiner.end();
 }
@@ -430,15 +435,18 @@ export class PartJoiner {
     if (n <= this.lines.length) return;
     const cap = Math.max(n, this.expected, Math.ceil(this.lines.length * 1.5));
     const used = this.joined;
-    const tickets = new Uint8Array(cap * PICK);
-    tickets.set(this.tickets.subarray(0, used * PICK));
-    const lines = new Uint32Array(cap);
-    lines.set(this.lines.subarray(0, used));
-    const offsets = new Float64Array(cap);
-    offsets.set(this.offsets.subarray(0, used));
-    const lengths = new Uint32Array(cap);
-    lengths.set(this.lengths.subarray(0, used));
-    Object.assign(this, { tickets, lines, offsets, lengths });
+    const moved = <A extends Uint8Array | Uint32Array | Float64Array>(
+      into: A,
+      from: A,
+      per = 1,
+    ) => {
+      into.set(from.subarray(0, used * per));
+      return into;
+    };
+    this.tickets = moved(new Uint8Array(cap * PICK), this.tickets, PICK);
+    this.lines = moved(new Uint32Array(cap), this.lines);
+    this.offsets = moved(new Float64Array(cap), this.offsets);
+    this.lengths = moved(new Uint32Array(cap), this.lengths);
   }
 
   /** The joined file; `NoValidRowsError` when no row was valid. */

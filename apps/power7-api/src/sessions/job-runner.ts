@@ -204,7 +204,7 @@ export class SessionJobRunner {
     if (!ingest) {
       const reading = Date.now();
       // the upload's own read, when it holds this session's file for its pool
-      signal.addEventListener('abort', () => arrived?.read.abort(), { once: true });
+      if (arrived) signal.addEventListener('abort', () => arrived.read.abort(), { once: true });
       const read = arrived ? await arrived.result : null;
       const ready = read?.pool === params.pool_size ? read : null;
       if (ready) this.readsWhileArriving++;
