@@ -29,6 +29,11 @@ const SCAN_WORKER = {
   entry: 'packages/power7-engine/src/scan-worker.ts',
   out: 'scan-worker.cjs',
 };
+/** The XLSX reading thread (ExcelJS stays external: it loads from node_modules when an XLSX comes). */
+const XLSX_WORKER = {
+  entry: 'packages/power7-engine/src/xlsx-worker.ts',
+  out: 'xlsx-worker.cjs',
+};
 
 /** The sources a build depends on: a bundle older than any of them is stale. */
 export const SERVICE_SOURCES = [
@@ -99,7 +104,8 @@ import { fileURLToPath as __paToPath, pathToFileURL as __paToUrl } from 'node:ur
 const __paBundleDir = __paDirname(__paToPath(import.meta.url));
 const __paFrom = (relative) => __paResolve(__paBundleDir, relative);
 const __paUrl = (relative) => __paToUrl(__paFrom(relative)).href;
-const __PA_SCAN_WORKER__ = __paFrom('${SCAN_WORKER.out}');`;
+const __PA_SCAN_WORKER__ = __paFrom('${SCAN_WORKER.out}');
+const __PA_XLSX_WORKER__ = __paFrom('${XLSX_WORKER.out}');`;
 
 export async function buildServices() {
   const started = performance.now();
@@ -121,16 +127,22 @@ export async function buildServices() {
       });
       if (out.endsWith('cli.mjs')) await fs.promises.chmod(outfile, 0o755); // `npx power7`
       if (!scans) return;
-      // The scan worker beside the bundles that analyse (plain CommonJS: a worker needs no loader).
-      await esbuild.build({
-        entryPoints: [path.join(root, SCAN_WORKER.entry)],
-        outfile: path.join(outDir, SCAN_WORKER.out),
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        logLevel: 'warning',
-      });
+      // The workers beside the bundles that analyse (plain CommonJS: a worker needs no loader).
+      const worker = (entry, out, plugins) =>
+        esbuild.build({
+          entryPoints: [path.join(root, entry)],
+          outfile: path.join(outDir, out),
+          bundle: true,
+          platform: 'node',
+          format: 'cjs',
+          target: 'node20',
+          plugins,
+          logLevel: 'warning',
+        });
+      await Promise.all([
+        worker(SCAN_WORKER.entry, SCAN_WORKER.out, []),
+        worker(XLSX_WORKER.entry, XLSX_WORKER.out, [externalDependencies]),
+      ]);
     }),
   );
   return performance.now() - started;

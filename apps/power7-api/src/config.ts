@@ -56,6 +56,10 @@ export const power7ConfigSchema = z
     STORAGE_DIR: optionalText,
     /** With REDIS_URL: after how long a job of a worker that died is run by another. */
     JOB_LOCK_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+    /** Heap of the worker thread that reads one XLSX upload (a hostile workbook fails its own read). */
+    XLSX_MAX_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(1024),
+    /** Time one XLSX read may take. */
+    XLSX_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   })
   .refine((config) => config.ROLE === 'all' || config.REDIS_URL, {
     path: ['ROLE'],

@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { formatError, sniffFile } from './file-sniff';
 import { readCsvInParallel, type ParallelReadOptions } from './parallel-read';
 import { readCsvTickets, type ReadOptions, type TicketFile } from './ticket-reader';
-import { xlsxAsCsv } from './xlsx-reader';
+import { xlsxAsCsv, type XlsxReadOptions } from './xlsx-reader';
 
 /** Chunks of a file, 1 MiB at a time. */
 export function fileChunks(path: string): AsyncIterable<Uint8Array> {
@@ -26,6 +26,8 @@ export async function readCustomerFile(
   path: string,
   opts: ReadOptions & {
     csvCopy?: (chunk: Buffer) => void;
+    /** Limits and scratch folder of an XLSX read (its signal is `signal`). */
+    xlsx?: Omit<XlsxReadOptions, 'signal'>;
     /** Read a large CSV in byte ranges on this many worker threads (1 or unset: one pass here). */
     parallel?: ParallelReadOptions & { minBytes?: number };
   },
@@ -34,14 +36,18 @@ export async function readCustomerFile(
   if (format === 'empty' || format === 'binary') throw formatError(format);
   if (format === 'xlsx') {
     const copy = opts.csvCopy;
+    const sheet = xlsxAsCsv(path, {
+      ...opts.xlsx,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
     const src = copy
       ? (async function* () {
-          for await (const c of xlsxAsCsv(path)) {
+          for await (const c of sheet) {
             copy(c);
             yield c;
           }
         })()
-      : xlsxAsCsv(path);
+      : sheet;
     return { ...(await readCsvTickets(src, opts)), format };
   }
   const parallel = opts.parallel;

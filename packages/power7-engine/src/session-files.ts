@@ -2,6 +2,7 @@
 import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AnalysisSummary } from './session-types';
+import { XLSX_SCRATCH_PREFIX } from './xlsx-reader';
 
 /** File names inside a session folder (stable, for the service's own bookkeeping). */
 export const SESSION_FILES = {
@@ -154,8 +155,13 @@ export async function syncFile(path: string): Promise<void> {
  */
 export async function removeLeftovers(sessionDir: string): Promise<string[]> {
   const names = await readdir(sessionDir).catch(() => [] as string[]);
-  const leftovers = names.filter((name) => /\.tmp(-\d+-\d+)?$/.test(name));
-  await Promise.all(leftovers.map((name) => rm(join(sessionDir, name), { force: true })));
+  // and the scratch folder of an XLSX read (ExcelJS's temp files) whose process was killed
+  const leftovers = names.filter(
+    (name) => /\.tmp(-\d+-\d+)?$/.test(name) || name.startsWith(XLSX_SCRATCH_PREFIX),
+  );
+  await Promise.all(
+    leftovers.map((name) => rm(join(sessionDir, name), { force: true, recursive: true })),
+  );
   return leftovers;
 }
 

@@ -151,6 +151,7 @@ export async function readUpload(input: IngestInput): Promise<ReadUpload> {
         file = await readCustomerFile(source, {
           pool,
           parallel: { workers: input.workers || availableParallelism() },
+          xlsx: { ...input.xlsx, scratchParent: dir },
           ...(signal ? { signal } : {}),
           keepRejected: false,
           onRejected: (r) => rejected.push(rejectedLine(r)),

@@ -3,6 +3,10 @@ import type { DrawRow, FilterQuery } from './draw-query';
 import type { ArrivedRead } from './arriving-read';
 import type { RejectedRow } from './errors';
 import type { Budget, MatchType, Payouts } from './model';
+import type { XlsxReadOptions } from './xlsx-reader';
+
+/** How far reading one XLSX may go (`XlsxReadOptions`). */
+export type XlsxLimits = Pick<XlsxReadOptions, 'maxMemoryMb' | 'maxSeconds'>;
 
 /** Phases in the order they run. `reading` belongs to ingest; the others to the analysis. */
 export type Phase = 'reading' | 'building' | 'scanning' | 'writing' | 'done';
@@ -47,6 +51,8 @@ export interface IngestInput extends CallOptions {
   moveSource?: boolean;
   /** Worker threads that read a large CSV in byte ranges (0 or unset: one per core; 1: one pass). */
   workers?: number;
+  /** Heap and time limits of reading an XLSX (its scratch folder is the session folder). */
+  xlsx?: XlsxLimits;
   /**
    * The same file read while it arrived (`ArrivingCsvRead`): used instead of reading it again when it
    * is a CSV read for this pool (else the file is read as usual).

@@ -28,83 +28,186 @@ interface ZipEntry {
   name: string;
   method: number;
   compressedSize: number;
-  /** Where the entry's local header starts, then (once read) where its data starts. */
+  /** Where the entry's data starts. */
   offset: number;
 }
+
+/** Read and inflate size; below `maxNodeBytes`, which the per-chunk check relies on. */
+const CHUNK = 64 * 1024;
+const LOCAL_HEADER = 0x04034b50;
+const CENTRAL_HEADER = 0x02014b50;
+const END_OF_DIRECTORY = 0x06054b50;
+const DATA_DESCRIPTOR = Buffer.from([0x50, 0x4b, 0x07, 0x08]);
 
 const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
 const tooLarge = (message: string) => new EngineError('XLSX_TOO_LARGE', message);
 const damaged = (why: string) =>
   new EngineError('XLSX_INVALID', `The XLSX file is damaged and cannot be read (${why}).`);
+const zip64 = () =>
+  tooLarge('The XLSX file is larger than a customer file can be (a ZIP64 archive).');
 
-/** The entries of a zip file, from its central directory, each with the offset of its data. */
+type FileHandle = Awaited<ReturnType<typeof open>>;
+
+async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await fh.read(buffer, 0, length, position);
+  if (bytesRead < length) throw damaged('it is cut off');
+  return buffer;
+}
+
+/** Where `pattern` first occurs in the file at or after `from` (-1: nowhere). */
+async function indexInFile(fh: FileHandle, pattern: Buffer, from: number, size: number) {
+  const chunk = Buffer.alloc(CHUNK + pattern.length - 1);
+  for (let at = from; at < size; at += CHUNK) {
+    const { bytesRead } = await fh.read(chunk, 0, chunk.length, at);
+    const found = chunk.subarray(0, bytesRead).indexOf(pattern);
+    if (found !== -1) return at + found;
+  }
+  return -1;
+}
+
+/** The entries the central directory names: name → local header offset and compressed size. */
+async function directoryEntries(fh: FileHandle, size: number) {
+  // the end-of-central-directory record: 22 bytes plus a comment of up to 64 KiB, at the end
+  const tailLength = Math.min(size, 22 + 0xffff);
+  const tail = await readAt(fh, size - tailLength, tailLength);
+  let eocd = -1;
+  for (let i = tailLength - 22; i >= 0; i--) {
+    if (tail.readUInt32LE(i) === END_OF_DIRECTORY) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd === -1) throw damaged('no zip directory');
+  const count = tail.readUInt16LE(eocd + 10);
+  const dirSize = tail.readUInt32LE(eocd + 12);
+  const dirOffset = tail.readUInt32LE(eocd + 16);
+  if (dirOffset === 0xffffffff || count === 0xffff) throw zip64();
+  if (dirOffset + dirSize > size) throw damaged('its zip directory is cut off');
+  const dir = await readAt(fh, dirOffset, dirSize);
+  const entries = new Map<number, { name: string; compressedSize: number }>();
+  let p = 0;
+  for (let k = 0; k < count; k++) {
+    if (p + 46 > dir.length || dir.readUInt32LE(p) !== CENTRAL_HEADER) {
+      throw damaged('a broken zip directory entry');
+    }
+    const nameLength = dir.readUInt16LE(p + 28);
+    entries.set(dir.readUInt32LE(p + 42), {
+      name: dir.toString('utf8', p + 46, p + 46 + nameLength),
+      compressedSize: dir.readUInt32LE(p + 20),
+    });
+    p += 46 + nameLength + dir.readUInt16LE(p + 30) + dir.readUInt16LE(p + 32);
+  }
+  if (entries.size !== count) throw damaged('two directory entries share one place');
+  return entries;
+}
+
+/**
+ * The entries of a zip file as a streaming reader meets them (the workbook reader, through
+ * `unzipper`, walks the local headers from the first byte and never reads the directory), refused
+ * unless they are exactly the entries the central directory names, at the same places, by the same
+ * names and sizes. So the limits are checked on the very entries, by the very names, that the reader
+ * follows: a sheet hidden behind a directory entry named like an image, or present only as a local
+ * entry, is refused (XLSX_INVALID).
+ */
 async function zipEntries(path: string): Promise<ZipEntry[]> {
   const fh = await open(path, 'r');
   try {
     const { size } = await fh.stat();
-    // the end-of-central-directory record: 22 bytes plus a comment of up to 64 KiB, at the end
-    const tailLength = Math.min(size, 22 + 0xffff);
-    const tail = Buffer.alloc(tailLength);
-    await fh.read(tail, 0, tailLength, size - tailLength);
-    let eocd = -1;
-    for (let i = tailLength - 22; i >= 0; i--) {
-      if (tail.readUInt32LE(i) === 0x06054b50) {
-        eocd = i;
-        break;
-      }
-    }
-    if (eocd === -1) throw damaged('no zip directory');
-    const count = tail.readUInt16LE(eocd + 10);
-    const dirSize = tail.readUInt32LE(eocd + 12);
-    const dirOffset = tail.readUInt32LE(eocd + 16);
-    if (dirOffset === 0xffffffff || count === 0xffff) {
-      throw tooLarge('The XLSX file is larger than a customer file can be (a ZIP64 archive).');
-    }
-    if (dirOffset + dirSize > size) throw damaged('its zip directory is cut off');
-    const dir = Buffer.alloc(dirSize);
-    await fh.read(dir, 0, dirSize, dirOffset);
+    const directory = await directoryEntries(fh, size);
+    const disagree = () => damaged('its zip entries disagree with its directory');
     const entries: ZipEntry[] = [];
-    let p = 0;
-    for (let k = 0; k < count; k++) {
-      if (p + 46 > dir.length || dir.readUInt32LE(p) !== 0x02014b50) {
-        throw damaged('a broken zip directory entry');
+    let at = 0;
+    for (;;) {
+      const signature = (await readAt(fh, at, 4)).readUInt32LE(0);
+      if (signature === END_OF_DIRECTORY) break;
+      if (signature === CENTRAL_HEADER) {
+        const header = await readAt(fh, at, 46);
+        at += 46 + header.readUInt16LE(28) + header.readUInt16LE(30) + header.readUInt16LE(32);
+        continue;
       }
-      const nameLength = dir.readUInt16LE(p + 28);
-      const extraLength = dir.readUInt16LE(p + 30);
-      const commentLength = dir.readUInt16LE(p + 32);
-      entries.push({
-        name: dir.toString('utf8', p + 46, p + 46 + nameLength),
-        method: dir.readUInt16LE(p + 10),
-        compressedSize: dir.readUInt32LE(p + 20),
-        offset: dir.readUInt32LE(p + 42),
-      });
-      p += 46 + nameLength + extraLength + commentLength;
+      if (signature !== LOCAL_HEADER) throw damaged('a broken zip entry');
+      const header = await readAt(fh, at, 30);
+      const flags = header.readUInt16LE(6);
+      const localSize = header.readUInt32LE(18);
+      if (localSize === 0xffffffff) throw zip64();
+      const nameLength = header.readUInt16LE(26);
+      const name = (await readAt(fh, at + 30, nameLength)).toString('utf8');
+      const offset = at + 30 + nameLength + header.readUInt16LE(28);
+      // as the streaming reader: sizes from the local header, or (data descriptor, size 0) the data
+      // runs to the first descriptor signature, followed by a 16-byte descriptor
+      const sizeKnown = !(flags & 0x08) || localSize > 0;
+      const compressedSize = sizeKnown
+        ? localSize
+        : (await indexInFile(fh, DATA_DESCRIPTOR, offset, size)) - offset;
+      if (compressedSize < 0) throw damaged('an entry without its end');
+      const listed = directory.get(at);
+      if (!listed || listed.name !== name || listed.compressedSize !== compressedSize) {
+        throw disagree();
+      }
+      directory.delete(at);
+      entries.push({ name, method: header.readUInt16LE(8), compressedSize, offset });
+      at = offset + compressedSize + (sizeKnown ? 0 : 16);
     }
-    for (const entry of entries) {
-      const local = Buffer.alloc(30);
-      await fh.read(local, 0, 30, entry.offset);
-      if (local.readUInt32LE(0) !== 0x04034b50) throw damaged('a broken zip entry');
-      entry.offset += 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
-    }
+    if (directory.size > 0) throw disagree();
     return entries;
   } finally {
     await fh.close();
   }
 }
 
+/**
+ * What the workbook reader (ExcelJS's stream reader) does with an entry, by the same tests in the same
+ * order (its names are matched unanchored): parse it as a worksheet, hold it as the shared strings,
+ * parse it as another part, or drain it unread (null).
+ */
+function readerRole(name: string): 'sheet' | 'sharedStrings' | 'other' | null {
+  if (name === '_rels/.rels') return null;
+  if (['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/styles.xml'].includes(name)) {
+    return 'other';
+  }
+  if (name === 'xl/sharedStrings.xml') return 'sharedStrings';
+  if (/xl\/worksheets\/sheet\d+[.]xml/.test(name)) return 'sheet';
+  if (/xl\/worksheets\/_rels\/sheet\d+[.]xml.rels/.test(name)) return 'other';
+  return null;
+}
+
 const ROW_TAG = Buffer.from('<row');
-/** Read and inflate size; below `maxNodeBytes`, which the per-chunk check relies on. */
-const CHUNK = 64 * 1024;
+
+/**
+ * Where the last `<row` tag of `bytes` starts (-1: none): `<row` then a space, `>` or `/`, as the XML
+ * parser reads a row element. `<rowa>` and the like are other elements and do not start a row.
+ */
+function lastRowTag(bytes: Buffer): number {
+  for (let at = bytes.lastIndexOf(ROW_TAG); at !== -1; at = bytes.lastIndexOf(ROW_TAG, at - 1)) {
+    const next = bytes[at + ROW_TAG.length];
+    if (
+      next === 0x20 ||
+      next === 0x09 ||
+      next === 0x0a ||
+      next === 0x0d ||
+      next === 0x3e ||
+      next === 0x2f
+    )
+      return at;
+    if (at === 0) break;
+  }
+  return -1;
+}
 
 /**
  * Inflates one XML part and checks its bytes as they come: total size, longest node, longest row.
  * Stops at the first limit passed, so a bomb costs only the bytes up to it.
  */
-async function checkPart(path: string, entry: ZipEntry): Promise<void> {
-  const sheet = /^xl\/worksheets\/[^/]+\.xml$/.test(entry.name);
+async function checkPart(
+  path: string,
+  entry: ZipEntry,
+  role: 'sheet' | 'sharedStrings' | 'other',
+): Promise<void> {
+  const sheet = role === 'sheet';
   const maxBytes = sheet
     ? XLSX_LIMITS.maxSheetBytes
-    : entry.name === 'xl/sharedStrings.xml'
+    : role === 'sharedStrings'
       ? XLSX_LIMITS.maxSharedStringsBytes
       : XLSX_LIMITS.maxOtherBytes;
   let total = 0;
@@ -131,17 +234,19 @@ async function checkPart(path: string, entry: ZipEntry): Promise<void> {
         );
       }
       if (sheet) {
-        // `<row` may straddle two chunks: the previous chunk's last 3 bytes are searched with this one's
-        const seam = Buffer.concat([carry, chunk.subarray(0, 3)]);
-        if (seam.indexOf(ROW_TAG) !== -1) lastRow = total - carry.length + seam.indexOf(ROW_TAG);
-        const row = chunk.lastIndexOf(ROW_TAG);
+        // a row tag may straddle two chunks: the previous chunk's last 4 bytes are searched with
+        // this one's first 4
+        const seam = Buffer.concat([carry, chunk.subarray(0, 4)]);
+        const inSeam = lastRowTag(seam);
+        if (inSeam !== -1) lastRow = total - carry.length + inSeam;
+        const row = lastRowTag(chunk);
         if (row !== -1) lastRow = total + row;
         if (end - lastRow > XLSX_LIMITS.maxRowBytes) {
           throw refuse(
             `A row of the XLSX file holds more than ${mib(XLSX_LIMITS.maxRowBytes)} MiB; this does not look like a customer file.`,
           );
         }
-        carry = Buffer.from(chunk.subarray(Math.max(0, chunk.length - 3)));
+        carry = Buffer.from(chunk.subarray(Math.max(0, chunk.length - 4)));
       }
       total = end;
       if (total > maxBytes) {
@@ -173,7 +278,7 @@ async function checkPart(path: string, entry: ZipEntry): Promise<void> {
 export async function checkXlsxLimits(path: string): Promise<void> {
   const entries = await zipEntries(path);
   for (const entry of entries) {
-    if (!/\.(xml|rels)$/.test(entry.name)) continue;
-    await checkPart(path, entry);
+    const role = readerRole(entry.name);
+    if (role && entry.compressedSize > 0) await checkPart(path, entry, role);
   }
 }

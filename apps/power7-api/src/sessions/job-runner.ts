@@ -9,6 +9,7 @@ import {
   runAnalysis,
   type Budget,
   type ReadUpload,
+  type XlsxLimits,
 } from '@pa/power7-engine/session-store';
 import type { SessionRow } from '../db/schema';
 import { ErrorCode } from '@pa/contracts/error-codes';
@@ -28,6 +29,8 @@ export const MAX_ATTEMPTS = 3;
 export interface JobRunnerOptions {
   /** Worker threads of one analysis (0: one per core). */
   workers: number;
+  /** Heap and time limits of reading one XLSX upload. */
+  xlsx: XlsxLimits;
   /** Jobs run at the same time. */
   concurrency: number;
   ttlHours: number;
@@ -213,6 +216,7 @@ export class SessionJobRunner {
         sessionDir: dir,
         pool: params.pool_size,
         moveSource: true,
+        xlsx: this.options.xlsx,
         ...(this.options.workers > 0 ? { workers: this.options.workers } : {}),
         ...(ready ? { arrived: ready } : {}),
         ...(row.originalName ? { originalName: row.originalName } : {}),

@@ -36,6 +36,7 @@ export const sessionsPlugin = fp<{ config: Power7Config; database: OpenDatabase 
     const sessions = new Power7Sessions(new SessionRepository(database.db), cache, {
       root: config.STORAGE_DIR,
       workers: config.WORKER_THREADS,
+      xlsx: { maxMemoryMb: config.XLSX_MAX_MEMORY_MB, maxSeconds: config.XLSX_MAX_SECONDS },
       concurrency: config.JOB_CONCURRENCY,
       ttlHours: config.SESSION_TTL_HOURS,
       log: app.log,
