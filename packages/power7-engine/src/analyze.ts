@@ -28,6 +28,7 @@ import {
   splitTops,
 } from './tables';
 import { SharedBufferLease, tableBufferPool } from './shared-buffers';
+import { groupTotals, type DistributionIndex } from './distribution';
 import { deriveWeights, unitsToAmount, type Weights } from './weights';
 import { buildOnWorkers, releaseWorkers, scanOnWorkers, takeWorkers } from './workers';
 
@@ -82,6 +83,12 @@ export interface AnalysisResult {
     curve: { edges: number[]; counts: number[] };
   };
   table: QualifyingTable;
+  /**
+   * The exact distribution of every draw's total: the totals grouped by bin (`distribution.ts`),
+   * 8 bytes a draw, and its index. Draws with a 7-match winner: one per distinct ticket.
+   */
+  distribution: { index: DistributionIndex; totals: Float64Array };
+  jackpotDraws: number;
   timings: { buildMs: number; scanMs: number; totalMs: number; workers: number };
 }
 
@@ -142,6 +149,8 @@ export async function analyzeTickets(
       lo: weights.lo,
       hi: weights.hi,
       widths,
+      // every draw's total (not from the pool: it outlives this call, until written to disk)
+      totals: new Float64Array(new SharedArrayBuffer(totalDraws * 8)),
     };
     const chunks: ScanChunk[] = [];
     let statsList: ScanStats[];
@@ -182,7 +191,14 @@ export async function analyzeTickets(
       chunks: chunks.map((c) => ({ length: c.length, ranks: c.ranks, counts: c.counts })),
     };
     clean = true;
-    const stats = mergeStats(statsList, weights, opts.histogramBins ?? 50, pool, count);
+    const { fine, ...stats } = mergeStats(
+      statsList,
+      weights,
+      opts.histogramBins ?? 50,
+      pool,
+      count,
+    );
+    const sums = await groupTotals(params.totals, fine.counts, fine.shift);
     return {
       pool,
       tickets: count,
@@ -191,6 +207,17 @@ export async function analyzeTickets(
       weights,
       stats,
       table,
+      distribution: {
+        index: {
+          draws: totalDraws,
+          shift: fine.shift,
+          unit: weights.unit,
+          counts: fine.counts,
+          ...sums,
+        },
+        totals: params.totals,
+      },
+      jackpotDraws: tables.ticketRanks.length,
       timings: {
         buildMs: tBuilt - t0,
         scanMs: tScanned - tBuilt,
@@ -228,7 +255,7 @@ function mergeStats(
   bins: number,
   pool: number,
   tickets: number,
-): AnalysisResult['stats'] {
+): AnalysisResult['stats'] & { fine: { counts: Float64Array; shift: number } } {
   let min = Infinity;
   let max = -Infinity;
   let worstRank = -1;
@@ -280,5 +307,6 @@ function mergeStats(
     worstRank,
     histogram: grouped(bins),
     curve: grouped(CURVE_BINS),
+    fine: { counts: hist, shift },
   };
 }

@@ -13,6 +13,11 @@ export interface ScanParams {
   hi: number;
   /** Per match type 3..7 (index 0..4): bytes per stored count (1, 2 or 4), as their bound needs. */
   widths: CountWidth[];
+  /**
+   * Every draw's total in units, by colex rank (shared by the workers, each writing its own draws):
+   * the exact distribution every budget question is answered from (`distribution.ts`).
+   */
+  totals: Float64Array;
 }
 
 /** Qualifying draws of one top number (largest element `g`, 0-based), in ascending colex rank. */
@@ -375,6 +380,7 @@ function scanTop(
   st: RunningStats,
   out: QualifyingWriter,
   o: Int32Array,
+  totals: Float64Array,
 ): void {
   let { min, max, worstRank, worstLex, qualified, shift } = st;
   const hist = st.hist;
@@ -436,6 +442,7 @@ function scanTop(
                 nextT = tp < nT ? ticketRanks[tp]! : -1;
               }
               const t = s / 24 + alpha7 * c7;
+              totals[r] = t;
               if (t < min) min = t;
               if (t >= max) {
                 const lk = lexKey(a, o);
@@ -498,6 +505,7 @@ export function scanTops(
       st,
       out,
       outer,
+      p.totals,
     );
     out.flush();
     if (sink.progress(st.draws) === false) break;

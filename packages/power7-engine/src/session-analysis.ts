@@ -13,6 +13,13 @@ import {
 } from './session-files';
 import type { AnalysisInput, AnalysisSummary, IngestSummary } from './session-types';
 import { countWinners } from './winners';
+import {
+  DistributionQuery,
+  indexColumns,
+  memoryBins,
+  quantiles,
+  type Quantiles,
+} from './distribution';
 
 /**
  * Runs the exhaustive analysis of an ingested session and writes `qualifying.bin` and `analysis.json`
@@ -80,11 +87,23 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
     if (bytes % 4) columns.push(new Uint8Array(4 - (bytes % 4)));
   }
   const stamp = `tmp-${process.pid}-${Date.now()}`;
-  const qualifyingTmp = `${fileIn(dir, 'qualifying')}.${stamp}`;
-  const written = writeSynced(qualifyingTmp, columns);
+  const files: Record<'qualifying' | 'distribution' | 'distributionIndex', ArrayBufferView[]> = {
+    qualifying: columns,
+    distribution: [res.distribution.totals],
+    distributionIndex: indexColumns(res.distribution.index),
+  };
+  const temps = (Object.keys(files) as (keyof typeof files)[]).map(
+    (name) => [name, `${fileIn(dir, name)}.${stamp}`] as const,
+  );
+  const written = Promise.all(temps.map(([name, tmp]) => writeSynced(tmp, files[name])));
   written.catch(() => {}); // awaited below; an early rejection is not "unhandled"
   let worstDraw: DrawRow;
+  let quantilesOfTotals: Quantiles;
   try {
+    const { index, totals } = res.distribution;
+    quantilesOfTotals = await quantiles(
+      new DistributionQuery(index, memoryBins(totals, index.counts)),
+    );
     const worstNumbers = numbersOfRank(res.stats.worstRank);
     const wc = countWinners(tickets, count, worstNumbers);
     worstDraw = {
@@ -96,10 +115,10 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
     await written;
   } catch (err) {
     await written.catch(() => {});
-    await rm(qualifyingTmp, { force: true });
+    await Promise.all(temps.map(([, tmp]) => rm(tmp, { force: true })));
     throw err;
   }
-  await rename(qualifyingTmp, fileIn(dir, 'qualifying'));
+  for (const [name, tmp] of temps) await rename(tmp, fileIn(dir, name));
   await syncDir(dir);
   const payouts = { ...input.payouts };
   const summary: StoredAnalysis = {
@@ -118,6 +137,8 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
       worstDraw,
       histogram: res.stats.histogram,
       curve: res.stats.curve,
+      quantiles: quantilesOfTotals,
+      jackpotDraws: res.jackpotDraws,
     },
     timings: { ...res.timings, saveMs: 0 },
     finishedAt: new Date().toISOString(),
@@ -126,6 +147,7 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
       widths,
       unit: res.weights.unit,
       w: Array.from(res.weights.w),
+      distributionShift: res.distribution.index.shift,
     },
   };
   // "analysed" is never on disk before "ingested"

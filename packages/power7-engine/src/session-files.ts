@@ -14,11 +14,21 @@ export const SESSION_FILES = {
   rowIndex: 'rows.idx',
   analysis: 'analysis.json',
   qualifying: 'qualifying.bin',
+  /** Every draw's total, grouped by bin (`distribution.ts`), and the per-bin counts and sums. */
+  distribution: 'distribution.bin',
+  distributionIndex: 'distribution-index.bin',
 } as const;
 
 /** Extra bookkeeping stored beside the summary in `analysis.json`. */
 export interface StoredAnalysis extends AnalysisSummary {
-  storage: { qualified: number; widths: number[]; unit: number; w: number[] };
+  storage: {
+    qualified: number;
+    widths: number[];
+    unit: number;
+    w: number[];
+    /** The distribution's bin width is 2^shift units; absent in results saved before it existed. */
+    distributionShift?: number;
+  };
 }
 
 export const fileIn = (dir: string, name: keyof typeof SESSION_FILES) =>

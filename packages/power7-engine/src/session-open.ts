@@ -3,11 +3,23 @@ import { queryDraws, type FilterQuery, type QueryContext } from './draw-query';
 import { EngineError } from './errors';
 import { formatCombo, MATCH_TYPES, parseCombo, PICK, type MatchType } from './model';
 import type { CountColumn } from './scan';
+import {
+  budgetInsight,
+  DistributionQuery,
+  fileBins,
+  indexFromColumns,
+  quantiles,
+  rangeInsight,
+  type BinReader,
+  type DistributionIndex,
+} from './distribution';
 import { fileIn, readAligned, readJson, type StoredAnalysis } from './session-files';
 import type {
   AnalysisSummary,
   FilterAnswer,
   IngestSummary,
+  InsightAnswer,
+  InsightQuery,
   NoValidRowsSummary,
   OpenSession,
   SessionStatus,
@@ -98,6 +110,7 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
     return m as MatchType;
   };
   let cache: { key: string; index: Uint32Array } | null = null;
+  let distribution: ReturnType<typeof openDistribution> | null = null;
   let closed = false;
   const ensureOpen = () => {
     if (closed) throw new Error('session is closed');
@@ -169,9 +182,88 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
         payouts: analysis.payouts,
       });
     },
+    async insight(query) {
+      ensureOpen();
+      distribution ??= openDistribution(sessionDir, stored);
+      // a failed open (an old session) is not kept: the next question tries again
+      void distribution.catch(() => (distribution = null));
+      return answerInsight(await distribution, analysis, query);
+    },
     close() {
       closed = true;
       cache = null;
+      distribution = null;
     },
+  };
+}
+
+/** The session's distribution index (1.5 MB), read on its first question. */
+async function openDistribution(
+  sessionDir: string,
+  stored: StoredAnalysis,
+): Promise<{ index: DistributionIndex; readBin: BinReader }> {
+  const shift = stored.storage.distributionShift;
+  if (shift === undefined) {
+    throw new EngineError(
+      'SESSION_NOT_READY',
+      'This session was analysed before exact insight existed; run it again to ask budget questions.',
+    );
+  }
+  const buffer = await readAligned(fileIn(sessionDir, 'distributionIndex'));
+  const index = indexFromColumns(buffer, { draws: stored.draws, shift, unit: stored.storage.unit });
+  return { index, readBin: fileBins(fileIn(sessionDir, 'distribution'), index.counts) };
+}
+
+/** Most budgets and ranges one question may hold. */
+export const INSIGHT_LIMITS = { budgets: 50, ranges: 20 } as const;
+
+const isAmount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+/** Exact answers to `query` over a session's distribution (bins read as they are needed). */
+export async function answerInsight(
+  { index, readBin }: { index: DistributionIndex; readBin: BinReader },
+  analysis: AnalysisSummary,
+  query: InsightQuery,
+): Promise<InsightAnswer> {
+  const budgets = query.budgets ?? [];
+  const ranges = query.ranges ?? [];
+  if (!budgets.every(isAmount)) {
+    throw new EngineError('INVALID_PARAMS', 'Every budget must be an amount ≥ 0.', 'budgets');
+  }
+  if (!ranges.every((r) => isAmount(r.min) && isAmount(r.max) && r.min <= r.max)) {
+    throw new EngineError(
+      'INVALID_PARAMS',
+      'Every range needs amounts min ≤ max, both ≥ 0.',
+      'ranges',
+    );
+  }
+  if (budgets.length > INSIGHT_LIMITS.budgets) {
+    throw new EngineError(
+      'INVALID_PARAMS',
+      `At most ${INSIGHT_LIMITS.budgets} budgets.`,
+      'budgets',
+    );
+  }
+  if (ranges.length > INSIGHT_LIMITS.ranges) {
+    throw new EngineError('INVALID_PARAMS', `At most ${INSIGHT_LIMITS.ranges} ranges.`, 'ranges');
+  }
+  const distribution = new DistributionQuery(index, readBin);
+  const { stats } = analysis;
+  const jackpotDraws = stats.jackpotDraws ?? 0;
+  return {
+    draws: analysis.draws,
+    min: stats.min,
+    max: stats.max,
+    mean: stats.mean,
+    quantiles: stats.quantiles ?? (await quantiles(distribution)),
+    jackpotDraws,
+    jackpotShare: jackpotDraws / analysis.draws,
+    worst: {
+      combo: stats.worstDraw.combo,
+      totalPayout: stats.worstDraw.totalPayout,
+      winners: stats.worstDraw.winners,
+    },
+    budgets: await Promise.all(budgets.map((b) => budgetInsight(distribution, b))),
+    ranges: await Promise.all(ranges.map((r) => rangeInsight(distribution, r.min, r.max))),
   };
 }

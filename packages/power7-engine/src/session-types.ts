@@ -2,7 +2,8 @@
 import type { DrawRow, FilterQuery } from './draw-query';
 import type { ArrivedRead } from './arriving-read';
 import type { RejectedRow } from './errors';
-import type { Budget, MatchType, Payouts } from './model';
+import type { Budget, MatchType, Payouts, WinnerCounts } from './model';
+import type { BudgetInsight, Quantiles, RangeInsight } from './distribution';
 import type { XlsxReadOptions } from './xlsx-reader';
 
 /** How far reading one XLSX may go (`XlsxReadOptions`). */
@@ -127,6 +128,32 @@ export interface PayoutStats {
   histogram: Histogram;
   /** The same exact counts in finer bins (budget curve); absent in results saved before it existed. */
   curve?: Histogram;
+  /**
+   * Exact quantiles of the totals (q: the smallest total T with at least q % of draws ≤ T) and the
+   * draws with a 7-match winner; absent in results saved before they existed.
+   */
+  quantiles?: Quantiles;
+  jackpotDraws?: number;
+}
+
+/** Questions of `OpenSession.insight`: budgets (≤ 50) and ranges (≤ 20), in currency. */
+export interface InsightQuery {
+  budgets?: number[];
+  ranges?: { min: number; max: number }[];
+}
+
+/** Exact answers over every draw of a session (`distribution.ts`; every draw equally likely). */
+export interface InsightAnswer {
+  draws: number;
+  min: number;
+  max: number;
+  mean: number;
+  quantiles: Quantiles;
+  jackpotDraws: number;
+  jackpotShare: number;
+  worst: { combo: string; totalPayout: number; winners: WinnerCounts };
+  budgets: BudgetInsight[];
+  ranges: RangeInsight[];
 }
 
 /** What an analysis produced; stored as `analysis.json`. */
@@ -224,6 +251,8 @@ export interface OpenSession {
   ): Promise<WinnersPage>;
   /** Same CSV as an async iterable of chunks (for `reply.send(Readable.from(...))`). */
   winnersCsv(combo: string, matchType: MatchType | 'all'): AsyncIterable<string>;
+  /** Exact answers to budget questions over every draw (one bin read per budget at most). */
+  insight(query: InsightQuery): Promise<InsightAnswer>;
   /** Frees memory; the object must not be used afterwards. */
   close(): void;
 }

@@ -1,6 +1,7 @@
 import { scanTops, type CountWidth, type ScanParams } from './scan';
 import { addTierTables, buildTables } from './tables';
 import { deriveWeights } from './weights';
+import { drawCount } from './model';
 
 /**
  * Runs the build and scan kernels on a small synthetic problem (P=20, 3,000 tickets with duplicates:
@@ -36,6 +37,7 @@ export async function warmUpKernels(): Promise<void> {
   const tops: number[] = [];
   for (let g = pool - 1; g >= 6; g--) tops.push(g);
   const sink = { chunk: () => undefined, progress: () => undefined };
+  const totals = new Float64Array(drawCount(pool));
   const params = (lo: number, hi: number, width: CountWidth): ScanParams => ({
     pool,
     w: Array.from(weights.w),
@@ -43,6 +45,7 @@ export async function warmUpKernels(): Promise<void> {
     lo,
     hi,
     widths: [width, width, width, width, width],
+    totals,
   });
   const tables = await buildTables(tickets, count, pool, weights);
   // none qualify (statistics only), then ~5% (sparse counting), then all (dense counting)

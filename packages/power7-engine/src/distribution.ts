@@ -1,0 +1,292 @@
+import { open } from 'node:fs/promises';
+import { HIST_BINS } from './scan';
+
+/**
+ * The exact distribution of every draw's total payout, kept so that any budget question is answered
+ * exactly (issue #25): every draw's total (in units, see `weights.ts`), grouped by the scan's fine
+ * histogram bin (bin i holds the totals in [i·2^shift, (i+1)·2^shift); the order inside a bin is
+ * arbitrary), with per-bin counts and exact sums. A question reads at most one bin per budget: the
+ * bins below it count whole. With `shift` 0 a bin is one value and no bin is ever read.
+ */
+export interface DistributionIndex {
+  draws: number;
+  /** Bin width is 2^shift units. */
+  shift: number;
+  /** Minor units (cents) per unit. */
+  unit: number;
+  /** Draws per bin. */
+  counts: Float64Array;
+  /** Σ of the totals per bin in units, split so each part stays exact: high·2^26 + low. */
+  sumHigh: Float64Array;
+  sumLow: Float64Array;
+}
+
+/** The totals of one bin, in any order. */
+export type BinReader = (bin: number) => Promise<Float64Array>;
+
+const SPLIT = 2 ** 26;
+
+/**
+ * Groups `totals` (every draw's total, in rank order) by bin in place — an American-flag sort, no
+ * second array — and sums each bin exactly. `counts` are the scan's exact per-bin counts. Yields to
+ * the event loop every few milliseconds (86M draws at P=49 take about a second).
+ */
+export async function groupTotals(
+  totals: Float64Array,
+  counts: Float64Array,
+  shift: number,
+): Promise<{ sumHigh: Float64Array; sumLow: Float64Array }> {
+  const width = 2 ** shift;
+  const end = new Float64Array(HIST_BINS);
+  const next = new Float64Array(HIST_BINS);
+  let at = 0;
+  for (let i = 0; i < HIST_BINS; i++) {
+    next[i] = at;
+    at += counts[i]!;
+    end[i] = at;
+  }
+  let lastYield = performance.now();
+  for (let i = 0; i < HIST_BINS; i++) {
+    while (next[i]! < end[i]!) {
+      let v = totals[next[i]!]!;
+      let b = Math.floor(v / width);
+      // follow the cycle: put v in its bin, take what was there, until one belongs here
+      while (b !== i) {
+        const slot = next[b]!++;
+        const taken = totals[slot]!;
+        totals[slot] = v;
+        v = taken;
+        b = Math.floor(v / width);
+      }
+      totals[next[i]!++] = v;
+    }
+    if ((i & 255) === 0 && performance.now() - lastYield > 8) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+    }
+  }
+  const sumHigh = new Float64Array(HIST_BINS);
+  const sumLow = new Float64Array(HIST_BINS);
+  let from = 0;
+  for (let i = 0; i < HIST_BINS; i++) {
+    const to = end[i]!;
+    let high = 0;
+    let low = 0;
+    for (let k = from; k < to; k++) {
+      const t = totals[k]!;
+      const h = Math.floor(t / SPLIT);
+      high += h;
+      low += t - h * SPLIT;
+    }
+    sumHigh[i] = high;
+    sumLow[i] = low;
+    from = to;
+  }
+  return { sumHigh, sumLow };
+}
+
+/** Where bin `i`'s totals start in the grouped array (the draws of the bins before it). */
+export function binStarts(counts: Float64Array): Float64Array {
+  const starts = new Float64Array(HIST_BINS + 1);
+  for (let i = 0; i < HIST_BINS; i++) starts[i + 1] = starts[i]! + counts[i]!;
+  return starts;
+}
+
+/** Exact count and sum (in units) of the draws whose total is at most `x` units. */
+interface Below {
+  count: number;
+  sum: bigint;
+}
+
+/** Answers exact questions over one session's distribution, reading bins through `readBin`. */
+export class DistributionQuery {
+  private readonly starts: Float64Array;
+  /** Σ of the totals of the bins before i, exactly. */
+  private readonly sumsBefore: bigint[];
+  private readonly bins = new Map<number, Promise<Float64Array>>();
+
+  constructor(
+    readonly index: DistributionIndex,
+    private readonly readBin: BinReader,
+  ) {
+    this.starts = binStarts(index.counts);
+    this.sumsBefore = [0n];
+    let sum = 0n;
+    for (let i = 0; i < HIST_BINS; i++) {
+      if (index.counts[i]! > 0) {
+        sum += BigInt(index.sumHigh[i]!) * BigInt(SPLIT) + BigInt(index.sumLow[i]!);
+      }
+      this.sumsBefore.push(sum);
+    }
+  }
+
+  /** Bins read once per query object (a request), however many budgets fall in them. */
+  private bin(i: number): Promise<Float64Array> {
+    let bin = this.bins.get(i);
+    if (!bin) {
+      bin = this.readBin(i);
+      this.bins.set(i, bin);
+    }
+    return bin;
+  }
+
+  /** Draws with total ≤ x units (x an integer or ±Infinity), and the sum of their totals. */
+  async atMost(x: number): Promise<Below> {
+    const { shift } = this.index;
+    if (x < 0) return { count: 0, sum: 0n };
+    const i = Math.floor(x / 2 ** shift);
+    if (i >= HIST_BINS) return { count: this.index.draws, sum: this.sumsBefore[HIST_BINS]! };
+    // a bin whose every possible total is ≤ x counts whole
+    if ((i + 1) * 2 ** shift - 1 <= x)
+      return { count: this.starts[i + 1]!, sum: this.sumsBefore[i + 1]! };
+    let count = this.starts[i]!;
+    let sum = this.sumsBefore[i]!;
+    let partial = 0;
+    for (const t of await this.bin(i)) {
+      if (t <= x) {
+        count++;
+        partial += t;
+        // a bin's partial sum stays exact well below 2^53; flushed to the bigint now and then
+        if (partial > 2 ** 52) {
+          sum += BigInt(partial);
+          partial = 0;
+        }
+      }
+    }
+    return { count, sum: sum + BigInt(partial) };
+  }
+
+  /** The k-th smallest total (1-based), in units. */
+  async kth(k: number): Promise<number> {
+    const { shift } = this.index;
+    // the first bin whose end reaches k
+    let lo = 0;
+    let hi = HIST_BINS - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid + 1]! >= k) hi = mid;
+      else lo = mid + 1;
+    }
+    if (shift === 0) return lo;
+    const sorted = Float64Array.from(await this.bin(lo)).sort();
+    return sorted[k - this.starts[lo]! - 1]!;
+  }
+}
+
+/** A total in units as an amount of currency (units × unit cents / 100). */
+const amount = (units: number, unit: number) => (units * unit) / 100;
+
+/** How one budget fares over every draw. */
+export interface BudgetInsight {
+  budget: number;
+  /** Draws whose total is at most the budget. */
+  covered: number;
+  share: number;
+  /** Share of draws whose total exceeds the budget. */
+  exceedProbability: number;
+  /** Mean over all draws of max(0, total − budget), rounded to the cent. */
+  expectedExcess: number;
+}
+
+export interface RangeInsight {
+  min: number;
+  max: number;
+  /** Draws with min ≤ total ≤ max. */
+  within: number;
+  share: number;
+}
+
+export const QUANTILES = ['50', '90', '95', '99', '99.9'] as const;
+export type Quantiles = Record<(typeof QUANTILES)[number], number>;
+
+/** Cents of an amount of currency (at most 2 decimals, as payouts and budgets are). */
+const cents = (amountOf: number) => Math.round(amountOf * 100);
+
+/** `a / b` rounded half up, for non-negative bigints. */
+const divRound = (a: bigint, b: bigint) => (2n * a + b) / (2n * b);
+
+export async function budgetInsight(
+  query: DistributionQuery,
+  budget: number,
+): Promise<BudgetInsight> {
+  const { draws, unit } = query.index;
+  const budgetCents = cents(budget);
+  // a total of t units is within the budget when t·unit ≤ budget in cents
+  const below = await query.atMost(Math.floor(budgetCents / unit));
+  const above = draws - below.count;
+  const allSum = (await query.atMost(Infinity)).sum;
+  const excessCents = BigInt(unit) * (allSum - below.sum) - BigInt(budgetCents) * BigInt(above);
+  return {
+    budget,
+    covered: below.count,
+    share: below.count / draws,
+    exceedProbability: above / draws,
+    expectedExcess: Number(divRound(excessCents, BigInt(draws))) / 100,
+  };
+}
+
+export async function rangeInsight(
+  query: DistributionQuery,
+  min: number,
+  max: number,
+): Promise<RangeInsight> {
+  const { draws, unit } = query.index;
+  const upTo = await query.atMost(Math.floor(cents(max) / unit));
+  // below min: totals t with t·unit < min in cents
+  const belowMin = await query.atMost(Math.ceil(cents(min) / unit) - 1);
+  const within = Math.max(0, upTo.count - belowMin.count);
+  return { min, max, within, share: within / draws };
+}
+
+/**
+ * Quantile q: the smallest total T such that at least q % of draws have a total ≤ T, i.e. the
+ * ⌈q·N/100⌉-th smallest total, as an amount of currency.
+ */
+export async function quantiles(query: DistributionQuery): Promise<Quantiles> {
+  const { draws, unit } = query.index;
+  const out = {} as Quantiles;
+  for (const q of QUANTILES) {
+    // ⌈q·N/100⌉ in integers (q has one decimal)
+    const k = Number((BigInt(Math.round(Number(q) * 10)) * BigInt(draws) + 999n) / 1000n);
+    out[q] = amount(await query.kth(Math.max(1, k)), unit);
+  }
+  return out;
+}
+
+/** Bins read from the grouped totals in memory. */
+export function memoryBins(totals: Float64Array, counts: Float64Array): BinReader {
+  const starts = binStarts(counts);
+  return (i) => Promise.resolve(totals.subarray(starts[i]!, starts[i + 1]!));
+}
+
+/** Bins read from the grouped totals on disk (`distribution.bin`), one read each. */
+export function fileBins(path: string, counts: Float64Array): BinReader {
+  const starts = binStarts(counts);
+  return async (i) => {
+    const out = new Float64Array(counts[i]!);
+    const fh = await open(path, 'r');
+    try {
+      const bytes = new Uint8Array(out.buffer);
+      const { bytesRead } = await fh.read(bytes, 0, bytes.length, starts[i]! * 8);
+      if (bytesRead !== bytes.length) throw new Error(`${path} is shorter than its index`);
+    } finally {
+      await fh.close();
+    }
+    return out;
+  };
+}
+
+/** The index as stored (`distribution-index.bin`): counts, high and low sums, 65,536 each. */
+export const indexColumns = (index: DistributionIndex): Float64Array[] => [
+  index.counts,
+  index.sumHigh,
+  index.sumLow,
+];
+
+export function indexFromColumns(
+  buffer: ArrayBuffer,
+  meta: Pick<DistributionIndex, 'draws' | 'shift' | 'unit'>,
+): DistributionIndex {
+  const column = (k: number) => new Float64Array(buffer, k * HIST_BINS * 8, HIST_BINS);
+  return { ...meta, counts: column(0), sumHigh: column(1), sumLow: column(2) };
+}
