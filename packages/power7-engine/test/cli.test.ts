@@ -109,6 +109,9 @@ describe('power7 command line', () => {
         { combo: '1-2-3-4-5-6-8', winners: { 3: 0, 4: 0, 5: 0, 6: 5, 7: 1 }, totalPayout: 150 },
         { combo: '1-3-4-5-6-7-8', winners: { 3: 0, 4: 0, 5: 0, 6: 5, 7: 1 }, totalPayout: 150 },
       ],
+      // the 8 totals: 60 ×4, 150 ×2, 240 ×2; the 6 tickets are 4 distinct draws
+      quantiles: { '50': 60, '90': 240, '95': 240, '99': 240, '99.9': 240 },
+      jackpotDraws: 4,
     });
   }, 60_000);
 

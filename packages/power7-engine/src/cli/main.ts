@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { analyzeTickets, prestartScanWorkers } from '../analyze';
+import { DistributionQuery, memoryBins, quantiles } from '../distribution';
 import { readCustomerFile } from '../customer-file';
 import { queryDraws } from '../draw-query';
 import { EngineError } from '../errors';
@@ -152,6 +153,7 @@ async function analyzeCommand(argv: string[]): Promise<void> {
     { pool, table: res.table, w: res.weights.w, unit: res.weights.unit },
     { pageSize: 20, sort: { by: 'totalPayout', direction: 'desc' } },
   ).items.map((d) => ({ combo: d.combo, winners: d.winners, totalPayout: d.totalPayout }));
+  const { index, totals } = res.distribution;
   const out = {
     pool,
     tickets: file.count,
@@ -160,6 +162,10 @@ async function analyzeCommand(argv: string[]): Promise<void> {
     qualified: res.qualified,
     totalPayout: { min: res.stats.min, mean: res.stats.mean, max: res.stats.max },
     top,
+    // exact, over every draw (as the service's insight): q = the smallest total T with ≥ q % of draws ≤ T
+    quantiles: await quantiles(new DistributionQuery(index, memoryBins(totals, index.counts))),
+    /** Draws with at least one 7-match winner. */
+    jackpotDraws: res.jackpotDraws,
   };
   if (values.json) {
     process.stdout.write(JSON.stringify(out) + '\n');
