@@ -334,3 +334,61 @@ export function uploadFormFromParams(params: SessionParams): Required<UploadForm
     pool_size: String(params.pool_size),
   };
 }
+
+/** An amount sent as a JSON number: ≥ 0, ≤ MAX_AMOUNT, at most two decimals. */
+const amountNumber = z
+  .number()
+  .min(0)
+  .max(MAX_AMOUNT)
+  .refine(hasAtMostTwoDecimals, 'An amount may have at most two decimals.');
+
+/** Most budgets and ranges one insight question may hold. */
+export const INSIGHT_MAX_BUDGETS = 50;
+export const INSIGHT_MAX_RANGES = 20;
+
+/** `POST /api/insight/`: exact budget questions over every draw of a finished session. */
+export const insightBodySchema = z.strictObject({
+  session: z.string().min(1).max(100).optional(),
+  budgets: z.array(amountNumber).max(INSIGHT_MAX_BUDGETS).optional(),
+  ranges: z
+    .array(
+      z
+        .strictObject({ min: amountNumber, max: amountNumber })
+        .refine((r) => r.min <= r.max, {
+          message: 'min must not be greater than max',
+          path: ['max'],
+        }),
+    )
+    .max(INSIGHT_MAX_RANGES)
+    .optional(),
+});
+export type InsightBody = z.input<typeof insightBodySchema>;
+
+/** Quantile q: the smallest total T such that at least q % of draws have a total ≤ T. */
+export const QUANTILE_KEYS = ['50', '90', '95', '99', '99.9'] as const;
+
+export const insightAnswerSchema = z.object({
+  /** Every draw is equally likely: shares and probabilities are counts over all of them. */
+  draws: num,
+  min: num,
+  max: num,
+  mean: num,
+  quantiles: z.object({ 50: num, 90: num, 95: num, 99: num, '99.9': num }),
+  /** Draws with at least one 7-match winner, and their share of all draws. */
+  jackpotDraws: num,
+  jackpotShare: num,
+  worst: z.object({ combo: z.string(), totalPayout: num, winners: winnerCounts }),
+  budgets: z.array(
+    z.object({
+      budget: num,
+      /** Draws whose total payout is at most the budget. */
+      covered: num,
+      share: num,
+      exceedProbability: num,
+      /** Mean over all draws of max(0, total − budget), to the cent. */
+      expectedExcess: num,
+    }),
+  ),
+  ranges: z.array(z.object({ min: num, max: num, within: num, share: num })),
+});
+export type InsightAnswer = z.infer<typeof insightAnswerSchema>;

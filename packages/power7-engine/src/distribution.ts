@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { QUANTILE_KEYS } from '@pa/contracts/power7';
 import { HIST_BINS } from './scan';
 
 /**
@@ -196,8 +197,7 @@ export interface RangeInsight {
   share: number;
 }
 
-export const QUANTILES = ['50', '90', '95', '99', '99.9'] as const;
-export type Quantiles = Record<(typeof QUANTILES)[number], number>;
+export type Quantiles = Record<(typeof QUANTILE_KEYS)[number], number>;
 
 /** Cents of an amount of currency (at most 2 decimals, as payouts and budgets are). */
 const cents = (amountOf: number) => Math.round(amountOf * 100);
@@ -245,7 +245,7 @@ export async function rangeInsight(
 export async function quantiles(query: DistributionQuery): Promise<Quantiles> {
   const { draws, unit } = query.index;
   const out = {} as Quantiles;
-  for (const q of QUANTILES) {
+  for (const q of QUANTILE_KEYS) {
     // ⌈q·N/100⌉ in integers (q has one decimal)
     const k = Number((BigInt(Math.round(Number(q) * 10)) * BigInt(draws) + 999n) / 1000n);
     out[q] = amount(await query.kth(Math.max(1, k)), unit);

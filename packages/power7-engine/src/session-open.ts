@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { INSIGHT_MAX_BUDGETS, INSIGHT_MAX_RANGES } from '@pa/contracts/power7';
 import { queryDraws, type FilterQuery, type QueryContext } from './draw-query';
 import { EngineError } from './errors';
 import { formatCombo, MATCH_TYPES, parseCombo, PICK, type MatchType } from './model';
@@ -214,9 +215,6 @@ async function openDistribution(
   return { index, readBin: fileBins(fileIn(sessionDir, 'distribution'), index.counts) };
 }
 
-/** Most budgets and ranges one question may hold. */
-export const INSIGHT_LIMITS = { budgets: 50, ranges: 20 } as const;
-
 const isAmount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /** Exact answers to `query` over a session's distribution (bins read as they are needed). */
@@ -237,15 +235,11 @@ export async function answerInsight(
       'ranges',
     );
   }
-  if (budgets.length > INSIGHT_LIMITS.budgets) {
-    throw new EngineError(
-      'INVALID_PARAMS',
-      `At most ${INSIGHT_LIMITS.budgets} budgets.`,
-      'budgets',
-    );
+  if (budgets.length > INSIGHT_MAX_BUDGETS) {
+    throw new EngineError('INVALID_PARAMS', `At most ${INSIGHT_MAX_BUDGETS} budgets.`, 'budgets');
   }
-  if (ranges.length > INSIGHT_LIMITS.ranges) {
-    throw new EngineError('INVALID_PARAMS', `At most ${INSIGHT_LIMITS.ranges} ranges.`, 'ranges');
+  if (ranges.length > INSIGHT_MAX_RANGES) {
+    throw new EngineError('INVALID_PARAMS', `At most ${INSIGHT_MAX_RANGES} ranges.`, 'ranges');
   }
   const distribution = new DistributionQuery(index, readBin);
   const { stats } = analysis;

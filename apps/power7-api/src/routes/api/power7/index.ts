@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { filterRoutes } from './filter';
+import { insightRoutes } from './insight';
 import { sessionRoutes } from './sessions';
 import { uploadRoutes } from './upload';
 import { winnerRoutes } from './winners';
@@ -9,5 +10,6 @@ export async function power7Routes(app: FastifyInstance) {
   await app.register(uploadRoutes);
   await app.register(sessionRoutes);
   await app.register(filterRoutes);
+  await app.register(insightRoutes);
   await app.register(winnerRoutes);
 }
