@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { controlCharacterPath, multiLineText, singleLineText, unsafeTextAt } from './text';
+import { passwordSchema } from './accounts';
 import { userNameSchema } from './users';
 
 describe('text fields', () => {
@@ -59,5 +60,12 @@ describe('text fields', () => {
     });
     expect(unsafeTextAt({ ['k\udfff']: 'v' })?.field).toBe('k\udfff');
     expect(unsafeTextAt({ password: 'family 👨\u200d👩\u200d👧', emoji: '😀' })).toBeNull();
+  });
+
+  it('keeps a new password exactly as typed (no NFC, joiners allowed), refusing only what cannot be encoded', () => {
+    const typed = 'Zoe\u0301 👨\u200d👩\u200d👧 passphrase';
+    expect(passwordSchema.parse(typed)).toBe(typed);
+    expect(passwordSchema.safeParse('long enough \ud800 pass').success).toBe(false);
+    expect(passwordSchema.safeParse('long enough \u0000 pass').success).toBe(false);
   });
 });

@@ -29,14 +29,24 @@ export const INVISIBLE_CHARACTERS_MESSAGE =
 /** Whether text holds a lone surrogate (no character: it cannot be encoded as UTF-8). */
 export const hasLoneSurrogate = (text: string) => LONE_SURROGATE.test(text);
 
-/** The rules every text field shares, then NFC; `lines` is the control-character rule. */
-const safeText = (lines: RegExp) =>
+/** Text that can be encoded: `lines` is the control-character rule, lone surrogates refused. */
+const encodableText = (lines: RegExp) =>
   z
     .string()
     .regex(lines, CONTROL_CHARACTERS_MESSAGE)
-    .refine((text) => !hasLoneSurrogate(text), LONE_SURROGATE_MESSAGE)
+    .refine((text) => !hasLoneSurrogate(text), LONE_SURROGATE_MESSAGE);
+
+/** The rules every text field shares, then NFC. */
+const safeText = (lines: RegExp) =>
+  encodableText(lines)
     .refine((text) => !INVISIBLE.test(text), INVISIBLE_CHARACTERS_MESSAGE)
     .normalize('NFC');
+
+/**
+ * A one-line secret (a new password): no control character or lone surrogate, but every other
+ * character kept exactly as typed, since sign-in compares what is typed then with what was hashed.
+ */
+export const singleLineSecret = () => encodableText(SINGLE_LINE);
 
 /** A one-line text field: no control, broken or invisible character; kept in NFC. */
 export const singleLineText = () => safeText(SINGLE_LINE);
