@@ -85,10 +85,10 @@ describe('envelope error handler', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(response.json().errors).toEqual([
-      { field: 'pagesize', message: 'is not a known parameter', code: 'VALIDATION_ERROR' },
+      { field: 'pagesize', message: 'unknown parameter "pagesize"', code: 'VALIDATION_ERROR' },
       {
         field: 'filters.status.$ne',
-        message: 'is not a known parameter',
+        message: 'unknown parameter "filters[status][$ne]"',
         code: 'VALIDATION_ERROR',
       },
     ]);

@@ -25,10 +25,7 @@ function validationErrors(error: FastifyError & { validation: FastifySchemaValid
       const parent = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
       return keys.map((key) => ({
         field: [parent, String(key).replace(/\[([^\]]*)\]/g, '.$1')].filter(Boolean).join('.'),
-        message:
-          error.validationContext === 'querystring'
-            ? 'is not a known parameter'
-            : 'is not a known field',
+        message: `unknown ${error.validationContext === 'querystring' ? 'parameter' : 'key'} "${String(key)}"`,
         code: ErrorCode.VALIDATION_ERROR,
       }));
     }
