@@ -22,12 +22,11 @@ const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
 const MAX_DEPTH = 32;
 
 export const CONTROL_CHARACTERS_MESSAGE = 'must not contain control characters';
-export const LONE_SURROGATE_MESSAGE = 'must not contain broken characters (unpaired surrogates)';
-export const INVISIBLE_CHARACTERS_MESSAGE =
-  'must not contain invisible or text-direction characters';
+const LONE_SURROGATE_MESSAGE = 'must not contain broken characters (unpaired surrogates)';
+const INVISIBLE_CHARACTERS_MESSAGE = 'must not contain invisible or text-direction characters';
 
 /** Whether text holds a lone surrogate (no character: it cannot be encoded as UTF-8). */
-export const hasLoneSurrogate = (text: string) => LONE_SURROGATE.test(text);
+const hasLoneSurrogate = (text: string) => LONE_SURROGATE.test(text);
 
 /** Text that can be encoded: `lines` is the control-character rule, lone surrogates refused. */
 const encodableText = (lines: RegExp) =>

@@ -135,7 +135,7 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
  * The request's id: the client's `x-request-id` when it has a safe shape (to trace a call across
  * services), otherwise a new UUID.
  */
-export function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }) {
+function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }) {
   const given = request.headers['x-request-id'];
   return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
 }
