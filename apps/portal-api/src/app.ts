@@ -15,6 +15,7 @@ import { openApi } from '@pa/server-kit/openapi';
 import { securityHeadersPlugin } from '@pa/server-kit/security-headers';
 import type { PortalConfig } from './config';
 import { openDatabase, type OpenDatabase } from './db/client';
+import { uniqueConflict } from './db/unique-conflicts';
 import type { LimiterStore } from './modules/accounts/limits';
 import { AuthCache } from './modules/auth/auth-cache';
 import { loadSigningKeys } from './modules/auth/keys';
@@ -105,7 +106,7 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   await app.register(cors, { origin: allowOrigins(config.CORS_ORIGINS), credentials: true });
   await app.register(cookie);
   const webFallback = await registerWebApp(app, config.WEB_DIST_DIR);
-  await app.register(errorHandler, { fallback: webFallback });
+  await app.register(errorHandler, { fallback: webFallback, mapError: uniqueConflict });
   await app.register(controlCharacterGuard);
   await app.register(openApi, {
     title: 'Power Analyzer portal API',

@@ -113,3 +113,88 @@ describe.each(DATABASES)('audit trail listing on %s', (database) => {
     expect(denied.status).toBe(403);
   });
 });
+
+interface Recorded extends Event {
+  actorName: string;
+  entityId: string | null;
+  after: Record<string, unknown> | null;
+}
+
+// Refusals and sign-outs in the trail (issue #24): who was refused what, and every event names its actor.
+describe('refused requests and sign-outs in the audit trail', () => {
+  let t: TestApp;
+  let admin: { authorization: string };
+  beforeAll(async () => {
+    t = await buildTestApp();
+    admin = await t.authHeader();
+  });
+  afterAll(() => t?.close());
+
+  const events = async (query: string): Promise<Recorded[]> => {
+    const response = await t.app.inject({ url: `/api/audit-events?${query}`, headers: admin });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().data.items;
+  };
+
+  it('records every 403 of a signed-in caller once, with route, missing permission and actor; no body', async () => {
+    const plain = await t.createUser();
+    const headers = await t.authHeader(plain.id);
+    const list = await t.app.inject({ url: '/api/users?search=secret-query', headers });
+    expect(list.statusCode).toBe(403);
+    const create = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers,
+      payload: { userName: 'sneaky', email: 's@example.test', password: 'body-secret-passphrase' },
+    });
+    expect(create.statusCode).toBe(403);
+    // A refusal by a route's own rule, not a permission check: changing one's own status.
+    const self = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${t.company.adminId}`,
+      headers: admin,
+      payload: { version: 1, status: 'locked' },
+    });
+    expect(self.statusCode).toBe(403);
+    // Not signed in: a 401, nobody to name, nothing recorded.
+    expect((await t.app.inject({ url: '/api/users' })).statusCode).toBe(401);
+
+    const denied = await events('filters[action]=access.denied&sort=_id:asc');
+    expect(denied).toHaveLength(3);
+    expect(denied[0]).toMatchObject({
+      actorId: plain.id,
+      actorName: plain.userName,
+      entityType: 'route',
+      entityId: 'GET /api/users',
+      after: { method: 'GET', route: '/api/users', missingPermissions: ['users.read'] },
+    });
+    expect(denied[1]).toMatchObject({
+      entityId: 'POST /api/users',
+      after: { missingPermissions: ['users.create'] },
+    });
+    expect(denied[2]).toMatchObject({
+      actorId: t.company.adminId,
+      actorName: 'admin',
+      entityId: 'PATCH /api/users/:id',
+      after: { reason: 'You cannot change your own roles, permissions or status.' },
+    });
+    expect(JSON.stringify(denied)).not.toMatch(/body-secret-passphrase|sneaky|secret-query/);
+  });
+
+  it('names the actor of a sign-out, and of every event', async () => {
+    const user = await t.createUser();
+    const signedIn = await t.signIn(user.userName, user.password);
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/signout',
+      headers: { authorization: `Bearer ${signedIn.accessToken}` },
+      payload: {},
+    });
+    expect(out.statusCode).toBe(200);
+    const [signOut] = await events(`filters[action]=account.sign-out&filters[actorId]=${user.id}`);
+    expect(signOut).toMatchObject({ actorId: user.id, actorName: user.userName });
+    const all = await events('pageSize=100');
+    expect(all.length).toBeGreaterThan(3);
+    expect(all.filter((event) => !event.actorName)).toEqual([]);
+  });
+});

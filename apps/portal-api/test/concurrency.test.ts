@@ -76,3 +76,75 @@ describe.each(DATABASES)('concurrent updates on %s', (database) => {
     expect(stored.json().data).toMatchObject({ description: winner.description, version: 2 });
   });
 });
+
+/**
+ * User names and emails are unique across companies. Created at once in two companies, several
+ * requests pass the check before any has written; the unique index refuses all but one, and those
+ * answer 409 like the check does (a real PostgreSQL server runs them in parallel; PGlite cannot).
+ */
+describe('the same user name or email created at once in two companies on postgres', () => {
+  let t: TestApp;
+  let admins: { authorization: string }[];
+  beforeAll(async () => {
+    t = await buildTestApp({ database: 'postgres' });
+    const other = await t.createCompany('Rival Company');
+    admins = [await t.authHeader(), await t.authHeader(other.adminId)];
+  });
+  afterAll(() => t?.close());
+
+  const createAll = (payload: (i: number) => Record<string, string>) =>
+    Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/users',
+          headers: admins[i % 2],
+          payload: {
+            userFirstName: 'Race',
+            userLastName: 'Runner',
+            password: 'a long enough passphrase',
+            ...payload(i),
+          },
+        }),
+      ),
+    );
+
+  const expectOneCreated = (answers: Awaited<ReturnType<typeof createAll>>, message: RegExp) => {
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(
+      statuses.filter((status) => status === 201),
+      statuses.join(),
+    ).toHaveLength(1);
+    const refused = answers.filter((answer) => answer.statusCode !== 201);
+    expect(refused.map((answer) => answer.statusCode)).toEqual(refused.map(() => 409));
+    for (const answer of refused) {
+      expect(answer.json()).toMatchObject({ success: false, code: 'CONFLICT', status: 409 });
+      expect(answer.json().message).toMatch(message);
+    }
+  };
+
+  // A few rounds: whether requests meet in the gap between check and insert is up to the scheduler.
+  it('one user name: one 201, the rest 409 CONFLICT, never a 500', async () => {
+    for (const round of [1, 2, 3]) {
+      expectOneCreated(
+        await createAll((i) => ({
+          userName: `contested-${round}`,
+          email: `contested-${round}-${i}@example.test`,
+        })),
+        /user name .*already taken/,
+      );
+    }
+  });
+
+  it('one email: one 201, the rest 409 CONFLICT', async () => {
+    for (const round of [1, 2, 3]) {
+      expectOneCreated(
+        await createAll((i) => ({
+          userName: `mailer-${round}-${i}`,
+          email: `shared-${round}@example.test`,
+        })),
+        /email .*already used/,
+      );
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endedSignInKey } from '@pa/server-kit/ended-sign-ins';
 import { signIns } from '../src/db/schema';
 import { buildTestApp, type TestApp } from './helper';
 
@@ -33,13 +34,17 @@ describe('GET /api/.well-known/revoked-sessions', () => {
       .where(eq(signIns.id, long.sessionId));
     // Answers are reused for a second; wait for one that saw both changes.
     let data = await list();
-    for (let i = 0; i < 50 && !data.sessionIds.includes(ended.sessionId); i++) {
+    const key = endedSignInKey(ended.sessionId);
+    for (let i = 0; i < 50 && !data.sessionIds.includes(key); i++) {
       await new Promise((r) => setTimeout(r, 100));
       data = await list();
     }
-    expect(data.sessionIds).toContain(ended.sessionId);
-    expect(data.sessionIds).not.toContain(live.sessionId);
-    expect(data.sessionIds).not.toContain(long.sessionId);
+    expect(data.sessionIds).toContain(key);
+    expect(data.sessionIds).not.toContain(endedSignInKey(live.sessionId));
+    expect(data.sessionIds).not.toContain(endedSignInKey(long.sessionId));
+    // Opaque: no sign-in id (a UUIDv7, which tells when its user signed in) is published.
+    expect(data.sessionIds).not.toContain(ended.sessionId);
+    expect(data.sessionIds.every((listed) => /^[0-9a-f]{64}$/.test(listed))).toBe(true);
     expect(data.windowSeconds).toBe(660);
     expect(Object.keys(data).sort()).toEqual(['sessionIds', 'windowSeconds']);
   });

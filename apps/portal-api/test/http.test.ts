@@ -23,6 +23,14 @@ describe('HTTP hardening and the OpenAPI reference', () => {
       headers: { 'x-request-id': 'trace-me-42' },
     });
     expect(traced.headers['x-request-id']).toBe('trace-me-42');
+    // A client id in any other shape is replaced, never echoed into headers and log lines.
+    for (const unsafe of ['a'.repeat(65), 'two words', 'x"}{"level":60', 'ü', '']) {
+      const replaced = await t.app.inject({
+        url: '/api/live/',
+        headers: { 'x-request-id': unsafe },
+      });
+      expect(replaced.headers['x-request-id'], unsafe).toMatch(/^[0-9a-f-]{36}$/);
+    }
   });
 
   it('allows only the configured browser origins', async () => {

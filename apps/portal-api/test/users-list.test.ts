@@ -128,7 +128,7 @@ describe.each(DATABASES)('list protocol on %s', (database) => {
     expect(order.status).toBe(400);
     const unknown = await list('filters[companyId]=x');
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors[0].field).toBe('filters');
+    expect(unknown.body.errors[0].field).toBe('filters.companyId');
     const status = await list('filters[status]=sleeping');
     expect(status.status).toBe(400);
     expect(status.body.errors[0].field).toBe('filters.status');

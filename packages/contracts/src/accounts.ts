@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { singleLineText } from './text';
+import { singleLineSecret, singleLineText } from './text';
 
 /**
  * Account forms shared by the web app and the portal API (docs/product/services.md §4), so the client and the
@@ -10,7 +10,7 @@ export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 256;
 
 /** A new password: 12 to 256 characters. */
-export const passwordSchema = singleLineText()
+export const passwordSchema = singleLineSecret()
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 

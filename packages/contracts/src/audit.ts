@@ -5,9 +5,20 @@ import { singleLineText } from './text';
 
 export const AUDIT_SORT_FIELDS = ['_id', 'createdAt', 'action', 'entityType', 'actorName'] as const;
 
+// Years PostgreSQL and Date both hold as written (year 0000, or 9999-12-31 plus a day or an offset,
+// would fail in the query, a 500); the trail starts long after the lower bound anyway.
+const EARLIEST = Date.UTC(1900, 0, 1);
+const LATEST = Date.UTC(9999, 11, 31);
 const isoDate = z.iso
   .datetime({ offset: true, message: 'must be an ISO date-time' })
-  .or(z.iso.date());
+  .or(z.iso.date())
+  .refine(
+    (text) => {
+      const time = new Date(text).getTime();
+      return time >= EARLIEST && time < LATEST;
+    },
+    { message: 'must be a date between 1900-01-01 and 9999-12-30' },
+  );
 
 export const auditFiltersSchema = z.strictObject({
   action: singleLineText().trim().max(100).optional(),

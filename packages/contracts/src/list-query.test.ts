@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { formatSort, listQuerySchema, paginate, parseSort } from './list-query';
 
 const schema = listQuerySchema(['_id', 'name'] as const);
@@ -24,6 +25,22 @@ describe('list query', () => {
     expect(schema.safeParse({ sort: 'name:sideways' }).success).toBe(false);
     expect(schema.safeParse({ pageSize: '101' }).success).toBe(false);
     expect(schema.safeParse({ page: '0' }).success).toBe(false);
+  });
+
+  it('refuses unknown parameters, top-level and in filters, naming them', () => {
+    for (const query of [
+      { pagesize: '5' },
+      { filter: { status: 'x' } },
+      { filters: { any: 'x' } },
+    ]) {
+      const parsed = schema.safeParse(query);
+      expect(parsed.success, JSON.stringify(query)).toBe(false);
+      expect(parsed.error?.issues[0]?.code).toBe('unrecognized_keys');
+    }
+    const extended = schema.extend({ filters: z.strictObject({ status: z.string() }).optional() });
+    expect(extended.safeParse({ filters: { status: 'a' } }).success).toBe(true);
+    expect(extended.safeParse({ filters: { status: 'a' }, extra: '1' }).success).toBe(false);
+    expect(extended.safeParse({ filters: { status: 'a', $ne: '1' } }).success).toBe(false);
   });
 
   it('computes total pages', () => {

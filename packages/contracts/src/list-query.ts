@@ -37,10 +37,13 @@ export function formatSort(items: readonly SortItem[]): string {
 /**
  * The list query of every resource: `?page=1&pageSize=10&search=text&sort=_id:desc&filters[field]=value`.
  * `sortFields` whitelists what a resource can be sorted by; anything else is a validation error.
+ * Strict: an unknown parameter (`pagesize`, `filter[status]`, `filters[status][$ne]`) is a 400
+ * naming it, never ignored (which would answer the whole list). A resource with filters extends
+ * `filters` with its own strict object; without, no filter is accepted.
  */
 export function listQuerySchema<const F extends readonly [string, ...string[]]>(sortFields: F) {
   const fieldSchema = z.enum(sortFields);
-  return z.object({
+  return z.strictObject({
     page: z.coerce.number().int().min(1).default(DEFAULT_PAGE),
     pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
     search: singleLineText().trim().max(200).optional(),
@@ -62,7 +65,7 @@ export function listQuerySchema<const F extends readonly [string, ...string[]]>(
         }
         return parsed.data;
       }),
-    filters: z.record(z.string(), singleLineText()).optional(),
+    filters: z.strictObject({}).optional(),
   });
 }
 

@@ -44,8 +44,12 @@ export const userFiltersSchema = z.strictObject({
 
 const idList = (what: string) => z.array(z.uuid(`must be a list of ${what} ids`)).max(200);
 
-export const userNameSchema = z
-  .string()
+/**
+ * A sign-in name: ASCII letters, digits and `._-` only, so no two names look alike. The shared text
+ * rules run before the trim, so an invisible character at either end (U+FEFF, which trim removes)
+ * is refused, not silently dropped.
+ */
+export const userNameSchema = singleLineText()
   .trim()
   .min(3, 'User name must be at least 3 characters')
   .max(64, 'User name must be at most 64 characters')

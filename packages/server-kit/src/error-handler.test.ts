@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import net, { type AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import {
   serializerCompiler,
@@ -51,6 +54,11 @@ beforeAll(async () => {
   app.get('/field', async () => {
     throw invalidField('budget', 'budget must be positive');
   });
+  app.get(
+    '/list',
+    { schema: { querystring: z.strictObject({ page: z.string().optional() }) } },
+    async () => ({ ok: true }),
+  );
   app.get('/bug', async () => {
     throw new Error('secret internal detail at /srv/app.ts:12');
   });
@@ -70,6 +78,20 @@ describe('envelope error handler', () => {
       data: null,
     });
     expect(body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['age', 'name']);
+  });
+
+  it('names each unknown key of a strict schema, bracket keys as dotted paths', async () => {
+    const response = await app.inject({ url: '/list?pagesize=5&filters[status][$ne]=x' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(response.json().errors).toEqual([
+      { field: 'pagesize', message: 'unknown parameter "pagesize"', code: 'VALIDATION_ERROR' },
+      {
+        field: 'filters.status.$ne',
+        message: 'unknown parameter "filters[status][$ne]"',
+        code: 'VALIDATION_ERROR',
+      },
+    ]);
   });
 
   it('answers AppErrors with their code and status', async () => {
@@ -160,5 +182,41 @@ describe('a service mapping its own failures', () => {
     expect(bug.statusCode).toBe(500);
     expect(bug.body).not.toContain('secret');
     await mapped.close();
+  });
+});
+
+describe('a client that goes away mid-request', () => {
+  it('is logged as a client disconnect at info, not as the database being unavailable', async () => {
+    const lines: { level: number; msg: string }[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const server = Fastify({ logger: { level: 'info', stream } });
+    await server.register(errorHandler);
+    let reading: () => void = () => undefined;
+    const bodyRead = new Promise<void>((resolve) => (reading = resolve));
+    server.addHook('preParsing', async () => reading());
+    server.post('/upload', async () => ({ ok: true }));
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = server.server.address() as AddressInfo;
+    // Half a body of the length announced, then the connection closes.
+    const socket = net.connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(
+      'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":',
+    );
+    await bodyRead;
+    socket.destroy();
+    const seen = async () => lines.some((line) => line.msg === 'client disconnected');
+    for (let i = 0; i < 250 && !(await seen()); i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await server.close();
+    const disconnect = lines.find((line) => line.msg === 'client disconnected');
+    expect(disconnect?.level).toBe(30);
+    expect(lines.map((line) => line.msg)).not.toContain('database unavailable');
+    expect(lines.filter((line) => line.level >= 40)).toEqual([]);
   });
 });

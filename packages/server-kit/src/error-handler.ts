@@ -1,4 +1,10 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchemaValidationError,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { fail } from '@pa/contracts/envelope';
@@ -8,6 +14,49 @@ import { AppError, isDatabaseUnavailable } from './errors';
 function fieldOf(instancePath: string, context: string | undefined): string {
   const path = instancePath.replace(/^\//, '').replaceAll('/', '.');
   return path || context || 'request';
+}
+
+/** The errors of a failed schema validation: one per field, one per unknown key of a strict object. */
+function validationErrors(error: FastifyError & { validation: FastifySchemaValidationError[] }) {
+  return error.validation.flatMap((issue) => {
+    const keys = (issue.params as { keys?: unknown }).keys;
+    if (issue.keyword === 'unrecognized_keys' && Array.isArray(keys)) {
+      // Named the way the request wrote them, bracket keys as dotted paths (`filters.status.$ne`).
+      const parent = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      return keys.map((key) => ({
+        field: [parent, String(key).replace(/\[([^\]]*)\]/g, '.$1')].filter(Boolean).join('.'),
+        message: `unknown ${error.validationContext === 'querystring' ? 'parameter' : 'key'} "${String(key)}"`,
+        code: ErrorCode.VALIDATION_ERROR,
+      }));
+    }
+    return [
+      {
+        field: fieldOf(issue.instancePath, error.validationContext),
+        message: issue.message ?? 'is invalid',
+        code: ErrorCode.VALIDATION_ERROR,
+      },
+    ];
+  });
+}
+
+/** Codes of a connection that went away, whichever end closed it. */
+const CONNECTION_LOST = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
+
+/**
+ * Whether the failure is the client going away (an upload cut off, a closed tab): its own socket
+ * is closed and the error is a lost connection. Not the database's: its codes are the same words.
+ */
+function isClientDisconnect(error: FastifyError, request: FastifyRequest): boolean {
+  const code = (error as { code?: unknown }).code;
+  const lost =
+    (typeof code === 'string' && CONNECTION_LOST.has(code)) || error.message === 'aborted';
+  const socket = request.raw.socket as { destroyed?: boolean } | null;
+  return lost && (request.raw.destroyed || !socket || socket.destroyed === true);
 }
 
 /**
@@ -32,14 +81,17 @@ export const errorHandler = fp<ErrorHandlerOptions>(
           .send(fail(error.code, error.message, error.errors, error.status));
       }
       if (hasZodFastifySchemaValidationErrors(error)) {
-        const errors = error.validation.map((issue) => ({
-          field: fieldOf(issue.instancePath, error.validationContext),
-          message: issue.message ?? 'is invalid',
-          code: ErrorCode.VALIDATION_ERROR,
-        }));
+        const errors = validationErrors(error);
         const first = errors[0];
         const message = first ? `${first.field}: ${first.message}` : 'The request is invalid.';
         return reply.status(400).send(fail(ErrorCode.VALIDATION_ERROR, message, errors));
+      }
+      if (isClientDisconnect(error, request)) {
+        // Nobody is left to answer, and nothing is wrong on our side: a note, not a warning.
+        request.log.info({ code: (error as { code?: unknown }).code }, 'client disconnected');
+        return reply
+          .status(400)
+          .send(fail(ErrorCode.BAD_REQUEST, 'The connection was closed before the request ended.'));
       }
       if (isDatabaseUnavailable(error)) {
         // a database restart or outage: the request may simply be tried again in a moment

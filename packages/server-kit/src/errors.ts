@@ -61,3 +61,21 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * The unique index (or constraint) a statement broke, from PostgreSQL's `23505` on the error or one
+ * it was caused by (Drizzle wraps the driver's); null for any other error. A check-then-insert can
+ * lose a race to another request: the index decides, and the service answers 409, not 500.
+ */
+export function uniqueViolationOf(error: unknown): string | null {
+  for (let e = error, depth = 0; e && depth < 5; depth++) {
+    const { code, constraint, cause } = e as {
+      code?: unknown;
+      constraint?: unknown;
+      cause?: unknown;
+    };
+    if (code === '23505') return typeof constraint === 'string' ? constraint : '';
+    e = cause;
+  }
+  return null;
+}

@@ -122,7 +122,20 @@ export function loggerOptions(
               }),
             },
           },
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // Read by genReqId, not by Fastify as it is: a client's id reaches every log line and answer.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
   };
+}
+
+/** A request id a client may choose: short, and nothing a log line or a header could misread. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * The request's id: the client's `x-request-id` when it has a safe shape (to trace a call across
+ * services), otherwise a new UUID.
+ */
+function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }) {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
 }

@@ -281,13 +281,15 @@ export async function signInOfRefreshToken(db: PortalDb, refreshToken: string) {
 /** Ends one sign-in at its user's request; the audit event only when it was still live. */
 export async function signOut(db: PortalDb, sessionId: string, client: ClientInfo) {
   const [signIn] = await db
-    .select({ userId: signIns.userId, companyId: signIns.companyId })
+    .select({ userId: signIns.userId, companyId: signIns.companyId, userName: users.userName })
     .from(signIns)
+    .innerJoin(users, eq(users.id, signIns.userId))
     .where(eq(signIns.id, sessionId));
   if (!signIn || !(await revokeSignIn(db, sessionId, 'signed out'))) return;
   await recordAudit(db, {
     companyId: signIn.companyId,
     actorId: signIn.userId,
+    actorName: signIn.userName,
     action: 'account.sign-out',
     entityType: 'session',
     entityId: sessionId,

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { clientInfo } from '../client-info';
 import type { PortalTx } from '../../db/client';
-import { auditEvents } from '../../db/schema';
+import { sql } from 'drizzle-orm';
+import { auditEvents, users } from '../../db/schema';
 
 /** Field names whose values never reach the audit trail. */
 const SECRET_KEY = /pass(word)?|hash|token|secret/i;
@@ -74,7 +75,12 @@ export async function recordAudit(db: PortalTx, event: AuditEvent): Promise<void
   await db.insert(auditEvents).values({
     companyId: event.companyId,
     actorId: event.actorId ?? null,
-    actorName: event.actorName ?? '',
+    // Never empty: a caller that names no actor gets the user's current name, or `system`.
+    actorName:
+      event.actorName ||
+      (event.actorId
+        ? sql`coalesce((select ${users.userName} from ${users} where ${users.id} = ${event.actorId}), '')`
+        : 'system'),
     action: event.action,
     entityType: event.entityType,
     entityId: event.entityId ?? null,

@@ -7,9 +7,10 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { and, eq, lt } from 'drizzle-orm';
-import { forbidden, unauthorized } from '@pa/server-kit/errors';
+import { AppError, forbidden, unauthorized } from '@pa/server-kit/errors';
 import type { PortalDb } from '../../db/client';
 import { companies, signIns, users } from '../../db/schema';
+import { auditFrom, recordAudit } from '../../modules/audit/record';
 import { verifyAccessToken, type VerifiedClaims } from '../../modules/auth/access-token';
 import { type AuthCache, VerifiedTokens } from '../../modules/auth/auth-cache';
 import { effectivePermissionsSql } from '../../modules/auth/effective-permissions';
@@ -48,6 +49,16 @@ declare module 'fastify' {
 export function authOf(request: FastifyRequest): AuthContext {
   if (!request.auth) throw unauthorized();
   return request.auth;
+}
+
+/** A refusal for lacking permission codes; `missing` names them for the audit trail. */
+class PermissionDenied extends AppError {
+  constructor(
+    readonly missing: string[],
+    base = forbidden(),
+  ) {
+    super(base.code, base.message);
+  }
 }
 
 const INVALID_SESSION = 'Your session has expired or is no longer valid. Please sign in again.';
@@ -149,8 +160,35 @@ export const authPlugin = fp<AuthPluginOptions>(
     app.decorate('requirePermission', (...codes: PermissionCode[]) => {
       return async function requirePermission(request: FastifyRequest, _reply: FastifyReply) {
         const auth = authOf(request);
-        if (!codes.every((code) => auth.permissions.has(code))) throw forbidden();
+        const missing = codes.filter((code) => !auth.permissions.has(code));
+        if (missing.length > 0) throw new PermissionDenied(missing);
       };
+    });
+
+    // Every refusal (403) of a signed-in caller, from a permission check or a rule of a route (an
+    // escalation, an own account), goes to their company's trail from this one place: who, which
+    // route, which permission was missing when known, the reason; never the body or the query.
+    app.addHook('onError', async (request, _reply, error) => {
+      const status = error instanceof AppError ? error.status : error.statusCode;
+      if (!request.auth || status !== 403) return;
+      const route = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
+      try {
+        await recordAudit(db, {
+          ...auditFrom(request),
+          action: 'access.denied',
+          entityType: 'route',
+          entityId: `${request.method} ${route}`,
+          after: {
+            method: request.method,
+            route,
+            ...(error instanceof PermissionDenied ? { missingPermissions: error.missing } : {}),
+            reason: error.message,
+          },
+        });
+      } catch (failure) {
+        // The refusal is answered whatever becomes of its record.
+        request.log.error({ err: failure }, 'recording a refused request failed');
+      }
     });
   },
   { name: 'portal-auth' },

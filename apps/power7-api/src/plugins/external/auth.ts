@@ -12,6 +12,7 @@ import {
 import { TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_TYPE } from '@pa/contracts/access-token';
 import type { Power7Permission } from '@pa/contracts/permission-codes';
 import { forbidden, unauthorized } from '@pa/server-kit/errors';
+import { endedSignInKey } from '@pa/server-kit/ended-sign-ins';
 
 export type { Power7Permission };
 
@@ -96,7 +97,8 @@ export function endedSignIns(
     }
   };
   return {
-    has: (sessionId) => ids.has(sessionId),
+    // The portal lists keys of ended sign-ins, not their ids (which tell the sign-in time).
+    has: (sessionId) => ids.has(endedSignInKey(sessionId)),
     start(log) {
       if (timer) return;
       startedAt = Date.now();

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { endedSignInKey } from '@pa/server-kit/ended-sign-ins';
 import { endedSignIns, type EndedSignIns } from './auth';
 
 /** A stand-in portal answering the ended sign-ins route: `up` decides between the list and a 503. */
@@ -9,7 +10,11 @@ async function portal() {
   const server: Server = createServer((_req, res) => {
     state.requests++;
     res.writeHead(state.up ? 200 : 503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(state.up ? { success: true, data: { sessionIds: ['s-1'] } } : {}));
+    res.end(
+      JSON.stringify(
+        state.up ? { success: true, data: { sessionIds: [endedSignInKey('s-1')] } } : {},
+      ),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/.well-known/revoked-sessions`;

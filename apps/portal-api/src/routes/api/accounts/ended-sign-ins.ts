@@ -11,7 +11,11 @@ const REUSE_MS = 1_000;
 const SLACK_SECONDS = 60;
 
 export const endedSignInsSchema = z.object({
-  /** Sign-in ids (`sid` of access tokens) that ended while their tokens may still be unexpired. */
+  /**
+   * Sign-ins that ended while their tokens may still be unexpired, each as the SHA-256 (hex) of its
+   * id, the `sid` of its access tokens (`endedSignInKey`): the ids are UUIDv7 and would tell when
+   * every company's users signed in. The name stays for the services that read it.
+   */
   sessionIds: z.array(z.string()),
   /** How far back the list reaches, in seconds: the access-token lifetime plus a minute. */
   windowSeconds: z.number().int(),
@@ -20,7 +24,8 @@ export const endedSignInsSchema = z.object({
 /**
  * `GET /api/.well-known/revoked-sessions`: the sign-ins that ended recently, for the Power 7 API,
  * which verifies access tokens locally and polls this every few seconds. Public like the JWKS: it
- * holds random ids only (no user, company or reason), useless without a token that carries one.
+ * holds hashes of sign-in ids only (no user, company, reason or sign-in time), useless without a
+ * token whose `sid` hashes to one.
  */
 export async function registerEndedSignInsRoute(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();

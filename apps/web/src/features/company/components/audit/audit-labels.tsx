@@ -22,12 +22,15 @@ export const AUDIT_ACTIONS = [
   'session.revoke',
   'session.revoke-others',
   'company.create',
+  'access.denied',
 ].map((value) => ({ value, label: value }));
 
-export const AUDIT_ENTITIES = ['user', 'role', 'permission', 'session', 'company'].map((value) => ({
-  value,
-  label: value[0]!.toUpperCase() + value.slice(1),
-}));
+export const AUDIT_ENTITIES = ['user', 'role', 'permission', 'session', 'company', 'route'].map(
+  (value) => ({
+    value,
+    label: value[0]!.toUpperCase() + value.slice(1),
+  }),
+);
 
 const PAGES: Record<string, string> = {
   user: '/app/company/users',
