@@ -6,6 +6,25 @@ import { recordAudit } from '../audit/record';
 import type { ClientInfo } from '../client-info';
 import { hashToken, revokeAllSignIns } from './sessions';
 
+const liveToken = (token: string, now: Date) =>
+  and(
+    eq(emailChangeTokens.tokenHash, hashToken(token)),
+    isNull(emailChangeTokens.usedAt),
+    gt(emailChangeTokens.expiresAt, now),
+  );
+
+/**
+ * Whether an undo token is live: checked before the route hashes the replacement password, so an
+ * unknown token costs a lookup, not an argon2 hash.
+ */
+export async function isLiveUndoToken(db: PortalDb, token: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: emailChangeTokens.id })
+    .from(emailChangeTokens)
+    .where(liveToken(token, new Date()));
+  return rows.length > 0;
+}
+
 export interface UndoneEmailChange {
   userId: string;
   userName: string;
@@ -38,13 +57,7 @@ export async function undoEmailChange(
     const [consumed] = await tx
       .update(emailChangeTokens)
       .set({ usedAt: now })
-      .where(
-        and(
-          eq(emailChangeTokens.tokenHash, hashToken(token)),
-          isNull(emailChangeTokens.usedAt),
-          gt(emailChangeTokens.expiresAt, now),
-        ),
-      )
+      .where(liveToken(token, now))
       .returning({
         userId: emailChangeTokens.userId,
         oldEmail: emailChangeTokens.oldEmail,

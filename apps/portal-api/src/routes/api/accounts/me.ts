@@ -13,7 +13,7 @@ import {
   emailOf,
   updateOwnAccount,
 } from '../../../modules/accounts/account';
-import { undoEmailChange } from '../../../modules/accounts/email-change';
+import { isLiveUndoToken, undoEmailChange } from '../../../modules/accounts/email-change';
 import { hashPassword } from '../../../modules/accounts/passwords';
 import { newOpaqueToken } from '../../../modules/accounts/sessions';
 import { auditFrom } from '../../../modules/audit/record';
@@ -103,6 +103,8 @@ export async function registerMeRoutes(base: FastifyInstance, { guard }: { guard
       },
     },
     async (request) => {
+      const invalid = () => invalidField('token', 'This link is invalid, used or expired.');
+      if (!(await isLiveUndoToken(app.db, request.body.token))) throw invalid();
       // A hash of a secret nobody knows: the password stops working, and checks still take their time.
       const disabledPasswordHash = await hashPassword(newOpaqueToken());
       const undone = await undoEmailChange(
@@ -111,9 +113,8 @@ export async function registerMeRoutes(base: FastifyInstance, { guard }: { guard
         disabledPasswordHash,
         clientInfo(request),
       );
-      if (!undone) {
-        throw invalidField('token', 'This link is invalid, used or expired.');
-      }
+      // Spent by a concurrent undo between the check and the transaction.
+      if (!undone) throw invalid();
       app.runInBackground(
         mailResetLink(app, undone.email, 'email change undone'),
         'password reset mail after an undone email change',
