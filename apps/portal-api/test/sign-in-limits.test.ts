@@ -56,7 +56,7 @@ describe('sign-in limits (OWASP ASVS V2.2)', () => {
     expect((await signIn(delayed.email, delayed.password, freshAddress())).statusCode).toBe(200);
   });
 
-  it('does not let a stranger lock the owner out: the limit is per account and address', async () => {
+  it('does not let a stranger lock the owner out: the limit is per login and address', async () => {
     const user = await t.createUser();
     const stranger = freshAddress();
     for (let i = 0; i < 3; i++) await signIn(user.userName, WRONG, stranger);
@@ -84,7 +84,7 @@ describe('sign-in limits (OWASP ASVS V2.2)', () => {
     expect((await signIn(user.userName, user.password, freshAddress())).statusCode).toBe(200);
   });
 
-  it('slows an account guessed from many addresses with growing delays, up to a ceiling', async () => {
+  it('slows a login guessed from many addresses with growing delays, up to a ceiling', async () => {
     const user = await t.createUser();
     // Five failures from five addresses: no pair reaches its limit, the account reaches its delays.
     for (let i = 0; i < 5; i++)

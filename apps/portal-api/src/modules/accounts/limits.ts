@@ -42,13 +42,13 @@ export interface SignInLimitSettings {
   /** Length of every counting window, in seconds. */
   windowSeconds: number;
   /** Failures of one login from one address before that pair waits out the window. */
-  perAccountAndAddress: number;
+  perLoginAndAddress: number;
   /** Failures from one address (any logins) before that address waits out the window. */
   perAddress: number;
   /** Failures of one login (any addresses) after which each further try waits 1, 2, 4… s. */
   delayAfter: number;
   /** Failures of one login (any addresses) before it waits out the window: far above a person. */
-  accountCeiling: number;
+  loginCeiling: number;
   /** Failures of one known device before it loses its exemption for the window (ADR 007). */
   perDevice: number;
 }
@@ -92,13 +92,13 @@ export class SignInLimits {
     const duration = settings.windowSeconds;
     this.pair = store({
       keyPrefix: 'sign-in-pair',
-      points: settings.perAccountAndAddress,
+      points: settings.perLoginAndAddress,
       duration,
     });
     this.address = store({ keyPrefix: 'sign-in-address', points: settings.perAddress, duration });
     this.login = store({
       keyPrefix: 'sign-in-login',
-      points: settings.accountCeiling,
+      points: settings.loginCeiling,
       duration,
     });
     this.delay = store({ keyPrefix: 'sign-in-login-delay', points: 1, duration });

@@ -39,10 +39,10 @@ export class SignInGuard {
     this.limits = new SignInLimits(
       {
         windowSeconds: config.SIGNIN_RATE_LIMIT_WINDOW,
-        perAccountAndAddress: config.SIGNIN_RATE_LIMIT_ACCOUNT,
+        perLoginAndAddress: config.SIGNIN_RATE_LIMIT_ACCOUNT,
         perAddress: config.SIGNIN_RATE_LIMIT_IP,
         delayAfter: config.SIGNIN_ACCOUNT_DELAY_AFTER,
-        accountCeiling: config.SIGNIN_ACCOUNT_CEILING,
+        loginCeiling: config.SIGNIN_ACCOUNT_CEILING,
         perDevice: config.SIGNIN_RATE_LIMIT_ACCOUNT,
       },
       app.limiterStore,
