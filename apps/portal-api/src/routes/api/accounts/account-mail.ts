@@ -13,7 +13,7 @@ function webLink(app: FastifyInstance, pathname: string, token: string): string 
 }
 
 /** How long `seconds` is, in words for a mail ("7 days", "30 minutes"). */
-export function inWords(seconds: number): string {
+function inWords(seconds: number): string {
   const units: [number, string][] = [
     [86_400, 'day'],
     [3600, 'hour'],

@@ -23,7 +23,7 @@ export interface DeviceAccount {
 }
 
 /** The login key of a signed-in user's own password checks: their user name, as sign-in counts it. */
-export const userNameLogin = (userName: string) => `userName:${userName.toLowerCase()}`;
+const userNameLogin = (userName: string) => `userName:${userName.toLowerCase()}`;
 
 /**
  * Everything that stands between a guessed password and its check, shared by sign-in and the calls
