@@ -48,6 +48,13 @@ export const portalConfigSchema = z
     SIGNIN_ACCOUNT_CEILING: seconds(100),
     /** Length of the sign-in rate-limit window in seconds. */
     SIGNIN_RATE_LIMIT_WINDOW: seconds(900),
+    /**
+     * Lifetime in seconds of the sign-in device cookie a successful sign-in leaves (180 days): a
+     * browser that holds one for the account is exempt from the account's cross-address delays (ADR 007).
+     */
+    SIGNIN_DEVICE_TTL: seconds(180 * 24 * 3600),
+    /** How long the link mailed to the old address after an email change can undo it, in seconds (7 days). */
+    EMAIL_CHANGE_UNDO_TTL: seconds(7 * 24 * 3600),
     /** Password reset mails per email address in one reset window. */
     FORGOT_PASSWORD_LIMIT_EMAIL: seconds(3),
     /** Password reset requests per client address in one reset window. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, mailOutbox, signIns } from '../src/db/schema';
+import { auditEvents, emailChangeTokens, mailOutbox, signIns, users } from '../src/db/schema';
 import { SYSTEM_PERMISSION_CODES } from '../src/modules/companies/system-permissions';
 import { buildTestApp, DATABASES, eventually, type TestApp } from './helper';
 
@@ -11,6 +11,16 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** The fields named by a validation error envelope. */
 const fieldsOf = (body: { errors: { field?: string }[] }) => body.errors.map((e) => e.field);
+
+const EMAIL_CHANGED_SUBJECT = 'The email address of your Power Analyzer account was changed';
+
+/** The token of a mailed web-app link (`/auth/<page>?token=…`), read from the outbox file. */
+function linkToken(mail: { file: string | null }, page: string): string {
+  const eml = fs.readFileSync(mail.file ?? '', 'utf8');
+  const token = new RegExp(`/auth/${page}\\?token=([\\w-]+)`).exec(eml)?.[1];
+  if (!token) throw new Error(`no ${page} link in ${mail.file}`);
+  return token;
+}
 
 /** Waits for a condition the server completes after answering (the reset mail). */
 describe.each(DATABASES)('accounts API on %s', (database) => {
@@ -441,11 +451,19 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
     it('updates the caller’s names and email, audits the change, refuses a taken email', async () => {
       const user = await t.createUser();
       const headers = await t.authHeader(user.id);
+      const names = await t.app.inject({
+        method: 'PATCH',
+        url: '/api/accounts/me',
+        headers,
+        // Names need no password; the same email in another case is no change either.
+        payload: { userFirstName: 'Ada', email: user.email.toUpperCase() },
+      });
+      expect(names.statusCode).toBe(200);
       const response = await t.app.inject({
         method: 'PATCH',
         url: '/api/accounts/me',
         headers,
-        payload: { userFirstName: 'Ada', email: `Ada-${user.email}` },
+        payload: { email: `Ada-${user.email}`, currentPassword: user.password },
       });
       expect(response.statusCode).toBe(200);
       expect(response.json().data).toMatchObject({
@@ -453,21 +471,26 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
         userLastName: expect.stringMatching(/^User /),
         email: `ada-${user.email}`,
       });
-      const [event] = await t.db
+      const events = await t.db
         .select()
         .from(auditEvents)
-        .where(and(eq(auditEvents.action, 'account.update'), eq(auditEvents.entityId, user.id)));
-      expect(event).toMatchObject({
-        actorId: user.id,
-        before: { userFirstName: 'Test', email: user.email },
-        after: { userFirstName: 'Ada', email: `ada-${user.email}` },
-      });
+        .where(and(eq(auditEvents.action, 'account.update'), eq(auditEvents.entityId, user.id)))
+        .orderBy(auditEvents.id);
+      expect(events.map((e) => [e.before, e.after])).toEqual([
+        [{ userFirstName: 'Test' }, { userFirstName: 'Ada' }],
+        [
+          { email: user.email },
+          { email: `ada-${user.email}`, otherSignInsEnded: 0, oldAddressNotified: true },
+        ],
+      ]);
+      expect(events[1]?.actorId).toBe(user.id);
+      expect(JSON.stringify(events)).not.toContain(user.password);
 
       const taken = await t.app.inject({
         method: 'PATCH',
         url: '/api/accounts/me',
         headers,
-        payload: { email: 'ADMIN@demo.local' },
+        payload: { email: 'ADMIN@demo.local', currentPassword: user.password },
       });
       expect(taken.statusCode).toBe(409);
       expect(taken.json()).toMatchObject({
@@ -488,6 +511,223 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
         payload: {},
       });
       expect(anonymous.statusCode).toBe(401);
+    });
+
+    it('changes the email only with the current password, and changes nothing without it', async () => {
+      const user = await t.createUser();
+      const headers = await t.authHeader(user.id);
+      const change = (payload: object) =>
+        t.app.inject({ method: 'PATCH', url: '/api/accounts/me', headers, payload });
+      const missing = await change({ email: `new-${user.email}`, userFirstName: 'Mallory' });
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json().errors).toEqual([
+        expect.objectContaining({ field: 'currentPassword', message: expect.any(String) }),
+      ]);
+      const wrong = await change({
+        email: `new-${user.email}`,
+        userFirstName: 'Mallory',
+        currentPassword: 'not-the-password',
+      });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().errors).toEqual([
+        expect.objectContaining({
+          field: 'currentPassword',
+          message: 'The current password is not correct.',
+        }),
+      ]);
+      const [row] = await t.db.select().from(users).where(eq(users.id, user.id));
+      expect(row).toMatchObject({ email: user.email, userFirstName: 'Test' });
+      expect(await t.db.select().from(emailChangeTokens)).not.toContainEqual(
+        expect.objectContaining({ userId: user.id }),
+      );
+      const [failed] = await t.db
+        .select()
+        .from(auditEvents)
+        .where(
+          and(
+            eq(auditEvents.action, 'account.password-check-failed'),
+            eq(auditEvents.entityId, user.id),
+          ),
+        );
+      expect(failed?.after).toEqual({ for: 'email change' });
+    });
+
+    it('mails the old address an undo link and ends every other sign-in', async () => {
+      const user = await t.createUser();
+      const here = await t.signIn(user.userName, user.password);
+      const elsewhere = await t.signIn(user.userName, user.password);
+      const forgot = await t.app.inject({
+        method: 'POST',
+        url: '/api/accounts/forgot-password',
+        payload: { email: user.email },
+      });
+      expect(forgot.statusCode).toBe(200);
+      const resetMail = await eventually(async () => {
+        const [found] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email));
+        return found;
+      });
+      const resetToken = linkToken(resetMail, 'reset-password');
+
+      const newEmail = `moved-${user.email}`;
+      const changed = await t.app.inject({
+        method: 'PATCH',
+        url: '/api/accounts/me',
+        headers: bearer(here.accessToken),
+        payload: { email: newEmail, currentPassword: user.password },
+      });
+      expect(changed.statusCode).toBe(200);
+      expect(changed.json().message).toMatch(/notice went to/);
+      expect((await verify(here.accessToken)).statusCode).toBe(200);
+      expect((await verify(elsewhere.accessToken)).statusCode).toBe(401);
+
+      const notice = await eventually(async () => {
+        const [found] = await t.db
+          .select()
+          .from(mailOutbox)
+          .where(and(eq(mailOutbox.to, user.email), eq(mailOutbox.subject, EMAIL_CHANGED_SUBJECT)));
+        return found;
+      });
+      expect(notice.text).toContain(newEmail);
+      expect(notice.text).toContain('http://web.test/auth/undo-email-change?token=[redacted]');
+      expect(notice.text).toContain('within 7 days');
+      expect(linkToken(notice, 'undo-email-change')).toMatch(/^[\w-]{40,}$/);
+      const [stored] = await t.db
+        .select()
+        .from(emailChangeTokens)
+        .where(eq(emailChangeTokens.userId, user.id));
+      const days = (stored!.expiresAt.getTime() - stored!.createdAt.getTime()) / 86_400_000;
+      expect(days).toBeCloseTo(7, 2);
+      // The reset link mailed before the change died with it.
+      const reset = await t.app.inject({
+        method: 'POST',
+        url: '/api/accounts/reset-password',
+        payload: { token: resetToken, password: 'a password via old mail' },
+      });
+      expect(reset.statusCode).toBe(400);
+    });
+
+    it('undoes the change from the old address: email back, sign-ins ended, password disabled', async () => {
+      const user = await t.createUser();
+      const thief = await t.signIn(user.userName, user.password);
+      const takeTo = async (email: string) => {
+        const answer = await t.app.inject({
+          method: 'PATCH',
+          url: '/api/accounts/me',
+          headers: bearer(thief.accessToken),
+          payload: { email, currentPassword: user.password },
+        });
+        expect(answer.statusCode).toBe(200);
+      };
+      const undoOf = (to: string) =>
+        eventually(async () => {
+          const [found] = await t.db
+            .select()
+            .from(mailOutbox)
+            .where(and(eq(mailOutbox.to, to), eq(mailOutbox.subject, EMAIL_CHANGED_SUBJECT)));
+          return found ? linkToken(found, 'undo-email-change') : undefined;
+        });
+      // The thief moves the account twice: each old address gets its own link.
+      await takeTo(`thief-one-${user.email}`);
+      await takeTo(`thief-two-${user.email}`);
+      const ownerLink = await undoOf(user.email);
+      const thiefLink = await undoOf(`thief-one-${user.email}`);
+
+      const undo = (token: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/accounts/undo-email-change',
+          payload: { token },
+        });
+      const done = await undo(ownerLink);
+      expect(done.statusCode).toBe(200);
+      expect(done.json()).toMatchObject({ success: true, data: { email: user.email } });
+      const [row] = await t.db.select().from(users).where(eq(users.id, user.id));
+      expect(row?.email).toBe(user.email);
+      // Every sign-in ended; the password the thief knew no longer works.
+      expect((await verify(thief.accessToken)).statusCode).toBe(401);
+      await expect(t.signIn(user.userName, user.password)).rejects.toThrow(/401/);
+      // Single use, and the later change's link (at the thief's address) died with it.
+      expect(fieldsOf((await undo(ownerLink)).json())).toEqual(['token']);
+      expect((await undo(thiefLink)).statusCode).toBe(400);
+      expect((await undo('made-up')).statusCode).toBe(400);
+      // A reset link went to the restored address; the owner chooses a new password with it.
+      const resetMail = await eventually(async () => {
+        const [found] = await t.db
+          .select()
+          .from(mailOutbox)
+          .where(
+            and(
+              eq(mailOutbox.to, user.email),
+              eq(mailOutbox.subject, 'Reset your Power Analyzer password'),
+            ),
+          );
+        return found;
+      });
+      expect(resetMail.text).toMatch(/undone/);
+      const reset = await t.app.inject({
+        method: 'POST',
+        url: '/api/accounts/reset-password',
+        payload: {
+          token: linkToken(resetMail, 'reset-password'),
+          password: 'the owner’s new passphrase',
+        },
+      });
+      expect(reset.statusCode).toBe(200);
+      await t.signIn(user.email, 'the owner’s new passphrase');
+
+      const [event] = await t.db
+        .select()
+        .from(auditEvents)
+        .where(
+          and(
+            eq(auditEvents.action, 'account.email-change-undone'),
+            eq(auditEvents.entityId, user.id),
+          ),
+        );
+      expect(event).toMatchObject({
+        actorId: user.id,
+        before: { email: `thief-two-${user.email}` },
+        after: { email: user.email, signInsEnded: 1, mustReset: true },
+      });
+    });
+
+    it('keeps the undo link when the old address was taken meanwhile (409)', async () => {
+      const user = await t.createUser();
+      const headers = await t.authHeader(user.id);
+      const oldEmail = user.email;
+      const changed = await t.app.inject({
+        method: 'PATCH',
+        url: '/api/accounts/me',
+        headers,
+        payload: { email: `elsewhere-${oldEmail}`, currentPassword: user.password },
+      });
+      expect(changed.statusCode).toBe(200);
+      const mail = await eventually(async () => {
+        const [found] = await t.db
+          .select()
+          .from(mailOutbox)
+          .where(and(eq(mailOutbox.to, oldEmail), eq(mailOutbox.subject, EMAIL_CHANGED_SUBJECT)));
+        return found;
+      });
+      const token = linkToken(mail, 'undo-email-change');
+      const squatter = await t.createUser();
+      await t.db.update(users).set({ email: oldEmail }).where(eq(users.id, squatter.id));
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/api/accounts/undo-email-change',
+        payload: { token },
+      });
+      expect(refused.statusCode).toBe(409);
+      await t.db
+        .update(users)
+        .set({ email: `freed-${oldEmail}` })
+        .where(eq(users.id, squatter.id));
+      const done = await t.app.inject({
+        method: 'POST',
+        url: '/api/accounts/undo-email-change',
+        payload: { token },
+      });
+      expect(done.statusCode).toBe(200);
     });
   });
 
@@ -593,6 +833,48 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
         url: `/api/users/${user.id}/revoke-sessions`,
       });
       expect(anonymous.statusCode).toBe(401);
+    });
+
+    it('refuses to end the sign-ins of a user holding permissions the caller lacks (403)', async () => {
+      await t.createRole(`Session managers ${database}`, ['users.read', 'users.update']);
+      const manager = await t.createUser({ roles: [`Session managers ${database}`] });
+      const headers = await t.authHeader(manager.id);
+      const adminSignIn = await t.tokenFor(t.company.adminId);
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: `/api/users/${t.company.adminId}/revoke-sessions`,
+        headers,
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({
+        success: false,
+        code: 'FORBIDDEN',
+        message: expect.stringMatching(/end the sign-ins of this user.*roles\.update/),
+      });
+      expect((await verify(adminSignIn.accessToken)).statusCode).toBe(200);
+      // An equal or weaker user, and the manager themselves: allowed.
+      const peer = await t.createUser({ roles: [`Session managers ${database}`] });
+      const plain = await t.createUser();
+      for (const target of [peer.id, plain.id, manager.id]) {
+        await t.tokenFor(target);
+        const answer = await t.app.inject({
+          method: 'POST',
+          url: `/api/users/${target}/revoke-sessions`,
+          headers: target === manager.id ? await t.authHeader(manager.id) : headers,
+        });
+        expect(answer.statusCode, target).toBe(200);
+        expect(answer.json().data.revoked).toBeGreaterThanOrEqual(1);
+      }
+      const [event] = await t.db
+        .select()
+        .from(auditEvents)
+        .where(
+          and(
+            eq(auditEvents.action, 'user.revoke-sessions'),
+            eq(auditEvents.entityId, t.company.adminId),
+          ),
+        );
+      expect(event).toBeUndefined();
     });
   });
 });

@@ -75,6 +75,7 @@ describe('HTTP hardening and the OpenAPI reference', () => {
       ['/api/accounts/reset-password', 'post'],
       ['/api/accounts/change-password', 'post'],
       ['/api/accounts/me', 'patch'],
+      ['/api/accounts/undo-email-change', 'post'],
       ['/api/accounts/sessions', 'get'],
       ['/api/accounts/sessions/{id}', 'delete'],
       ['/api/accounts/sessions/revoke-others', 'post'],

@@ -31,21 +31,32 @@ describe('sign-in limits (OWASP ASVS V2.2)', () => {
     });
   const WRONG = 'wrong-password-x';
 
-  it('counts the account, not the identifier typed: user name and email share one counter', async () => {
+  it('counts the login as typed: a delayed user name does not tell which email shares its account', async () => {
     const user = await t.createUser();
+    const other = await t.createUser();
     const ip = freshAddress();
-    expect((await signIn(user.userName, WRONG, ip)).statusCode).toBe(401);
-    expect((await signIn(user.email, WRONG, ip)).statusCode).toBe(401);
-    expect((await signIn(user.userName.toUpperCase(), WRONG, ip)).statusCode).toBe(401);
-    for (const login of [user.email, user.userName]) {
-      const limited = await signIn(login, user.password, ip);
-      expect(limited.statusCode, login).toBe(429);
-      expect(limited.json()).toMatchObject({ success: false, code: 'RATE_LIMITED', status: 429 });
-      expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    }
+    for (let i = 0; i < 3; i++)
+      expect((await signIn(user.userName.toUpperCase(), WRONG, ip)).statusCode).toBe(401);
+    // The user name (any case) waits out its limit from this address…
+    const limited = await signIn(user.userName, user.password, ip);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ success: false, code: 'RATE_LIMITED', status: 429 });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // …while its own email answers like any other email: nothing links the two.
+    const ownEmail = await signIn(user.email, WRONG, ip);
+    const otherEmail = await signIn(other.email, WRONG, ip);
+    const unknownEmail = await signIn('nobody-at-all@example.test', WRONG, ip);
+    expect([ownEmail, otherEmail, unknownEmail].map((a) => a.statusCode)).toEqual([401, 401, 401]);
+    expect(new Set([ownEmail, otherEmail, unknownEmail].map((a) => a.body)).size).toBe(1);
+    // Across addresses too: the user name in its delay, the email still answers 401.
+    const delayed = await t.createUser();
+    for (let i = 0; i < 5; i++) await signIn(delayed.userName, WRONG, freshAddress());
+    expect((await signIn(delayed.userName, WRONG, freshAddress())).statusCode).toBe(429);
+    expect((await signIn(delayed.email, WRONG, freshAddress())).statusCode).toBe(401);
+    expect((await signIn(delayed.email, delayed.password, freshAddress())).statusCode).toBe(200);
   });
 
-  it('does not let a stranger lock the owner out: the limit is per account and address', async () => {
+  it('does not let a stranger lock the owner out: the limit is per login and address', async () => {
     const user = await t.createUser();
     const stranger = freshAddress();
     for (let i = 0; i < 3; i++) await signIn(user.userName, WRONG, stranger);
@@ -73,7 +84,7 @@ describe('sign-in limits (OWASP ASVS V2.2)', () => {
     expect((await signIn(user.userName, user.password, freshAddress())).statusCode).toBe(200);
   });
 
-  it('slows an account guessed from many addresses with growing delays, up to a ceiling', async () => {
+  it('slows a login guessed from many addresses with growing delays, up to a ceiling', async () => {
     const user = await t.createUser();
     // Five failures from five addresses: no pair reaches its limit, the account reaches its delays.
     for (let i = 0; i < 5; i++)
@@ -95,6 +106,140 @@ describe('sign-in limits (OWASP ASVS V2.2)', () => {
     expect(ceiling.statusCode).toBe(429);
     expect(Number(ceiling.headers['retry-after'])).toBeGreaterThan(800);
   }, 30_000);
+
+  const deviceCookieOf = (answer: { cookies: { name: string; value: string }[] }) =>
+    answer.cookies.find((c) => c.name === 'signInDevice')?.value;
+  const signInWithDevice = (login: string, password: string, ip: string, device?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/sign-in',
+      payload: { userName: login, password },
+      remoteAddress: ip,
+      cookies: device ? { signInDevice: device } : {},
+    });
+
+  it('sets an HttpOnly device cookie for the accounts calls on a successful sign-in only', async () => {
+    const user = await t.createUser();
+    expect(deviceCookieOf(await signIn(user.userName, WRONG, freshAddress()))).toBeUndefined();
+    const answer = await signIn(user.userName, user.password, freshAddress());
+    const cookie = answer.cookies.find((c) => c.name === 'signInDevice');
+    expect(cookie).toMatchObject({ path: '/api/accounts', httpOnly: true, sameSite: 'Strict' });
+    // PUBLIC_URL is http:// in the tests: a Secure cookie would never come back.
+    expect(cookie?.secure).toBeFalsy();
+    expect(cookie?.maxAge).toBe(180 * 24 * 3600);
+    // It grants no access: not an access token.
+    const verify = await t.app.inject({
+      url: '/api/accounts/verify',
+      headers: { authorization: `Bearer ${cookie?.value}` },
+    });
+    expect(verify.statusCode).toBe(401);
+  });
+
+  it('keeps the owner’s device signing in while strangers push the account into its delay', async () => {
+    const user = await t.createUser();
+    const home = freshAddress();
+    const device = deviceCookieOf(await signIn(user.userName, user.password, home));
+    expect(device).toBeTruthy();
+    // Strangers from five addresses guess until the user name waits (5 failures = the delay).
+    for (let i = 0; i < 5; i++) await signIn(user.userName, WRONG, freshAddress());
+    expect((await signIn(user.userName, user.password, home)).statusCode).toBe(429);
+    expect((await signIn(user.userName, user.password, freshAddress())).statusCode).toBe(429);
+    // The owner's browser, from home or anywhere, signs in at once, every time.
+    for (let i = 0; i < 4; i++) {
+      const owner = await signInWithDevice(user.userName, user.password, home, device);
+      expect(owner.statusCode, `try ${i}`).toBe(200);
+      expect(deviceCookieOf(owner)).toBeTruthy();
+    }
+    expect(
+      (await signInWithDevice(user.userName, user.password, freshAddress(), device)).statusCode,
+    ).toBe(200);
+    // A cookie-less client still waits.
+    expect((await signIn(user.userName, user.password, home)).statusCode).toBe(429);
+  });
+
+  it('exempts only a valid cookie of that very account, and a failing device loses it', async () => {
+    const owner = await t.createUser();
+    const other = await t.createUser();
+    const otherDevice = deviceCookieOf(
+      await signIn(other.userName, other.password, freshAddress()),
+    );
+    const ownDevice = deviceCookieOf(await signIn(owner.userName, owner.password, freshAddress()));
+    for (let i = 0; i < 5; i++) await signIn(owner.userName, WRONG, freshAddress());
+    // Another account's cookie, a forged one: no exemption.
+    for (const cookie of [otherDevice, `${ownDevice?.slice(0, -4)}AAAA`, 'garbage']) {
+      expect(
+        (await signInWithDevice(owner.userName, owner.password, freshAddress(), cookie)).statusCode,
+      ).toBe(429);
+    }
+    // The device's own failures count: after 3 (SIGNIN_RATE_LIMIT_ACCOUNT) it is like any client.
+    for (let i = 0; i < 3; i++) {
+      expect(
+        (await signInWithDevice(owner.userName, WRONG, freshAddress(), ownDevice)).statusCode,
+      ).toBe(401);
+    }
+    expect(
+      (await signInWithDevice(owner.userName, owner.password, freshAddress(), ownDevice))
+        .statusCode,
+    ).toBe(429);
+  });
+
+  it('voids the device cookies issued before a password change', async () => {
+    const user = await t.createUser();
+    const home = freshAddress();
+    const first = await signIn(user.userName, user.password, home);
+    const oldDevice = deviceCookieOf(first);
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/change-password',
+      headers: { authorization: `Bearer ${first.json().data.accessToken}` },
+      payload: { currentPassword: user.password, newPassword: 'a changed passphrase here' },
+      cookies: { signInDevice: oldDevice ?? '' },
+      remoteAddress: home,
+    });
+    expect(changed.statusCode).toBe(200);
+    // The browser that changed it gets a cookie for the new password (same device).
+    const renewed = deviceCookieOf(changed);
+    expect(renewed).toBeTruthy();
+    for (let i = 0; i < 5; i++) await signIn(user.userName, WRONG, freshAddress());
+    const withOld = await signInWithDevice(
+      user.userName,
+      'a changed passphrase here',
+      home,
+      oldDevice,
+    );
+    expect(withOld.statusCode).toBe(429);
+    const withNew = await signInWithDevice(
+      user.userName,
+      'a changed passphrase here',
+      home,
+      renewed,
+    );
+    expect(withNew.statusCode).toBe(200);
+  });
+
+  it('counts wrong current passwords of an email change like failed sign-ins', async () => {
+    const user = await t.createUser();
+    const thief = freshAddress();
+    const { accessToken } = await t.tokenFor(user.id);
+    const patch = (currentPassword: string) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: '/api/accounts/me',
+        headers: { authorization: `Bearer ${accessToken}` },
+        payload: { email: `stolen-${user.email}`, currentPassword },
+        remoteAddress: thief,
+      });
+    for (let i = 0; i < 3; i++) {
+      const wrong = await patch(WRONG);
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().errors[0].field).toBe('currentPassword');
+    }
+    const limited = await patch(user.password);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(1);
+    // The same counter as signing in with the user name from that address.
+    expect((await signIn(user.userName, user.password, thief)).statusCode).toBe(429);
+  });
 });
 
 describe('forgot-password limits', () => {

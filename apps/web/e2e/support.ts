@@ -35,8 +35,14 @@ export async function screenshot(page: Page, name: string) {
 }
 
 /** The newest reset link mailed to `to` after `since` (the portal's outbox folder). */
-export async function resetLinkFor(to: string, since: number): Promise<string> {
+export function resetLinkFor(to: string, since: number): Promise<string> {
+  return mailedLinkFor(to, since, 'reset-password');
+}
+
+/** The newest `/auth/<page>?token=…` link mailed to `to` after `since` (the portal's outbox folder). */
+export async function mailedLinkFor(to: string, since: number, page: string): Promise<string> {
   const outbox = path.join(E2E.dataDir!, 'outbox');
+  const pattern = new RegExp(`https?://\\S+/auth/${page}\\?token=[^\\s"<>]+`);
   let link: string | undefined;
   await expect
     .poll(
@@ -49,7 +55,7 @@ export async function resetLinkFor(to: string, since: number): Promise<string> {
           .sort();
         for (const file of files.reverse()) {
           const text = fs.readFileSync(file, 'utf8');
-          const match = /https?:\/\/\S+\/auth\/reset-password\?token=[^\s"<>]+/.exec(text);
+          const match = pattern.exec(text);
           if (match && text.includes(`To: ${to}`)) return (link = match[0]);
         }
         return undefined;

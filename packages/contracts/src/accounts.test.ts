@@ -6,6 +6,7 @@ import {
   signInFormSchema,
   signInSchema,
   toSignInBody,
+  updateMeFormSchema,
   updateMeSchema,
 } from './accounts';
 
@@ -48,5 +49,17 @@ describe('account schemas', () => {
       userFirstName: 'Ada',
     });
     expect(updateMeSchema.safeParse({ email: 'nope' }).success).toBe(false);
+  });
+
+  it('asks the edit form for the current password only while the email differs', () => {
+    const form = updateMeFormSchema('ada@demo.local');
+    const issues = (value: object) =>
+      form.safeParse(value).error?.issues.map((i) => [i.path.join('.'), i.message]) ?? [];
+    expect(issues({ email: 'ADA@demo.local', currentPassword: '' })).toEqual([]);
+    expect(issues({ userFirstName: 'Ada', currentPassword: '' })).toEqual([]);
+    expect(issues({ email: 'new@demo.local', currentPassword: '' })).toEqual([
+      ['currentPassword', 'Enter your current password to change your email'],
+    ]);
+    expect(issues({ email: 'new@demo.local', currentPassword: 'secret' })).toEqual([]);
   });
 });

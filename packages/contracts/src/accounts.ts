@@ -79,15 +79,54 @@ export const changePasswordFormSchema = changePasswordSchema
   });
 export type ChangePasswordForm = z.infer<typeof changePasswordFormSchema>;
 
-/** `PATCH /api/accounts/me`: the fields a user may change about themselves. */
+/**
+ * `PATCH /api/accounts/me`: the fields a user may change about themselves. Changing the email needs
+ * `currentPassword` (an access token alone must not be enough to take the account, ADR 007); it is
+ * ignored otherwise.
+ */
 export const updateMeSchema = z
   .object({
     userFirstName: singleLineText().trim().min(1, 'Enter your first name').max(100),
     userLastName: singleLineText().trim().min(1, 'Enter your last name').max(100),
     email: emailSchema,
+    currentPassword: z.string().min(1, 'Enter your current password').max(PASSWORD_MAX_LENGTH),
   })
   .partial();
 export type UpdateMeBody = z.infer<typeof updateMeSchema>;
+
+/** Whether an edit of the account changes its email (case-insensitive), so needs the password. */
+export const emailChanges = (currentEmail: string, email: string | undefined) =>
+  email !== undefined && email.trim().toLowerCase() !== currentEmail.toLowerCase();
+
+/**
+ * The account edit form: the API body's rules, and the current password required while the email
+ * field differs from `currentEmail`.
+ */
+export const updateMeFormSchema = (currentEmail: string) =>
+  updateMeSchema
+    // An empty password field is no password (it is only shown while the email differs).
+    .extend({ currentPassword: z.string().max(PASSWORD_MAX_LENGTH).optional() })
+    .superRefine((form, ctx) => {
+      if (emailChanges(currentEmail, form.email) && !form.currentPassword) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['currentPassword'],
+          message: 'Enter your current password to change your email',
+        });
+      }
+    });
+
+export type UpdateMeForm = z.infer<ReturnType<typeof updateMeFormSchema>>;
+
+/** `POST /api/accounts/undo-email-change`: the token of the link mailed to the old address. */
+export const undoEmailChangeSchema = z.object({
+  token: z.string().min(1, 'The link is missing its token').max(1024),
+});
+export type UndoEmailChangeBody = z.infer<typeof undoEmailChangeSchema>;
+
+/** Its answer: the address the account has again (a reset link to choose a new password went there). */
+export const undoEmailChangeAnswerSchema = z.object({ email: z.string() });
+export type UndoEmailChangeAnswer = z.infer<typeof undoEmailChangeAnswerSchema>;
 
 /** User details as the sign-in, verify and `PATCH /accounts/me` answers carry them. */
 export const userDetailsSchema = z.object({

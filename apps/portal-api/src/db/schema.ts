@@ -234,6 +234,31 @@ export const passwordResetTokens = pgTable(
   (t) => [uniqueIndex('password_reset_tokens_hash_uq').on(t.tokenHash)],
 );
 
+/**
+ * A change of a user's own email leaves a single-use link at the OLD address to undo it (ADR 007):
+ * stored as a SHA-256 hash like the reset tokens, with both addresses so the undo knows what to
+ * restore.
+ */
+export const emailChangeTokens = pgTable(
+  'email_change_tokens',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    oldEmail: text('old_email').notNull(),
+    newEmail: text('new_email').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('email_change_tokens_hash_uq').on(t.tokenHash),
+    index('email_change_tokens_user_idx').on(t.userId),
+  ],
+);
+
 /** Every message the mailer sent (or wrote to the outbox folder). */
 export const mailOutbox = pgTable('mail_outbox', {
   id: id(),

@@ -20,7 +20,10 @@ const page = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) =>
 const authPages = () => import('./routes/auth');
 const accountPages = () => import('./routes/account');
 
-/** The route table of docs/product/web.md §2 (plus the account pages and the reset-password link). */
+/**
+ * The route table of docs/product/web.md §2 (plus the account pages, the reset-password link and the
+ * undo-email-change link).
+ */
 export const routes: RouteObject[] = [
   {
     errorElement: <ServerErrorRoute />,
@@ -31,6 +34,11 @@ export const routes: RouteObject[] = [
         element: <PublicLayout />,
         children: [
           { index: true, element: <LandingRoute /> },
+          // Open whether or not this browser is signed in: the owner may be, the undo ends it.
+          {
+            path: 'auth/undo-email-change',
+            ...page(authPages, (m) => m.UndoEmailChangeRoute),
+          },
           {
             path: 'auth',
             element: <GuestRoute />,

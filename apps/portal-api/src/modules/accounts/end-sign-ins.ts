@@ -5,14 +5,15 @@ import { auditFrom, recordAudit } from '../audit/record';
 
 /**
  * The one way a route ends sign-ins: 404 unless `target` finds what to end in the caller's reach,
- * then `end` (returns how many were ended), then the audit event (for a single sign-in only when one
+ * 403 when `target.allowed` refuses, then `end` (returns how many were ended), then the audit event (for a single sign-in only when one
  * was actually live).
  */
 export async function endSignIns(
   db: PortalDb,
   request: FastifyRequest,
   options: {
-    target?: { exists: () => Promise<boolean>; what: string };
+    /** `allowed` (after `exists`) throws when the caller may not end these sign-ins. */
+    target?: { exists: () => Promise<boolean>; what: string; allowed?: () => Promise<void> };
     end: () => Promise<number>;
     audit: { action: string; entityType: 'session' | 'user'; entityId: string };
     after: (revoked: number) => Record<string, unknown>;
@@ -21,6 +22,7 @@ export async function endSignIns(
   },
 ): Promise<number> {
   if (options.target && !(await options.target.exists())) throw notFound(options.target.what);
+  await options.target?.allowed?.();
   const revoked = await options.end();
   if (revoked > 0 || options.auditNone !== false) {
     await recordAudit(db, {

@@ -41,30 +41,49 @@ async function waitOf(limiter: RateLimiterAbstract, key: string): Promise<number
 export interface SignInLimitSettings {
   /** Length of every counting window, in seconds. */
   windowSeconds: number;
-  /** Failures of one account from one address before that pair waits out the window. */
-  perAccountAndAddress: number;
-  /** Failures from one address (any accounts) before that address waits out the window. */
+  /** Failures of one login from one address before that pair waits out the window. */
+  perLoginAndAddress: number;
+  /** Failures from one address (any logins) before that address waits out the window. */
   perAddress: number;
-  /** Failures of one account (any addresses) after which each further try waits 1, 2, 4… s. */
+  /** Failures of one login (any addresses) after which each further try waits 1, 2, 4… s. */
   delayAfter: number;
-  /** Failures of one account (any addresses) before it waits out the window: far above a person. */
-  accountCeiling: number;
+  /** Failures of one login (any addresses) before it waits out the window: far above a person. */
+  loginCeiling: number;
+  /** Failures of one known device before it loses its exemption for the window (ADR 007). */
+  perDevice: number;
 }
 
-/** The longest growing delay of an account, in seconds. */
+/** The longest growing delay of a login, in seconds. */
 export const MAX_ACCOUNT_DELAY_SECONDS = 60;
 
+/** What one attempt to prove an account's password is counted by. */
+export interface SignInAttempt {
+  /**
+   * The login as typed, lower-cased, with its kind (`userName:ada`, `email:ada@example.test`). Never
+   * the account behind it: a login's answers then depend on its own failures only, so a delayed user
+   * name says nothing about which email belongs to the same account (ADR 007).
+   */
+  login: string;
+  /** The client address. */
+  address: string;
+  /** The device id of a valid sign-in device cookie of this very account, or null. */
+  device?: string | null;
+}
+
 /**
- * Sign-in limits after OWASP ASVS V2.2: an account is named by its id (user name and email share
- * one counter); the hard limit is per account and address, so a stranger cannot lock the owner out;
- * guesses spread over many addresses meet growing delays and, far above what a person reaches, a
- * ceiling; an address is limited on its failures only, so an office behind one address is not.
+ * Sign-in limits after OWASP ASVS V2.2 and its account-lockout guidance: the hard limit is per login
+ * and address, so a stranger cannot lock the owner out; guesses spread over many addresses meet
+ * growing delays and, far above what a person reaches, a ceiling; an address is limited on its
+ * failures only, so an office behind one address is not. A client holding a device cookie the account
+ * gave it at an earlier sign-in is exempt from all of these and limited by its own counter only, so
+ * strangers guessing elsewhere never keep the owner out (ADR 007).
  */
 export class SignInLimits {
   private readonly pair: RateLimiterAbstract;
   private readonly address: RateLimiterAbstract;
-  private readonly account: RateLimiterAbstract;
+  private readonly login: RateLimiterAbstract;
   private readonly delay: RateLimiterAbstract;
+  private readonly device: RateLimiterAbstract;
 
   constructor(
     private readonly settings: SignInLimitSettings,
@@ -73,44 +92,52 @@ export class SignInLimits {
     const duration = settings.windowSeconds;
     this.pair = store({
       keyPrefix: 'sign-in-pair',
-      points: settings.perAccountAndAddress,
+      points: settings.perLoginAndAddress,
       duration,
     });
     this.address = store({ keyPrefix: 'sign-in-address', points: settings.perAddress, duration });
-    this.account = store({
-      keyPrefix: 'sign-in-account',
-      points: settings.accountCeiling,
+    this.login = store({
+      keyPrefix: 'sign-in-login',
+      points: settings.loginCeiling,
       duration,
     });
-    this.delay = store({ keyPrefix: 'sign-in-delay', points: 1, duration });
+    this.delay = store({ keyPrefix: 'sign-in-login-delay', points: 1, duration });
+    this.device = store({ keyPrefix: 'sign-in-device', points: settings.perDevice, duration });
   }
 
   /** Seconds this attempt must wait before its password is even checked; 0 = go ahead. */
-  async retryAfter(account: string, address: string): Promise<number> {
+  async retryAfter(attempt: SignInAttempt): Promise<number> {
+    // A known device under its own limit goes ahead whatever strangers did to the login.
+    if (attempt.device && (await waitOf(this.device, attempt.device)) === 0) return 0;
     const waits = await Promise.all([
-      waitOf(this.pair, `${account}|${address}`),
-      waitOf(this.address, address),
-      waitOf(this.account, account),
-      waitOf(this.delay, account),
+      waitOf(this.pair, `${attempt.login}|${attempt.address}`),
+      waitOf(this.address, attempt.address),
+      waitOf(this.login, attempt.login),
+      waitOf(this.delay, attempt.login),
     ]);
     return Math.max(...waits);
   }
 
-  async failed(account: string, address: string): Promise<void> {
+  /** A wrong password: counted everywhere (a known device's failures count for the login too). */
+  async failed(attempt: SignInAttempt): Promise<void> {
     const [, , counted] = await Promise.all([
-      this.pair.penalty(`${account}|${address}`),
-      this.address.penalty(address),
-      this.account.penalty(account),
+      this.pair.penalty(`${attempt.login}|${attempt.address}`),
+      this.address.penalty(attempt.address),
+      this.login.penalty(attempt.login),
+      attempt.device ? this.device.penalty(attempt.device) : null,
     ]);
     const beyond = counted.consumedPoints - this.settings.delayAfter;
     if (beyond >= 0) {
-      await this.delay.block(account, Math.min(2 ** beyond, MAX_ACCOUNT_DELAY_SECONDS));
+      await this.delay.block(attempt.login, Math.min(2 ** beyond, MAX_ACCOUNT_DELAY_SECONDS));
     }
   }
 
-  /** A right password from this address: the pair starts afresh (the account's count stays). */
-  async succeeded(account: string, address: string): Promise<void> {
-    await this.pair.delete(`${account}|${address}`);
+  /** A right password: the pair and the device start afresh (the login's count stays). */
+  async succeeded(attempt: SignInAttempt): Promise<void> {
+    await Promise.all([
+      this.pair.delete(`${attempt.login}|${attempt.address}`),
+      attempt.device ? this.device.delete(attempt.device) : null,
+    ]);
   }
 }
 

@@ -16,16 +16,30 @@ async function writePasswordHash(tx: PortalTx, userId: string, passwordHash: str
       version: sql`${users.version} + 1`,
     })
     .where(eq(users.id, userId))
-    .returning({ id: users.id, companyId: users.companyId, userName: users.userName });
+    .returning({
+      id: users.id,
+      companyId: users.companyId,
+      userName: users.userName,
+      passwordChangedAt: users.passwordChangedAt,
+    });
 }
 
-/** The stored password hash of a user (null for none: the caller compares against a dummy). */
-export async function passwordHashOf(db: PortalDb, userId: string): Promise<string | null> {
+/**
+ * What proving a signed-in user's current password needs: their stored hash, user name (the login
+ * its failures are counted under) and when the password was last set (device tokens bind to it).
+ */
+export async function passwordStateOf(db: PortalDb, userId: string) {
   const [user] = await db
-    .select({ passwordHash: users.passwordHash })
+    .select({
+      id: users.id,
+      companyId: users.companyId,
+      userName: users.userName,
+      passwordHash: users.passwordHash,
+      passwordChangedAt: users.passwordChangedAt,
+    })
     .from(users)
     .where(eq(users.id, userId));
-  return user?.passwordHash ?? null;
+  return user ?? null;
 }
 
 /**
@@ -93,16 +107,20 @@ export async function resetPasswordWithToken(
   });
 }
 
-/** A signed-in user's new password: their other sign-ins end, the current one (`keep`) stays. */
+/**
+ * A signed-in user's new password: their other sign-ins end, the current one (`keep`) stays.
+ * Answers the new `password_changed_at` (device tokens bind to it).
+ */
 export async function changePassword(
   db: PortalDb,
   userId: string,
   passwordHash: string,
   keep: string,
   audit: AuditActor,
-): Promise<void> {
-  await db.transaction(async (tx) => {
-    await writePasswordHash(tx, userId, passwordHash);
+): Promise<Date> {
+  return db.transaction(async (tx) => {
+    const [user] = await writePasswordHash(tx, userId, passwordHash);
+    if (!user) throw new Error('password change of a missing user');
     const ended = await revokeAllSignIns(tx, userId, 'password changed', keep);
     await recordAudit(tx, {
       ...audit,
@@ -111,5 +129,6 @@ export async function changePassword(
       entityId: userId,
       after: { otherSignInsEnded: ended },
     });
+    return user.passwordChangedAt;
   });
 }

@@ -262,6 +262,7 @@ export async function findAccount(db: PortalDb, by: 'userName' | 'email', login:
       userName: users.userName,
       status: users.status,
       passwordHash: users.passwordHash,
+      passwordChangedAt: users.passwordChangedAt,
     })
     .from(users)
     .where(eq(sql`lower(${column})`, login.toLowerCase()))

@@ -81,6 +81,88 @@ describe('account pages', () => {
     expect(screen.getByRole('button', { name: 'Account menu for Ada Admin' })).toBeInTheDocument();
   });
 
+  it('asks for the current password only while the email changes, and says when it is wrong', async () => {
+    const bodies: unknown[] = [];
+    let answer: 'wrong' | 'ok' = 'wrong';
+    server.use(
+      http.patch(`${PORTAL}/accounts/me`, async ({ request }) => {
+        bodies.push(await request.json());
+        if (answer === 'wrong') {
+          return HttpResponse.json(
+            {
+              ...failEnvelope(400, 'VALIDATION_ERROR', 'The current password is not correct.'),
+              errors: [
+                {
+                  message: 'The current password is not correct.',
+                  code: 'VALIDATION_ERROR',
+                  field: 'currentPassword',
+                },
+              ],
+            },
+            { status: 400 },
+          );
+        }
+        return HttpResponse.json(okEnvelope({ ...admin, email: 'ada@demo.local' }));
+      }),
+    );
+    const user = userEvent.setup();
+    const { router, store } = renderApp(routes, '/app/account/edit', signedIn);
+    const email = await screen.findByLabelText('Email');
+    await waitFor(() => expect(email).toHaveValue('admin@demo.local'));
+    expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument();
+
+    // The same address in capitals is no change: no password asked.
+    await user.clear(email);
+    await user.type(email, 'ADMIN@demo.local');
+    expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument();
+
+    await user.clear(email);
+    await user.type(email, 'ada@demo.local');
+    const password = await screen.findByLabelText('Current password');
+    expect(
+      screen.getByText(/A notice with a link to undo the change goes to admin@demo.local/),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(
+      await screen.findByText('Enter your current password to change your email'),
+    ).toBeInTheDocument();
+    expect(bodies).toHaveLength(0);
+
+    await user.type(password, 'not-my-password');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('The current password is not correct.')).toBeInTheDocument();
+    // Shown once, under the field.
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    expect(router.state.location.pathname).toBe('/app/account/edit');
+
+    answer = 'ok';
+    await user.clear(password);
+    await user.type(password, 'the-right-password');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/account/view'));
+    expect(bodies.at(-1)).toEqual({
+      userFirstName: 'Demo',
+      userLastName: 'Admin',
+      email: 'ada@demo.local',
+      currentPassword: 'the-right-password',
+    });
+    expect(store.getState().auth.userDetails?.email).toBe('ada@demo.local');
+  });
+
+  it('hides the password field again when the email goes back', async () => {
+    const user = userEvent.setup();
+    renderApp(routes, '/app/account/edit', signedIn);
+    const email = await screen.findByLabelText('Email');
+    await waitFor(() => expect(email).toHaveValue('admin@demo.local'));
+    await user.type(email, 'x');
+    expect(await screen.findByLabelText('Current password')).toBeInTheDocument();
+    await user.type(email, '{Backspace}');
+    await waitFor(() =>
+      expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument(),
+    );
+  });
+
   it('checks the new password locally and shows the server field error', async () => {
     server.use(
       http.post(`${PORTAL}/accounts/change-password`, () =>

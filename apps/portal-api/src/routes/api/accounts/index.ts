@@ -5,13 +5,16 @@ import { registerMeRoutes } from './me';
 import { registerPasswordRoutes } from './password';
 import { registerSessionRoutes } from './sessions';
 import { registerSignInRoutes } from './sign-in';
+import { SignInGuard } from './sign-in-guard';
 
 /** The accounts API (docs/product/services.md §4) and the public key set of the token contract. */
 export async function registerAccountRoutes(app: FastifyInstance) {
   await app.register(registerJwksRoute);
   await app.register(registerEndedSignInsRoute);
-  await app.register(registerSignInRoutes);
-  await app.register(registerPasswordRoutes);
-  await app.register(registerMeRoutes);
+  // One guard for every call that checks a password, so they share the sign-in limits (ADR 007).
+  const guard = new SignInGuard(app);
+  await app.register(registerSignInRoutes, { guard });
+  await app.register(registerPasswordRoutes, { guard });
+  await app.register(registerMeRoutes, { guard });
   await app.register(registerSessionRoutes);
 }

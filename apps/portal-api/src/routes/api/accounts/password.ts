@@ -8,25 +8,23 @@ import {
 } from '@pa/contracts/accounts';
 import { invalidField } from '@pa/server-kit/errors';
 import { clientInfo } from '../../../modules/client-info';
-import {
-  changePassword,
-  issueResetToken,
-  passwordHashOf,
-  resetPasswordWithToken,
-} from '../../../modules/accounts/password-change';
+import { changePassword, resetPasswordWithToken } from '../../../modules/accounts/password-change';
 import { auditFrom } from '../../../modules/audit/record';
-import { hashPassword, passwordProblem, verifyPassword } from '../../../modules/accounts/passwords';
+import { hashPassword, passwordProblem } from '../../../modules/accounts/passwords';
 import { ResetMailLimits } from '../../../modules/accounts/limits';
 import { authOf } from '../../../plugins/external/auth';
+import { mailResetLink } from './account-mail';
 import { authErrors, errors, okEmpty } from './schemas';
+import type { SignInGuard } from './sign-in-guard';
 
-/** How long a reset link works. */
-export const RESET_TOKEN_TTL_MS = 30 * 60 * 1000;
-export const FORGOT_PASSWORD_ANSWER =
+const FORGOT_PASSWORD_ANSWER =
   'If an account uses this email, a link to reset its password is on its way. It works for 30 minutes.';
 
 /** Forgot / reset / change password (docs/product/services.md §4). */
-export async function registerPasswordRoutes(base: FastifyInstance) {
+export async function registerPasswordRoutes(
+  base: FastifyInstance,
+  { guard }: { guard: SignInGuard },
+) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
   const mailLimits = new ResetMailLimits(
@@ -37,31 +35,6 @@ export async function registerPasswordRoutes(base: FastifyInstance) {
     },
     app.limiterStore,
   );
-
-  /** Creates a reset token and mails the link; runs after the answer so timing says nothing. */
-  async function sendResetLink(email: string) {
-    const issued = await issueResetToken(app.db, email, RESET_TOKEN_TTL_MS);
-    if (!issued) return;
-    const { user, token } = issued;
-    // The web app's configured address, never the request's Host header (which a client controls).
-    const link = new URL('/auth/reset-password', config.PUBLIC_URL);
-    link.searchParams.set('token', token);
-    await app.mailer.send({
-      to: user.email,
-      subject: 'Reset your Power Analyzer password',
-      text: [
-        `Hello ${user.userName},`,
-        '',
-        'Someone (hopefully you) asked to reset the password of your Power Analyzer account.',
-        `Open this link within 30 minutes to choose a new password:`,
-        '',
-        link.toString(),
-        '',
-        'The link works once. If you did not ask for it, ignore this message: your password stays as it is.',
-      ].join('\n'),
-      secrets: [token],
-    });
-  }
 
   app.post(
     '/api/accounts/forgot-password',
@@ -77,7 +50,10 @@ export async function registerPasswordRoutes(base: FastifyInstance) {
     },
     async (request) => {
       if (await mailLimits.allow(request.body.email, request.ip)) {
-        app.runInBackground(sendResetLink(request.body.email), 'password reset mail');
+        app.runInBackground(
+          mailResetLink(app, request.body.email, 'forgot'),
+          'password reset mail',
+        );
       }
       return envelope(null, FORGOT_PASSWORD_ANSWER);
     },
@@ -116,24 +92,43 @@ export async function registerPasswordRoutes(base: FastifyInstance) {
       schema: {
         tags: ['accounts'],
         summary: 'Change the signed-in user’s password; ends their other sign-ins',
+        description:
+          'A wrong `currentPassword` answers 400 naming it and counts as a failed sign-in of the user name (429 with Retry-After while limited). The device cookie is renewed for the new password.',
         security: [{ bearerAuth: [] }],
         body: changePasswordSchema,
-        response: { 200: okEmpty, 400: errors[400], ...authErrors },
+        response: {
+          200: okEmpty,
+          400: errors[400],
+          ...authErrors,
+          429: errors[401].describe('Too many wrong passwords; see Retry-After'),
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const auth = authOf(request);
       const { currentPassword, newPassword } = request.body;
-      if (!(await verifyPassword(await passwordHashOf(app.db, auth.userId), currentPassword))) {
-        throw invalidField('currentPassword', 'The current password is not correct.');
-      }
+      const proven = await guard.proveCurrentPassword(
+        request,
+        reply,
+        auth.userId,
+        currentPassword,
+        'password change',
+      );
       const problem = passwordProblem(newPassword);
       if (problem) throw invalidField('newPassword', problem);
       if (newPassword === currentPassword) {
         throw invalidField('newPassword', 'The new password must differ from the current one');
       }
       const passwordHash = await hashPassword(newPassword);
-      await changePassword(app.db, auth.userId, passwordHash, auth.sessionId, auditFrom(request));
+      const passwordChangedAt = await changePassword(
+        app.db,
+        auth.userId,
+        passwordHash,
+        auth.sessionId,
+        auditFrom(request),
+      );
+      // Device cookies are bound to the password: this browser keeps its allowance, others lose it.
+      await guard.rememberDevice(reply, { id: auth.userId, passwordChangedAt }, proven.deviceId);
       return envelope(null, 'Your password was changed. Your other sign-ins were ended.');
     },
   );

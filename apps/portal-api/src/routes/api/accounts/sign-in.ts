@@ -4,13 +4,11 @@ import { z } from 'zod';
 import { ok as envelope } from '@pa/contracts/envelope';
 import { PASSWORD_MAX_LENGTH } from '@pa/contracts/accounts';
 import { singleLineText } from '@pa/contracts/text';
-import { ErrorCode } from '@pa/contracts/error-codes';
-import { AppError, notFound, unauthorized } from '@pa/server-kit/errors';
+import { notFound, unauthorized } from '@pa/server-kit/errors';
 import { clientInfo } from '../../../modules/client-info';
 import { recordAudit } from '../../../modules/audit/record';
 import { verifyAccessToken } from '../../../modules/auth/access-token';
 import { verifyPassword } from '../../../modules/accounts/passwords';
-import { SignInLimits } from '../../../modules/accounts/limits';
 import {
   findAccount,
   rotateRefreshToken,
@@ -23,6 +21,7 @@ import { loadUserDetails } from '../../../modules/accounts/user-details';
 import { authOf } from '../../../plugins/external/auth';
 import { clearRefreshCookie, refreshTokenOf, setRefreshCookie } from './refresh-cookie';
 import { errors, ok, okEmpty, tokenPairSchema, userDetailsSchema } from './schemas';
+import type { SignInGuard } from './sign-in-guard';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials.';
 export const REFRESH_FAILED = 'Token refresh failed';
@@ -43,16 +42,11 @@ const verifyAnswer = ok(userDetailsSchema);
 
 const rotateBody = z.object({ refreshToken: z.string().max(512).optional() }).nullish();
 
-function tooMany(reply: FastifyReply, seconds: number): never {
-  void reply.header('retry-after', String(seconds));
-  throw new AppError(
-    ErrorCode.RATE_LIMITED,
-    `Too many sign-in attempts. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
-  );
-}
-
 /** Sign-in, token rotation, verify and sign-out (docs/product/services.md §4, seed "Calls"). */
-export async function registerSignInRoutes(base: FastifyInstance) {
+export async function registerSignInRoutes(
+  base: FastifyInstance,
+  { guard }: { guard: SignInGuard },
+) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
   const settings: TokenSettings = {
@@ -61,16 +55,6 @@ export async function registerSignInRoutes(base: FastifyInstance) {
     refreshTtl: config.REFRESH_TOKEN_TTL,
     reuseGrace: config.REFRESH_REUSE_GRACE,
   };
-  const limits = new SignInLimits(
-    {
-      windowSeconds: config.SIGNIN_RATE_LIMIT_WINDOW,
-      perAccountAndAddress: config.SIGNIN_RATE_LIMIT_ACCOUNT,
-      perAddress: config.SIGNIN_RATE_LIMIT_IP,
-      delayAfter: config.SIGNIN_ACCOUNT_DELAY_AFTER,
-      accountCeiling: config.SIGNIN_ACCOUNT_CEILING,
-    },
-    app.limiterStore,
-  );
 
   app.post(
     '/api/accounts/sign-in',
@@ -79,7 +63,7 @@ export async function registerSignInRoutes(base: FastifyInstance) {
         tags: ['accounts'],
         summary: 'Sign in with user name or email and password',
         description:
-          'Answers tokens and user details and sets the `refreshToken` cookie. Every failure says "Invalid credentials." and takes the same time. Failures are limited per account and address, per address, and per account with growing delays and a ceiling (429 with Retry-After; README "Sign-in limits").',
+          'Answers tokens and user details and sets the `refreshToken` cookie and the HttpOnly `signInDevice` cookie (path /api/accounts). Every failure says "Invalid credentials." and takes the same time. Failures are limited per login (as typed) and address, per address, and per login with growing delays and a ceiling (429 with Retry-After); a client presenting the account\'s device cookie is limited by its own failures only (README "Sign-in limits", ADR 007).',
         body: signInBody,
         response: {
           200: ok(userDetailsSchema.extend(tokenPairSchema.shape)),
@@ -90,17 +74,22 @@ export async function registerSignInRoutes(base: FastifyInstance) {
     },
     async (request, reply) => {
       const { password } = request.body;
+      const kind = request.body.userName ? 'userName' : 'email';
       const login = (request.body.userName ?? request.body.email ?? '').toLowerCase();
-      const user = await findAccount(app.db, request.body.userName ? 'userName' : 'email', login);
-      // The account is counted by its id, whichever of its names was typed; an unknown login by itself.
-      const accountKey = user ? `user:${user.id}` : `login:${login}`;
-      const wait = await limits.retryAfter(accountKey, request.ip);
-      if (wait > 0) tooMany(reply, wait);
+      const user = await findAccount(app.db, kind, login);
+      // Counted by the login as typed, known or not: a delayed user name then says nothing about
+      // which email shares its account. A device cookie of this account keeps the owner's allowance.
+      const attempt = {
+        login: `${kind}:${login}`,
+        address: request.ip,
+        device: await guard.deviceFor(request, user),
+      };
+      await guard.assertMayTry(reply, attempt);
       // Always one argon2 verification, against a dummy hash for unknown accounts: same time, same answer.
       const passwordOk = await verifyPassword(user?.passwordHash ?? null, password);
       const meta = clientInfo(request);
       if (!user || !passwordOk || user.status !== 'active') {
-        await limits.failed(accountKey, request.ip);
+        await guard.limits.failed(attempt);
         if (user) {
           // Written after the answer: a write only known accounts make would time them apart.
           app.runInBackground(
@@ -120,7 +109,7 @@ export async function registerSignInRoutes(base: FastifyInstance) {
         request.log.info({ login: user ? user.id : 'unknown account' }, 'sign-in failed');
         throw unauthorized(INVALID_CREDENTIALS);
       }
-      await limits.succeeded(accountKey, request.ip);
+      await guard.limits.succeeded(attempt);
       const tokens = await startSignIn(app.db, settings, user, meta);
       await recordAudit(app.db, {
         companyId: user.companyId,
@@ -134,6 +123,7 @@ export async function registerSignInRoutes(base: FastifyInstance) {
       const details = await loadUserDetails(app.db, user.id);
       if (!details) throw unauthorized(INVALID_CREDENTIALS);
       setRefreshCookie(reply, tokens.refreshToken, config.REFRESH_TOKEN_TTL);
+      await guard.rememberDevice(reply, user, attempt.device);
       return envelope(
         { ...details, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken },
         'Signed in.',

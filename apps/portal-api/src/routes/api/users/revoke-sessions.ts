@@ -3,11 +3,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok as envelope } from '@pa/contracts/envelope';
 import { endSignIns } from '../../../modules/accounts/end-sign-ins';
 import { revokeAllSignIns } from '../../../modules/accounts/sessions';
+import { effectivePermissionCodes } from '../../../modules/auth/effective-permissions';
+import { assertHolds } from '../../../modules/roles/guards';
 import { userInCompany } from '../../../modules/users/users';
 import { authOf } from '../../../plugins/external/auth';
 import { authErrors, errors, idParams, ok, revokedSchema } from '../accounts/schemas';
 
-/** An administrator ends every sign-in of a user of their company. */
+/**
+ * An administrator ends every sign-in of a user of their company: under the rule of editing one
+ * (no escalation), never of a user holding permissions the caller lacks.
+ */
 export async function registerUserSessionRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
 
@@ -18,6 +23,8 @@ export async function registerUserSessionRoutes(base: FastifyInstance) {
       schema: {
         tags: ['users'],
         summary: 'End every sign-in of a user of your company',
+        description:
+          'Like editing a user: 403 when the user holds permissions you do not hold yourself.',
         security: [{ bearerAuth: [] }],
         params: idParams,
         response: {
@@ -35,6 +42,14 @@ export async function registerUserSessionRoutes(base: FastifyInstance) {
         target: {
           what: 'The user',
           exists: () => userInCompany(app.db, auth.companyId, id),
+          allowed: async () => {
+            if (id === auth.userId) return;
+            assertHolds(
+              auth,
+              await effectivePermissionCodes(app.db, id, auth.companyId),
+              'end the sign-ins of this user',
+            );
+          },
         },
         end: () => revokeAllSignIns(app.db, id, 'ended by an administrator'),
         audit: { action: 'user.revoke-sessions', entityType: 'user', entityId: id },

@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
+import { useEffect, useMemo } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { useDispatch } from 'react-redux';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { updateMeSchema, type UpdateMeBody } from '@pa/contracts/accounts';
+import { emailChanges, updateMeFormSchema, type UpdateMeForm } from '@pa/contracts/accounts';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert, FormField } from '@/components/ui/form-field';
@@ -17,15 +17,21 @@ export function AccountEditForm() {
   const [updateMe, { error }] = useUpdateMeMutation();
   const dispatch = useDispatch();
   const navigate = useNavigate();
+  const currentEmail = data?.email ?? '';
+  // A new email needs the current password (docs/decisions/007): the schema knows the one to compare.
+  const schema = useMemo(() => updateMeFormSchema(currentEmail), [currentEmail]);
   const {
     register,
     handleSubmit,
     reset,
+    control,
     formState: { errors, isSubmitting, isDirty },
-  } = useForm<UpdateMeBody>({
-    resolver: zodResolver(updateMeSchema),
-    defaultValues: { userFirstName: '', userLastName: '', email: '' },
+  } = useForm<UpdateMeForm>({
+    resolver: zodResolver(schema),
+    defaultValues: { userFirstName: '', userLastName: '', email: '', currentPassword: '' },
   });
+  const email = useWatch({ control, name: 'email' });
+  const changingEmail = Boolean(data) && emailChanges(currentEmail, email);
 
   useEffect(() => {
     if (data) {
@@ -33,15 +39,21 @@ export function AccountEditForm() {
         userFirstName: data.userFirstName,
         userLastName: data.userLastName,
         email: data.email,
+        currentPassword: '',
       });
     }
   }, [data, reset]);
 
-  const onSubmit = handleSubmit(async (body) => {
+  const onSubmit = handleSubmit(async ({ currentPassword, ...body }) => {
     try {
-      const updated = await updateMe(body).unwrap();
+      // The password goes with an email change only; otherwise it is not asked for.
+      const updated = await updateMe(changingEmail ? { ...body, currentPassword } : body).unwrap();
       dispatch(setUserDetails(updated ?? body));
-      toast.success('Your account has been updated.');
+      toast.success(
+        changingEmail
+          ? 'Your email has been changed. A notice went to your previous address, and your other sign-ins were ended.'
+          : 'Your account has been updated.',
+      );
       void navigate('/app/account/view');
     } catch (err) {
       console.error('Account update error:', err);
@@ -49,6 +61,8 @@ export function AccountEditForm() {
   });
 
   const server = fieldErrors(error);
+  // A server error about a field shows under that field only; others (taken email, too many tries) above.
+  const showAlert = error !== undefined && Object.keys(server).length === 0;
   return (
     <Card className="max-w-2xl">
       <CardHeader>
@@ -59,7 +73,7 @@ export function AccountEditForm() {
       </CardHeader>
       <CardContent>
         <form noValidate onSubmit={onSubmit} className="grid gap-4" aria-label="Edit account">
-          {error ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
+          {showAlert ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
           <div className="grid gap-4 sm:grid-cols-2">
             <FormField
               id="userFirstName"
@@ -84,6 +98,22 @@ export function AccountEditForm() {
             error={errors.email?.message ?? server.email}
             {...register('email')}
           />
+          {changingEmail ? (
+            <div className="grid gap-2">
+              <p className="text-sm text-muted-foreground">
+                Changing your email needs your current password. A notice with a link to undo the
+                change goes to {currentEmail}, and your other sign-ins end.
+              </p>
+              <FormField
+                id="currentPassword"
+                label="Current password"
+                type="password"
+                autoComplete="current-password"
+                error={errors.currentPassword?.message ?? server.currentPassword}
+                {...register('currentPassword')}
+              />
+            </div>
+          ) : null}
           <div className="flex flex-wrap gap-2">
             <Button type="submit" disabled={isSubmitting || !isDirty}>
               {isSubmitting ? 'Saving...' : 'Save changes'}

@@ -2,6 +2,8 @@ import type {
   ForgotPasswordBody,
   ResetPasswordBody,
   SignInBody,
+  UndoEmailChangeAnswer,
+  UndoEmailChangeBody,
   UserDetails,
 } from '@pa/contracts/accounts';
 import { SESSION_INVALID_MESSAGE } from '@/lib/api/base-query';
@@ -42,6 +44,10 @@ export const authApi = portalApi.injectEndpoints({
       query: (body) => ({ url: '/accounts/reset-password', method: 'POST', body }),
       extraOptions: { skipAuth: true },
     }),
+    undoEmailChange: build.mutation<UndoEmailChangeAnswer, UndoEmailChangeBody>({
+      query: (body) => ({ url: '/accounts/undo-email-change', method: 'POST', body }),
+      extraOptions: { skipAuth: true },
+    }),
   }),
 });
 
@@ -51,4 +57,5 @@ export const {
   useVerifyQuery,
   useForgotPasswordMutation,
   useResetPasswordMutation,
+  useUndoEmailChangeMutation,
 } = authApi;

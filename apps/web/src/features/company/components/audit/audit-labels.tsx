@@ -19,6 +19,8 @@ export const AUDIT_ACTIONS = [
   'account.update',
   'account.password-change',
   'account.password-reset',
+  'account.password-check-failed',
+  'account.email-change-undone',
   'session.revoke',
   'session.revoke-others',
   'company.create',

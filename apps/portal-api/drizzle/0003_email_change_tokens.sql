@@ -1,0 +1,14 @@
+CREATE TABLE "email_change_tokens" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"user_id" uuid NOT NULL,
+	"token_hash" text NOT NULL,
+	"old_email" text NOT NULL,
+	"new_email" text NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"used_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "email_change_tokens" ADD CONSTRAINT "email_change_tokens_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "email_change_tokens_hash_uq" ON "email_change_tokens" USING btree ("token_hash");--> statement-breakpoint
+CREATE INDEX "email_change_tokens_user_idx" ON "email_change_tokens" USING btree ("user_id");

@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify';
+import type { EmailChanged } from '../../../modules/accounts/account';
+import { issueResetToken } from '../../../modules/accounts/password-change';
+
+/** How long a reset link works. */
+export const RESET_TOKEN_TTL_MS = 30 * 60 * 1000;
+
+/** A link into the web app: its configured address, never the request's Host header (a client's). */
+function webLink(app: FastifyInstance, pathname: string, token: string): string {
+  const link = new URL(pathname, app.config.PUBLIC_URL);
+  link.searchParams.set('token', token);
+  return link.toString();
+}
+
+/** How long `seconds` is, in words for a mail ("7 days", "30 minutes"). */
+function inWords(seconds: number): string {
+  const units: [number, string][] = [
+    [86_400, 'day'],
+    [3600, 'hour'],
+    [60, 'minute'],
+  ];
+  for (const [size, unit] of units) {
+    if (seconds >= size && seconds % size === 0) {
+      const n = seconds / size;
+      return `${n} ${unit}${n === 1 ? '' : 's'}`;
+    }
+  }
+  return `${seconds} second${seconds === 1 ? '' : 's'}`;
+}
+
+/**
+ * Creates a reset token for the active account with this email and mails the link (nothing when
+ * there is none). `why` opens the mail: a request on the forgot-password page, or an undone email
+ * change whose account must choose a new password.
+ */
+export async function mailResetLink(
+  app: FastifyInstance,
+  email: string,
+  why: 'forgot' | 'email change undone',
+) {
+  const issued = await issueResetToken(app.db, email, RESET_TOKEN_TTL_MS);
+  if (!issued) return;
+  const { user, token } = issued;
+  const intro =
+    why === 'forgot'
+      ? [
+          'Someone (hopefully you) asked to reset the password of your Power Analyzer account.',
+          `Open this link within 30 minutes to choose a new password:`,
+        ]
+      : [
+          'The change of your email address was undone and this address is your account’s again.',
+          'Every sign-in of the account was ended and its password no longer works: whoever changed',
+          'your email knew it. Open this link within 30 minutes to choose a new password:',
+        ];
+  await app.mailer.send({
+    to: user.email,
+    subject: 'Reset your Power Analyzer password',
+    text: [
+      `Hello ${user.userName},`,
+      '',
+      ...intro,
+      '',
+      webLink(app, '/auth/reset-password', token),
+      '',
+      why === 'forgot'
+        ? 'The link works once. If you did not ask for it, ignore this message: your password stays as it is.'
+        : 'The link works once. When it has expired, ask for a new one on the sign-in page ("Forgot password").',
+    ].join('\n'),
+    secrets: [token],
+  });
+}
+
+/**
+ * Tells the OLD address that the account's email changed, with a single-use link to undo it (ADR 007):
+ * the one thing a thief who changed it cannot hide from the owner.
+ */
+export async function mailEmailChangeNotice(app: FastifyInstance, changed: EmailChanged) {
+  await app.mailer.send({
+    to: changed.oldEmail,
+    subject: 'The email address of your Power Analyzer account was changed',
+    text: [
+      `Hello ${changed.userName},`,
+      '',
+      `The email address of your Power Analyzer account was changed from ${changed.oldEmail} to ${changed.newEmail}.`,
+      'Mail about the account, password reset links included, now goes to the new address.',
+      '',
+      'If this was you, there is nothing to do.',
+      '',
+      `If it was not you, open this link within ${inWords(app.config.EMAIL_CHANGE_UNDO_TTL)} to undo the change:`,
+      '',
+      webLink(app, '/auth/undo-email-change', changed.undoToken),
+      '',
+      'Undoing brings this address back, ends every sign-in of the account and disables its password;',
+      'a link to choose a new password then comes to this address.',
+    ].join('\n'),
+    secrets: [changed.undoToken],
+  });
+}

@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { useDispatch } from 'react-redux';
+import { Link, useSearchParams } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { FormAlert } from '@/components/ui/form-field';
+import { errorMessage } from '@/lib/api/api-error';
+import { endSession } from '@/lib/api/base-query';
+import { portalApi } from '@/lib/api/portal-api';
+import { power7Api } from '@/lib/api/power7-api';
+import { removePersistedSession } from '@/lib/session/persisted-session';
+import { useUndoEmailChangeMutation } from '../api/auth-api';
+
+/**
+ * The page of the link mailed to the old address after an email change (docs/decisions/007). It
+ * asks before it acts, so a mail scanner that opens links undoes nothing.
+ */
+export function UndoEmailChangeCard() {
+  const [params, setParams] = useSearchParams();
+  // Kept in state: once used, the token is dropped from the address bar (and so from history).
+  const [token] = useState(() => params.get('token') ?? '');
+  const [undo, { error, isLoading }] = useUndoEmailChangeMutation();
+  const [restored, setRestored] = useState<string | null>(null);
+  const dispatch = useDispatch();
+
+  const onUndo = async () => {
+    try {
+      const answer = await undo({ token }).unwrap();
+      setRestored(answer.email);
+      setParams({}, { replace: true });
+      // Every sign-in of the account has ended, this browser's too if it had one.
+      endSession({ dispatch });
+      dispatch(portalApi.util.resetApiState());
+      dispatch(power7Api.util.resetApiState());
+      await removePersistedSession();
+    } catch (err) {
+      console.error('Undo email change error:', err);
+    }
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Undo the email change</CardTitle>
+        <CardDescription>
+          The email address of your account was changed. If it was not you, undo it here.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {!token ? (
+          <FormAlert>This link is incomplete. Open the link from the mail again.</FormAlert>
+        ) : restored ? (
+          <p role="status" className="rounded-md border bg-muted px-3 py-2 text-sm">
+            Your email is {restored} again. Every sign-in of your account was ended and its password
+            was disabled. A link to choose a new password is on its way to {restored}.
+          </p>
+        ) : (
+          <>
+            {error ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
+            <ul className="grid list-disc gap-1 pl-5 text-sm text-muted-foreground">
+              <li>Your previous email address comes back.</li>
+              <li>Every sign-in of your account ends, on every device.</li>
+              <li>
+                The password stops working (whoever changed the email knew it): you choose a new one
+                through a link mailed to your previous address.
+              </li>
+            </ul>
+            <Button type="button" disabled={isLoading} className="w-full" onClick={onUndo}>
+              {isLoading ? 'Undoing...' : 'Undo the change'}
+            </Button>
+          </>
+        )}
+        <Link
+          to={restored ? '/auth/forgot-password' : '/auth/signin'}
+          className="text-center text-sm text-primary underline-offset-4 hover:underline"
+        >
+          {restored ? 'No mail? Ask for a new reset link' : 'Go to sign in'}
+        </Link>
+      </CardContent>
+    </Card>
+  );
+}
