@@ -1,14 +1,14 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { ERROR_ENVELOPE } from '../openapi';
 
 const run = promisify(execFile);
-const redocly = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
+const redocly = fileURLToPath(import.meta.resolve('@redocly/cli/bin/cli.js'));
 /** The repository's rule set (redocly.yaml at the root: `recommended`, minus what cannot apply). */
 const config = path.resolve(import.meta.dirname, '../../../../redocly.yaml');
 
