@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import Fastify from 'fastify';
 import {
   serializerCompiler,
@@ -6,7 +7,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { envelopeSchema } from '@pa/contracts/envelope';
+import { envelopeSchema, ok as envelope } from '@pa/contracts/envelope';
 import { errorHandler } from './error-handler';
 import { csvAnswer, errorAnswers, openApi } from './openapi';
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
   app.setSerializerCompiler(serializerCompiler);
   await app.register(errorHandler);
   await app.register(openApi, { title: 'test', description: 'test', version: '1' });
-  app.get('/public', { schema: { response: { 200: ok } } }, async () => ({}));
+  app.get('/public', { schema: { response: { 200: ok } } }, async () => envelope({ name: 'x' }));
   app.patch(
     '/things/:id',
     {
@@ -30,12 +31,12 @@ beforeAll(async () => {
         response: { 200: ok, ...errorAnswers({ 409: 'Stale version' }) },
       },
     },
-    async () => ({}),
+    async () => envelope({ name: 'thing' }),
   );
   app.get(
     '/things.csv',
     { schema: { security: bearer, response: { 200: csvAnswer('Every thing') } } },
-    async () => '',
+    async () => Readable.from(['name\n']),
   );
   await app.ready();
 });
