@@ -7,7 +7,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp();
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 describe('the portal OpenAPI document', () => {
   openApiSuite(() => t.app);

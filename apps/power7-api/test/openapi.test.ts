@@ -11,8 +11,8 @@ beforeAll(async () => {
   app = await buildTestApp({ DATA_DIR: dir, JWKS_FILE: (await makeKeys(dir)).file });
 });
 afterAll(async () => {
-  await app.close();
-  await rm(dir, { recursive: true, force: true });
+  await app?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe('the Power 7 OpenAPI document', () => {
