@@ -182,11 +182,16 @@ export type WinnersAnswer = z.infer<typeof winnersAnswerSchema>;
 
 export const clearAllAnswerSchema = z.object({ deleted: z.number().int() });
 
-export const comboParam = z.string().min(1).max(40);
+export const comboParam = z
+  .string()
+  .min(1)
+  .max(40)
+  .meta({ examples: ['3-7-12-19-24-31-35'] });
 const MATCH_TYPE_MESSAGE = 'The match type must be 3, 4, 5, 6 or 7.';
 /** Exactly `3`..`7` (not `03`, `3.0` or ` 3`): one spelling per resource. */
 export const matchTypeParam = z
   .enum(['3', '4', '5', '6', '7'], { message: MATCH_TYPE_MESSAGE })
+  .meta({ examples: ['5'] })
   .transform(Number);
 
 /* ------------------------------------------------------------------------------------------------

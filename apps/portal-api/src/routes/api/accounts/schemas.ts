@@ -26,7 +26,9 @@ export const authErrors = {
 export const ok = <T extends z.ZodType>(data: T) => envelopeSchema(data);
 export const okEmpty = envelopeSchema(z.null());
 
-export const idParams = z.object({ id: z.uuid('must be an id') });
+export const idParams = z.object({
+  id: z.uuid('must be an id').meta({ examples: ['019a6b2e-7c1d-7f3a-9b4e-2d8c5a1f0e63'] }),
+});
 
 /** How many sign-ins a request ended. */
 export const revokedSchema = z.object({ revoked: z.number().int() });

@@ -1,15 +1,28 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '@pa/contracts/list-query';
+import { errorAnswers } from '@pa/server-kit/openapi';
 import type { Caller } from '../../../plugins/external/auth';
 
 /** Shared parts of the Power 7 routes' schemas and answers. */
 export const owner = (caller: Caller) => ({ userId: caller.userId, companyId: caller.companyId });
-export const sessionQuery = z.object({ session: z.string().min(1).max(100).optional() });
+const sessionId = z
+  .string()
+  .min(1)
+  .max(100)
+  .meta({ examples: ['019a6b2e-7c1d-7f3a-9b4e-2d8c5a1f0e63'] });
+export const sessionQuery = z.object({ session: sessionId.optional() });
+export const sessionParams = z.object({ id: sessionId });
 export const pageQuery = {
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(10),
 };
 export const bearer = [{ bearerAuth: [] }];
+
+/** What a route that finds a session (by id, or the caller's latest) can answer besides the generic errors. */
+export const sessionErrors = errorAnswers({
+  404: 'No such session of the caller (or, without `session`, none yet)',
+  409: 'The analysis has not finished, or failed',
+});
 
 /** A download file name: `power7-<combo>-match<M>.csv` or `power7-<combo>-all.csv`. */
 export const attachment = (name: string) =>

@@ -5,7 +5,7 @@ import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { filterAnswerSchema, filterBodySchema } from '@pa/contracts/power7';
 import { requirePermission } from '../../../plugins/external/auth';
 import { FilterAnswers } from '../../../sessions/filter-answers';
-import { bearer, owner } from './common';
+import { bearer, owner, sessionErrors } from './common';
 
 /** `POST /api/filter/`: a page of qualifying draws with the all-draws statistics. */
 export async function filterRoutes(app: FastifyInstance) {
@@ -22,7 +22,7 @@ export async function filterRoutes(app: FastifyInstance) {
           'Qualifying draws (filters, sort, page) with the payout histogram, min / mean / max and the worst-case draw',
         security: bearer,
         body: filterBodySchema,
-        response: { 200: envelopeSchema(filterAnswerSchema) },
+        response: { 200: envelopeSchema(filterAnswerSchema), ...sessionErrors },
       },
     },
     async (request) => {

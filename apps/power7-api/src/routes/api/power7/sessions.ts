@@ -6,8 +6,17 @@ import { z } from 'zod';
 import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { paginate, paginatedSchema } from '@pa/contracts/list-query';
 import { clearAllAnswerSchema, sessionSchema, statusSchema } from '@pa/contracts/power7';
+import { csvAnswer, errorAnswers } from '@pa/server-kit/openapi';
 import { requirePermission } from '../../../plugins/external/auth';
-import { attachment, bearer, owner, pageQuery, sessionQuery } from './common';
+import {
+  attachment,
+  bearer,
+  owner,
+  pageQuery,
+  sessionErrors,
+  sessionParams,
+  sessionQuery,
+} from './common';
 
 /** The caller's sessions: progress of one, the list, the rejected-rows report, clearing them all. */
 export async function sessionRoutes(app: FastifyInstance) {
@@ -22,7 +31,7 @@ export async function sessionRoutes(app: FastifyInstance) {
         summary: "Progress, counts and errors of a session (the caller's latest by default)",
         security: bearer,
         querystring: sessionQuery,
-        response: { 200: envelopeSchema(statusSchema) },
+        response: { 200: envelopeSchema(statusSchema), 404: sessionErrors[404] },
       },
     },
     async (request) => {
@@ -65,7 +74,12 @@ export async function sessionRoutes(app: FastifyInstance) {
         tags: ['power7'],
         summary: 'The full rejected-rows report of a session (CSV: line, reason, raw)',
         security: bearer,
-        params: z.object({ id: z.string().min(1).max(100) }),
+        params: sessionParams,
+        response: {
+          200: csvAnswer('Every rejected row: `line,reason,raw` (an attachment)'),
+          ...sessionErrors,
+          ...errorAnswers({ 409: 'The file of this session has not been read yet' }),
+        },
       },
     },
     async (request, reply) => {

@@ -2,13 +2,23 @@ import type { FastifyInstance } from 'fastify';
 import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
 import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { ErrorCode } from '@pa/contracts/error-codes';
-import { sessionSchema } from '@pa/contracts/power7';
+import { sessionSchema, uploadFormSchema } from '@pa/contracts/power7';
+import { documentationOnly } from '@pa/server-kit/openapi';
 import { requirePermission } from '../../../plugins/external/auth';
 import { UPLOAD_FILE } from '../../../sessions/memory';
 import { receiveUpload } from '../../../sessions/upload';
 import { bearer, owner } from './common';
+
+/** The multipart form as documented: the file, then the form fields as text (read by `receiveUpload`). */
+const uploadBody = z.object({
+  customer_file: z
+    .file()
+    .describe('The customer file: CSV or XLSX, at most UPLOAD_MAX_BYTES (413 beyond)'),
+  ...uploadFormSchema.in.shape,
+});
 
 /** `POST /api/upload/`: the customer file and the analysis parameters; starts the session's job. */
 export async function uploadRoutes(app: FastifyInstance) {
@@ -18,11 +28,16 @@ export async function uploadRoutes(app: FastifyInstance) {
   r.post(
     '/api/upload/',
     {
+      // the handler reads the multipart stream itself (receiveUpload); `body` documents it
+      validatorCompiler: documentationOnly,
       schema: {
         tags: ['power7'],
         summary:
           'Upload a customer file (multipart: customer_file, budget_type, budget | budget_min + budget_max, payout_3..payout_7, pool_size?) and start its analysis',
+        description:
+          'Fields: `budget_type` `fixed` (with `budget`) or `range` (with `budget_min` ≤ `budget_max`); `payout_3`..`payout_7` amounts ≥ 0 with at most two decimals, one > 0; `pool_size` 8..49 (default 35). A bad field answers 400 naming it.',
         consumes: ['multipart/form-data'],
+        body: uploadBody,
         security: bearer,
         response: { 202: envelopeSchema(sessionSchema) },
       },

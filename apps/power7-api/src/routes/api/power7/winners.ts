@@ -6,8 +6,9 @@ import { z } from 'zod';
 import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { comboParam, matchTypeParam, winnersAnswerSchema } from '@pa/contracts/power7';
 import type { MatchType } from '@pa/power7-engine/session-store';
+import { csvAnswer } from '@pa/server-kit/openapi';
 import { requirePermission, type Caller } from '../../../plugins/external/auth';
-import { attachment, bearer, owner, pageQuery, sessionQuery } from './common';
+import { attachment, bearer, owner, pageQuery, sessionErrors, sessionQuery } from './common';
 
 /** Winning tickets of one draw: a page of them, or their CSV (one match type or all). */
 export async function winnerRoutes(app: FastifyInstance) {
@@ -23,7 +24,7 @@ export async function winnerRoutes(app: FastifyInstance) {
         security: bearer,
         params: z.object({ combo: comboParam, matchType: matchTypeParam }),
         querystring: sessionQuery.extend(pageQuery),
-        response: { 200: envelopeSchema(winnersAnswerSchema) },
+        response: { 200: envelopeSchema(winnersAnswerSchema), ...sessionErrors },
       },
     },
     async (request) => {
@@ -75,6 +76,12 @@ export async function winnerRoutes(app: FastifyInstance) {
         security: bearer,
         params: z.object({ combo: comboParam, matchType: matchTypeParam }),
         querystring: sessionQuery,
+        response: {
+          200: csvAnswer(
+            'The original columns + `match_type`, `matched_numbers`, `payout` (an attachment `power7-<combo>-match<m>.csv`)',
+          ),
+          ...sessionErrors,
+        },
       },
     },
     async (request, reply) => {
@@ -97,6 +104,12 @@ export async function winnerRoutes(app: FastifyInstance) {
         security: bearer,
         params: z.object({ combo: comboParam }),
         querystring: sessionQuery,
+        response: {
+          200: csvAnswer(
+            'The winners of match types 3..7, as the one-type CSV (an attachment `power7-<combo>-all.csv`)',
+          ),
+          ...sessionErrors,
+        },
       },
     },
     async (request, reply) => {
