@@ -7,6 +7,7 @@ import type { OpenDatabase } from '../../db/client';
 import type { JobQueue } from '../../jobs/job-queue';
 import { SessionRepository } from '../../sessions/repository';
 import { ResultCache } from '../../sessions/result-cache';
+import { StorageQuota } from '../../sessions/quota';
 import { Power7Sessions } from '../../sessions/service';
 import type { UploadOptions } from '../../sessions/upload';
 
@@ -17,6 +18,8 @@ export interface Power7Internals {
   database: OpenDatabase;
   /** How uploads are received: read while they arrive or not. */
   uploads: UploadOptions;
+  /** Disk each user's sessions may take (STORAGE_QUOTA_MB). */
+  quota: StorageQuota;
 }
 
 declare module 'fastify' {
@@ -69,7 +72,10 @@ export const sessionsPlugin = fp<{ config: Power7Config; database: OpenDatabase 
             },
           }
         : {};
-    app.decorate('power7', { sessions, queue, cache, database, uploads });
+    const quota = new StorageQuota(config.STORAGE_QUOTA_MB * 1024 * 1024, (owner) =>
+      sessions.bytesOf(owner),
+    );
+    app.decorate('power7', { sessions, queue, cache, database, uploads, quota });
 
     // Expired sessions go with their files: once at start, then every 10 minutes (or sooner for short TTLs).
     const sweepEvery = Math.min(600_000, Math.max(1_000, config.SESSION_TTL_HOURS * 3_600_000));
