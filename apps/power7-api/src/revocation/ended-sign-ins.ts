@@ -4,7 +4,7 @@ import { AppError } from '@pa/server-kit/errors';
 import type { Power7Db } from '../db/client';
 
 /** How often the list of ended sign-ins is read: how long an ended one still works while all is well. */
-export const ENDED_SIGN_INS_POLL_MS = 2_000;
+const ENDED_SIGN_INS_POLL_MS = 2_000;
 
 interface Log {
   warn(object: object, message: string): void;
@@ -19,7 +19,7 @@ export interface EndedSignInsSource {
  * The portal's list (`/api/.well-known/revoked-sessions`, beside its JWKS). With several portals on
  * separate databases this is only the one portal's view, hence the database source when it is shared.
  */
-export function portalSource(url: string, timeoutMs = ENDED_SIGN_INS_POLL_MS): EndedSignInsSource {
+function portalSource(url: string, timeoutMs = ENDED_SIGN_INS_POLL_MS): EndedSignInsSource {
   return {
     async read() {
       const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
@@ -42,7 +42,7 @@ const UNDEFINED_TABLE = '42P01';
  * portal's route answers). When the database holds no `sign_ins` table (the portal keeps its own),
  * each read asks `fallback` (the portal) instead.
  */
-export function databaseSource(
+function databaseSource(
   db: Power7Db,
   windowSeconds: number,
   fallback: EndedSignInsSource,

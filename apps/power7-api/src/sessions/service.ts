@@ -39,10 +39,11 @@ export class Power7Sessions {
     await Promise.all(ids.map((id) => rm(this.memory.dirOf(id), { recursive: true, force: true })));
   }
 
-  async clearAll(owner: Owner): Promise<number> {
+  /** Deletes the owner's sessions; their ids. */
+  async clearAll(owner: Owner): Promise<string[]> {
     const ids = await this.repo.idsOf(owner);
     await this.remove(ids);
-    return ids.length;
+    return ids;
   }
 
   /** Disk the owner's sessions take: their folders, upload and results. */

@@ -10,7 +10,7 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_TYPE } from '@pa/contracts/access-token';
-import type { Power7Permission } from '@pa/contracts/permission-codes';
+import type { PermissionCode, Power7Permission } from '@pa/contracts/permission-codes';
 import { forbidden, unauthorized } from '@pa/server-kit/errors';
 import type { EndedSignIns } from '../../revocation/ended-sign-ins';
 
@@ -137,7 +137,7 @@ export const authPlugin = fp<{ keys: KeySource; ended: EndedSignIns }>(
 );
 
 /** The caller when they hold `permission`; 401 without a token, 403 without the permission. */
-export function requirePermission(request: FastifyRequest, permission: Power7Permission): Caller {
+export function requirePermission(request: FastifyRequest, permission: PermissionCode): Caller {
   const caller = request.caller;
   if (!caller) throw unauthorized();
   if (!caller.perms.has(permission)) {

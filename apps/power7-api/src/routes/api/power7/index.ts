@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { authPlugin, type KeySource } from '../../../plugins/external/auth';
 import type { EndedSignIns } from '../../../revocation/ended-sign-ins';
 import { filterRoutes } from './filter';
-import { sessionRoutes } from './sessions';
+import { auditRoutes, sessionRoutes } from './sessions';
 import { uploadRoutes } from './upload';
 import { winnerRoutes } from './winners';
 
@@ -19,4 +19,5 @@ export async function power7Routes(
   await app.register(sessionRoutes);
   await app.register(filterRoutes);
   await app.register(winnerRoutes);
+  await app.register(auditRoutes);
 }

@@ -55,6 +55,10 @@ export async function uploadRoutes(app: FastifyInstance) {
       } finally {
         quota.end();
       }
+      await app.power7.audit.record(request, caller, 'power7.upload', id, {
+        originalName: row.originalName,
+        bytes: row.fileBytes,
+      });
       return reply
         .status(202)
         .send(
