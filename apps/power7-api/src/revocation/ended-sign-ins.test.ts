@@ -15,7 +15,7 @@ function source() {
 describe('EndedSignIns', () => {
   it('is not fresh before a first read, fresh after one, stale past the bound', async () => {
     const { state, source: s } = source();
-    const list = new EndedSignIns(s, 10_000, 60_000);
+    const list = new EndedSignIns(s, 10_000, 60_000, 0);
     const warn = vi.fn();
     await list.start({ warn });
     expect(() => list.assertFresh()).toThrow(/cannot check sign-ins/i);
@@ -23,6 +23,8 @@ describe('EndedSignIns', () => {
       /no list of ended sign-ins read yet: the portal answered 503/,
     );
     expect(warn).toHaveBeenCalledTimes(1);
+    // never read: retried soon (250 ms), not at the next poll (60 s)
+    await vi.waitFor(() => expect(state.reads).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
     list.stop();
 
     state.up = true;
@@ -33,6 +35,20 @@ describe('EndedSignIns', () => {
     expect(() => fresh.assertFresh()).not.toThrow();
     expect(fresh.check()).toBe(true);
     expect(() => fresh.assertFresh(Date.now() + 10_001)).toThrow(/cannot check sign-ins/i);
+  });
+
+  it('does not log a portal that may still be starting', async () => {
+    const { state, source: s } = source();
+    const warn = vi.fn();
+    const list = new EndedSignIns(s, 10_000, 60_000, 60_000);
+    try {
+      await list.start({ warn });
+      await vi.waitFor(() => expect(state.reads).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
+      expect(warn).not.toHaveBeenCalled();
+      expect(() => list.assertFresh()).toThrow(/cannot check sign-ins/i);
+    } finally {
+      list.stop();
+    }
   });
 
   it('logs an outage once however long it lasts, and again after a recovery', async () => {

@@ -6,6 +6,11 @@ import type { Power7Db } from '../db/client';
 /** How often the list of ended sign-ins is read: how long an ended one still works while all is well. */
 const ENDED_SIGN_INS_POLL_MS = 2_000;
 
+/** Until the first list is read, failed reads are retried this soon. */
+const FIRST_READ_RETRY_MS = 250;
+/** How long after the start a portal that never answered is taken to be starting: not logged. */
+const PORTAL_START_GRACE_MS = 30_000;
+
 interface Log {
   warn(object: object, message: string): void;
 }
@@ -78,10 +83,13 @@ export class EndedSignIns {
   private failing = false;
   private lastError: unknown = null;
 
+  private startedAt = 0;
+
   constructor(
     private readonly source: EndedSignInsSource,
     private readonly maxStalenessMs: number,
     private readonly intervalMs = ENDED_SIGN_INS_POLL_MS,
+    private readonly startGraceMs = PORTAL_START_GRACE_MS,
   ) {}
 
   has(sessionId: string): boolean {
@@ -114,6 +122,7 @@ export class EndedSignIns {
   /** Reads now (answered once read or failed), then every interval until `stop()`. */
   async start(log: Log): Promise<void> {
     if (this.timer) return;
+    this.startedAt = Date.now();
     this.timer = setInterval(() => void this.refresh(log), this.intervalMs);
     this.timer.unref();
     await this.refresh(log);
@@ -134,8 +143,14 @@ export class EndedSignIns {
       this.lastError = null;
     } catch (error) {
       this.lastError = error;
-      // logged once per outage; tokens are refused once the list is older than the bound
-      if (!this.failing) {
+      const neverRead = this.readAt === null;
+      // until the first list, retried soon: readiness waits on it (`npm start` starts both services)
+      if (neverRead && this.timer)
+        setTimeout(() => void this.refresh(log), FIRST_READ_RETRY_MS).unref();
+      // logged once per outage (not while a portal that never answered may still be starting);
+      // tokens are refused all the same
+      const mayBeStarting = neverRead && Date.now() - this.startedAt < this.startGraceMs;
+      if (!this.failing && !mayBeStarting) {
         log.warn(
           { err: error, maxStalenessMs: this.maxStalenessMs },
           'cannot read the ended sign-ins; tokens are refused once the last list is too old',
