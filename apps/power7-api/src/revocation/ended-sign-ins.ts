@@ -37,34 +37,36 @@ function portalSource(url: string, timeoutMs = ENDED_SIGN_INS_POLL_MS): EndedSig
   };
 }
 
-/** PostgreSQL's "relation does not exist": the portal's tables are not in this database. */
-const UNDEFINED_TABLE = '42P01';
-
 /**
  * The portal's own table when Power 7 shares its PostgreSQL database (same DATABASE_URL): every
  * portal process writes its sign-outs there, so none is missed while one portal is down. A read-only
  * query of the sign-ins ended within `windowSeconds` (the access-token lifetime plus a minute, as the
- * portal's route answers). When the database holds no `sign_ins` table (the portal keeps its own),
- * each read asks `fallback` (the portal) instead.
+ * portal's route answers). While the database holds no `sign_ins` table (the portals keep their own
+ * database, or have not migrated yet) each read asks `fallback` (the portal) instead; `to_regclass`
+ * looks without an error in the server's log.
  */
 function databaseSource(
   db: Power7Db,
   windowSeconds: number,
   fallback: EndedSignInsSource,
 ): EndedSignInsSource {
+  // node-postgres and PGlite both answer { rows }
+  const rows = async <T>(query: ReturnType<typeof sql>) =>
+    ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+  let shared = false;
   return {
     async read() {
-      try {
-        // node-postgres and PGlite both answer { rows }
-        const result = (await db.execute(
-          sql`select id::text as id from sign_ins where revoked_at > now() - make_interval(secs => ${windowSeconds})`,
-        )) as unknown as { rows: { id: string }[] };
-        return result.rows.map((row) => row.id);
-      } catch (error) {
-        const cause = (error as { cause?: { code?: unknown } }).cause ?? error;
-        if ((cause as { code?: unknown }).code === UNDEFINED_TABLE) return fallback.read();
-        throw error;
+      if (!shared) {
+        const [found] = await rows<{ shared: boolean }>(
+          sql`select to_regclass('sign_ins') is not null as shared`,
+        );
+        shared = found?.shared === true;
+        if (!shared) return fallback.read();
       }
+      const ended = await rows<{ id: string }>(
+        sql`select id::text as id from sign_ins where revoked_at > now() - make_interval(secs => ${windowSeconds})`,
+      );
+      return ended.map((row) => row.id);
     },
   };
 }

@@ -124,11 +124,12 @@ class HeadSniffer {
 
 /**
  * Reads the multipart upload: the file is streamed to `${dir}/${fileName}` (never held in memory;
- * the size limit and the user's storage quota end the stream with 413), the fields are validated. A file whose first bytes
- * already show it cannot be read (binary, blank, a CSV header without number columns) is refused
- * with 400 on `customer_file`: the rest of its body is read and dropped, nothing is kept. Everything
- * else about the file is found by the job and reported in the session's status. On any failure the
- * folder is removed, so a refused upload leaves nothing behind.
+ * the size limit and the user's storage quota end the stream with 413), the fields are checked as
+ * they arrive and validated. A file whose first bytes already show it cannot be read (binary,
+ * blank, a CSV header without number columns) is refused with 400 on `customer_file`: the rest of
+ * its body is read and dropped, nothing is kept. Everything else about the file is found by the job
+ * and reported in the session's status. On any failure the folder is removed, so a refused upload
+ * leaves nothing behind.
  */
 export async function receiveUpload(
   request: FastifyRequest,
@@ -232,10 +233,11 @@ function formField(part: MultipartValue, fields: Record<string, string>): string
 }
 
 /**
- * A failure while reading the form, as the client's answer. The multipart plugin's limits carry
+ * A failure while reading the form, as the client's answer. The multipart plugin's errors carry
  * `FST_*` codes; busboy reports a malformed body (cut short, a broken part header, a boundary that
- * does not match) as a plain `Error` without code or syscall. A disk error (with its syscall) or any
- * other failure passes as it is (500).
+ * does not match) as a plain `Error` without code (its messages differ by version and case, so they
+ * are not matched). A disk error (with its code), an AppError (the quota, a field) or any other
+ * failure passes as it is.
  */
 function multipartErrorToApp(error: unknown): unknown {
   if (error instanceof AppError || !(error instanceof Error)) return error;
