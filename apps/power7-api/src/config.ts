@@ -34,8 +34,11 @@ export const power7ConfigSchema = z
     REVOCATION_MAX_STALENESS: z.coerce.number().int().min(1).max(3600).default(30),
     /** The portal's access-token lifetime (same name and default): how far back ended sign-ins matter. */
     ACCESS_TOKEN_TTL: z.coerce.number().int().min(1).default(900),
-    /** Disk each user's live sessions may take (uploads and results), in MB. */
-    STORAGE_QUOTA_MB: z.coerce.number().positive().default(2048),
+    /**
+     * Disk each user's live sessions may take (uploads and results), in MB. 10 GiB: a P=49 analysis
+     * with a wide budget writes ~2.5 GB of results, so this holds about four of them.
+     */
+    STORAGE_QUOTA_MB: z.coerce.number().positive().default(10_240),
     UPLOAD_MAX_BYTES: z.coerce
       .number()
       .int()
