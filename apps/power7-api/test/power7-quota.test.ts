@@ -1,9 +1,11 @@
 // Each user's sessions take at most STORAGE_QUOTA_MB of disk: an upload that would pass it is
 // refused with 413 naming the quota and the use, and leaves nothing behind.
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { folderBytes } from '../src/sessions/quota';
 import {
   buildTestApp,
@@ -103,4 +105,63 @@ it('refuses, with 413 naming the quota and the use, an upload past the quota and
   expect(cleared.statusCode).toBe(200);
   const again = await upload(token, big);
   expect(again.statusCode, again.body).toBe(202);
+}, 120_000);
+
+it('counts an upload still arriving: a second upload of the same user that would pass the quota with it is refused', async () => {
+  const token = await keys.sign({ sub: 'user-c' });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  // each fits alone (~2.3 MB, ~2.1 MB of 3 MB); together they do not
+  const first = multipart(
+    { ...DEFAULT_FIELDS, pool_size: '20' },
+    { name: 'a.csv', content: customerCsv(45_000, 20, 5) },
+  );
+  const second = customerCsv(40_000, 20, 6);
+  const request = httpRequest({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: '/api/upload/',
+    headers: {
+      ...first.headers,
+      authorization: `Bearer ${token}`,
+      'content-length': String(first.payload.length),
+    },
+  });
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request.on('response', (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode!, body }));
+    });
+    request.on('error', reject);
+  });
+  const earlier = new Set(await folders());
+  const held = first.payload.length - 100_000;
+  request.write(first.payload.subarray(0, held));
+  // the first upload's bytes are on disk (so counted) before the second starts
+  await vi.waitFor(
+    async () => {
+      let largest = 0;
+      for (const name of (await folders()).filter((f) => !earlier.has(f))) {
+        const size = await stat(join(dir, 'data', 'power7', name, 'upload.dat')).then(
+          (s) => s.size,
+          () => 0,
+        );
+        largest = Math.max(largest, size);
+      }
+      expect(largest).toBeGreaterThan(held - 200_000);
+    },
+    { timeout: 30_000, interval: 50 },
+  );
+  const refused = await upload(token, second).finally(() => {
+    // the first upload ends whatever happened, so the app can close
+    request.end(first.payload.subarray(held));
+  });
+  expect(refused.statusCode, refused.body).toBe(413);
+  // what counts is the first upload's bytes so far: nothing of user C is stored yet
+  expect(refused.json().message).toMatch(/quota of 3 MB is used up: .* take 2\.\d MB/);
+
+  const done = await answer;
+  expect(done.status, done.body).toBe(202);
 }, 120_000);

@@ -67,8 +67,9 @@ export class StorageQuota {
   /** 413 naming the quota and what the user's sessions already take. */
   private full(usedBytes: number): AppError {
     const message =
-      `Your storage quota of ${formatMb(this.limitBytes)} MB is used up: your sessions take ` +
-      `${formatMb(usedBytes)} MB and this file does not fit. Delete sessions (clear all) to make room.`;
+      `Your storage quota of ${formatMb(this.limitBytes)} MB is used up: your sessions (and ` +
+      `uploads in progress) take ${formatMb(usedBytes)} MB and this file does not fit. Delete ` +
+      `sessions (clear all) to make room.`;
     return new AppError(ErrorCode.PAYLOAD_TOO_LARGE, message, [
       { field: 'customer_file', message, code: ErrorCode.PAYLOAD_TOO_LARGE },
     ]);
