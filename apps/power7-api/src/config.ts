@@ -29,9 +29,10 @@ export const power7ConfigSchema = z
     JWKS_FILE: optionalText,
     /**
      * Seconds: past this age the list of ended sign-ins is not trusted and tokens are refused (503)
-     * until it is read again; readiness fails until a first list is read.
+     * until it is read again; readiness fails until a first list is read. At least 3: it is read
+     * every 2 s.
      */
-    REVOCATION_MAX_STALENESS: z.coerce.number().int().min(1).max(3600).default(30),
+    REVOCATION_MAX_STALENESS: z.coerce.number().int().min(3).max(3600).default(30),
     /** The portal's access-token lifetime (same name and default): how far back ended sign-ins matter. */
     ACCESS_TOKEN_TTL: z.coerce.number().int().min(1).default(900),
     /**
