@@ -17,7 +17,15 @@ import autocannon from 'autocannon';
 import { closeScanWorkers, readUpload } from '@pa/power7-engine/session-store';
 import { engineYardstick, median } from '../../../packages/power7-engine/bench/yardstick';
 import type { SessionTimings } from '../src/sessions/state';
-import { cleanup, DEFAULT_FIELDS, makeKeys, randomTicket, rng, tempDir } from '../test/helper';
+import {
+  cleanup,
+  DEFAULT_FIELDS,
+  endedSignInsUrl,
+  makeKeys,
+  randomTicket,
+  rng,
+  tempDir,
+} from '../test/helper';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const POOL = Number(process.argv[3] ?? 35);
@@ -160,6 +168,8 @@ async function main() {
         POWER7_PORT: String(port),
         DATA_DIR: join(dir, name),
         JWKS_FILE: keys.file,
+        // a stand-in portal's (empty) list of ended sign-ins: without one, tokens are refused
+        JWKS_URL: await endedSignInsUrl(),
         LOG_LEVEL: 'warn',
         RESULT_CACHE_MB: String(CACHE_MB),
         UPLOAD_MAX_BYTES: String(1024 * 1024 * 1024),

@@ -6,16 +6,18 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { controlCharacterGuard } from '@pa/server-kit/control-characters';
 import { loggerOptions } from '@pa/server-kit/logger';
 import { openApi } from '@pa/server-kit/openapi';
 import { securityHeadersPlugin } from '@pa/server-kit/security-headers';
 import type { Power7Config } from './config';
 import { openDatabase } from './db/client';
 import { sessionsPlugin } from './plugins/app/sessions';
-import { authPlugin, keySource } from './plugins/external/auth';
+import { keySource } from './plugins/external/auth';
 import { corsPlugin } from './plugins/external/cors';
 import { power7ErrorHandler } from './plugins/external/error-handler';
 import { multipartPlugin } from './plugins/external/multipart';
+import { endedSignInsFor } from './revocation/ended-sign-ins';
 import { power7Routes } from './routes/api/power7/index';
 import { systemRoutes } from './routes/api/system/index';
 
@@ -46,6 +48,8 @@ export async function buildPower7App(config: Power7Config) {
   await app.register(securityHeadersPlugin, {});
   await app.register(corsPlugin, { origins: config.CORS_ORIGINS });
   await app.register(power7ErrorHandler);
+  // NUL and other control characters in any query, path parameter or JSON body: 400 naming the field.
+  await app.register(controlCharacterGuard);
   await app.register(multipartPlugin, { fileBytes: config.UPLOAD_MAX_BYTES });
   await app.register(openApi, {
     title: 'Power Analyzer Power 7 API',
@@ -53,10 +57,14 @@ export async function buildPower7App(config: Power7Config) {
       'Upload customer files, analyse every draw, filter, list winners and download them.',
     version,
   });
-  // The auth plugin decorates every request with its caller: register it before the routes.
-  await app.register(authPlugin, { keys });
-  await app.register(systemRoutes, { keys, version });
-  // a worker process runs jobs; it answers only the health and readiness checks
-  if (config.ROLE !== 'worker') await app.register(power7Routes);
+  // A worker process runs jobs; it answers only the health and readiness checks, takes no tokens and
+  // so needs no list of ended sign-ins. Elsewhere the first read is done before the app is ready.
+  const ended = config.ROLE === 'worker' ? null : endedSignInsFor(config, database);
+  if (ended) {
+    app.addHook('onClose', async () => ended.stop());
+    await ended.start(app.log);
+  }
+  await app.register(systemRoutes, { keys, ended, version });
+  if (ended) await app.register(power7Routes, { keys, ended });
   return app;
 }

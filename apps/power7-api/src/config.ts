@@ -27,6 +27,19 @@ export const power7ConfigSchema = z
     JWKS_URL: optionalText.pipe(z.url().optional()),
     /** A JWK set file instead of JWKS_URL (the portal writes `${DATA_DIR}/keys/jwks.json`). */
     JWKS_FILE: optionalText,
+    /**
+     * Seconds: past this age the list of ended sign-ins is not trusted and tokens are refused (503)
+     * until it is read again; readiness fails until a first list is read. At least 3: it is read
+     * every 2 s.
+     */
+    REVOCATION_MAX_STALENESS: z.coerce.number().int().min(3).max(3600).default(30),
+    /** The portal's access-token lifetime (same name and default): how far back ended sign-ins matter. */
+    ACCESS_TOKEN_TTL: z.coerce.number().int().min(1).default(900),
+    /**
+     * Disk each user's live sessions may take (uploads and results), in MB. 10 GiB: a P=49 analysis
+     * with a wide budget writes ~2.5 GB of results, so this holds about four of them.
+     */
+    STORAGE_QUOTA_MB: z.coerce.number().positive().default(10_240),
     UPLOAD_MAX_BYTES: z.coerce
       .number()
       .int()

@@ -1,19 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, cleanup, tempDir } from './helper';
+import { startPortal, type PortalProcess } from './portal-process';
 
 // A sign-in the real portal ends must stop working on the real Power 7 API within seconds, not when
 // its access token expires (15 minutes): Power 7 polls the portal's list of ended sign-ins.
-const repoRoot = resolve(import.meta.dirname, '../../..');
 const adminPassword = 'ended-sign-ins-test-passphrase';
-let portalUrl: string;
 /** The poll interval (2 s) plus a fetch on a busy machine. */
 const BOUND_MS = 6_000;
 let dir: string;
-let portal: ChildProcess | null = null;
+let portal: PortalProcess;
 let power7: FastifyInstance;
 
 interface Pair {
@@ -21,29 +18,8 @@ interface Pair {
   refreshToken: string;
 }
 
-async function portalCall(
-  method: string,
-  path: string,
-  body?: unknown,
-  accessToken?: string,
-): Promise<{ status: number; data: Record<string, unknown> }> {
-  const response = await fetch(`${portalUrl}${path}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await response.json()) as { data: Record<string, unknown> };
-  return { status: response.status, data: json.data };
-}
-
-async function signIn(userName: string, password: string): Promise<Pair & { _id: string }> {
-  const answer = await portalCall('POST', '/api/accounts/sign-in', { userName, password });
-  expect(answer.status).toBe(200);
-  return answer.data as unknown as Pair & { _id: string };
-}
+const portalCall = (...args: Parameters<PortalProcess['call']>) => portal.call(...args);
+const signIn = (userName: string, password: string) => portal.signIn(userName, password);
 
 /** Power 7's status for this token: 401 once the sign-in is known to have ended. */
 async function power7Status(accessToken: string): Promise<number> {
@@ -64,52 +40,15 @@ async function refusedWithin(accessToken: string): Promise<number> {
   throw new Error(`Power 7 still accepted the token after ${BOUND_MS} ms`);
 }
 
-/** A port nothing listens on now (the system picks it), for the portal child process. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
 beforeAll(async () => {
   dir = await tempDir('p7-ended-');
-  const port = await freePort();
-  portalUrl = `http://127.0.0.1:${port}`;
-  portal = spawn(process.execPath, ['--import', 'tsx', 'apps/portal-api/src/server.ts'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORTAL_PORT: String(port),
-      DATA_DIR: join(dir, 'data'),
-      DEMO_ADMIN_PASSWORD: adminPassword,
-      LOG_LEVEL: 'silent',
-      SKIP_WEB_BUILD: '1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${portalUrl}/api/ready/`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (i > 2400 || portal.exitCode !== null) throw new Error('the portal did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  power7 = await buildTestApp({
-    DATA_DIR: join(dir, 'p7'),
-    JWKS_URL: `${portalUrl}/api/.well-known/jwks.json`,
-  });
+  portal = await startPortal({ DATA_DIR: join(dir, 'data'), DEMO_ADMIN_PASSWORD: adminPassword });
+  power7 = await buildTestApp({ DATA_DIR: join(dir, 'p7'), JWKS_URL: portal.jwksUrl });
 }, 150_000);
 
 afterAll(async () => {
   await power7?.close();
-  if (portal && portal.exitCode === null) {
-    portal.kill('SIGTERM');
-    await new Promise((r) => portal!.once('exit', r));
-  }
+  await portal?.stop();
   if (dir) await cleanup(dir);
 });
 

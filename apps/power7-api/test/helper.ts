@@ -1,10 +1,13 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
+import { endedSignInKey } from '@pa/server-kit/ended-sign-ins';
 import { buildPower7App } from '../src/app';
 import { power7ConfigSchema } from '../src/config';
 
@@ -41,12 +44,53 @@ export async function tempDir(prefix = 'p7-test-') {
   return mkdtemp(join(tmpdir(), prefix));
 }
 
+/**
+ * A stand-in portal answering only `/api/.well-known/revoked-sessions` with the keys of the `ended`
+ * sign-in ids, as the portal publishes them (`up` false: 503),
+ * on `port` (0: one the system picks). Power 7 refuses tokens without a fresh list of ended sign-ins.
+ */
+export async function standInPortal(port = 0) {
+  const state = { up: true, requests: 0, ended: new Set<string>() };
+  const server: Server = createServer((request, response) => {
+    state.requests++;
+    const found = request.url === '/api/.well-known/revoked-sessions';
+    response.writeHead(state.up ? (found ? 200 : 404) : 503, {
+      'content-type': 'application/json',
+    });
+    response.end(
+      JSON.stringify(
+        state.up && found
+          ? { success: true, data: { sessionIds: [...state.ended].map(endedSignInKey) } }
+          : {},
+      ),
+    );
+  });
+  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
+  server.unref();
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    state,
+    /** What JWKS_URL is set to, so the list is read beside it. */
+    jwksUrl: `${base}/api/.well-known/jwks.json`,
+    close: () => new Promise((done) => server.close(done)),
+  };
+}
+
+let sharedPortal: ReturnType<typeof standInPortal> | null = null;
+/** One stand-in portal with no ended sign-ins, for every app of a test file that names no JWKS_URL. */
+export function endedSignInsUrl(): Promise<string> {
+  sharedPortal ??= standInPortal();
+  return sharedPortal.then((portal) => portal.jwksUrl);
+}
+
 export function testConfig(env: Record<string, string>) {
   return power7ConfigSchema.parse({ LOG_LEVEL: 'silent', WORKER_THREADS: '2', ...env });
 }
 
 export async function buildTestApp(env: Record<string, string>) {
-  const app = await buildPower7App(testConfig(env));
+  const app = await buildPower7App(
+    testConfig({ ...(env.JWKS_URL ? {} : { JWKS_URL: await endedSignInsUrl() }), ...env }),
+  );
   await app.ready();
   return app;
 }

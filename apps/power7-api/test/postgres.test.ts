@@ -89,6 +89,7 @@ it('keeps sessions in PostgreSQL across restarts and re-runs one left running', 
     );
     expect(tables.rows.map((r) => `${r.table_schema}.${r.table_name}`)).toEqual([
       'power7_drizzle.__drizzle_migrations',
+      'public.power7_audit_events',
       'public.power7_sessions',
     ]);
     // as if the process had died during the job

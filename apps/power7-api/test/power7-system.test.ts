@@ -24,6 +24,7 @@ describe('system endpoints', () => {
       'database',
       'workers',
       'keys',
+      'ended-sign-ins',
     ]);
     const health = await app.inject({ url: '/api/health/' });
     expect(health.statusCode).toBe(200);
@@ -41,6 +42,21 @@ describe('system endpoints', () => {
     expect(Object.keys(docs.json().paths)).toEqual(
       expect.arrayContaining(['/api/upload/', '/api/filter/', '/api/winners/{combo}/{matchType}/']),
     );
+  });
+
+  it('answers the health and status checks whatever the Authorization header holds', async () => {
+    for (const authorization of ['Bearer not-a-token', 'Basic abc', `Bearer ${tokenA}x`]) {
+      for (const url of ['/api/live/', '/api/ready/', '/api/health/', '/api/status/']) {
+        const res = await app.inject({ url, headers: { authorization } });
+        expect(res.statusCode, `${url} ${res.body}`).toBe(200);
+      }
+    }
+    // the Power 7 routes still refuse the bad token
+    const refused = await app.inject({
+      url: '/api/power7/sessions/',
+      headers: { authorization: 'Bearer not-a-token' },
+    });
+    expect(refused.statusCode).toBe(401);
   });
 
   it('sets the security headers on every answer, errors included', async () => {

@@ -42,3 +42,28 @@ export const power7Sessions = pgTable(
 );
 
 export type SessionRow = typeof power7Sessions.$inferSelect;
+
+/**
+ * Who did what to which Power 7 session: uploads, downloads, clearing. Power 7's own table (in its
+ * own PGlite folder by default, beside `power7_sessions` on a shared PostgreSQL): the embedded
+ * default gives it no access to the portal's `audit_events`. Never file contents: the action, the
+ * session, and small details (file name and size, the draw downloaded, how many were deleted).
+ */
+export const power7AuditEvents = pgTable(
+  'power7_audit_events',
+  {
+    /** UUIDv7: ordered by time. */
+    id: text('id').primaryKey(),
+    companyId: text('company_id').notNull(),
+    actorId: text('actor_id').notNull(),
+    actorName: text('actor_name').notNull().default(''),
+    /** power7.upload | power7.download | power7.sessions.clear */
+    action: text('action').notNull(),
+    sessionId: text('session_id'),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    ip: text('ip').notNull().default(''),
+    userAgent: text('user_agent').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('power7_audit_events_company_idx').on(t.companyId, t.id)],
+);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { SessionJobRunner, type JobRunnerOptions } from './job-runner';
 import { SessionMemory } from './memory';
 import { SessionQueries } from './queries';
+import { folderBytes } from './quota';
 import type { SessionRepository } from './repository';
 import type { ResultCache } from './result-cache';
 import type { Owner } from './state';
@@ -38,10 +39,18 @@ export class Power7Sessions {
     await Promise.all(ids.map((id) => rm(this.memory.dirOf(id), { recursive: true, force: true })));
   }
 
-  async clearAll(owner: Owner): Promise<number> {
+  /** Deletes the owner's sessions; their ids. */
+  async clearAll(owner: Owner): Promise<string[]> {
     const ids = await this.repo.idsOf(owner);
     await this.remove(ids);
-    return ids.length;
+    return ids;
+  }
+
+  /** Disk the owner's sessions take: their folders, upload and results. */
+  async bytesOf(owner: Owner): Promise<number> {
+    const ids = await this.repo.idsOf(owner);
+    const sizes = await Promise.all(ids.map((id) => folderBytes(this.memory.dirOf(id))));
+    return sizes.reduce((sum, size) => sum + size, 0);
   }
 
   /**

@@ -2,11 +2,13 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import type { MultipartValue } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import type { ApiErrorItem } from '@pa/contracts/envelope';
 import { AppError } from '@pa/server-kit/errors';
 import { uploadFormSchema, type SessionParams } from '@pa/contracts/power7';
+import { CONTROL_CHARACTERS_MESSAGE, controlCharacterPath } from '@pa/contracts/text';
 import {
   ArrivingCsvRead,
   DEFAULT_POOL,
@@ -16,9 +18,10 @@ import {
   SNIFF_BYTES,
 } from '@pa/power7-engine/session-store';
 import type { ArrivingUpload } from './memory';
+import type { QuotaCount } from './quota';
 
-/** Largest file field name etc.; a form field longer than this is not one of ours. */
-const FIELD_LIMIT = 1_000;
+/** The form fields the upload takes (besides the file): any other is refused, not ignored. */
+const FORM_FIELDS: ReadonlySet<string> = new Set(Object.keys(uploadFormSchema.in.shape));
 
 /**
  * Validates the upload's form fields with the shared form schema (the browser applies the same
@@ -50,6 +53,8 @@ export interface ReceivedUpload {
 }
 
 export interface UploadOptions {
+  /** Counts the file against its user's storage quota as it arrives (throws 413 past it). */
+  quota?: QuotaCount;
   /** Read a large CSV on this many worker threads while it arrives (unset: the job reads it). */
   readWhileArriving?: {
     workers: number;
@@ -119,11 +124,12 @@ class HeadSniffer {
 
 /**
  * Reads the multipart upload: the file is streamed to `${dir}/${fileName}` (never held in memory;
- * the size limit ends the stream with 413), the fields are validated. A file whose first bytes
- * already show it cannot be read (binary, blank, a CSV header without number columns) is refused
- * with 400 on `customer_file`: the rest of its body is read and dropped, nothing is kept. Everything
- * else about the file is found by the job and reported in the session's status. On any failure the
- * folder is removed, so a refused upload leaves nothing behind.
+ * the size limit and the user's storage quota end the stream with 413), the fields are checked as
+ * they arrive and validated. A file whose first bytes already show it cannot be read (binary,
+ * blank, a CSV header without number columns) is refused with 400 on `customer_file`: the rest of
+ * its body is read and dropped, nothing is kept. Everything else about the file is found by the job
+ * and reported in the session's status. On any failure the folder is removed, so a refused upload
+ * leaves nothing behind.
  */
 export async function receiveUpload(
   request: FastifyRequest,
@@ -153,6 +159,10 @@ export async function receiveUpload(
           throw fieldError(part.fieldname, ONE_FILE);
         }
         sawFile = true;
+        if (controlCharacterPath(part.filename) !== null) {
+          part.file.resume();
+          throw fieldError('customer_file', `The file name ${CONTROL_CHARACTERS_MESSAGE}.`);
+        }
         originalName = part.filename ? part.filename.slice(0, 255) : null;
         arriving = arrivingRead(request, fields, options);
         const reader = arriving?.read;
@@ -160,6 +170,7 @@ export async function receiveUpload(
           part.file,
           async function* (source: AsyncIterable<Buffer>) {
             for await (const chunk of source) {
+              options.quota?.add(chunk.length);
               sniffer.push(chunk);
               // a refused file is read to its end (so the client gets its answer) but not stored
               if (sniffer.refusal) continue;
@@ -172,8 +183,8 @@ export async function receiveUpload(
           createWriteStream(target, { highWaterMark: 1 << 20 }),
         );
         sniffer.end();
-      } else if (typeof part.value === 'string' && part.fieldname.length < FIELD_LIMIT) {
-        fields[part.fieldname] = part.value;
+      } else {
+        fields[part.fieldname] = formField(part, fields);
       }
     }
     const params = validateUploadFields(fields);
@@ -191,17 +202,58 @@ export async function receiveUpload(
   } catch (error) {
     arriving?.read.abort();
     await rm(dir, { recursive: true, force: true });
-    const code = (error as { code?: string }).code;
+    throw multipartErrorToApp(error);
+  } finally {
+    // received (its job holds it now) or refused: no longer counted as receiving
+    arriving?.release();
+  }
+}
+
+const ONE_FILE = 'Only one file, named customer_file, is accepted.';
+
+/**
+ * One text field of the form, checked as it arrives: a field the form does not have, one sent twice
+ * (which would otherwise silently win) and a control character are refused, naming the field.
+ */
+function formField(part: MultipartValue, fields: Record<string, string>): string {
+  const { fieldname: name, value } = part;
+  if (!FORM_FIELDS.has(name)) {
+    throw fieldError(
+      name.slice(0, 100),
+      `Unknown form field "${name.slice(0, 100)}"; the form takes ${[...FORM_FIELDS].join(', ')} and customer_file.`,
+    );
+  }
+  if (Object.hasOwn(fields, name)) throw fieldError(name, `The form field ${name} is sent twice.`);
+  if (typeof value !== 'string') throw fieldError(name, `The form field ${name} must be text.`);
+  if (part.valueTruncated) throw fieldError(name, `The form field ${name} is too long.`);
+  if (controlCharacterPath(value) !== null) {
+    throw fieldError(name, `${name}: ${CONTROL_CHARACTERS_MESSAGE}`);
+  }
+  return value;
+}
+
+/**
+ * A failure while reading the form, as the client's answer. The multipart plugin's errors carry
+ * `FST_*` codes; busboy reports a malformed body (cut short, a broken part header, a boundary that
+ * does not match) as a plain `Error` without code (its messages differ by version and case, so they
+ * are not matched). A disk error (with its code), an AppError (the quota, a field) or any other
+ * failure passes as it is.
+ */
+function multipartErrorToApp(error: unknown): unknown {
+  if (error instanceof AppError || !(error instanceof Error)) return error;
+  const code = (error as { code?: unknown }).code;
+  switch (code) {
     // the file limit is 1: a second file part (another customer_file or any other) is a bad form
-    if (code === 'FST_FILES_LIMIT') throw fieldError('customer_file', ONE_FILE);
-    if (isTruncatedForm(error)) {
-      throw new AppError(
+    case 'FST_FILES_LIMIT':
+      return fieldError('customer_file', ONE_FILE);
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return new AppError(
         ErrorCode.VALIDATION_ERROR,
-        'The upload form is incomplete: its body ended before the closing boundary.',
+        'The upload form has too many fields: it takes the file and at most ten fields.',
       );
-    }
-    if (code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError(
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new AppError(
         ErrorCode.PAYLOAD_TOO_LARGE,
         'The customer file is larger than this service accepts.',
         [
@@ -212,24 +264,17 @@ export async function receiveUpload(
           },
         ],
       );
-    }
-    throw error;
-  } finally {
-    // received (its job holds it now) or refused: no longer counted as receiving
-    arriving?.release();
   }
+  const fromBusboy = Object.getPrototypeOf(error) === Error.prototype && code === undefined;
+  const fromPlugin = typeof code === 'string' && code.startsWith('FST_');
+  if (fromBusboy || fromPlugin) {
+    return new AppError(
+      ErrorCode.VALIDATION_ERROR,
+      'The upload form is malformed or incomplete (cut short, a broken part header or a boundary that does not match); send it again.',
+    );
+  }
+  return error;
 }
-
-const ONE_FILE = 'Only one file, named customer_file, is accepted.';
-
-/**
- * Busboy's errors for a body that ends inside the form (no closing boundary) or has no boundary; they
- * carry no code, only these messages. Anything else (a disk error) stays a 500.
- */
-const isTruncatedForm = (error: unknown) =>
-  error instanceof Error &&
-  !('code' in error) &&
-  /unexpected end of multipart data|^Multipart: Boundary not found$/.test(error.message);
 
 const fieldError = (field: string, message: string) =>
   new AppError(ErrorCode.VALIDATION_ERROR, message, [

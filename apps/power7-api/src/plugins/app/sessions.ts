@@ -2,11 +2,13 @@ import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { prestartScanWorkers } from '@pa/power7-engine/session-store';
+import { AuditLog } from '../../audit/audit-log';
 import type { Power7Config } from '../../config';
 import type { OpenDatabase } from '../../db/client';
 import type { JobQueue } from '../../jobs/job-queue';
 import { SessionRepository } from '../../sessions/repository';
 import { ResultCache } from '../../sessions/result-cache';
+import { StorageQuota } from '../../sessions/quota';
 import { Power7Sessions } from '../../sessions/service';
 import type { UploadOptions } from '../../sessions/upload';
 
@@ -17,6 +19,9 @@ export interface Power7Internals {
   database: OpenDatabase;
   /** How uploads are received: read while they arrive or not. */
   uploads: UploadOptions;
+  /** Disk each user's sessions may take (STORAGE_QUOTA_MB). */
+  quota: StorageQuota;
+  audit: AuditLog;
 }
 
 declare module 'fastify' {
@@ -70,7 +75,11 @@ export const sessionsPlugin = fp<{ config: Power7Config; database: OpenDatabase 
             },
           }
         : {};
-    app.decorate('power7', { sessions, queue, cache, database, uploads });
+    const quota = new StorageQuota(config.STORAGE_QUOTA_MB * 1024 * 1024, (owner) =>
+      sessions.bytesOf(owner),
+    );
+    const audit = new AuditLog(database.db);
+    app.decorate('power7', { sessions, queue, cache, database, uploads, quota, audit });
 
     // Expired sessions go with their files: once at start, then every 10 minutes (or sooner for short TTLs).
     const sweepEvery = Math.min(600_000, Math.max(1_000, config.SESSION_TTL_HOURS * 3_600_000));

@@ -1,15 +1,25 @@
 import type { FastifyInstance } from 'fastify';
+import { authPlugin, type KeySource } from '../../../plugins/external/auth';
+import type { EndedSignIns } from '../../../revocation/ended-sign-ins';
 import { filterRoutes } from './filter';
 import { insightRoutes } from './insight';
-import { sessionRoutes } from './sessions';
+import { auditRoutes, sessionRoutes } from './sessions';
 import { uploadRoutes } from './upload';
 import { winnerRoutes } from './winners';
 
-/** The Power 7 endpoints of the seed's table (docs/product/services.md §5). */
-export async function power7Routes(app: FastifyInstance) {
+/**
+ * The Power 7 endpoints of the seed's table (docs/product/services.md §5). The auth plugin is
+ * registered in this context only: the health and status routes ignore credentials.
+ */
+export async function power7Routes(
+  app: FastifyInstance,
+  options: { keys: KeySource; ended: EndedSignIns },
+) {
+  await app.register(authPlugin, options);
   await app.register(uploadRoutes);
   await app.register(sessionRoutes);
   await app.register(filterRoutes);
   await app.register(insightRoutes);
   await app.register(winnerRoutes);
+  await app.register(auditRoutes);
 }

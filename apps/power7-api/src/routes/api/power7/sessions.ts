@@ -7,6 +7,7 @@ import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { paginate, paginatedSchema } from '@pa/contracts/list-query';
 import { clearAllAnswerSchema, sessionSchema, statusSchema } from '@pa/contracts/power7';
 import { csvAnswer, errorAnswers } from '@pa/server-kit/openapi';
+import { auditEventSchema } from '../../../audit/audit-log';
 import { requirePermission } from '../../../plugins/external/auth';
 import {
   attachment,
@@ -22,6 +23,7 @@ import {
 export async function sessionRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { queries } = app.power7.sessions;
+  const { audit } = app.power7;
 
   r.get(
     '/api/power7/processing-status/',
@@ -86,6 +88,7 @@ export async function sessionRoutes(app: FastifyInstance) {
       const caller = requirePermission(request, POWER7_PERMISSIONS.run);
       const row = await queries.find(owner(caller), request.params.id);
       const file = await queries.rejectedCsvPath(row);
+      await audit.record(request, caller, 'power7.download', row.id, { file: 'rejected.csv' });
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', attachment(`power7-${row.id}-rejected-rows.csv`))
@@ -106,8 +109,33 @@ export async function sessionRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const caller = requirePermission(request, POWER7_PERMISSIONS.clear);
-      const deleted = await app.power7.sessions.clearAll(owner(caller));
+      const sessionIds = await app.power7.sessions.clearAll(owner(caller));
+      const deleted = sessionIds.length;
+      await audit.record(request, caller, 'power7.sessions.clear', null, { deleted, sessionIds });
       return ok({ deleted }, `${deleted} session(s) deleted.`);
+    },
+  );
+}
+
+/** `GET /api/power7/audit-events/`: the company's Power 7 audit trail (`audit.read`), newest first. */
+export async function auditRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/api/power7/audit-events/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary: "Who uploaded, downloaded or cleared which session (the caller's company)",
+        security: bearer,
+        querystring: z.object(pageQuery),
+        response: { 200: envelopeSchema(paginatedSchema(auditEventSchema)) },
+      },
+    },
+    async (request) => {
+      const caller = requirePermission(request, 'audit.read');
+      const { page, pageSize } = request.query;
+      const { items, total } = await app.power7.audit.list(caller.companyId, page, pageSize);
+      return ok(paginate(items, total, page, pageSize));
     },
   );
 }

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -45,17 +46,33 @@ export async function uploadRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const caller = requirePermission(request, POWER7_PERMISSIONS.run);
       const id = uuidv7();
-      const upload = await receiveUpload(
-        request,
-        app.power7.sessions.memory.dirOf(id),
-        UPLOAD_FILE,
-        app.power7.uploads,
-      );
-      const row = await jobs.start(id, owner(caller), upload.params, {
-        originalName: upload.originalName,
-        bytes: upload.bytes,
-        timings: { uploadMs: upload.uploadMs },
-        arrived: upload.arrived,
+      const dir = app.power7.sessions.memory.dirOf(id);
+      const quota = await app.power7.quota.begin(owner(caller));
+      let row;
+      try {
+        const upload = await receiveUpload(request, dir, UPLOAD_FILE, {
+          ...app.power7.uploads,
+          quota,
+        });
+        try {
+          row = await jobs.start(id, owner(caller), upload.params, {
+            originalName: upload.originalName,
+            bytes: upload.bytes,
+            timings: { uploadMs: upload.uploadMs },
+            arrived: upload.arrived,
+          });
+        } catch (error) {
+          // not recorded: its file must not stay on disk, unseen by the list and by clear-all
+          upload.arrived?.read.abort();
+          await rm(dir, { recursive: true, force: true });
+          throw error;
+        }
+      } finally {
+        quota.end();
+      }
+      await app.power7.audit.record(request, caller, 'power7.upload', id, {
+        originalName: row.originalName,
+        bytes: row.fileBytes,
       });
       return reply
         .status(202)

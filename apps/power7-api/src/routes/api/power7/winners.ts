@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelopeSchema, ok } from '@pa/contracts/envelope';
@@ -38,7 +38,9 @@ export async function winnerRoutes(app: FastifyInstance) {
     },
   );
 
+  /** The CSV stream, once its first chunk is read; the download is audited then. */
   const download = async (
+    request: FastifyRequest,
     caller: Caller,
     id: string | undefined,
     combo: string,
@@ -50,6 +52,16 @@ export async function winnerRoutes(app: FastifyInstance) {
     // the first chunk is read here, so a bad combo is still a 400 and not a broken download
     const iterator = iterable[Symbol.asyncIterator]();
     const first = await iterator.next();
+    try {
+      await app.power7.audit.record(request, caller, 'power7.download', row.id, {
+        combo,
+        matchType,
+      });
+    } catch (error) {
+      // not audited, not sent: the engine's file handle is closed here
+      await iterator.return?.();
+      throw error;
+    }
     async function* rest() {
       try {
         if (first.done) return;
@@ -87,7 +99,13 @@ export async function winnerRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const caller = requirePermission(request, POWER7_PERMISSIONS.download);
       const { combo, matchType } = request.params;
-      const stream = await download(caller, request.query.session, combo, matchType as MatchType);
+      const stream = await download(
+        request,
+        caller,
+        request.query.session,
+        combo,
+        matchType as MatchType,
+      );
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', attachment(`power7-${combo}-match${matchType}.csv`))
@@ -115,7 +133,7 @@ export async function winnerRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const caller = requirePermission(request, POWER7_PERMISSIONS.download);
       const { combo } = request.params;
-      const stream = await download(caller, request.query.session, combo, 'all');
+      const stream = await download(request, caller, request.query.session, combo, 'all');
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', attachment(`power7-${combo}-all.csv`))

@@ -6,6 +6,7 @@ import { envelopeSchema, fail, ok } from '@pa/contracts/envelope';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { healthRoutes, runChecks, type ReadinessCheck } from '@pa/server-kit/health';
 import type { KeySource } from '../../../plugins/external/auth';
+import type { EndedSignIns } from '../../../revocation/ended-sign-ins';
 
 /** Readiness of worker threads: one starts, answers and exits. */
 function checkWorkers(): Promise<boolean> {
@@ -32,7 +33,7 @@ function checkWorkers(): Promise<boolean> {
 /** Liveness, readiness, every check with its details, and the service's status (version, jobs). */
 export async function systemRoutes(
   app: FastifyInstance,
-  { keys, version }: { keys: KeySource; version: string },
+  { keys, ended, version }: { keys: KeySource; ended: EndedSignIns | null; version: string },
 ) {
   const { sessions, queue, cache, database } = app.power7;
   const startedAt = Date.now();
@@ -41,6 +42,8 @@ export async function systemRoutes(
     { name: 'database', check: () => database.check() },
     { name: 'workers', check: checkWorkers },
     { name: 'keys', check: () => keys.check() },
+    // tokens are refused (fail closed) without a fresh list of ended sign-ins: not ready either
+    ...(ended ? [{ name: 'ended-sign-ins', check: () => ended.check() }] : []),
     ...(queue.check ? [{ name: 'redis', check: () => queue.check!() }] : []),
   ];
   await app.register(healthRoutes, { service: 'power7-api', checks });
