@@ -276,17 +276,35 @@ export function fileBins(path: string, counts: Float64Array): BinReader {
   };
 }
 
-/** The index as stored (`distribution-index.bin`): counts, high and low sums, 65,536 each. */
-export const indexColumns = (index: DistributionIndex): Float64Array[] => [
-  index.counts,
-  index.sumHigh,
-  index.sumLow,
-];
+/** The bins that hold draws: [first, last] (the rest of the 65,536 are empty). */
+export function usedBins(counts: Float64Array): [number, number] {
+  let first = 0;
+  while (first < HIST_BINS - 1 && counts[first] === 0) first++;
+  let last = HIST_BINS - 1;
+  while (last > first && counts[last] === 0) last--;
+  return [first, last];
+}
+
+/**
+ * The index as stored (`distribution-index.bin`): counts, high and low sums of the used bins only
+ * (24 bytes a bin), so a small session's index is small.
+ */
+export function indexColumns(index: DistributionIndex, [first, last]: [number, number]) {
+  return [index.counts, index.sumHigh, index.sumLow].map((column) =>
+    column.subarray(first, last + 1),
+  );
+}
 
 export function indexFromColumns(
   buffer: ArrayBuffer,
+  [first, last]: [number, number],
   meta: Pick<DistributionIndex, 'draws' | 'shift' | 'unit'>,
 ): DistributionIndex {
-  const column = (k: number) => new Float64Array(buffer, k * HIST_BINS * 8, HIST_BINS);
+  const used = last - first + 1;
+  const column = (k: number) => {
+    const full = new Float64Array(HIST_BINS);
+    full.set(new Float64Array(buffer, k * used * 8, used), first);
+    return full;
+  };
   return { ...meta, counts: column(0), sumHigh: column(1), sumLow: column(2) };
 }

@@ -17,6 +17,7 @@ import {
   DistributionQuery,
   indexColumns,
   memoryBins,
+  usedBins,
   quantiles,
   type Quantiles,
 } from './distribution';
@@ -87,10 +88,11 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
     if (bytes % 4) columns.push(new Uint8Array(4 - (bytes % 4)));
   }
   const stamp = `tmp-${process.pid}-${Date.now()}`;
+  const bins = usedBins(res.distribution.index.counts);
   const files: Record<'qualifying' | 'distribution' | 'distributionIndex', ArrayBufferView[]> = {
     qualifying: columns,
     distribution: [res.distribution.totals],
-    distributionIndex: indexColumns(res.distribution.index),
+    distributionIndex: indexColumns(res.distribution.index, bins),
   };
   const temps = (Object.keys(files) as (keyof typeof files)[]).map(
     (name) => [name, `${fileIn(dir, name)}.${stamp}`] as const,
@@ -147,7 +149,7 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
       widths,
       unit: res.weights.unit,
       w: Array.from(res.weights.w),
-      distributionShift: res.distribution.index.shift,
+      distribution: { shift: res.distribution.index.shift, bins },
     },
   };
   // "analysed" is never on disk before "ingested"

@@ -26,8 +26,11 @@ export interface StoredAnalysis extends AnalysisSummary {
     widths: number[];
     unit: number;
     w: number[];
-    /** The distribution's bin width is 2^shift units; absent in results saved before it existed. */
-    distributionShift?: number;
+    /**
+     * The distribution's bin width is 2^shift units, and the bins that hold draws (the index stores
+     * those only); absent in results saved before it existed.
+     */
+    distribution?: { shift: number; bins: [number, number] };
   };
 }
 

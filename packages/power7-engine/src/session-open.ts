@@ -203,15 +203,19 @@ async function openDistribution(
   sessionDir: string,
   stored: StoredAnalysis,
 ): Promise<{ index: DistributionIndex; readBin: BinReader }> {
-  const shift = stored.storage.distributionShift;
-  if (shift === undefined) {
+  const layout = stored.storage.distribution;
+  if (!layout) {
     throw new EngineError(
       'SESSION_NOT_READY',
       'This session was analysed before exact insight existed; run it again to ask budget questions.',
     );
   }
   const buffer = await readAligned(fileIn(sessionDir, 'distributionIndex'));
-  const index = indexFromColumns(buffer, { draws: stored.draws, shift, unit: stored.storage.unit });
+  const index = indexFromColumns(buffer, layout.bins, {
+    draws: stored.draws,
+    shift: layout.shift,
+    unit: stored.storage.unit,
+  });
   return { index, readBin: fileBins(fileIn(sessionDir, 'distribution'), index.counts) };
 }
 
