@@ -1,15 +1,6 @@
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  cleanup,
-  customerCsv,
-  DEFAULT_FIELDS,
-  makeKeys,
-  multipart,
-  tempDir,
-} from './helper';
+import { expect, it } from 'vitest';
+import { customerCsv, DEFAULT_FIELDS, totalsOfEveryDraw } from './helper';
+import { useOwnApp } from './own-app';
 
 /**
  * The budget curve the web app draws: `stats.curve` counts every draw's total payout exactly in
@@ -18,29 +9,7 @@ import {
 const POOL = 12;
 const PAYOUTS = [1, 5, 50, 500, 5000];
 
-let dir: string;
-let app: FastifyInstance;
-let token: string;
-
-beforeAll(async () => {
-  dir = await tempDir();
-  const keys = await makeKeys(dir);
-  app = await buildTestApp({ DATA_DIR: join(dir, 'data'), JWKS_FILE: keys.file });
-  token = await keys.sign();
-}, 60_000);
-
-afterAll(async () => {
-  await app?.close();
-  if (dir) await cleanup(dir);
-});
-
-function* draws(from = 1, picked: number[] = []): Generator<number[]> {
-  if (picked.length === 7) {
-    yield picked;
-    return;
-  }
-  for (let n = from; n <= POOL; n++) yield* draws(n + 1, [...picked, n]);
-}
+const own = useOwnApp();
 
 it('answers the exact share of draws under every curve edge', async () => {
   const csv = customerCsv(400, POOL, 3);
@@ -49,53 +18,20 @@ it('answers the exact share of draws under every curve edge', async () => {
     .split('\n')
     .slice(1)
     .map((line) => line.split(',').slice(3, 10).map(Number));
-  const fields = {
+  const session = await own.upload(csv, {
     ...DEFAULT_FIELDS,
     pool_size: String(POOL),
-    payout_3: String(PAYOUTS[0]),
-    payout_4: String(PAYOUTS[1]),
-    payout_5: String(PAYOUTS[2]),
-    payout_6: String(PAYOUTS[3]),
-    payout_7: String(PAYOUTS[4]),
-  };
-  const body = multipart(fields, { name: 'c.csv', content: csv });
-  const auth = { authorization: `Bearer ${token}` };
-  const up = await app.inject({
-    method: 'POST',
-    url: '/api/upload/',
-    payload: body.payload,
-    headers: { ...body.headers, ...auth },
+    ...Object.fromEntries(PAYOUTS.map((p, i) => [`payout_${i + 3}`, String(p)])),
   });
-  expect(up.statusCode, up.body).toBe(202);
-  const session = up.json().data._id as string;
-  await expect
-    .poll(
-      async () =>
-        (
-          await app.inject({
-            url: `/api/power7/processing-status/?session=${session}`,
-            headers: auth,
-          })
-        ).json().data.status,
-      { timeout: 30_000 },
-    )
-    .toBe('done');
-  const res = await app.inject({
+  expect((await own.finished(session)).status).toBe('done');
+  const res = await own.app.inject({
     method: 'POST',
     url: '/api/filter/',
-    headers: auth,
+    headers: own.auth(),
     payload: { session, pageSize: 1 },
   });
   const stats = res.json().data.stats;
-  const totals: number[] = [];
-  for (const draw of draws()) {
-    let total = 0;
-    for (const ticket of tickets) {
-      const m = ticket.filter((n) => draw.includes(n)).length;
-      if (m >= 3) total += PAYOUTS[m - 3]!;
-    }
-    totals.push(total);
-  }
+  const totals = totalsOfEveryDraw(tickets, POOL, PAYOUTS);
   const { edges, counts } = stats.curve as { edges: number[]; counts: number[] };
   expect(counts.length).toBeGreaterThan(stats.histogram.counts.length);
   let below = 0;
@@ -104,4 +40,4 @@ it('answers the exact share of draws under every curve edge', async () => {
     below += counts[i]!;
   }
   expect(below).toBe(totals.length);
-});
+}, 120_000);

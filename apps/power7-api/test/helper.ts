@@ -244,3 +244,26 @@ export async function engineCliAnalyze(
   );
   return JSON.parse(stdout) as CliAnalysis;
 }
+
+/** Every draw of a pool (ascending numbers, 1-based), the obvious way: for small pools only. */
+export function* everyDraw(pool: number, from = 1, picked: number[] = []): Generator<number[]> {
+  if (picked.length === 7) {
+    yield picked;
+    return;
+  }
+  for (let n = from; n <= pool; n++) yield* everyDraw(pool, n + 1, [...picked, n]);
+}
+
+/** Every draw's total payout (`payouts[m - 3]` per m-match winner), counted ticket by ticket. */
+export function totalsOfEveryDraw(tickets: number[][], pool: number, payouts: number[]): number[] {
+  const totals: number[] = [];
+  for (const draw of everyDraw(pool)) {
+    let total = 0;
+    for (const ticket of tickets) {
+      const m = ticket.filter((n) => draw.includes(n)).length;
+      if (m >= 3) total += payouts[m - 3]!;
+    }
+    totals.push(total);
+  }
+  return totals;
+}

@@ -2,38 +2,13 @@
 // thread whose heap is bounded, so the service keeps answering and the next upload runs as usual.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HEADER_ROW, sheetXml, workbookWith } from '@pa/power7-engine/testing/xlsx-zip';
-import {
-  buildTestApp,
-  cleanup,
-  customerCsv,
-  DEFAULT_FIELDS,
-  makeKeys,
-  multipart,
-  tempDir,
-} from './helper';
+import { customerCsv, DEFAULT_FIELDS } from './helper';
+import { useOwnApp } from './own-app';
 
-let dir: string;
-let app: FastifyInstance;
-let token: string;
-
-beforeAll(async () => {
-  dir = await tempDir();
-  const keys = await makeKeys(dir);
-  app = await buildTestApp({
-    DATA_DIR: join(dir, 'data'),
-    JWKS_FILE: keys.file,
-    XLSX_MAX_MEMORY_MB: '128',
-  });
-  token = await keys.sign();
-});
-
-afterAll(async () => {
-  await app?.close();
-  if (dir) await cleanup(dir);
-});
+const own = useOwnApp({ XLSX_MAX_MEMORY_MB: '128' });
+const fields = { ...DEFAULT_FIELDS, pool_size: '14' };
 
 /** Rows of never-closed tags, each far below the guard's row limit: the XML parser keeps them all. */
 function unclosedTags() {
@@ -44,39 +19,29 @@ function unclosedTags() {
   return workbookWith(sheetXml(rows()));
 }
 
-async function post(content: Buffer | string, name: string) {
-  const body = multipart({ ...DEFAULT_FIELDS, pool_size: '14' }, { name, content });
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/upload/',
-    payload: body.payload,
-    headers: { ...body.headers, authorization: `Bearer ${token}`, 'x-csrftoken': 'form-token' },
-  });
-  expect(res.statusCode, res.body).toBe(202);
-  return res.json().data._id as string;
-}
-
-/** Waits for the session to leave queued/running, asking /api/live/ between status calls. */
+/** Waits for the session to finish, asking /api/live/ all the while. */
 async function finishedWhileLive(session: string) {
   const live: number[] = [];
-  for (let i = 0; i < 2400; i++) {
-    live.push((await app.inject({ url: '/api/live/' })).statusCode);
-    const res = await app.inject({
-      url: `/api/power7/processing-status/?session=${session}`,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    const data = res.json().data;
-    if (data.status !== 'queued' && data.status !== 'running') return { data, live };
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('session did not finish');
+  let done = false;
+  const asking = (async () => {
+    while (!done) {
+      live.push((await own.app.inject({ url: '/api/live/' })).statusCode);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  })();
+  const data = await own.finished(session);
+  done = true;
+  await asking;
+  return { data, live };
 }
 
 describe('a hostile XLSX', () => {
   it('fails its own session with XLSX_TOO_LARGE while the service answers throughout', async () => {
     const bytes = await unclosedTags();
     expect(bytes.length).toBeLessThan(1 << 20);
-    const { data, live } = await finishedWhileLive(await post(bytes, 'customers.xlsx'));
+    const { data, live } = await finishedWhileLive(
+      await own.upload(bytes, fields, 'customers.xlsx'),
+    );
     expect(data.status).toBe('failed');
     expect(data.error).toMatchObject({
       code: 'XLSX_TOO_LARGE',
@@ -85,11 +50,11 @@ describe('a hostile XLSX', () => {
     expect(live.length).toBeGreaterThan(1);
     expect(new Set(live)).toEqual(new Set([200]));
     // nothing of the read is left in the session's folder (ExcelJS's temp files went with it)
-    const sessionDirs = await readdir(join(dir, 'data', 'power7'), { recursive: true });
-    expect(sessionDirs.filter((name) => name.includes('xlsx-scratch'))).toEqual([]);
+    const stored = await readdir(join(own.dir, 'data', 'power7'), { recursive: true });
+    expect(stored.filter((name) => name.includes('xlsx-scratch'))).toEqual([]);
 
     // and the next upload runs as usual
-    const next = await finishedWhileLive(await post(customerCsv(50, 14), 'customers.csv'));
-    expect(next.data.status).toBe('done');
+    const next = await own.finished(await own.upload(customerCsv(50, 14), fields));
+    expect(next.status).toBe('done');
   }, 180_000);
 });

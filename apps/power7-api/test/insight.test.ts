@@ -1,15 +1,6 @@
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  cleanup,
-  customerCsv,
-  DEFAULT_FIELDS,
-  makeKeys,
-  multipart,
-  tempDir,
-} from './helper';
+import { describe, expect, it, beforeAll } from 'vitest';
+import { customerCsv, DEFAULT_FIELDS, totalsOfEveryDraw } from './helper';
+import { useOwnApp } from './own-app';
 
 /**
  * `POST /api/insight/` on a heavy-tailed file (one ticket bought 300 times: the draw it names pays far
@@ -18,52 +9,16 @@ import {
 const POOL = 12;
 const PAYOUTS = [10, 100, 1_000, 10_000, 1_000_000];
 
-let dir: string;
-let app: FastifyInstance;
-let keys: Awaited<ReturnType<typeof makeKeys>>;
-let token: string;
+const own = useOwnApp();
 let session: string;
 let totals: number[];
 let tickets: number[][];
-const auth = () => ({ authorization: `Bearer ${token}` });
 
-function* draws(from = 1, picked: number[] = []): Generator<number[]> {
-  if (picked.length === 7) {
-    yield picked;
-    return;
-  }
-  for (let n = from; n <= POOL; n++) yield* draws(n + 1, [...picked, n]);
-}
-
-async function upload(csv: string, extra: Record<string, string> = {}) {
-  const fields = {
-    ...DEFAULT_FIELDS,
-    pool_size: String(POOL),
-    budget: '10000',
-    ...Object.fromEntries(PAYOUTS.map((p, i) => [`payout_${i + 3}`, String(p)])),
-    ...extra,
-  };
-  const body = multipart(fields, { name: 'c.csv', content: csv });
-  const up = await app.inject({
-    method: 'POST',
-    url: '/api/upload/',
-    payload: body.payload,
-    headers: { ...body.headers, ...auth() },
-  });
-  expect(up.statusCode, up.body).toBe(202);
-  return up.json().data._id as string;
-}
-
-const insight = (payload: object, headers = auth()) =>
-  app.inject({ method: 'POST', url: '/api/insight/', headers, payload });
+const insight = (payload: object, headers = own.auth()) =>
+  own.app.inject({ method: 'POST', url: '/api/insight/', headers, payload });
 
 beforeAll(async () => {
-  dir = await tempDir();
-  keys = await makeKeys(dir);
-  app = await buildTestApp({ DATA_DIR: join(dir, 'data'), JWKS_FILE: keys.file });
-  token = await keys.sign();
-  const flat = customerCsv(400, POOL, 5);
-  const lines = flat.trim().split('\n');
+  const lines = customerCsv(400, POOL, 5).trim().split('\n');
   const hot = lines[1]!;
   const csv = [...lines, ...Array.from({ length: 300 }, () => hot)].join('\n') + '\n';
   tickets = csv
@@ -71,36 +26,15 @@ beforeAll(async () => {
     .split('\n')
     .slice(1)
     .map((line) => line.split(',').slice(3, 10).map(Number));
-  session = await upload(csv);
-  // wait for the analysis (expect.poll belongs to tests)
-  for (let i = 0; ; i++) {
-    const status = (
-      await app.inject({
-        url: `/api/power7/processing-status/?session=${session}`,
-        headers: auth(),
-      })
-    ).json().data.status;
-    if (status === 'done') break;
-    if (status !== 'queued' && status !== 'running') throw new Error(`session ${status}`);
-    if (i > 2400) throw new Error('session did not finish');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  totals = [];
-  for (const draw of draws()) {
-    let total = 0;
-    for (const ticket of tickets) {
-      const m = ticket.filter((n) => draw.includes(n)).length;
-      if (m >= 3) total += PAYOUTS[m - 3]!;
-    }
-    totals.push(total);
-  }
-  totals.sort((a, b) => a - b);
+  session = await own.upload(csv, {
+    ...DEFAULT_FIELDS,
+    pool_size: String(POOL),
+    budget: '10000',
+    ...Object.fromEntries(PAYOUTS.map((p, i) => [`payout_${i + 3}`, String(p)])),
+  });
+  expect((await own.finished(session)).status).toBe('done');
+  totals = totalsOfEveryDraw(tickets, POOL, PAYOUTS).sort((a, b) => a - b);
 }, 120_000);
-
-afterAll(async () => {
-  await app?.close();
-  if (dir) await cleanup(dir);
-});
 
 describe('POST /api/insight/', () => {
   it('answers every figure exactly, at budgets inside the tail and between totals', async () => {
@@ -153,7 +87,7 @@ describe('POST /api/insight/', () => {
       expect(res.json().code).toBe('VALIDATION_ERROR');
       expect(JSON.stringify(res.json().errors), JSON.stringify(payload)).toContain(field);
     }
-    const stranger = await keys.sign({ sub: 'another-user' });
+    const stranger = await own.keys.sign({ sub: 'another-user' });
     const res = await insight({ session, budgets: [1] }, { authorization: `Bearer ${stranger}` });
     expect(res.statusCode).toBe(404);
   });
