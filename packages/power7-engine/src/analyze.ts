@@ -28,7 +28,7 @@ import {
   splitTops,
 } from './tables';
 import { SharedBufferLease, tableBufferPool } from './shared-buffers';
-import { groupTotals, type DistributionIndex } from './distribution';
+import { binSums, type DistributionIndex } from './distribution';
 import { deriveWeights, unitsToAmount, type Weights } from './weights';
 import { buildOnWorkers, releaseWorkers, scanOnWorkers, takeWorkers } from './workers';
 
@@ -84,8 +84,8 @@ export interface AnalysisResult {
   };
   table: QualifyingTable;
   /**
-   * The exact distribution of every draw's total: the totals grouped by bin (`distribution.ts`),
-   * 8 bytes a draw, and its index. Draws with a 7-match winner: one per distinct ticket.
+   * The exact distribution of every draw's total: the totals by draw rank (`distribution.ts`), 8
+   * bytes a draw, and the per-bin index. Draws with a 7-match winner: one per distinct ticket.
    */
   distribution: { index: DistributionIndex; totals: Float64Array };
   jackpotDraws: number;
@@ -198,7 +198,7 @@ export async function analyzeTickets(
       pool,
       count,
     );
-    const sums = await groupTotals(params.totals, fine.counts, fine.shift);
+    const sums = await binSums(params.totals, fine.shift);
     return {
       pool,
       tickets: count,

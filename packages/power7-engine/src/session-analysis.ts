@@ -15,11 +15,11 @@ import type { AnalysisInput, AnalysisSummary, IngestSummary } from './session-ty
 import { countWinners } from './winners';
 import {
   DistributionQuery,
+  fileBins,
+  groupedPieces,
   indexColumns,
-  memoryBins,
   usedBins,
   quantiles,
-  type Quantiles,
 } from './distribution';
 
 /**
@@ -89,10 +89,14 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
   }
   const stamp = `tmp-${process.pid}-${Date.now()}`;
   const bins = usedBins(res.distribution.index.counts);
-  const files: Record<'qualifying' | 'distribution' | 'distributionIndex', ArrayBufferView[]> = {
+  const { index, totals } = res.distribution;
+  const files: Record<
+    'qualifying' | 'distribution' | 'distributionIndex',
+    ArrayBufferView[] | AsyncIterable<ArrayBufferView>
+  > = {
     qualifying: columns,
-    distribution: [res.distribution.totals],
-    distributionIndex: indexColumns(res.distribution.index, bins),
+    distribution: groupedPieces(totals, index.counts, index.shift),
+    distributionIndex: indexColumns(index, bins),
   };
   const temps = (Object.keys(files) as (keyof typeof files)[]).map(
     (name) => [name, `${fileIn(dir, name)}.${stamp}`] as const,
@@ -100,12 +104,7 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
   const written = Promise.all(temps.map(([name, tmp]) => writeSynced(tmp, files[name])));
   written.catch(() => {}); // awaited below; an early rejection is not "unhandled"
   let worstDraw: DrawRow;
-  let quantilesOfTotals: Quantiles;
   try {
-    const { index, totals } = res.distribution;
-    quantilesOfTotals = await quantiles(
-      new DistributionQuery(index, memoryBins(totals, index.counts)),
-    );
     const worstNumbers = numbersOfRank(res.stats.worstRank);
     const wc = countWinners(tickets, count, worstNumbers);
     worstDraw = {
@@ -122,6 +121,10 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
   }
   for (const [name, tmp] of temps) await rename(tmp, fileIn(dir, name));
   await syncDir(dir);
+  // a few bins read back from the file just written
+  const quantilesOfTotals = await quantiles(
+    new DistributionQuery(index, fileBins(fileIn(dir, 'distribution'), index.counts)),
+  );
   const payouts = { ...input.payouts };
   const summary: StoredAnalysis = {
     pool: ingest.pool,

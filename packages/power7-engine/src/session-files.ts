@@ -107,16 +107,23 @@ export async function readAligned(path: string): Promise<ArrayBuffer> {
 /** A temp file written, fsynced and closed (not yet renamed into place). */
 export async function writeSynced(
   path: string,
-  parts: (ArrayBufferView | string)[],
+  parts: (ArrayBufferView | string)[] | AsyncIterable<ArrayBufferView>,
 ): Promise<void> {
   const fh = await open(path, 'w');
+  const bytes = (p: ArrayBufferView | string) =>
+    typeof p === 'string'
+      ? Buffer.from(p, 'utf8')
+      : new Uint8Array(p.buffer, p.byteOffset, p.byteLength);
   try {
-    const bufs = parts.map((p) =>
-      typeof p === 'string'
-        ? Buffer.from(p, 'utf8')
-        : new Uint8Array(p.buffer, p.byteOffset, p.byteLength),
-    );
-    await writeAllv(fh, bufs);
+    if (Array.isArray(parts)) await writeAllv(fh, parts.map(bytes));
+    else {
+      // parts made while the file is written (each written before the next is made)
+      let at = 0;
+      for await (const part of parts) {
+        await writeAllv(fh, [bytes(part)], at);
+        at += part.byteLength;
+      }
+    }
     await fh.sync();
   } finally {
     await fh.close();
@@ -127,10 +134,14 @@ export async function writeSynced(
  * Writes the buffers one after the other into the file, as positioned writes of ≤ 8 MiB run four at a
  * time on the thread pool (copying ~90 MB into the page cache from one thread took ~0.25 s here).
  */
-async function writeAllv(fh: Awaited<ReturnType<typeof open>>, bufs: Uint8Array[]): Promise<void> {
+async function writeAllv(
+  fh: Awaited<ReturnType<typeof open>>,
+  bufs: Uint8Array[],
+  from = 0,
+): Promise<void> {
   const PIECE = 8 << 20;
   const pieces: { buf: Uint8Array; at: number }[] = [];
-  let at = 0;
+  let at = from;
   for (const buf of bufs) {
     for (let o = 0; o < buf.byteLength; o += PIECE) {
       const piece = buf.subarray(o, Math.min(buf.byteLength, o + PIECE));

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { analyzeTickets, prestartScanWorkers } from '../analyze';
-import { DistributionQuery, memoryBins, quantiles } from '../distribution';
+import { DistributionQuery, quantiles, scannedBins } from '../distribution';
 import { readCustomerFile } from '../customer-file';
 import { queryDraws } from '../draw-query';
 import { EngineError } from '../errors';
@@ -163,7 +163,7 @@ async function analyzeCommand(argv: string[]): Promise<void> {
     totalPayout: { min: res.stats.min, mean: res.stats.mean, max: res.stats.max },
     top,
     // exact, over every draw (as the service's insight): q = the smallest total T with ≥ q % of draws ≤ T
-    quantiles: await quantiles(new DistributionQuery(index, memoryBins(totals, index.counts))),
+    quantiles: await quantiles(new DistributionQuery(index, scannedBins(totals, index.shift))),
     /** Draws with at least one 7-match winner. */
     jackpotDraws: res.jackpotDraws,
   };
