@@ -55,7 +55,11 @@ export async function buildPower7App(config: Power7Config) {
   });
   // The auth plugin decorates every request with its caller: register it before the routes.
   await app.register(authPlugin, { keys });
-  await app.register(systemRoutes, { keys, version });
+  await app.register(systemRoutes, {
+    keys,
+    version,
+    uploadMaxBytes: config.UPLOAD_MAX_BYTES,
+  });
   // a worker process runs jobs; it answers only the health and readiness checks
   if (config.ROLE !== 'worker') await app.register(power7Routes);
   return app;

@@ -32,7 +32,11 @@ function checkWorkers(): Promise<boolean> {
 /** Liveness, readiness, every check with its details, and the service's status (version, jobs). */
 export async function systemRoutes(
   app: FastifyInstance,
-  { keys, version }: { keys: KeySource; version: string },
+  {
+    keys,
+    version,
+    uploadMaxBytes,
+  }: { keys: KeySource; version: string; uploadMaxBytes: number },
 ) {
   const { sessions, queue, cache, database } = app.power7;
   const startedAt = Date.now();
@@ -83,7 +87,7 @@ export async function systemRoutes(
     {
       schema: {
         tags: ['system'],
-        summary: 'Version, uptime and job counts',
+        summary: 'Version, uptime, job counts and the largest upload accepted',
         response: {
           200: envelopeSchema(
             z.object({
@@ -99,6 +103,8 @@ export async function systemRoutes(
                 concurrency: z.number(),
               }),
               cache: z.object({ sessions: z.number(), bytes: z.number(), budgetBytes: z.number() }),
+              /** UPLOAD_MAX_BYTES, so the web app can refuse a larger file before sending it. */
+              uploadMaxBytes: z.number(),
             }),
           ),
         },
@@ -111,6 +117,7 @@ export async function systemRoutes(
         uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
         jobs: queue.stats(),
         cache: cache.stats(),
+        uploadMaxBytes,
       }),
   );
 }
