@@ -17,18 +17,22 @@ import {
 import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ScrollRegion } from '@/components/ui/table';
 import { FormAlert, FormField } from '@/components/ui/form-field';
 import { Progress } from '@/components/ui/progress';
 import { cn } from '@/lib/utils';
 import {
   power7Endpoints,
+  usePower7ServiceStatusQuery,
   usePower7SessionsQuery,
   useProcessingStatusQuery,
 } from '../api/power7-endpoints';
 import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
 import { power7Url, usePower7Headers } from '../hooks/use-power7-request';
 import { previewFile, type FilePreview } from '../lib/csv-preview';
-import { formatBytes, formatSeconds } from '../lib/format';
+import { useCountdown } from '../hooks/use-countdown';
+import { formatBytes } from '../lib/format';
+import { timeLeftText } from '../lib/time-left';
 import { sendUpload, type UploadProgress } from '../lib/upload';
 import { NoPermission, StepHeader } from './common';
 import { useDispatch } from 'react-redux';
@@ -60,15 +64,47 @@ export function uploadFields(values: UploadFormInput): Record<string, string> {
   return fields;
 }
 
+interface DefaultParams {
+  params: SessionParams | null;
+  /** The file of the session they come from, to say so on the form. */
+  source: string | null;
+  ready: boolean;
+}
+
 /** Defaults: the session named by `?from=` (a new analysis with the same parameters), else the latest one. */
-function useDefaultParams(): { params: SessionParams | null; ready: boolean } {
+function useDefaultParams(): DefaultParams {
   const [search] = useSearchParams();
   const from = search.get('from');
   const named = useProcessingStatusQuery(from ? { session: from } : skipToken);
   const latest = usePower7SessionsQuery({ page: 1, pageSize: 1 }, { skip: Boolean(from) });
-  if (from) return { params: named.data?.params ?? null, ready: !named.isLoading };
+  if (from) {
+    const params = named.data?.params ?? null;
+    const source = params ? (named.data?.originalName ?? 'an earlier analysis') : null;
+    return { params, source, ready: !named.isLoading };
+  }
   const last: Power7Session | undefined = latest.data?.items[0];
-  return { params: last?.params ?? null, ready: !latest.isLoading };
+  const source = last ? (last.originalName ?? 'your last analysis') : null;
+  return { params: last?.params ?? null, source, ready: !latest.isLoading };
+}
+
+/** The file's size against the service's limit, checked before a byte is sent. */
+export function fileSizeProblem(bytes: number, limit: number | undefined): string | null {
+  if (limit === undefined || bytes <= limit) return null;
+  return `This file is ${formatBytes(bytes)}; the largest file the service accepts is ${formatBytes(limit)}. Split it or remove columns the analysis does not need.`;
+}
+
+/** While an upload is in flight, reloading or leaving the page asks first (it would be lost). */
+function useConfirmLeaveWhile(active: boolean) {
+  useEffect(() => {
+    if (!active) return;
+    const ask = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      // older browsers show the prompt only when returnValue is set
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [active]);
 }
 
 export function ParametersForm() {
@@ -109,6 +145,9 @@ function ParametersFormInner() {
     defaultValues: EMPTY_FORM,
   });
   const budgetType = useWatch({ control, name: 'budget_type' });
+  const uploadMaxBytes = usePower7ServiceStatusQuery().data?.uploadMaxBytes;
+  useConfirmLeaveWhile(upload !== null);
+  const [usingDefaults, setUsingDefaults] = useState(false);
 
   useEffect(() => {
     if (defaults.params && !isDirty) reset(uploadFormFromParams(defaults.params));
@@ -126,7 +165,9 @@ function ParametersFormInner() {
     if (!chosen) return;
     const result = await previewFile(chosen);
     setPreview(result);
-    if (result.kind === 'unreadable') setFileError(result.reason);
+    const tooLarge = fileSizeProblem(chosen.size, uploadMaxBytes);
+    if (tooLarge) setFileError(tooLarge);
+    else if (result.kind === 'unreadable') setFileError(result.reason);
     else if (result.kind === 'csv' && !result.columns) {
       setFileError(
         'No number columns found in the header: expected n1..n7 or number1..number7, or one column named numbers, combination or ticket.',
@@ -141,7 +182,9 @@ function ParametersFormInner() {
       setFileError('Choose a customer file (CSV or XLSX).');
       return;
     }
-    if (fileError) return;
+    const tooLarge = fileSizeProblem(file.size, uploadMaxBytes);
+    if (tooLarge) setFileError(tooLarge);
+    if (fileError || tooLarge) return;
     const values = getValues();
     const controller = new AbortController();
     setUpload(controller);
@@ -151,7 +194,7 @@ function ParametersFormInner() {
       const form = new FormData();
       for (const [name, value] of Object.entries(uploadFields(values))) form.append(name, value);
       form.append('customer_file', file, file.name);
-      setProgress({ loaded: 0, total: file.size, bytesPerSecond: 0, secondsLeft: null });
+      setProgress({ at: 0, loaded: 0, total: file.size, bytesPerSecond: 0, secondsLeft: null });
       return sendUpload({
         url: power7Url('/api/upload/'),
         form,
@@ -201,6 +244,16 @@ function ParametersFormInner() {
       />
       <form noValidate onSubmit={onSubmit} className="grid gap-6" aria-label="Analysis parameters">
         {formError ? <FormAlert>{formError}</FormAlert> : null}
+        {defaults.params && defaults.source && !usingDefaults ? (
+          <CarriedOverNotice
+            source={defaults.source}
+            params={defaults.params}
+            onReset={() => {
+              setUsingDefaults(true);
+              reset(EMPTY_FORM);
+            }}
+          />
+        ) : null}
         <Card>
           <CardHeader>
             <CardTitle>Customer file</CardTitle>
@@ -424,7 +477,7 @@ function CsvPreviewTable({ preview }: { preview: Extract<FilePreview, { kind: 'c
         Preview of the first rows ({delimiterName}-separated). Highlighted columns are the ones the
         analysis reads.
       </p>
-      <div className="overflow-x-auto rounded-md border">
+      <ScrollRegion label="Preview of the file" className="border">
         <table className="w-full text-sm">
           <caption className="sr-only">First rows of the customer file</caption>
           <thead>
@@ -464,7 +517,35 @@ function CsvPreviewTable({ preview }: { preview: Extract<FilePreview, { kind: 'c
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
+    </div>
+  );
+}
+
+/** Says where the filled-in values come from, the pool above all (it changes every figure). */
+function CarriedOverNotice({
+  source,
+  params,
+  onReset,
+}: {
+  source: string;
+  params: SessionParams;
+  onReset: () => void;
+}) {
+  return (
+    <div
+      className="bg-muted/50 flex flex-wrap items-center justify-between gap-3 rounded-md border px-4 py-3 text-sm"
+      data-testid="power7-carried-over"
+    >
+      <p>
+        Filled in from <span className="font-medium">{source}</span>: pool of{' '}
+        <span className="font-medium">{params.pool_size}</span> numbers
+        {params.pool_size === DEFAULT_POOL ? ' (the default)' : ` (the default is ${DEFAULT_POOL})`}
+        , budget and payouts as they were.
+      </p>
+      <Button type="button" variant="outline" size="sm" onClick={onReset}>
+        Start from the defaults
+      </Button>
     </div>
   );
 }
@@ -477,6 +558,7 @@ function UploadProgressPanel({
   onCancel: () => void;
 }) {
   const percent = progress.total ? Math.round((progress.loaded / progress.total) * 100) : 0;
+  const left = useCountdown(progress.secondsLeft, progress.at);
   return (
     <Card data-testid="power7-upload-progress">
       <CardContent className="grid gap-3">
@@ -485,7 +567,7 @@ function UploadProgressPanel({
           <span className="text-muted-foreground tabular-nums">
             {formatBytes(progress.loaded)} of {formatBytes(progress.total)}
             {progress.bytesPerSecond > 0 ? ` · ${formatBytes(progress.bytesPerSecond)}/s` : ''}
-            {progress.secondsLeft !== null ? ` · ${formatSeconds(progress.secondsLeft)} left` : ''}
+            {left !== null ? ` · ${timeLeftText(left)} left` : ''}
           </span>
         </div>
         <Progress value={percent} aria-label="Upload progress" />
