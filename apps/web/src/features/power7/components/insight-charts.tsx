@@ -101,7 +101,7 @@ export function PayoutHistogram({
                 interval="preserveStartEnd"
                 minTickGap={16}
                 tickFormatter={(i: number) => formatMoneyShort(bins[i]?.to ?? 0, currency)}
-                label={axisTitle('Total payout (upper end of each bar, log scale)', 'x')}
+                label={axisTitle('Total payout (log scale)', 'x')}
                 {...AXIS_PROPS}
               />
               <YAxis
@@ -249,7 +249,7 @@ export function BudgetCurveChart({
                 ifOverflow="hidden"
                 label={{
                   value: 'Your budget',
-                  position: 'insideTopRight',
+                  position: 'insideBottomRight',
                   className: 'fill-foreground text-xs',
                 }}
               />

@@ -28,12 +28,12 @@ import {
   useProcessingStatusQuery,
 } from '../api/power7-endpoints';
 import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
-import { power7Url, usePower7Headers } from '../hooks/use-power7-request';
+import { useCustomerUpload } from '../hooks/use-customer-upload';
 import { previewFile, type FilePreview } from '../lib/csv-preview';
 import { useCountdown } from '../hooks/use-countdown';
 import { formatBytes } from '../lib/format';
 import { timeLeftText } from '../lib/time-left';
-import { sendUpload, type UploadProgress } from '../lib/upload';
+import type { UploadProgress } from '../lib/upload';
 import { NoPermission, StepHeader } from './common';
 import { useDispatch } from 'react-redux';
 import { skipToken } from '@reduxjs/toolkit/query';
@@ -50,19 +50,6 @@ export const EMPTY_FORM: Required<UploadFormInput> = {
   payout_7: '',
   pool_size: String(DEFAULT_POOL),
 };
-
-/** The form's fields as the upload sends them (only the fields of the chosen budget type). */
-export function uploadFields(values: UploadFormInput): Record<string, string> {
-  const fields: Record<string, string> = { budget_type: values.budget_type };
-  if (values.budget_type === 'fixed') fields.budget = values.budget ?? '';
-  else {
-    fields.budget_min = values.budget_min ?? '';
-    fields.budget_max = values.budget_max ?? '';
-  }
-  for (const field of PAYOUT_FIELDS) fields[field] = values[field] ?? '';
-  if (values.pool_size?.trim()) fields.pool_size = values.pool_size.trim();
-  return fields;
-}
 
 interface DefaultParams {
   params: SessionParams | null;
@@ -93,20 +80,6 @@ export function fileSizeProblem(bytes: number, limit: number | undefined): strin
   return `This file is ${formatBytes(bytes)}; the largest file the service accepts is ${formatBytes(limit)}. Split it or remove columns the analysis does not need.`;
 }
 
-/** While an upload is in flight, reloading or leaving the page asks first (it would be lost). */
-function useConfirmLeaveWhile(active: boolean) {
-  useEffect(() => {
-    if (!active) return;
-    const ask = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      // older browsers show the prompt only when returnValue is set
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', ask);
-    return () => window.removeEventListener('beforeunload', ask);
-  }, [active]);
-}
-
 export function ParametersForm() {
   const access = usePower7Access();
   if (!access.canRun) {
@@ -124,14 +97,12 @@ export function ParametersForm() {
 function ParametersFormInner() {
   const navigate = useNavigate();
   const dispatch = useDispatch();
-  const headersFor = usePower7Headers();
   const defaults = useDefaultParams();
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<FilePreview | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const [progress, setProgress] = useState<UploadProgress | null>(null);
-  const [upload, setUpload] = useState<AbortController | null>(null);
+  const upload = useCustomerUpload();
   const {
     register,
     handleSubmit,
@@ -146,7 +117,8 @@ function ParametersFormInner() {
   });
   const budgetType = useWatch({ control, name: 'budget_type' });
   const uploadMaxBytes = usePower7ServiceStatusQuery().data?.uploadMaxBytes;
-  useConfirmLeaveWhile(upload !== null);
+  // derived, so a limit that arrives after the file was chosen still applies
+  const fileProblem = (file && fileSizeProblem(file.size, uploadMaxBytes)) ?? fileError;
   const [usingDefaults, setUsingDefaults] = useState(false);
 
   useEffect(() => {
@@ -155,9 +127,6 @@ function ParametersFormInner() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [defaults.params, reset]);
 
-  // leaving the page stops the upload under way
-  useEffect(() => () => upload?.abort(), [upload]);
-
   const chooseFile = async (chosen: File | undefined) => {
     setFileError(null);
     setFile(chosen ?? null);
@@ -165,9 +134,7 @@ function ParametersFormInner() {
     if (!chosen) return;
     const result = await previewFile(chosen);
     setPreview(result);
-    const tooLarge = fileSizeProblem(chosen.size, uploadMaxBytes);
-    if (tooLarge) setFileError(tooLarge);
-    else if (result.kind === 'unreadable') setFileError(result.reason);
+    if (result.kind === 'unreadable') setFileError(result.reason);
     else if (result.kind === 'csv' && !result.columns) {
       setFileError(
         'No number columns found in the header: expected n1..n7 or number1..number7, or one column named numbers, combination or ticket.',
@@ -182,30 +149,9 @@ function ParametersFormInner() {
       setFileError('Choose a customer file (CSV or XLSX).');
       return;
     }
-    const tooLarge = fileSizeProblem(file.size, uploadMaxBytes);
-    if (tooLarge) setFileError(tooLarge);
-    if (fileError || tooLarge) return;
-    const values = getValues();
-    const controller = new AbortController();
-    setUpload(controller);
-    const send = async (forceRefresh: boolean) => {
-      const headers = await headersFor(forceRefresh);
-      if (!headers) return null;
-      const form = new FormData();
-      for (const [name, value] of Object.entries(uploadFields(values))) form.append(name, value);
-      form.append('customer_file', file, file.name);
-      setProgress({ at: 0, loaded: 0, total: file.size, bytesPerSecond: 0, secondsLeft: null });
-      return sendUpload({
-        url: power7Url('/api/upload/'),
-        form,
-        headers,
-        onProgress: setProgress,
-        signal: controller.signal,
-      });
-    };
+    if (fileProblem) return;
     try {
-      let answer = await send(false);
-      if (answer?.status === 401) answer = await send(true);
+      const answer = await upload.send(file, getValues());
       if (!answer) return;
       const { envelope, status } = answer;
       if (status === 202 && envelope.success) {
@@ -228,12 +174,10 @@ function ParametersFormInner() {
     } catch (error) {
       if ((error as Error).name === 'AbortError') setFormError('The upload was cancelled.');
       else setFormError('Cannot reach the Power 7 service. Check your connection and try again.');
-    } finally {
-      setUpload(null);
-      setProgress(null);
     }
   });
 
+  const progress = upload.progress;
   const uploading = progress !== null;
   return (
     <div className="grid grid-cols-1 gap-6">
@@ -266,7 +210,7 @@ function ParametersFormInner() {
             <FileDrop
               file={file}
               onFile={(f) => void chooseFile(f)}
-              error={fileError}
+              error={fileProblem}
               disabled={uploading}
             />
             {file && preview?.kind === 'csv' ? <CsvPreviewTable preview={preview} /> : null}
@@ -365,7 +309,7 @@ function ParametersFormInner() {
         </Card>
 
         {uploading ? (
-          <UploadProgressPanel progress={progress} onCancel={() => upload?.abort()} />
+          <UploadProgressPanel progress={progress} onCancel={upload.cancel} />
         ) : (
           <div className="flex flex-wrap gap-2">
             <Button type="submit" disabled={isSubmitting || !defaults.ready}>

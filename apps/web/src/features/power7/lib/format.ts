@@ -9,7 +9,7 @@ function moneyFormat(currency: string | undefined, compact: boolean): Intl.Numbe
   let format = moneyFormats.get(key);
   if (!format) {
     const style: Intl.NumberFormatOptions = compact
-      ? { notation: 'compact', maximumFractionDigits: 1 }
+      ? { notation: 'compact', maximumSignificantDigits: 3 }
       : { minimumFractionDigits: 2, maximumFractionDigits: 2 };
     try {
       format = new Intl.NumberFormat('en-US', {
