@@ -1,7 +1,12 @@
 import { ChevronLeft, ChevronRight, Filter, RotateCcw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { MATCH_TYPES, type DrawRow, type SessionParams } from '@pa/contracts/power7';
+import {
+  MATCH_TYPES,
+  type DrawRow,
+  type FilterAnswerView,
+  type SessionParams,
+} from '@pa/contracts/power7';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -124,70 +129,14 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
           </p>
         ) : (
           <>
-            <Table
-              aria-label="Draws within budget"
-              scrollLabel="Draws within budget"
-              className={cn(query.isFetching && 'opacity-70')}
-            >
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Draw</TableHead>
-                  {[3, 4, 5, 6, 7].map((m) => (
-                    <TableHead key={m} className="text-right">
-                      <abbr title={`Winners with ${m} matches`} className="no-underline">
-                        {m} match
-                      </abbr>
-                    </TableHead>
-                  ))}
-                  <TableHead className="text-right">Total payout</TableHead>
-                  <TableHead className="text-right">Budget left</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {data.items.map((draw, i) => (
-                  <TableRow key={draw.combo} data-testid="power7-draw-row">
-                    <TableCell>
-                      {canDownload ? (
-                        <Link
-                          to={resultsLink(
-                            session,
-                            draw,
-                            (data.page - 1) * DRAWS_PAGE_SIZE + i,
-                            search,
-                          )}
-                          className="rounded-full outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-                          aria-label={`Winners of draw ${draw.numbers.join(', ')}`}
-                        >
-                          <NumberBalls numbers={draw.numbers} />
-                        </Link>
-                      ) : (
-                        // Not a link: the winners need power7.download (the card's description says so).
-                        <span
-                          data-testid="power7-draw-locked"
-                          title="Seeing the winners needs the power7.download permission"
-                        >
-                          <NumberBalls
-                            numbers={draw.numbers}
-                            label={`Draw ${draw.numbers.join(', ')}`}
-                          />
-                        </span>
-                      )}
-                    </TableCell>
-                    {([3, 4, 5, 6, 7] as const).map((m) => (
-                      <TableCell key={m} className="text-right tabular-nums">
-                        {formatCount(draw.winners[m])}
-                      </TableCell>
-                    ))}
-                    <TableCell className="text-right font-medium tabular-nums">
-                      {formatMoney(draw.totalPayout)}
-                    </TableCell>
-                    <TableCell className="text-muted-foreground text-right tabular-nums">
-                      {formatMoney(ceiling - draw.totalPayout)}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <DrawsTable
+              answer={data}
+              session={session}
+              search={search}
+              ceiling={ceiling}
+              canDownload={canDownload}
+              fetching={query.isFetching}
+            />
             <Pager
               page={data.page}
               totalPages={totalPages}
@@ -197,6 +146,82 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
         )}
       </CardContent>
     </Card>
+  );
+}
+
+/** One page of draws: numbers (a link to the winners when allowed), winners per tier, total, budget left. */
+function DrawsTable({
+  answer,
+  session,
+  search,
+  ceiling,
+  canDownload,
+  fetching,
+}: {
+  answer: FilterAnswerView;
+  session: string;
+  search: URLSearchParams;
+  ceiling: number;
+  canDownload: boolean;
+  fetching: boolean;
+}) {
+  return (
+    <Table
+      aria-label="Draws within budget"
+      scrollLabel="Draws within budget"
+      className={cn(fetching && 'opacity-70')}
+    >
+      <TableHeader>
+        <TableRow>
+          <TableHead>Draw</TableHead>
+          {[3, 4, 5, 6, 7].map((m) => (
+            <TableHead key={m} className="text-right">
+              <abbr title={`Winners with ${m} matches`} className="no-underline">
+                {m} match
+              </abbr>
+            </TableHead>
+          ))}
+          <TableHead className="text-right">Total payout</TableHead>
+          <TableHead className="text-right">Budget left</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {answer.items.map((draw, i) => (
+          <TableRow key={draw.combo} data-testid="power7-draw-row">
+            <TableCell>
+              {canDownload ? (
+                <Link
+                  to={resultsLink(session, draw, (answer.page - 1) * DRAWS_PAGE_SIZE + i, search)}
+                  className="rounded-full outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                  aria-label={`Winners of draw ${draw.numbers.join(', ')}`}
+                >
+                  <NumberBalls numbers={draw.numbers} />
+                </Link>
+              ) : (
+                // Not a link: the winners need power7.download (the card's description says so).
+                <span
+                  data-testid="power7-draw-locked"
+                  title="Seeing the winners needs the power7.download permission"
+                >
+                  <NumberBalls numbers={draw.numbers} label={`Draw ${draw.numbers.join(', ')}`} />
+                </span>
+              )}
+            </TableCell>
+            {([3, 4, 5, 6, 7] as const).map((m) => (
+              <TableCell key={m} className="text-right tabular-nums">
+                {formatCount(draw.winners[m])}
+              </TableCell>
+            ))}
+            <TableCell className="text-right font-medium tabular-nums">
+              {formatMoney(draw.totalPayout)}
+            </TableCell>
+            <TableCell className="text-muted-foreground text-right tabular-nums">
+              {formatMoney(ceiling - draw.totalPayout)}
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
   );
 }
 
