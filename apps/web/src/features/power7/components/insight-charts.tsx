@@ -43,10 +43,15 @@ const axisTitle = (value: string, axis: 'x' | 'y') =>
       };
 
 /** Where a bin stands against the budget: paid in full, above the ceiling, below a range's floor. */
+const [PRIMARY, DESTRUCTIVE, MUTED] = [
+  'var(--primary)',
+  'var(--destructive)',
+  'var(--muted-foreground)',
+];
 function binColour(bin: HistogramBin, band: BudgetBand): string {
-  if (bin.from >= band.max) return 'var(--destructive)';
-  if (band.min !== null && bin.to <= band.min) return 'var(--muted-foreground)';
-  return 'var(--primary)';
+  if (bin.from >= band.max) return DESTRUCTIVE;
+  if (band.min !== null && bin.to <= band.min) return MUTED;
+  return PRIMARY;
 }
 
 const countFormat = new Intl.NumberFormat('en-US', {
@@ -71,7 +76,9 @@ export function PayoutHistogram({
 }) {
   const data = bins.map((bin, index) => ({ ...bin, index }));
   const last = bins[bins.length - 1];
-  const above = bins.filter((b) => b.from >= band.max).reduce((sum, b) => sum + b.draws, 0);
+  const drawsWhere = (colour: string) =>
+    bins.filter((b) => binColour(b, band) === colour).reduce((sum, b) => sum + b.draws, 0);
+  const [within, above, below] = [drawsWhere(PRIMARY), drawsWhere(DESTRUCTIVE), drawsWhere(MUTED)];
   return (
     <ChartFigure
       testId="power7-histogram"
@@ -80,9 +87,12 @@ export function PayoutHistogram({
         <>
           {formatCount(draws)} draws from {formatMoney(bins[0]?.from ?? 0, currency)} to{' '}
           {formatMoney(last?.to ?? 0, currency)}, on a log scale so the rare expensive draws stay
-          visible. Blue: within your budget; red: {formatCount(above)} draws pay more than{' '}
-          {formatMoney(band.max, currency)}
-          {band.min !== null ? '; grey: below the range' : ''}.
+          visible. Blue: {formatCount(within)} within your budget; red: {formatCount(above)} pay
+          more than {formatMoney(band.max, currency)}
+          {band.min !== null
+            ? `; grey: ${formatCount(below)} below ${formatMoney(band.min, currency)}`
+            : ''}
+          .
         </>
       }
       chart={

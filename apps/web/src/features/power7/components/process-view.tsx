@@ -59,7 +59,7 @@ function Shell({ children, status }: { children: React.ReactNode; status?: Power
         title={status?.originalName ?? 'Analysis'}
         description={
           status
-            ? `${formatBytes(status.fileBytes)} · budget ${budgetText(status.params)} · payouts ${[3, 4, 5, 6, 7].map((m) => status.params.payouts[m as 3]).join(' / ')} · pool ${status.params.pool_size}`
+            ? `${formatBytes(status.fileBytes)} · budget ${budgetText(status.params)} · payouts ${[3, 4, 5, 6, 7].map((m) => formatCount(status.params.payouts[m as 3])).join(' / ')} · pool ${status.params.pool_size}`
             : undefined
         }
         actions={
