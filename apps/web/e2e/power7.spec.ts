@@ -513,6 +513,7 @@ async function uploadHot(page: Page, file: string, budget: number, carriedPool?:
   if (carriedPool !== undefined) {
     // the last session fills the form in: it says so, pool first, and the defaults are one click away
     await expect(notice).toContainText(`pool of ${carriedPool} numbers (the default is 35)`);
+    await screenshot(page, 'power7-parameters-carried-over-1280-light');
   }
   if (await notice.isVisible()) {
     await page.getByRole('button', { name: 'Start from the defaults' }).click();
@@ -566,6 +567,10 @@ test('budget insight on a heavy-tailed file: exact coverage, percentiles, try a 
   );
   const worst = page.getByTestId('power7-worst-draw');
   await expect(worst).toContainText(`pays ${money(hot.sorted[n - 1]!)}`);
+  // each chart is one tab stop with a title (arrows move its tooltip), its ticks are not
+  const surface = page.getByTestId('power7-histogram').locator('svg.recharts-surface');
+  await expect(surface).toHaveAttribute('tabindex', '0');
+  await expect(page.getByTestId('power7-histogram').locator('text[tabindex]')).toHaveCount(0);
   // the worst draw's bar is drawn, however small next to the rest
   const bars = page.getByTestId('power7-histogram').locator('.recharts-bar-rectangle path');
   await expect(bars.last()).toBeVisible();
