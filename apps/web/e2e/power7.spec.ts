@@ -95,6 +95,10 @@ async function checkStep(page: Page, name: string, ready: (page: Page) => Promis
       await ready(page);
       // a narrow screen makes wide tables scroll: their regions must be focusable (axe)
       await expectAccessible(page);
+      // nothing holds the page wider than the screen (wide content scrolls in its own region)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        width,
+      );
       // a full-page shot of a scrolled page paints the sticky header mid-page
       await page.evaluate(() => window.scrollTo(0, 0));
       await screenshot(page, `power7-${name}-${width}-${theme}`);

@@ -32,7 +32,13 @@ export function ChartFigure({
   const [asTable, setAsTable] = useState(false);
   const summaryId = useId();
   return (
-    <figure className="grid min-w-0 gap-2" aria-describedby={summaryId} data-testid={testId}>
+    // one minmax(0, 1fr) column: a chart drawn at a wider width must not hold the page open when
+    // the window narrows (recharts measures its box, the box must be free to shrink)
+    <figure
+      className="grid min-w-0 grid-cols-1 gap-2"
+      aria-describedby={summaryId}
+      data-testid={testId}
+    >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <figcaption className="text-sm font-medium">{title}</figcaption>
         <Button
@@ -53,7 +59,7 @@ export function ChartFigure({
       <p id={summaryId} className="text-muted-foreground text-sm">
         {summary}
       </p>
-      {asTable ? table : chart}
+      <div className="min-w-0">{asTable ? table : chart}</div>
     </figure>
   );
 }

@@ -30,6 +30,11 @@ import {
 } from '../lib/insight';
 import { ChartFigure, TOOLTIP_STYLE } from './chart-figure';
 
+/**
+ * A chart's box: it clips, since recharts leaves a tooltip where it was when the window narrows and
+ * one left beyond the new edge would widen the page.
+ */
+const CHART_BOX = 'h-64 w-full overflow-hidden';
 const AXIS_PROPS = { className: 'text-xs', stroke: 'currentColor' } as const;
 const axisTitle = (value: string, axis: 'x' | 'y') =>
   axis === 'x'
@@ -96,7 +101,7 @@ export function PayoutHistogram({
         </>
       }
       chart={
-        <div className="h-64 w-full">
+        <div className={CHART_BOX}>
           <ResponsiveContainer width="100%" height="100%">
             <BarChart
               data={data}
@@ -219,68 +224,76 @@ export function BudgetCurveChart({
       title="Budget curve: share of draws a budget covers"
       summary={summary}
       chart={
-        <div className="h-64 w-full">
-          <ResponsiveContainer width="100%" height="100%">
-            <AreaChart
-              data={data}
-              margin={{ top: 16, right: 16, bottom: 16, left: 8 }}
-              title="Budget curve"
-            >
-              <CartesianGrid strokeDasharray="3 3" className="stroke-border" vertical={false} />
-              <XAxis
-                dataKey="x"
-                type="number"
-                domain={['dataMin', 'dataMax']}
-                ticks={logTicks(points)}
-                tickFormatter={(x: number) => formatMoneyShort(amountAt(x), currency)}
-                label={axisTitle('Budget (log scale)', 'x')}
-                {...AXIS_PROPS}
-              />
-              <YAxis
-                domain={[0, 1]}
-                tickFormatter={(v: number) => `${Math.round(v * 100)} %`}
-                width={64}
-                label={axisTitle('Draws covered', 'y')}
-                {...AXIS_PROPS}
-              />
-              {band.min !== null ? (
-                <ReferenceArea
-                  x1={logPosition(band.min)}
-                  x2={logPosition(band.max)}
-                  fill="var(--primary)"
-                  fillOpacity={0.1}
+        <div className="grid gap-2">
+          <div className={CHART_BOX}>
+            <ResponsiveContainer width="100%" height="100%">
+              <AreaChart
+                data={data}
+                margin={{ top: 16, right: 16, bottom: 16, left: 8 }}
+                title="Budget curve"
+              >
+                <CartesianGrid strokeDasharray="3 3" className="stroke-border" vertical={false} />
+                <XAxis
+                  dataKey="x"
+                  type="number"
+                  domain={['dataMin', 'dataMax']}
+                  ticks={logTicks(points)}
+                  tickFormatter={(x: number) => formatMoneyShort(amountAt(x), currency)}
+                  label={axisTitle('Budget (log scale)', 'x')}
+                  {...AXIS_PROPS}
+                />
+                <YAxis
+                  domain={[0, 1]}
+                  tickFormatter={(v: number) => `${Math.round(v * 100)} %`}
+                  width={64}
+                  label={axisTitle('Draws covered', 'y')}
+                  {...AXIS_PROPS}
+                />
+                {band.min !== null ? (
+                  <ReferenceArea
+                    x1={logPosition(band.min)}
+                    x2={logPosition(band.max)}
+                    fill="var(--primary)"
+                    fillOpacity={0.1}
+                    ifOverflow="hidden"
+                  />
+                ) : null}
+                <ReferenceLine
+                  x={logPosition(band.max)}
+                  stroke="var(--destructive)"
+                  strokeDasharray="4 4"
                   ifOverflow="hidden"
                 />
-              ) : null}
-              <ReferenceLine
-                x={logPosition(band.max)}
-                stroke="var(--destructive)"
-                strokeDasharray="4 4"
-                ifOverflow="hidden"
-                label={{
-                  value: 'Your budget',
-                  position: 'insideBottomRight',
-                  className: 'fill-foreground text-xs',
-                }}
-              />
-              <Tooltip
-                contentStyle={TOOLTIP_STYLE}
-                labelFormatter={(x) => `Budget ${formatMoney(amountAt(Number(x)), currency)}`}
-                formatter={(value, _name, item) => [
-                  `${formatPercent(Number(value))} (${formatCount((item.payload as CurvePoint).covered)} draws)`,
-                  'Covers',
-                ]}
-              />
-              <Area
-                type="stepAfter"
-                dataKey="share"
-                stroke="var(--primary)"
-                fill="var(--primary)"
-                fillOpacity={0.15}
-                isAnimationActive={false}
-              />
-            </AreaChart>
-          </ResponsiveContainer>
+                <Tooltip
+                  contentStyle={TOOLTIP_STYLE}
+                  labelFormatter={(x) => `Budget ${formatMoney(amountAt(Number(x)), currency)}`}
+                  formatter={(value, _name, item) => [
+                    `${formatPercent(Number(value))} (${formatCount((item.payload as CurvePoint).covered)} draws)`,
+                    'Covers',
+                  ]}
+                />
+                <Area
+                  type="stepAfter"
+                  dataKey="share"
+                  stroke="var(--primary)"
+                  fill="var(--primary)"
+                  fillOpacity={0.15}
+                  isAnimationActive={false}
+                />
+              </AreaChart>
+            </ResponsiveContainer>
+          </div>
+          {/* a legend beside the chart: a label inside it collides with the curve or the axis */}
+          <p className="text-muted-foreground flex items-center gap-2 text-xs">
+            <span
+              aria-hidden="true"
+              className="border-destructive inline-block w-6 border-t-2 border-dashed"
+            />
+            Your budget, {formatMoney(band.max, currency)}
+            {band.min !== null
+              ? ` (shaded: the range from ${formatMoney(band.min, currency)})`
+              : ''}
+          </p>
         </div>
       }
       table={<CurveTable points={points} currency={currency} />}
