@@ -373,12 +373,10 @@ export const insightBodySchema = z.strictObject({
   budgets: z.array(amountNumber).max(INSIGHT_MAX_BUDGETS).optional(),
   ranges: z
     .array(
-      z
-        .strictObject({ min: amountNumber, max: amountNumber })
-        .refine((r) => r.min <= r.max, {
-          message: 'min must not be greater than max',
-          path: ['max'],
-        }),
+      z.strictObject({ min: amountNumber, max: amountNumber }).refine((r) => r.min <= r.max, {
+        message: 'min must not be greater than max',
+        path: ['max'],
+      }),
     )
     .max(INSIGHT_MAX_RANGES)
     .optional(),

@@ -32,11 +32,7 @@ function checkWorkers(): Promise<boolean> {
 /** Liveness, readiness, every check with its details, and the service's status (version, jobs). */
 export async function systemRoutes(
   app: FastifyInstance,
-  {
-    keys,
-    version,
-    uploadMaxBytes,
-  }: { keys: KeySource; version: string; uploadMaxBytes: number },
+  { keys, version, uploadMaxBytes }: { keys: KeySource; version: string; uploadMaxBytes: number },
 ) {
   const { sessions, queue, cache, database } = app.power7;
   const startedAt = Date.now();
