@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { FileSpreadsheet, Upload, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch, type FieldErrors, type UseFormRegister } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import {
   DEFAULT_POOL,
@@ -222,91 +222,9 @@ function ParametersFormInner() {
           </CardContent>
         </Card>
 
-        <Card>
-          <CardHeader>
-            <CardTitle>Budget</CardTitle>
-            <CardDescription>
-              A draw qualifies when the total payout to its winners is within the budget.
-            </CardDescription>
-          </CardHeader>
-          <CardContent className="grid gap-4">
-            <fieldset className="grid gap-2">
-              <legend className="mb-2 text-sm font-medium">Budget type</legend>
-              <div className="flex flex-wrap gap-4">
-                {(['fixed', 'range'] as const).map((type) => (
-                  <label key={type} className="flex items-center gap-2 text-sm">
-                    <input
-                      type="radio"
-                      value={type}
-                      className="accent-primary size-4"
-                      {...register('budget_type')}
-                    />
-                    {type === 'fixed' ? 'Fixed: at most an amount' : 'Range: between two amounts'}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-            {budgetType === 'fixed' ? (
-              <FormField
-                id="budget"
-                label="Budget"
-                inputMode="decimal"
-                className="max-w-xs"
-                error={errors.budget?.message}
-                {...register('budget')}
-              />
-            ) : (
-              <div className="grid gap-4 sm:grid-cols-2">
-                <FormField
-                  id="budget_min"
-                  label="Minimum budget"
-                  inputMode="decimal"
-                  error={errors.budget_min?.message}
-                  {...register('budget_min')}
-                />
-                <FormField
-                  id="budget_max"
-                  label="Maximum budget"
-                  inputMode="decimal"
-                  error={errors.budget_max?.message}
-                  {...register('budget_max')}
-                />
-              </div>
-            )}
-          </CardContent>
-        </Card>
+        <BudgetCard register={register} errors={errors} budgetType={budgetType} />
 
-        <Card>
-          <CardHeader>
-            <CardTitle>Payouts and pool</CardTitle>
-            <CardDescription>
-              The prize of one winning ticket per number of matches (0 or more, at least one above
-              0), and how many numbers a draw is picked from.
-            </CardDescription>
-          </CardHeader>
-          <CardContent className="grid gap-4">
-            <div className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5">
-              {PAYOUT_FIELDS.map((field, i) => (
-                <FormField
-                  key={field}
-                  id={field}
-                  label={`${i + 3} matches`}
-                  inputMode="decimal"
-                  error={errors[field]?.message}
-                  {...register(field)}
-                />
-              ))}
-            </div>
-            <FormField
-              id="pool_size"
-              label={`Pool size (${MIN_POOL}–${MAX_POOL})`}
-              inputMode="numeric"
-              className="max-w-32"
-              error={errors.pool_size?.message}
-              {...register('pool_size')}
-            />
-          </CardContent>
-        </Card>
+        <PayoutsCard register={register} errors={errors} />
 
         {uploading ? (
           <UploadProgressPanel progress={progress} onCancel={upload.cancel} />
@@ -463,6 +381,111 @@ function CsvPreviewTable({ preview }: { preview: Extract<FilePreview, { kind: 'c
         </table>
       </ScrollRegion>
     </div>
+  );
+}
+
+interface FieldsProps {
+  register: UseFormRegister<UploadFormInput>;
+  errors: FieldErrors<UploadFormInput>;
+}
+
+/** Fixed budget or range, with the fields of the chosen type. */
+function BudgetCard({
+  register,
+  errors,
+  budgetType,
+}: FieldsProps & { budgetType: UploadFormInput['budget_type'] }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Budget</CardTitle>
+        <CardDescription>
+          A draw qualifies when the total payout to its winners is within the budget.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <fieldset className="grid gap-2">
+          <legend className="mb-2 text-sm font-medium">Budget type</legend>
+          <div className="flex flex-wrap gap-4">
+            {(['fixed', 'range'] as const).map((type) => (
+              <label key={type} className="flex items-center gap-2 text-sm">
+                <input
+                  type="radio"
+                  value={type}
+                  className="accent-primary size-4"
+                  {...register('budget_type')}
+                />
+                {type === 'fixed' ? 'Fixed: at most an amount' : 'Range: between two amounts'}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {budgetType === 'fixed' ? (
+          <FormField
+            id="budget"
+            label="Budget"
+            inputMode="decimal"
+            className="max-w-xs"
+            error={errors.budget?.message}
+            {...register('budget')}
+          />
+        ) : (
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField
+              id="budget_min"
+              label="Minimum budget"
+              inputMode="decimal"
+              error={errors.budget_min?.message}
+              {...register('budget_min')}
+            />
+            <FormField
+              id="budget_max"
+              label="Maximum budget"
+              inputMode="decimal"
+              error={errors.budget_max?.message}
+              {...register('budget_max')}
+            />
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The prize per match type and the pool size. */
+function PayoutsCard({ register, errors }: FieldsProps) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Payouts and pool</CardTitle>
+        <CardDescription>
+          The prize of one winning ticket per number of matches (0 or more, at least one above 0),
+          and how many numbers a draw is picked from.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <div className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5">
+          {PAYOUT_FIELDS.map((field, i) => (
+            <FormField
+              key={field}
+              id={field}
+              label={`${i + 3} matches`}
+              inputMode="decimal"
+              error={errors[field]?.message}
+              {...register(field)}
+            />
+          ))}
+        </div>
+        <FormField
+          id="pool_size"
+          label={`Pool size (${MIN_POOL}–${MAX_POOL})`}
+          inputMode="numeric"
+          className="max-w-32"
+          error={errors.pool_size?.message}
+          {...register('pool_size')}
+        />
+      </CardContent>
+    </Card>
   );
 }
 
