@@ -185,7 +185,16 @@ function ProgressCard({ status, answeredAt }: { status: Power7Status; answeredAt
           <Count label="Tickets accepted" value={c.accepted} />
           <Count label="Rows rejected" value={c.rejected} />
           <Count label="Draws evaluated" value={c.drawsEvaluated} />
-          <Count label="Time left" value={left === null ? 'Estimating…' : timeLeftText(left)} />
+          <Count
+            label="Time left"
+            value={
+              status.status === 'queued'
+                ? undefined
+                : left === null
+                  ? 'Estimating…'
+                  : timeLeftText(left)
+            }
+          />
         </dl>
       </CardContent>
     </Card>
