@@ -64,7 +64,12 @@ export async function buildPower7App(config: Power7Config) {
     app.addHook('onClose', async () => ended.stop());
     await ended.start(app.log);
   }
-  await app.register(systemRoutes, { keys, ended, version });
+  await app.register(systemRoutes, {
+    keys,
+    ended,
+    version,
+    uploadMaxBytes: config.UPLOAD_MAX_BYTES,
+  });
   if (ended) await app.register(power7Routes, { keys, ended });
   return app;
 }

@@ -34,6 +34,8 @@ describe('system endpoints', () => {
       service: 'power7-api',
       version: '0.1.0',
       jobs: { queued: 0, running: 0, concurrency: 2 },
+      // the fixture's UPLOAD_MAX_BYTES, for the web app's check before an upload
+      uploadMaxBytes: 12 * 1024 * 1024,
     });
     expect(status.json().data.jobs.done).toBeGreaterThan(3);
     expect(status.json().data.jobs.failed).toBeGreaterThanOrEqual(5);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { uploadFormFromParams, uploadFormSchema } from './power7';
+import { uploadFormFromParams, uploadFormSchema, withoutThousandsSeparators } from './power7';
 import { detectColumns, detectDelimiter } from './power7-file';
 
 const payouts = { payout_3: '1', payout_4: '5', payout_5: '50', payout_6: '500', payout_7: '5000' };
@@ -40,6 +40,20 @@ describe('uploadFormSchema', () => {
       ...payouts,
     });
     expect(fieldsOf(bad)).toEqual(['budget_max']);
+  });
+
+  it('says how to write an amount typed with thousands separators', () => {
+    const bad = uploadFormSchema.safeParse({ budget_type: 'fixed', budget: '10,000', ...payouts });
+    expect(bad.success ? [] : bad.error.issues.map((i) => i.message)).toEqual([
+      'Use digits only, no thousands separators: 10000',
+    ]);
+    const word = uploadFormSchema.safeParse({ budget_type: 'fixed', budget: 'ten', ...payouts });
+    expect(word.success ? [] : word.error.issues.map((i) => i.message)).toEqual([
+      'The budget must be a number ≥ 0.',
+    ]);
+    expect(withoutThousandsSeparators('1,234,567.5')).toBe('1234567.5');
+    expect(withoutThousandsSeparators('1 000')).toBe('1000');
+    expect(withoutThousandsSeparators('10,00')).toBeNull();
   });
 
   it('names every bad field once, with the payout rules', () => {

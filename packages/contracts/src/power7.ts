@@ -207,6 +207,24 @@ const AMOUNT_TEXT = /^[+]?(\d+(\.\d*)?|\.\d+)$/;
 const hasAtMostTwoDecimals = (value: number) =>
   Math.abs(Math.round(value * 100) - value * 100) <= 1e-6 * Math.max(1, value);
 
+/**
+ * The amount a person meant when they typed thousands separators ("10,000" → "10000"), or null.
+ * Such text is refused rather than read: "10,000" is ten thousand in one convention and ten in
+ * another, and an amount that sets a budget must not be guessed.
+ */
+export function withoutThousandsSeparators(text: string): string | null {
+  const trimmed = text.trim();
+  return /^\d{1,3}([,\s]\d{3})+(\.\d*)?$/.test(trimmed) ? trimmed.replace(/[,\s]/g, '') : null;
+}
+
+/** Why typed text is not an amount: the thousands separator case is named with the fix. */
+export function amountTextProblem(what: string, text: string): string {
+  const plain = withoutThousandsSeparators(text);
+  return plain
+    ? `Use digits only, no thousands separators: ${plain}`
+    : `${what} must be a number ≥ 0.`;
+}
+
 /** An amount typed in a form field: required, ≥ 0, ≤ MAX_AMOUNT, at most two decimals. */
 function amountText(what: string) {
   const required = `${what} is required.`;
@@ -215,7 +233,10 @@ function amountText(what: string) {
     .string({ error: required })
     .trim()
     .min(1, { error: required, abort: true })
-    .regex(AMOUNT_TEXT, { error: notANumber, abort: true })
+    .refine((text) => AMOUNT_TEXT.test(text), {
+      error: (issue) => amountTextProblem(what, String(issue.input)),
+      abort: true,
+    })
     .transform(Number)
     .pipe(
       z
@@ -357,12 +378,10 @@ export const insightBodySchema = z.strictObject({
   budgets: z.array(amountNumber).max(INSIGHT_MAX_BUDGETS).optional(),
   ranges: z
     .array(
-      z
-        .strictObject({ min: amountNumber, max: amountNumber })
-        .refine((r) => r.min <= r.max, {
-          message: 'min must not be greater than max',
-          path: ['max'],
-        }),
+      z.strictObject({ min: amountNumber, max: amountNumber }).refine((r) => r.min <= r.max, {
+        message: 'min must not be greater than max',
+        path: ['max'],
+      }),
     )
     .max(INSIGHT_MAX_RANGES)
     .optional(),

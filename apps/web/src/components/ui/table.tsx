@@ -1,14 +1,52 @@
 import type * as React from 'react';
 import { cn } from '@/lib/utils';
 
-function Table({ className, ...props }: React.ComponentProps<'table'>) {
+/**
+ * A box that scrolls sideways when its content is wider than the screen. A keyboard user can only
+ * scroll a region that takes focus (axe `scrollable-region-focusable`), so it is a named, focusable
+ * region.
+ */
+function ScrollRegion({
+  label,
+  className,
+  ...props
+}: React.ComponentProps<'div'> & { label: string }) {
   return (
+    <div
+      role="region"
+      aria-label={label}
+      // focusable on purpose: the region scrolls, and only a focused region scrolls with the keys
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+      tabIndex={0}
+      className={cn(
+        'overflow-x-auto rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50',
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+/** `scrollLabel` makes the scroll container a ScrollRegion, for tables that get wide. */
+function Table({
+  className,
+  scrollLabel,
+  ...props
+}: React.ComponentProps<'table'> & { scrollLabel?: string }) {
+  const table = (
+    <table
+      data-slot="table"
+      className={cn('w-full caption-bottom text-sm', className)}
+      {...props}
+    />
+  );
+  return scrollLabel ? (
+    <ScrollRegion data-slot="table-container" label={scrollLabel} className="relative w-full">
+      {table}
+    </ScrollRegion>
+  ) : (
     <div data-slot="table-container" className="relative w-full overflow-x-auto">
-      <table
-        data-slot="table"
-        className={cn('w-full caption-bottom text-sm', className)}
-        {...props}
-      />
+      {table}
     </div>
   );
 }
@@ -86,4 +124,14 @@ function TableCaption({ className, ...props }: React.ComponentProps<'caption'>) 
   );
 }
 
-export { Table, TableBody, TableCaption, TableCell, TableFooter, TableHead, TableHeader, TableRow };
+export {
+  ScrollRegion,
+  Table,
+  TableBody,
+  TableCaption,
+  TableCell,
+  TableFooter,
+  TableHead,
+  TableHeader,
+  TableRow,
+};

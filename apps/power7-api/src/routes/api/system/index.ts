@@ -33,7 +33,12 @@ function checkWorkers(): Promise<boolean> {
 /** Liveness, readiness, every check with its details, and the service's status (version, jobs). */
 export async function systemRoutes(
   app: FastifyInstance,
-  { keys, ended, version }: { keys: KeySource; ended: EndedSignIns | null; version: string },
+  {
+    keys,
+    ended,
+    version,
+    uploadMaxBytes,
+  }: { keys: KeySource; ended: EndedSignIns | null; version: string; uploadMaxBytes: number },
 ) {
   const { sessions, queue, cache, database } = app.power7;
   const startedAt = Date.now();
@@ -86,7 +91,7 @@ export async function systemRoutes(
     {
       schema: {
         tags: ['system'],
-        summary: 'Version, uptime and job counts',
+        summary: 'Version, uptime, job counts and the largest upload accepted',
         response: {
           200: envelopeSchema(
             z.object({
@@ -102,6 +107,8 @@ export async function systemRoutes(
                 concurrency: z.number(),
               }),
               cache: z.object({ sessions: z.number(), bytes: z.number(), budgetBytes: z.number() }),
+              /** UPLOAD_MAX_BYTES, so the web app can refuse a larger file before sending it. */
+              uploadMaxBytes: z.number(),
             }),
           ),
         },
@@ -114,6 +121,7 @@ export async function systemRoutes(
         uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
         jobs: queue.stats(),
         cache: cache.stats(),
+        uploadMaxBytes,
       }),
   );
 }

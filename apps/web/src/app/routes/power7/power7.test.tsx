@@ -128,6 +128,9 @@ describe('Power 7 permissions and states', () => {
     expect(
       screen.getByRole('link', { name: /New analysis with the same parameters/ }),
     ).toHaveAttribute('href', '/app/power7/parameters?from=s1');
+    // the failure is said once, in its own card: no stalled progress card ("Failed · Failed · 0 %")
+    expect(screen.queryByTestId('power7-progress')).not.toBeInTheDocument();
+    expect(screen.queryByText('Failed')).not.toBeInTheDocument();
     const settled = calls;
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(calls).toBe(settled);

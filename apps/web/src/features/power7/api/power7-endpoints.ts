@@ -2,6 +2,8 @@ import type { Paginated } from '@pa/contracts/list-query';
 import type {
   FilterAnswerView,
   FilterBody,
+  InsightAnswer,
+  InsightBody,
   Power7Session,
   Power7Status,
   WinnersAnswer,
@@ -32,6 +34,14 @@ export const power7Endpoints = power7Api.injectEndpoints({
     filterDraws: build.query<FilterAnswerView, FilterBody>({
       query: (body) => ({ url: '/filter/', method: 'POST', body }),
     }),
+    // Exact answers over every draw; a read, so a query cached per question like filterDraws.
+    insight: build.query<InsightAnswer, InsightBody>({
+      query: (body) => ({ url: '/insight/', method: 'POST', body }),
+    }),
+    /** The service's limits the browser checks before an upload (`uploadMaxBytes`). */
+    power7ServiceStatus: build.query<{ uploadMaxBytes?: number }, void>({
+      query: () => ({ url: '/status/' }),
+    }),
     winners: build.query<WinnersAnswer, WinnersArgs>({
       query: ({ session, combo, matchType, page, pageSize }) => ({
         url: `/winners/${combo}/${matchType}/`,
@@ -49,6 +59,8 @@ export const {
   usePower7SessionsQuery,
   useProcessingStatusQuery,
   useFilterDrawsQuery,
+  useInsightQuery,
+  usePower7ServiceStatusQuery,
   useWinnersQuery,
   useClearAllSessionsMutation,
 } = power7Endpoints;

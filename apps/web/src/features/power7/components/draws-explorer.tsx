@@ -1,7 +1,12 @@
 import { ChevronLeft, ChevronRight, Filter, RotateCcw } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { MATCH_TYPES, type DrawRow, type SessionParams } from '@pa/contracts/power7';
+import {
+  MATCH_TYPES,
+  type DrawRow,
+  type FilterAnswerView,
+  type SessionParams,
+} from '@pa/contracts/power7';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -19,6 +24,7 @@ import { cn } from '@/lib/utils';
 import { useFilterDrawsQuery } from '../api/power7-endpoints';
 import { usePower7Access } from '../hooks/use-power7-access';
 import { formatCount, formatMoney } from '../lib/format';
+import { budgetBandOf, nothingQualifiesReason } from '../lib/insight';
 import {
   DRAWS_PAGE_SIZE,
   drawsViewFromSearch,
@@ -70,12 +76,16 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
   const ceiling = budgetCeiling(params);
   const data = query.data;
   const totalPages = data?.totalPages ?? 0;
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const markApplied = useFocusAfterApply(search, titleRef);
 
   return (
     <Card data-testid="power7-draws">
       <CardHeader>
-        <CardTitle>Draws within budget</CardTitle>
-        <CardDescription>
+        <CardTitle ref={titleRef} tabIndex={-1} className="outline-none">
+          Draws within budget
+        </CardTitle>
+        <CardDescription aria-live="polite" data-testid="power7-draws-summary">
           {data
             ? `${formatCount(data.qualified)} draws stay within the budget; ${formatCount(data.total)} match the filters.`
             : 'The draws whose total payout stays within the budget.'}{' '}
@@ -89,7 +99,10 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
           key={search.toString()}
           view={view}
           pool={params.pool_size}
-          onApply={(next) => apply({ ...next, page: 1 })}
+          onApply={(next) => {
+            markApplied();
+            apply({ ...next, page: 1 });
+          }}
         />
         {query.error ? (
           <LoadError
@@ -99,6 +112,14 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
           />
         ) : !data ? (
           <Skeleton className="h-64" aria-label="Loading draws" />
+        ) : data.qualified === 0 ? (
+          <p
+            className="text-muted-foreground py-6 text-center text-sm"
+            data-testid="power7-nothing-qualifies-draws"
+          >
+            No draw stays within the budget.{' '}
+            {nothingQualifiesReason(budgetBandOf(params), data.stats.min, (v) => formatMoney(v))}
+          </p>
         ) : data.items.length === 0 ? (
           <p
             className="text-muted-foreground py-6 text-center text-sm"
@@ -108,69 +129,14 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
           </p>
         ) : (
           <>
-            <Table
-              aria-label="Draws within budget"
-              className={cn(query.isFetching && 'opacity-70')}
-            >
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Draw</TableHead>
-                  {[3, 4, 5, 6, 7].map((m) => (
-                    <TableHead key={m} className="text-right">
-                      <abbr title={`Winners with ${m} matches`} className="no-underline">
-                        {m} match
-                      </abbr>
-                    </TableHead>
-                  ))}
-                  <TableHead className="text-right">Total payout</TableHead>
-                  <TableHead className="text-right">Budget left</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {data.items.map((draw, i) => (
-                  <TableRow key={draw.combo} data-testid="power7-draw-row">
-                    <TableCell>
-                      {canDownload ? (
-                        <Link
-                          to={resultsLink(
-                            session,
-                            draw,
-                            (data.page - 1) * DRAWS_PAGE_SIZE + i,
-                            search,
-                          )}
-                          className="rounded-full outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-                          aria-label={`Winners of draw ${draw.numbers.join(', ')}`}
-                        >
-                          <NumberBalls numbers={draw.numbers} />
-                        </Link>
-                      ) : (
-                        // Not a link: the winners need power7.download (the card's description says so).
-                        <span
-                          data-testid="power7-draw-locked"
-                          title="Seeing the winners needs the power7.download permission"
-                        >
-                          <NumberBalls
-                            numbers={draw.numbers}
-                            label={`Draw ${draw.numbers.join(', ')}`}
-                          />
-                        </span>
-                      )}
-                    </TableCell>
-                    {([3, 4, 5, 6, 7] as const).map((m) => (
-                      <TableCell key={m} className="text-right tabular-nums">
-                        {formatCount(draw.winners[m])}
-                      </TableCell>
-                    ))}
-                    <TableCell className="text-right font-medium tabular-nums">
-                      {formatMoney(draw.totalPayout)}
-                    </TableCell>
-                    <TableCell className="text-muted-foreground text-right tabular-nums">
-                      {formatMoney(ceiling - draw.totalPayout)}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <DrawsTable
+              answer={data}
+              session={session}
+              search={search}
+              ceiling={ceiling}
+              canDownload={canDownload}
+              fetching={query.isFetching}
+            />
             <Pager
               page={data.page}
               totalPages={totalPages}
@@ -181,6 +147,102 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
       </CardContent>
     </Card>
   );
+}
+
+/** One page of draws: numbers (a link to the winners when allowed), winners per tier, total, budget left. */
+function DrawsTable({
+  answer,
+  session,
+  search,
+  ceiling,
+  canDownload,
+  fetching,
+}: {
+  answer: FilterAnswerView;
+  session: string;
+  search: URLSearchParams;
+  ceiling: number;
+  canDownload: boolean;
+  fetching: boolean;
+}) {
+  return (
+    <Table
+      aria-label="Draws within budget"
+      scrollLabel="Draws within budget"
+      className={cn(fetching && 'opacity-70')}
+    >
+      <TableHeader>
+        <TableRow>
+          <TableHead>Draw</TableHead>
+          {[3, 4, 5, 6, 7].map((m) => (
+            <TableHead key={m} className="text-right">
+              <abbr title={`Winners with ${m} matches`} className="no-underline">
+                {m} match
+              </abbr>
+            </TableHead>
+          ))}
+          <TableHead className="text-right">Total payout</TableHead>
+          <TableHead className="text-right">Budget left</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {answer.items.map((draw, i) => (
+          <TableRow key={draw.combo} data-testid="power7-draw-row">
+            <TableCell>
+              {canDownload ? (
+                <Link
+                  to={resultsLink(session, draw, (answer.page - 1) * DRAWS_PAGE_SIZE + i, search)}
+                  className="rounded-full outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                  aria-label={`Winners of draw ${draw.numbers.join(', ')}`}
+                >
+                  <NumberBalls numbers={draw.numbers} />
+                </Link>
+              ) : (
+                // Not a link: the winners need power7.download (the card's description says so).
+                <span
+                  data-testid="power7-draw-locked"
+                  title="Seeing the winners needs the power7.download permission"
+                >
+                  <NumberBalls numbers={draw.numbers} label={`Draw ${draw.numbers.join(', ')}`} />
+                </span>
+              )}
+            </TableCell>
+            {([3, 4, 5, 6, 7] as const).map((m) => (
+              <TableCell key={m} className="text-right tabular-nums">
+                {formatCount(draw.winners[m])}
+              </TableCell>
+            ))}
+            <TableCell className="text-right font-medium tabular-nums">
+              {formatMoney(draw.totalPayout)}
+            </TableCell>
+            <TableCell className="text-muted-foreground text-right tabular-nums">
+              {formatMoney(ceiling - draw.totalPayout)}
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/**
+ * After "Apply filters" the form is rebuilt from the URL, so the button that had focus is gone and
+ * focus would fall to the page body: move it to the list's title instead, whose description (a live
+ * region) then reads the new counts.
+ */
+function useFocusAfterApply(
+  search: URLSearchParams,
+  title: React.RefObject<HTMLHeadingElement | null>,
+) {
+  const pending = useRef(false);
+  useEffect(() => {
+    if (!pending.current) return;
+    pending.current = false;
+    title.current?.focus();
+  }, [search, title]);
+  return () => {
+    pending.current = true;
+  };
 }
 
 export function Pager({
@@ -219,6 +281,20 @@ export function Pager({
   );
 }
 
+/** The filters whose minimum is above their maximum, by name, so the form refuses them itself. */
+export function invertedRanges(view: DrawsView): string[] {
+  const named: [string, Range | undefined][] = [
+    ...([3, 4, 5, 6, 7] as const).map((m): [string, Range | undefined] => [
+      `${m} matches`,
+      view.winners[m],
+    ]),
+    ['Total payout', view.totalPayout],
+  ];
+  return named
+    .filter(([, r]) => r?.min !== undefined && r.max !== undefined && r.min > r.max)
+    .map(([name]) => name);
+}
+
 type NumberState = 'any' | 'must' | 'mustNot';
 const NEXT_STATE: Record<NumberState, NumberState> = {
   any: 'must',
@@ -243,6 +319,7 @@ function DrawFilterForm({
   onApply: (view: DrawsView) => void;
 }) {
   const [draft, setDraft] = useState<DrawsView>(view);
+  const [invalid, setInvalid] = useState<string[]>([]);
   const setRange = (key: 'total' | 3 | 4 | 5 | 6 | 7, side: keyof Range, text: string) => {
     setDraft((d) => {
       if (key === 'total')
@@ -275,7 +352,9 @@ function DrawFilterForm({
       className="grid gap-4"
       onSubmit={(event) => {
         event.preventDefault();
-        onApply(draft);
+        const bad = invertedRanges(draft);
+        setInvalid(bad);
+        if (bad.length === 0) onApply(draft);
       }}
     >
       <fieldset className="grid gap-2">
@@ -297,6 +376,11 @@ function DrawFilterForm({
             onChange={(side, text) => setRange('total', side, text)}
           />
         </div>
+        {invalid.length ? (
+          <p className="text-destructive text-sm" role="alert" data-testid="power7-filter-error">
+            The minimum must not be greater than the maximum: {invalid.join(', ')}.
+          </p>
+        ) : null}
       </fieldset>
       <fieldset className="grid gap-2">
         <legend className="mb-1 text-sm font-medium">

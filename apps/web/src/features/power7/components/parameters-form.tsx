@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { FileSpreadsheet, Upload, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch, type FieldErrors, type UseFormRegister } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import {
   DEFAULT_POOL,
@@ -17,19 +17,23 @@ import {
 import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ScrollRegion } from '@/components/ui/table';
 import { FormAlert, FormField } from '@/components/ui/form-field';
 import { Progress } from '@/components/ui/progress';
 import { cn } from '@/lib/utils';
 import {
   power7Endpoints,
+  usePower7ServiceStatusQuery,
   usePower7SessionsQuery,
   useProcessingStatusQuery,
 } from '../api/power7-endpoints';
 import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
-import { power7Url, usePower7Headers } from '../hooks/use-power7-request';
+import { useCustomerUpload } from '../hooks/use-customer-upload';
 import { previewFile, type FilePreview } from '../lib/csv-preview';
-import { formatBytes, formatSeconds } from '../lib/format';
-import { sendUpload, type UploadProgress } from '../lib/upload';
+import { useCountdown } from '../hooks/use-countdown';
+import { formatBytes } from '../lib/format';
+import { timeLeftText } from '../lib/time-left';
+import type { UploadProgress } from '../lib/upload';
 import { NoPermission, StepHeader } from './common';
 import { useDispatch } from 'react-redux';
 import { skipToken } from '@reduxjs/toolkit/query';
@@ -47,28 +51,33 @@ export const EMPTY_FORM: Required<UploadFormInput> = {
   pool_size: String(DEFAULT_POOL),
 };
 
-/** The form's fields as the upload sends them (only the fields of the chosen budget type). */
-export function uploadFields(values: UploadFormInput): Record<string, string> {
-  const fields: Record<string, string> = { budget_type: values.budget_type };
-  if (values.budget_type === 'fixed') fields.budget = values.budget ?? '';
-  else {
-    fields.budget_min = values.budget_min ?? '';
-    fields.budget_max = values.budget_max ?? '';
-  }
-  for (const field of PAYOUT_FIELDS) fields[field] = values[field] ?? '';
-  if (values.pool_size?.trim()) fields.pool_size = values.pool_size.trim();
-  return fields;
+interface DefaultParams {
+  params: SessionParams | null;
+  /** The file of the session they come from, to say so on the form. */
+  source: string | null;
+  ready: boolean;
 }
 
 /** Defaults: the session named by `?from=` (a new analysis with the same parameters), else the latest one. */
-function useDefaultParams(): { params: SessionParams | null; ready: boolean } {
+function useDefaultParams(): DefaultParams {
   const [search] = useSearchParams();
   const from = search.get('from');
   const named = useProcessingStatusQuery(from ? { session: from } : skipToken);
   const latest = usePower7SessionsQuery({ page: 1, pageSize: 1 }, { skip: Boolean(from) });
-  if (from) return { params: named.data?.params ?? null, ready: !named.isLoading };
+  if (from) {
+    const params = named.data?.params ?? null;
+    const source = params ? (named.data?.originalName ?? 'an earlier analysis') : null;
+    return { params, source, ready: !named.isLoading };
+  }
   const last: Power7Session | undefined = latest.data?.items[0];
-  return { params: last?.params ?? null, ready: !latest.isLoading };
+  const source = last ? (last.originalName ?? 'your last analysis') : null;
+  return { params: last?.params ?? null, source, ready: !latest.isLoading };
+}
+
+/** The file's size against the service's limit, checked before a byte is sent. */
+export function fileSizeProblem(bytes: number, limit: number | undefined): string | null {
+  if (limit === undefined || bytes <= limit) return null;
+  return `This file is ${formatBytes(bytes)}; the largest file the service accepts is ${formatBytes(limit)}. Split it or remove columns the analysis does not need.`;
 }
 
 export function ParametersForm() {
@@ -88,14 +97,12 @@ export function ParametersForm() {
 function ParametersFormInner() {
   const navigate = useNavigate();
   const dispatch = useDispatch();
-  const headersFor = usePower7Headers();
   const defaults = useDefaultParams();
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<FilePreview | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const [progress, setProgress] = useState<UploadProgress | null>(null);
-  const [upload, setUpload] = useState<AbortController | null>(null);
+  const upload = useCustomerUpload();
   const {
     register,
     handleSubmit,
@@ -109,15 +116,16 @@ function ParametersFormInner() {
     defaultValues: EMPTY_FORM,
   });
   const budgetType = useWatch({ control, name: 'budget_type' });
+  const uploadMaxBytes = usePower7ServiceStatusQuery().data?.uploadMaxBytes;
+  // derived, so a limit that arrives after the file was chosen still applies
+  const fileProblem = (file && fileSizeProblem(file.size, uploadMaxBytes)) ?? fileError;
+  const [usingDefaults, setUsingDefaults] = useState(false);
 
   useEffect(() => {
     if (defaults.params && !isDirty) reset(uploadFormFromParams(defaults.params));
     // only when the defaults arrive
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [defaults.params, reset]);
-
-  // leaving the page stops the upload under way
-  useEffect(() => () => upload?.abort(), [upload]);
 
   const chooseFile = async (chosen: File | undefined) => {
     setFileError(null);
@@ -141,28 +149,9 @@ function ParametersFormInner() {
       setFileError('Choose a customer file (CSV or XLSX).');
       return;
     }
-    if (fileError) return;
-    const values = getValues();
-    const controller = new AbortController();
-    setUpload(controller);
-    const send = async (forceRefresh: boolean) => {
-      const headers = await headersFor(forceRefresh);
-      if (!headers) return null;
-      const form = new FormData();
-      for (const [name, value] of Object.entries(uploadFields(values))) form.append(name, value);
-      form.append('customer_file', file, file.name);
-      setProgress({ loaded: 0, total: file.size, bytesPerSecond: 0, secondsLeft: null });
-      return sendUpload({
-        url: power7Url('/api/upload/'),
-        form,
-        headers,
-        onProgress: setProgress,
-        signal: controller.signal,
-      });
-    };
+    if (fileProblem) return;
     try {
-      let answer = await send(false);
-      if (answer?.status === 401) answer = await send(true);
+      const answer = await upload.send(file, getValues());
       if (!answer) return;
       const { envelope, status } = answer;
       if (status === 202 && envelope.success) {
@@ -185,12 +174,10 @@ function ParametersFormInner() {
     } catch (error) {
       if ((error as Error).name === 'AbortError') setFormError('The upload was cancelled.');
       else setFormError('Cannot reach the Power 7 service. Check your connection and try again.');
-    } finally {
-      setUpload(null);
-      setProgress(null);
     }
   });
 
+  const progress = upload.progress;
   const uploading = progress !== null;
   return (
     <div className="grid grid-cols-1 gap-6">
@@ -201,6 +188,16 @@ function ParametersFormInner() {
       />
       <form noValidate onSubmit={onSubmit} className="grid gap-6" aria-label="Analysis parameters">
         {formError ? <FormAlert>{formError}</FormAlert> : null}
+        {defaults.params && defaults.source && !usingDefaults ? (
+          <CarriedOverNotice
+            source={defaults.source}
+            params={defaults.params}
+            onReset={() => {
+              setUsingDefaults(true);
+              reset(EMPTY_FORM);
+            }}
+          />
+        ) : null}
         <Card>
           <CardHeader>
             <CardTitle>Customer file</CardTitle>
@@ -213,7 +210,7 @@ function ParametersFormInner() {
             <FileDrop
               file={file}
               onFile={(f) => void chooseFile(f)}
-              error={fileError}
+              error={fileProblem}
               disabled={uploading}
             />
             {file && preview?.kind === 'csv' ? <CsvPreviewTable preview={preview} /> : null}
@@ -225,94 +222,12 @@ function ParametersFormInner() {
           </CardContent>
         </Card>
 
-        <Card>
-          <CardHeader>
-            <CardTitle>Budget</CardTitle>
-            <CardDescription>
-              A draw qualifies when the total payout to its winners is within the budget.
-            </CardDescription>
-          </CardHeader>
-          <CardContent className="grid gap-4">
-            <fieldset className="grid gap-2">
-              <legend className="mb-2 text-sm font-medium">Budget type</legend>
-              <div className="flex flex-wrap gap-4">
-                {(['fixed', 'range'] as const).map((type) => (
-                  <label key={type} className="flex items-center gap-2 text-sm">
-                    <input
-                      type="radio"
-                      value={type}
-                      className="accent-primary size-4"
-                      {...register('budget_type')}
-                    />
-                    {type === 'fixed' ? 'Fixed: at most an amount' : 'Range: between two amounts'}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-            {budgetType === 'fixed' ? (
-              <FormField
-                id="budget"
-                label="Budget"
-                inputMode="decimal"
-                className="max-w-xs"
-                error={errors.budget?.message}
-                {...register('budget')}
-              />
-            ) : (
-              <div className="grid gap-4 sm:grid-cols-2">
-                <FormField
-                  id="budget_min"
-                  label="Minimum budget"
-                  inputMode="decimal"
-                  error={errors.budget_min?.message}
-                  {...register('budget_min')}
-                />
-                <FormField
-                  id="budget_max"
-                  label="Maximum budget"
-                  inputMode="decimal"
-                  error={errors.budget_max?.message}
-                  {...register('budget_max')}
-                />
-              </div>
-            )}
-          </CardContent>
-        </Card>
+        <BudgetCard register={register} errors={errors} budgetType={budgetType} />
 
-        <Card>
-          <CardHeader>
-            <CardTitle>Payouts and pool</CardTitle>
-            <CardDescription>
-              The prize of one winning ticket per number of matches (0 or more, at least one above
-              0), and how many numbers a draw is picked from.
-            </CardDescription>
-          </CardHeader>
-          <CardContent className="grid gap-4">
-            <div className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5">
-              {PAYOUT_FIELDS.map((field, i) => (
-                <FormField
-                  key={field}
-                  id={field}
-                  label={`${i + 3} matches`}
-                  inputMode="decimal"
-                  error={errors[field]?.message}
-                  {...register(field)}
-                />
-              ))}
-            </div>
-            <FormField
-              id="pool_size"
-              label={`Pool size (${MIN_POOL}–${MAX_POOL})`}
-              inputMode="numeric"
-              className="max-w-32"
-              error={errors.pool_size?.message}
-              {...register('pool_size')}
-            />
-          </CardContent>
-        </Card>
+        <PayoutsCard register={register} errors={errors} />
 
         {uploading ? (
-          <UploadProgressPanel progress={progress} onCancel={() => upload?.abort()} />
+          <UploadProgressPanel progress={progress} onCancel={upload.cancel} />
         ) : (
           <div className="flex flex-wrap gap-2">
             <Button type="submit" disabled={isSubmitting || !defaults.ready}>
@@ -424,7 +339,7 @@ function CsvPreviewTable({ preview }: { preview: Extract<FilePreview, { kind: 'c
         Preview of the first rows ({delimiterName}-separated). Highlighted columns are the ones the
         analysis reads.
       </p>
-      <div className="overflow-x-auto rounded-md border">
+      <ScrollRegion label="Preview of the file" className="border">
         <table className="w-full text-sm">
           <caption className="sr-only">First rows of the customer file</caption>
           <thead>
@@ -464,7 +379,140 @@ function CsvPreviewTable({ preview }: { preview: Extract<FilePreview, { kind: 'c
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
+    </div>
+  );
+}
+
+interface FieldsProps {
+  register: UseFormRegister<UploadFormInput>;
+  errors: FieldErrors<UploadFormInput>;
+}
+
+/** Fixed budget or range, with the fields of the chosen type. */
+function BudgetCard({
+  register,
+  errors,
+  budgetType,
+}: FieldsProps & { budgetType: UploadFormInput['budget_type'] }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Budget</CardTitle>
+        <CardDescription>
+          A draw qualifies when the total payout to its winners is within the budget.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <fieldset className="grid gap-2">
+          <legend className="mb-2 text-sm font-medium">Budget type</legend>
+          <div className="flex flex-wrap gap-4">
+            {(['fixed', 'range'] as const).map((type) => (
+              <label key={type} className="flex items-center gap-2 text-sm">
+                <input
+                  type="radio"
+                  value={type}
+                  className="accent-primary size-4"
+                  {...register('budget_type')}
+                />
+                {type === 'fixed' ? 'Fixed: at most an amount' : 'Range: between two amounts'}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {budgetType === 'fixed' ? (
+          <FormField
+            id="budget"
+            label="Budget"
+            inputMode="decimal"
+            className="max-w-xs"
+            error={errors.budget?.message}
+            {...register('budget')}
+          />
+        ) : (
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField
+              id="budget_min"
+              label="Minimum budget"
+              inputMode="decimal"
+              error={errors.budget_min?.message}
+              {...register('budget_min')}
+            />
+            <FormField
+              id="budget_max"
+              label="Maximum budget"
+              inputMode="decimal"
+              error={errors.budget_max?.message}
+              {...register('budget_max')}
+            />
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The prize per match type and the pool size. */
+function PayoutsCard({ register, errors }: FieldsProps) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Payouts and pool</CardTitle>
+        <CardDescription>
+          The prize of one winning ticket per number of matches (0 or more, at least one above 0),
+          and how many numbers a draw is picked from.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <div className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5">
+          {PAYOUT_FIELDS.map((field, i) => (
+            <FormField
+              key={field}
+              id={field}
+              label={`${i + 3} matches`}
+              inputMode="decimal"
+              error={errors[field]?.message}
+              {...register(field)}
+            />
+          ))}
+        </div>
+        <FormField
+          id="pool_size"
+          label={`Pool size (${MIN_POOL}–${MAX_POOL})`}
+          inputMode="numeric"
+          className="max-w-32"
+          error={errors.pool_size?.message}
+          {...register('pool_size')}
+        />
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Says where the filled-in values come from, the pool above all (it changes every figure). */
+function CarriedOverNotice({
+  source,
+  params,
+  onReset,
+}: {
+  source: string;
+  params: SessionParams;
+  onReset: () => void;
+}) {
+  return (
+    <div
+      className="bg-muted/50 flex flex-wrap items-center justify-between gap-3 rounded-md border px-4 py-3 text-sm"
+      data-testid="power7-carried-over"
+    >
+      <p>
+        Filled in from <span className="font-medium">{source}</span>: pool of{' '}
+        <span className="font-medium">{params.pool_size}</span> numbers
+        {params.pool_size === DEFAULT_POOL ? ' (the default)' : ` (the default is ${DEFAULT_POOL})`}
+        , budget and payouts as they were.
+      </p>
+      <Button type="button" variant="outline" size="sm" onClick={onReset}>
+        Start from the defaults
+      </Button>
     </div>
   );
 }
@@ -477,6 +525,7 @@ function UploadProgressPanel({
   onCancel: () => void;
 }) {
   const percent = progress.total ? Math.round((progress.loaded / progress.total) * 100) : 0;
+  const left = useCountdown(progress.secondsLeft, progress.at);
   return (
     <Card data-testid="power7-upload-progress">
       <CardContent className="grid gap-3">
@@ -485,7 +534,7 @@ function UploadProgressPanel({
           <span className="text-muted-foreground tabular-nums">
             {formatBytes(progress.loaded)} of {formatBytes(progress.total)}
             {progress.bytesPerSecond > 0 ? ` · ${formatBytes(progress.bytesPerSecond)}/s` : ''}
-            {progress.secondsLeft !== null ? ` · ${formatSeconds(progress.secondsLeft)} left` : ''}
+            {left !== null ? ` · ${timeLeftText(left)} left` : ''}
           </span>
         </div>
         <Progress value={percent} aria-label="Upload progress" />

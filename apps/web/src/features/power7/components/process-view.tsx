@@ -4,12 +4,15 @@ import type { Power7Status } from '@pa/contracts/power7';
 import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ScrollRegion } from '@/components/ui/table';
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useDownload } from '../hooks/use-download';
 import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
 import { useStatusPolling } from '../hooks/use-status-polling';
-import { formatBytes, formatCount, formatSeconds } from '../lib/format';
+import { useCountdown } from '../hooks/use-countdown';
+import { formatBytes, formatCount } from '../lib/format';
+import { timeLeftText } from '../lib/time-left';
 import { budgetText } from './power7-home';
 import { BudgetInsight } from './budget-insight';
 import { DrawsExplorer } from './draws-explorer';
@@ -56,7 +59,7 @@ function Shell({ children, status }: { children: React.ReactNode; status?: Power
         title={status?.originalName ?? 'Analysis'}
         description={
           status
-            ? `${formatBytes(status.fileBytes)} · budget ${budgetText(status.params)} · payouts ${[3, 4, 5, 6, 7].map((m) => status.params.payouts[m as 3]).join(' / ')} · pool ${status.params.pool_size}`
+            ? `${formatBytes(status.fileBytes)} · budget ${budgetText(status.params)} · payouts ${[3, 4, 5, 6, 7].map((m) => formatCount(status.params.payouts[m as 3])).join(' / ')} · pool ${status.params.pool_size}`
             : undefined
         }
         actions={
@@ -138,7 +141,10 @@ function ProcessOf({ session }: { session: string }) {
   }
   return (
     <Shell status={status}>
-      {status.status === 'done' ? null : <ProgressCard status={status} />}
+      {/* a failed or cancelled job says so once, in its own card, not as a stalled progress bar */}
+      {status.status === 'queued' || status.status === 'running' ? (
+        <ProgressCard status={status} answeredAt={query.fulfilledTimeStamp ?? 0} />
+      ) : null}
       {status.status === 'failed' || status.status === 'cancelled' ? (
         <FailedCard status={status} />
       ) : null}
@@ -154,9 +160,9 @@ function ProcessOf({ session }: { session: string }) {
   );
 }
 
-function ProgressCard({ status }: { status: Power7Status }) {
+function ProgressCard({ status, answeredAt }: { status: Power7Status; answeredAt: number }) {
   const percent = Math.round(status.progress * 100);
-  const left = estimateSecondsLeft(status);
+  const left = useCountdown(estimateSecondsLeft(status, answeredAt), answeredAt);
   const c = status.counts;
   return (
     <Card data-testid="power7-progress">
@@ -174,14 +180,20 @@ function ProgressCard({ status }: { status: Power7Status }) {
       <CardContent className="grid gap-3">
         <Progress value={percent} aria-label="Analysis progress" />
         <dl className="text-muted-foreground grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
-          <Count label="Done" value={`${percent} %`} />
+          <Count label="Progress" value={`${percent} %`} />
           <Count label="Rows read" value={c.rowsRead} />
           <Count label="Tickets accepted" value={c.accepted} />
           <Count label="Rows rejected" value={c.rejected} />
           <Count label="Draws evaluated" value={c.drawsEvaluated} />
           <Count
             label="Time left"
-            value={left === null ? undefined : `about ${formatSeconds(left)}`}
+            value={
+              status.status === 'queued'
+                ? undefined
+                : left === null
+                  ? 'Estimating…'
+                  : timeLeftText(left)
+            }
           />
         </dl>
       </CardContent>
@@ -255,7 +267,7 @@ function RejectedRows({ status }: { status: Power7Status }) {
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-3">
-        <div className="overflow-x-auto rounded-md border">
+        <ScrollRegion label="Rejected rows" className="border">
           <table className="w-full text-sm">
             <caption className="sr-only">Rejected rows</caption>
             <thead>
@@ -283,7 +295,7 @@ function RejectedRows({ status }: { status: Power7Status }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
         {status.rejectedReport ? (
           <div>
             <Button

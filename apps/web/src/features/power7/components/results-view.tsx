@@ -409,7 +409,10 @@ function WinnersCard({
           </p>
         ) : (
           <>
-            <Table aria-label={`Winners with ${match} matches`}>
+            <Table
+              aria-label={`Winners with ${match} matches`}
+              scrollLabel={`Winners with ${match} matches`}
+            >
               <TableHeader>
                 <TableRow>
                   <TableHead className="text-right">Line</TableHead>

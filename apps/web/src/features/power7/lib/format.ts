@@ -1,8 +1,40 @@
-const money = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const count = new Intl.NumberFormat('en-US');
-
-export const formatMoney = (value: number) => money.format(value);
 export const formatCount = (value: number) => count.format(value);
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** One formatter per currency and style, made once (building an Intl.NumberFormat is not cheap). */
+function moneyFormat(currency: string | undefined, compact: boolean): Intl.NumberFormat {
+  const key = `${currency ?? ''}:${compact}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    const style: Intl.NumberFormatOptions = compact
+      ? { notation: 'compact', maximumSignificantDigits: 3 }
+      : { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+    try {
+      format = new Intl.NumberFormat('en-US', {
+        ...style,
+        ...(currency ? { style: 'currency', currency } : {}),
+      });
+    } catch {
+      // an unknown currency code: the plain number rather than a broken screen
+      format = new Intl.NumberFormat('en-US', style);
+    }
+    moneyFormats.set(key, format);
+  }
+  return format;
+}
+
+/**
+ * An amount of money: "12,345.60", or with an ISO 4217 code "$12,345.60" / "€12,345.60". The
+ * session's currency is optional (older sessions have none), so every amount goes through here.
+ */
+export const formatMoney = (value: number, currency?: string) =>
+  moneyFormat(currency, false).format(value);
+
+/** A short amount for chart ticks: "12.3K", "$1.2M". */
+export const formatMoneyShort = (value: number, currency?: string) =>
+  moneyFormat(currency, true).format(value);
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -14,13 +46,6 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
-export function formatSeconds(seconds: number): string {
-  if (seconds < 1) return 'less than a second';
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes} min ${Math.round(seconds % 60)} s`;
 }
 
 export function formatAge(iso: string, now = Date.now()): string {

@@ -5,6 +5,7 @@ describe('upload speed', () => {
   it('measures the recent speed and the time left', () => {
     const meter = new SpeedMeter(1000);
     expect(meter.add(0, 0, 1000)).toEqual({
+      at: 0,
       loaded: 0,
       total: 1000,
       bytesPerSecond: 0,

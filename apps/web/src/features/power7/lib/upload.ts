@@ -3,6 +3,8 @@ import { isEnvelope } from '@/lib/api/envelope';
 import { fallbackEnvelope } from '@/lib/api/api-error';
 
 export interface UploadProgress {
+  /** When this was measured (ms, performance.now()). */
+  at: number;
   /** Bytes of the request body sent so far (the file and the form fields). */
   loaded: number;
   total: number;
@@ -25,7 +27,7 @@ export class SpeedMeter {
     const elapsed = (at - first.at) / 1000;
     const bytesPerSecond = elapsed > 0.05 ? (loaded - first.loaded) / elapsed : 0;
     const secondsLeft = bytesPerSecond > 0 ? (total - loaded) / bytesPerSecond : null;
-    return { loaded, total, bytesPerSecond, secondsLeft };
+    return { at, loaded, total, bytesPerSecond, secondsLeft };
   }
 }
 

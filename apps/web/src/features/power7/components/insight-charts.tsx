@@ -1,0 +1,327 @@
+import {
+  Area,
+  AreaChart,
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  ReferenceArea,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
+import { formatCount, formatMoney, formatMoneyShort, formatPercent } from '../lib/format';
+import {
+  amountAt,
+  logPosition,
+  type BudgetBand,
+  type CurvePoint,
+  type HistogramBin,
+} from '../lib/insight';
+import { ChartFigure, TOOLTIP_STYLE } from './chart-figure';
+
+/**
+ * A chart's box: it clips, since recharts leaves a tooltip where it was when the window narrows and
+ * one left beyond the new edge would widen the page.
+ */
+const CHART_BOX = 'h-64 w-full overflow-hidden';
+const AXIS_PROPS = { className: 'text-xs', stroke: 'currentColor' } as const;
+const axisTitle = (value: string, axis: 'x' | 'y') =>
+  axis === 'x'
+    ? { value, position: 'insideBottom' as const, offset: -4, className: 'fill-muted-foreground' }
+    : {
+        value,
+        angle: -90,
+        position: 'insideLeft' as const,
+        style: { textAnchor: 'middle' as const },
+        className: 'fill-muted-foreground',
+      };
+
+/** Where a bin stands against the budget: paid in full, above the ceiling, below a range's floor. */
+const [PRIMARY, DESTRUCTIVE, MUTED] = [
+  'var(--primary)',
+  'var(--destructive)',
+  'var(--muted-foreground)',
+];
+function binColour(bin: HistogramBin, band: BudgetBand): string {
+  if (bin.from >= band.max) return DESTRUCTIVE;
+  if (band.min !== null && bin.to <= band.min) return MUTED;
+  return PRIMARY;
+}
+
+const countFormat = new Intl.NumberFormat('en-US', {
+  notation: 'compact',
+  maximumFractionDigits: 1,
+});
+
+/**
+ * Draws per band of total payout. Bins are evenly spaced on a log scale of the total, so the tail
+ * keeps bars of its own; any bin with a draw is at least a few pixels tall, so the worst draw shows.
+ */
+export function PayoutHistogram({
+  bins,
+  band,
+  draws,
+  currency,
+}: {
+  bins: HistogramBin[];
+  band: BudgetBand;
+  draws: number;
+  currency?: string;
+}) {
+  const data = bins.map((bin, index) => ({ ...bin, index }));
+  const last = bins[bins.length - 1];
+  const drawsWhere = (colour: string) =>
+    bins.filter((b) => binColour(b, band) === colour).reduce((sum, b) => sum + b.draws, 0);
+  const [within, above, below] = [drawsWhere(PRIMARY), drawsWhere(DESTRUCTIVE), drawsWhere(MUTED)];
+  return (
+    <ChartFigure
+      testId="power7-histogram"
+      title="Draws by total payout"
+      summary={
+        <>
+          {formatCount(draws)} draws from {formatMoney(bins[0]?.from ?? 0, currency)} to{' '}
+          {formatMoney(last?.to ?? 0, currency)}, on a log scale so the rare expensive draws stay
+          visible. Blue: {formatCount(within)} within your budget; red: {formatCount(above)} pay
+          more than {formatMoney(band.max, currency)}
+          {band.min !== null
+            ? `; grey: ${formatCount(below)} below ${formatMoney(band.min, currency)}`
+            : ''}
+          .
+        </>
+      }
+      chart={
+        <div className={CHART_BOX}>
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart
+              data={data}
+              margin={{ top: 8, right: 8, bottom: 16, left: 8 }}
+              barCategoryGap={1}
+              title="Draws by total payout"
+            >
+              <CartesianGrid strokeDasharray="3 3" className="stroke-border" vertical={false} />
+              <XAxis
+                dataKey="index"
+                type="category"
+                interval="preserveStartEnd"
+                minTickGap={16}
+                tickFormatter={(i: number) => formatMoneyShort(bins[i]?.to ?? 0, currency)}
+                label={axisTitle('Total payout (log scale)', 'x')}
+                {...AXIS_PROPS}
+              />
+              <YAxis
+                tickFormatter={(v: number) => countFormat.format(v)}
+                width={64}
+                label={axisTitle('Draws', 'y')}
+                {...AXIS_PROPS}
+              />
+              <Tooltip
+                cursor={{ fill: 'var(--accent)' }}
+                contentStyle={TOOLTIP_STYLE}
+                labelFormatter={(_, payload) => {
+                  const bin = payload?.[0]?.payload as HistogramBin | undefined;
+                  return bin
+                    ? `${formatMoney(bin.from, currency)} – ${formatMoney(bin.to, currency)}`
+                    : '';
+                }}
+                formatter={(value) => [
+                  `${formatCount(Number(value))} (${formatPercent(Number(value) / draws)})`,
+                  'Draws',
+                ]}
+              />
+              <Bar
+                dataKey="draws"
+                isAnimationActive={false}
+                minPointSize={(value) => (Number(value) > 0 ? 3 : 0)}
+              >
+                {data.map((bin) => (
+                  <Cell key={bin.index} fill={binColour(bin, band)} />
+                ))}
+              </Bar>
+            </BarChart>
+          </ResponsiveContainer>
+        </div>
+      }
+      table={<HistogramTable bins={bins} draws={draws} currency={currency} />}
+    />
+  );
+}
+
+function HistogramTable({
+  bins,
+  draws,
+  currency,
+}: {
+  bins: HistogramBin[];
+  draws: number;
+  currency?: string;
+}) {
+  return (
+    <Table scrollLabel="Draws by total payout, as a table" aria-label="Draws by total payout">
+      <TableHeader>
+        <TableRow>
+          <TableHead className="text-right">Total payout from</TableHead>
+          <TableHead className="text-right">to</TableHead>
+          <TableHead className="text-right">Draws</TableHead>
+          <TableHead className="text-right">Share</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {bins
+          .filter((bin) => bin.draws > 0)
+          .map((bin) => (
+            <TableRow key={bin.to}>
+              <TableCell className="text-right tabular-nums">
+                {formatMoney(bin.from, currency)}
+              </TableCell>
+              <TableCell className="text-right tabular-nums">
+                {formatMoney(bin.to, currency)}
+              </TableCell>
+              <TableCell className="text-right tabular-nums">{formatCount(bin.draws)}</TableCell>
+              <TableCell className="text-right tabular-nums">
+                {formatPercent(bin.draws / draws)}
+              </TableCell>
+            </TableRow>
+          ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** Tick positions on the log axis: the curve's own budgets, about `count` of them, ends included. */
+function logTicks(points: CurvePoint[], count = 6): number[] {
+  if (points.length <= count) return points.map((p) => logPosition(p.budget));
+  const step = (points.length - 1) / (count - 1);
+  return Array.from({ length: count }, (_, i) => logPosition(points[Math.round(i * step)]!.budget));
+}
+
+/** The share of draws a budget covers, against the budget on a log scale, with the session's budget marked. */
+export function BudgetCurveChart({
+  points,
+  band,
+  summary,
+  currency,
+}: {
+  points: CurvePoint[];
+  band: BudgetBand;
+  summary: React.ReactNode;
+  currency?: string;
+}) {
+  const data = points.map((p) => ({ ...p, x: logPosition(p.budget) }));
+  return (
+    <ChartFigure
+      testId="power7-curve"
+      title="Budget curve: share of draws a budget covers"
+      summary={summary}
+      chart={
+        <div className="grid gap-2">
+          <div className={CHART_BOX}>
+            <ResponsiveContainer width="100%" height="100%">
+              <AreaChart
+                data={data}
+                margin={{ top: 16, right: 16, bottom: 16, left: 8 }}
+                title="Budget curve"
+              >
+                <CartesianGrid strokeDasharray="3 3" className="stroke-border" vertical={false} />
+                <XAxis
+                  dataKey="x"
+                  type="number"
+                  domain={['dataMin', 'dataMax']}
+                  ticks={logTicks(points)}
+                  tickFormatter={(x: number) => formatMoneyShort(amountAt(x), currency)}
+                  label={axisTitle('Budget (log scale)', 'x')}
+                  {...AXIS_PROPS}
+                />
+                <YAxis
+                  domain={[0, 1]}
+                  tickFormatter={(v: number) => `${Math.round(v * 100)} %`}
+                  width={64}
+                  label={axisTitle('Draws covered', 'y')}
+                  {...AXIS_PROPS}
+                />
+                {band.min !== null ? (
+                  <ReferenceArea
+                    x1={logPosition(band.min)}
+                    x2={logPosition(band.max)}
+                    fill="var(--primary)"
+                    fillOpacity={0.1}
+                    ifOverflow="hidden"
+                  />
+                ) : null}
+                <ReferenceLine
+                  x={logPosition(band.max)}
+                  stroke="var(--destructive)"
+                  strokeDasharray="4 4"
+                  ifOverflow="hidden"
+                />
+                <Tooltip
+                  contentStyle={TOOLTIP_STYLE}
+                  labelFormatter={(x) => `Budget ${formatMoney(amountAt(Number(x)), currency)}`}
+                  formatter={(value, _name, item) => [
+                    `${formatPercent(Number(value))} (${formatCount((item.payload as CurvePoint).covered)} draws)`,
+                    'Covers',
+                  ]}
+                />
+                <Area
+                  type="stepAfter"
+                  dataKey="share"
+                  stroke="var(--primary)"
+                  fill="var(--primary)"
+                  fillOpacity={0.15}
+                  isAnimationActive={false}
+                />
+              </AreaChart>
+            </ResponsiveContainer>
+          </div>
+          {/* a legend beside the chart: a label inside it collides with the curve or the axis */}
+          <p className="text-muted-foreground flex items-center gap-2 text-xs">
+            <span
+              aria-hidden="true"
+              className="border-destructive inline-block w-6 border-t-2 border-dashed"
+            />
+            Your budget, {formatMoney(band.max, currency)}
+            {band.min !== null
+              ? ` (shaded: the range from ${formatMoney(band.min, currency)})`
+              : ''}
+          </p>
+        </div>
+      }
+      table={<CurveTable points={points} currency={currency} />}
+    />
+  );
+}
+
+function CurveTable({ points, currency }: { points: CurvePoint[]; currency?: string }) {
+  return (
+    <Table scrollLabel="Budget curve, as a table" aria-label="Budget curve">
+      <TableHeader>
+        <TableRow>
+          <TableHead className="text-right">Budget</TableHead>
+          <TableHead className="text-right">Draws covered</TableHead>
+          <TableHead className="text-right">Share</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {points.map((p) => (
+          <TableRow key={p.budget}>
+            <TableCell className="text-right tabular-nums">
+              {formatMoney(p.budget, currency)}
+            </TableCell>
+            <TableCell className="text-right tabular-nums">{formatCount(p.covered)}</TableCell>
+            <TableCell className="text-right tabular-nums">{formatPercent(p.share)}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
