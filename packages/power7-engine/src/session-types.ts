@@ -79,6 +79,8 @@ export interface IngestSummary {
   phoneColumn: string | null;
   /** The first 100 rejected rows (the full list is the rejected-rows CSV). */
   rejectedSample: RejectedRow[];
+  /** Rejected rows by kind of reason (`reject-reasons.ts`); absent in sessions read before it existed. */
+  rejectedReasons?: Record<string, number>;
   /** CSV delimiter detected (`,` `;` or tab); XLSX rows are stored as `,`-CSV. */
   delimiter: string;
   createdAt: string;
@@ -231,6 +233,8 @@ export interface NoValidRowsSummary {
   rejected: number;
   /** The first 100 rejected rows. */
   rejectedSample: RejectedRow[];
+  /** Rejected rows by kind of reason. */
+  rejectedReasons?: Record<string, number>;
 }
 
 /** A finished session loaded into memory; answers queries without re-running the analysis. */
