@@ -11,7 +11,7 @@ export const corsPlugin = fp<{ origins: readonly string[] }>(
       origin: allowOrigins(origins),
       credentials: true,
       allowedHeaders: ['Authorization', 'Content-Type', 'X-CSRFToken', 'X-Requested-With'],
-      exposedHeaders: ['Content-Disposition'],
+      exposedHeaders: ['Content-Disposition', 'X-Total-Rows'],
     });
   },
   { name: 'power7-cors' },
