@@ -125,6 +125,23 @@ describe('a rerun of a session with other parameters', () => {
   });
 });
 
+describe('a run where most rows are rejected', () => {
+  it('counts the rejected rows by kind of reason in the status (issue #25)', async () => {
+    const bad = [
+      ...Array.from({ length: 60 }, (_, i) => `B${i},x,1,1,2,3,4,5,6,${POOL + 1},n`),
+      ...Array.from({ length: 25 }, (_, i) => `D${i},Doe, John,1,1,2,3,4,5,6,7,n`),
+      ...Array.from({ length: 5 }, (_, i) => `N${i},x,1,1,2,3,4,5,6,seven,n`),
+    ];
+    const done = await uploadAndWait(tokenA, customerCsv(10, POOL, 5, bad));
+    expect(done).toMatchObject({ status: 'done', counts: { accepted: 10, rejected: 90 } });
+    expect(done.rejectedReasons).toEqual({
+      'number out of range': 60,
+      'wrong field count': 25,
+      'not a number': 5,
+    });
+  });
+});
+
 describe('keeping track of sessions', () => {
   it('names and notes a session, shown in the list with its parameters and expiry', async () => {
     const patch = (payload: object, token = tokenA) =>
