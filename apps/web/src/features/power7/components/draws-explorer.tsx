@@ -30,6 +30,7 @@ import {
   type Range,
 } from '../lib/url-state';
 import { LoadError, NumberBalls } from './common';
+import { ExportDraws } from './export-draws';
 
 export const SORT_OPTIONS: { value: DrawsView['sort']; label: string }[] = [
   { value: 'totalPayout:desc', label: 'Total payout, highest first' },
@@ -91,6 +92,7 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
           pool={params.pool_size}
           onApply={(next) => apply({ ...next, page: 1 })}
         />
+        <ExportDraws body={filterBodyOf(session, view)} matching={data?.total} />
         {query.error ? (
           <LoadError
             error={query.error}

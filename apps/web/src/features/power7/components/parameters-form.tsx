@@ -31,6 +31,7 @@ import { previewFile, type FilePreview } from '../lib/csv-preview';
 import { formatBytes, formatSeconds } from '../lib/format';
 import { sendUpload, type UploadProgress } from '../lib/upload';
 import { NoPermission, StepHeader } from './common';
+import { CurrencyField } from './scenario-fields';
 import { useDispatch } from 'react-redux';
 import { skipToken } from '@reduxjs/toolkit/query';
 
@@ -45,6 +46,7 @@ export const EMPTY_FORM: Required<UploadFormInput> = {
   payout_6: '',
   payout_7: '',
   pool_size: String(DEFAULT_POOL),
+  currency: '',
 };
 
 /** The form's fields as the upload sends them (only the fields of the chosen budget type). */
@@ -57,6 +59,7 @@ export function uploadFields(values: UploadFormInput): Record<string, string> {
   }
   for (const field of PAYOUT_FIELDS) fields[field] = values[field] ?? '';
   if (values.pool_size?.trim()) fields.pool_size = values.pool_size.trim();
+  if (values.currency?.trim()) fields.currency = values.currency.trim();
   return fields;
 }
 
@@ -308,6 +311,7 @@ function ParametersFormInner() {
               error={errors.pool_size?.message}
               {...register('pool_size')}
             />
+            <CurrencyField error={errors.currency?.message} {...register('currency')} />
           </CardContent>
         </Card>
 

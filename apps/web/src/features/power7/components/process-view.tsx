@@ -13,6 +13,7 @@ import { formatBytes, formatCount, formatSeconds } from '../lib/format';
 import { budgetText } from './power7-home';
 import { BudgetInsight } from './budget-insight';
 import { DrawsExplorer } from './draws-explorer';
+import { RejectedWarning, ScenarioActions } from './scenario-actions';
 import { LoadError, NoPermission, StatusBadge, StepHeader, httpStatusOf } from './common';
 
 export const PHASE_LABEL: Record<string, string> = {
@@ -142,9 +143,11 @@ function ProcessOf({ session }: { session: string }) {
       {status.status === 'failed' || status.status === 'cancelled' ? (
         <FailedCard status={status} />
       ) : null}
+      {status.status === 'done' ? <RejectedWarning status={status} /> : null}
       {status.counts.rejected !== undefined ? <RejectedRows status={status} /> : null}
       {status.status === 'done' ? (
         <>
+          <ScenarioActions status={status} />
           <DoneSummary status={status} />
           <BudgetInsight session={session} params={status.params} />
           <DrawsExplorer session={session} params={status.params} />
