@@ -116,7 +116,7 @@ test('rerun, compare, export, sessions list and the rejected-rows warning', asyn
     .getByRole('button', { name: /Rename or annotate/ })
     .click();
   await page.getByLabel('Name', { exact: true }).fill('Week 46, higher jackpot');
-  await page.getByLabel('Note').fill('Asked by finance');
+  await page.getByLabel('Note', { exact: true }).fill('Asked by finance');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(rows.first()).toContainText('Week 46, higher jackpot');
   await expect(rows.first()).toContainText('Asked by finance');

@@ -194,7 +194,7 @@ function EditSession({ session: s, onDone }: { session: Power7Session; onDone: (
   return (
     <form
       className="grid gap-2"
-      aria-label="Name and note"
+      aria-label="Edit the session"
       onSubmit={(event) => {
         event.preventDefault();
         void save();
