@@ -33,6 +33,9 @@ import { formatAge, formatCount, formatMoney } from '../lib/format';
 import { budgetText, compareLink, fileGroupOf, MAX_COMPARED } from '../lib/scenarios';
 import { StatusBadge } from './common';
 
+const expiry = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const expiryText = (iso: string) => expiry.format(new Date(iso));
+
 const sessionLink = (s: Power7Session) =>
   `/app/power7/process?session=${encodeURIComponent(s._id)}`;
 
@@ -125,8 +128,8 @@ export function SessionsTable({ items }: { items: Power7Session[] }) {
                   {formatAge(s.createdAt)}
                 </time>
               </TableCell>
-              <TableCell className="whitespace-nowrap">
-                <time dateTime={s.expiresAt}>{new Date(s.expiresAt).toLocaleString()}</time>
+              <TableCell>
+                <time dateTime={s.expiresAt}>{expiryText(s.expiresAt)}</time>
               </TableCell>
               <TableCell>
                 <DeleteSession session={s} />
