@@ -2,7 +2,8 @@
 // currency, delete, the list's columns), the draws export and CSV downloads that open cleanly.
 import { readdir, stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { customerCsv, DEFAULT_FIELDS } from './helper';
+import { join } from 'node:path';
+import { buildTestApp, cleanup, customerCsv, DEFAULT_FIELDS, multipart, tempDir } from './helper';
 import {
   app,
   auth,
@@ -122,6 +123,44 @@ describe('a rerun of a session with other parameters', () => {
     expect(empty.rejectedReasons).toEqual({ 'duplicate number': 1 });
     const conflict = await rerun(empty._id, FIELDS);
     expect(conflict.statusCode).toBe(409);
+  });
+});
+
+describe('the storage quota', () => {
+  it('counts the stored tickets a rerun takes (413, nothing kept)', async () => {
+    const smallDir = await tempDir();
+    const small = await buildTestApp({
+      DATA_DIR: join(smallDir, 'data'),
+      JWKS_FILE: keys.file,
+      // a finished session takes ~1.7 MB (the insight's index 1.5 MB): its upload fits, a rerun not
+      STORAGE_QUOTA_MB: '1',
+    });
+    try {
+      const body = multipart(FIELDS, { name: 'c.csv', content: csvText });
+      const up = await small.inject({
+        method: 'POST',
+        url: '/api/upload/',
+        payload: body.payload,
+        headers: { ...body.headers, ...auth(tokenA) },
+      });
+      expect(up.statusCode, up.body).toBe(202);
+      const id = up.json().data._id;
+      expect((await finished(tokenA, id, small)).status).toBe('done');
+      const root = small.power7.sessions.memory.root;
+      const before = await readdir(root);
+      const res = await small.inject({
+        method: 'POST',
+        url: `/api/power7/sessions/${id}/rerun/`,
+        headers: auth(tokenA),
+        payload: OTHER,
+      });
+      expect(res.statusCode, res.body).toBe(413);
+      expect(res.json().message).toMatch(/storage quota of 1 MB/);
+      expect(await readdir(root)).toEqual(before);
+    } finally {
+      await small.close();
+      await cleanup(smallDir);
+    }
   });
 });
 

@@ -48,7 +48,7 @@ export async function rerunRoutes(app: FastifyInstance) {
       const id = uuidv7();
       const dir = memory.dirOf(id);
       const files = await rerunSource(memory.dirOf(source.id), dir, params.pool_size);
-      const quota = await app.power7.quota.begin(owner(caller));
+      const quota = await app.power7.quota.begin(owner(caller), 'rerun');
       let row;
       try {
         quota.add(files.bytes);
