@@ -110,6 +110,12 @@ test('rerun, compare, export, sessions list and the rejected-rows warning', asyn
   const file = await (await exporting).path();
   const text = fs.readFileSync(file!, 'utf8');
   expect(text.startsWith('\uFEFFcombo,winners_3')).toBe(true);
+  // the insight tables, built in the browser
+  const saving = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Insight tables (CSV)' }).click();
+  const insight = fs.readFileSync((await (await saving).path())!, 'utf8');
+  expect(insight).toMatch(/^\uFEFFtable,percentile or budget,total payout \(EUR\)/);
+  expect(insight).toContain('budget,900,');
 
   // the sessions list: parameters, currency, expiry; a name and a note edited in place
   await page.goto('/app/power7');

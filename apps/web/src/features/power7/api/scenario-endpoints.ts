@@ -45,4 +45,5 @@ export const {
   useEditSessionMutation,
   useDeleteSessionMutation,
   useSessionInsightQuery,
+  useLazySessionInsightQuery,
 } = scenarioEndpoints;

@@ -2,7 +2,9 @@ import { Columns3, FileDown, SlidersHorizontal, TriangleAlert } from 'lucide-rea
 import { Link } from 'react-router';
 import type { Power7Status } from '@pa/contracts/power7';
 import { Button } from '@/components/ui/button';
-import { useSessionInsightQuery } from '../api/scenario-endpoints';
+import { toast } from 'sonner';
+import { errorMessage } from '@/lib/api/api-error';
+import { useLazySessionInsightQuery } from '../api/scenario-endpoints';
 import { usePower7Access } from '../hooks/use-power7-access';
 import { formatCount, formatPercent } from '../lib/format';
 import { saveBlob } from '../lib/save-file';
@@ -14,18 +16,23 @@ import { budgetsOf, compareLink, insightCsv, rejectedWarning } from '../lib/scen
  */
 export function ScenarioActions({ status }: { status: Power7Status }) {
   const { canRun } = usePower7Access();
-  const insight = useSessionInsightQuery({
-    session: status._id,
-    budgets: budgetsOf(status.params),
-  });
+  // asked on the click only: the results screen asks its own questions already
+  const [askInsight, insight] = useLazySessionInsightQuery();
   const session = encodeURIComponent(status._id);
-  const saveInsight = () => {
-    if (!insight.data) return;
-    const csv = insightCsv(insight.data, status.params.currency);
-    saveBlob(
-      new Blob([csv], { type: 'text/csv;charset=utf-8' }),
-      `power7-${status._id}-insight.csv`,
-    );
+  const saveInsight = async () => {
+    try {
+      const answer = await askInsight(
+        { session: status._id, budgets: budgetsOf(status.params) },
+        true,
+      ).unwrap();
+      const csv = insightCsv(answer, status.params.currency);
+      saveBlob(
+        new Blob([csv], { type: 'text/csv;charset=utf-8' }),
+        `power7-${status._id}-insight.csv`,
+      );
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
   };
   return (
     <div className="flex flex-wrap gap-2" data-testid="power7-scenario-actions">
@@ -41,7 +48,7 @@ export function ScenarioActions({ status }: { status: Power7Status }) {
           <Columns3 className="size-4" aria-hidden="true" /> Compare runs of this file
         </Link>
       </Button>
-      <Button variant="outline" disabled={!insight.data} onClick={saveInsight}>
+      <Button variant="outline" disabled={insight.isFetching} onClick={() => void saveInsight()}>
         <FileDown className="size-4" aria-hidden="true" /> Insight tables (CSV)
       </Button>
     </div>
