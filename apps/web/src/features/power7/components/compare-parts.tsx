@@ -99,11 +99,11 @@ export function CompareTable({ compared }: { compared: Compared[] }) {
           <TableBody>
             {rows.map(([label, cell]) => (
               <TableRow key={label}>
-                <TableHead scope="row" className="font-normal">
+                <TableHead scope="row" className="min-w-28 font-normal whitespace-normal">
                   {label}
                 </TableHead>
                 {compared.map((x) => (
-                  <TableCell key={x.status._id} className="tabular-nums">
+                  <TableCell key={x.status._id} className="min-w-32 whitespace-normal tabular-nums">
                     {cell(x)}
                   </TableCell>
                 ))}
