@@ -64,4 +64,21 @@ describe('Power 7 CORS answers', () => {
     const simple = await app.inject({ url: '/api/live/', headers: { origin: 'http://evil.test' } });
     expect(simple.headers['access-control-allow-credentials']).toBeUndefined();
   });
+
+  it('lets the web app edit and delete a session, and read the export headers (issue #25)', async () => {
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/power7/sessions/x/',
+      headers: {
+        origin: 'http://web.test',
+        'access-control-request-method': 'PATCH',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    const methods = String(preflight.headers['access-control-allow-methods']);
+    expect(methods).toContain('PATCH');
+    expect(methods).toContain('DELETE');
+    const simple = await app.inject({ url: '/api/live/', headers: { origin: 'http://web.test' } });
+    expect(String(simple.headers['access-control-expose-headers'])).toContain('X-Total-Rows');
+  });
 });

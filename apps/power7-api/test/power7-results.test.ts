@@ -172,13 +172,13 @@ describe('filter, winners and downloads', () => {
     const done = await uploadAndWait(tokenA, content);
     expect(done.status).toBe('done');
     const query = `?session=${done._id}`;
-    const c1 = `C1,"'=HYPERLINK(""http://evil.example"",""click"")",+15551234,1,2,3,4,5,6,7,"'@SUM(A1)",7,1-2-3-4-5-6-7,5000`;
-    const c2 = `C2,"'-1+1",-5,1,2,3,4,5,6,7,"'\t=cmd",7,1-2-3-4-5-6-7,5000`;
+    const c1 = `C1,"'=HYPERLINK(""http://evil.example"",""click"")",+15551234,1,2,3,4,5,6,7,"'@SUM(A1)",7,1 2 3 4 5 6 7,5000`;
+    const c2 = `C2,"'-1+1",-5,1,2,3,4,5,6,7,"'\t=cmd",7,1 2 3 4 5 6 7,5000`;
     for (const url of ['/api/download/1-2-3-4-5-6-7/7/', '/api/download-all/1-2-3-4-5-6-7/']) {
       const res = await app.inject({ url: url + query, headers: auth(tokenA) });
       expect(res.statusCode, url).toBe(200);
       expect(res.body.split('\r\n'), url).toEqual([
-        'customer_id,name,phone,n1,n2,n3,n4,n5,n6,n7,note,match_type,matched_numbers,payout',
+        '\uFEFFcustomer_id,name,phone,n1,n2,n3,n4,n5,n6,n7,note,match_type,matched_numbers,payout',
         c1,
         c2,
         '',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvRow, isFormulaLike } from './csv';
+import { csvCell, csvDocument, csvRow, isFormulaLike, numberListCell } from './csv';
 
 describe('csvCell', () => {
   it('puts a single quote inside the quoted field before text a spreadsheet would run', () => {
@@ -24,5 +24,12 @@ describe('csvCell', () => {
     expect(csvRow(['a,b', 'say "hi"', 'two\nlines', '=1+1', 7])).toBe(
       `"a,b","say ""hi""","two\nlines","'=1+1",7\r\n`,
     );
+  });
+});
+
+describe('CSV documents a spreadsheet opens cleanly', () => {
+  it('starts with a BOM, keeps formulas neutralised and number lists out of dates', () => {
+    const doc = csvDocument(['name', 'matched'], [['=cmd', numberListCell([3, 8, 12])]]);
+    expect(doc).toBe('\uFEFFname,matched\r\n"\'=cmd",3 8 12\r\n');
   });
 });

@@ -34,3 +34,26 @@ export function csvCell(value: string | number | boolean | null | undefined): st
 export function csvRow(values: readonly (string | number | boolean | null | undefined)[]): string {
   return values.map(csvCell).join(',') + '\r\n';
 }
+
+/**
+ * Byte order mark every CSV download starts with: without it Excel reads UTF-8 as the system's
+ * legacy code page (a name such as "Zoë" turns into "ZoÃ«").
+ */
+export const CSV_BOM = '\uFEFF';
+
+/**
+ * A short list of numbers as one cell no spreadsheet turns into a date: `3 8 12`. Joined with `-` or
+ * `/`, two or three small numbers (`3-8`, `3-8-12`) are read as a date and the numbers are lost; a
+ * space is no date separator. (A full combo of seven, `3-8-12-19-24-30-35`, is never a date.)
+ */
+export function numberListCell(numbers: readonly number[]): string {
+  return numbers.join(' ');
+}
+
+/** A whole CSV document (BOM, header, rows) of `csvRow` lines, as a browser builds a small table. */
+export function csvDocument(
+  header: readonly string[],
+  rows: readonly (readonly (string | number | boolean | null | undefined)[])[],
+): string {
+  return CSV_BOM + csvRow(header) + rows.map((row) => csvRow(row)).join('');
+}

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { uploadFormFromParams, uploadFormSchema, withoutThousandsSeparators } from './power7';
+import {
+  rerunBodySchema,
+  sessionEditSchema,
+  uploadFormFromParams,
+  uploadFormSchema,
+  withoutThousandsSeparators,
+} from './power7';
 import { detectColumns, detectDelimiter } from './power7-file';
 
 const payouts = { payout_3: '1', payout_4: '5', payout_5: '50', payout_6: '500', payout_7: '5000' };
@@ -143,5 +149,39 @@ describe('header rules', () => {
     const bytes = (s: string) => new TextEncoder().encode(s);
     expect(detectDelimiter(bytes('a;b;c\n1,2,3,4'))).toBe(0x3b);
     expect(detectDelimiter(bytes('"x;y;z",b'))).toBe(0x2c);
+  });
+});
+
+describe('rerun and session edits (issue #25)', () => {
+  it('takes the upload fields as text or numbers, with the upload rules and an optional currency', () => {
+    const params = rerunBodySchema.parse({
+      budget_type: 'fixed',
+      budget: 900,
+      ...payouts,
+      payout_7: 8000,
+      pool_size: 20,
+      currency: 'eur',
+    });
+    expect(params).toMatchObject({ budget: 900, pool_size: 20, currency: 'EUR' });
+    expect(params.payouts[7]).toBe(8000);
+    const bad = rerunBodySchema.safeParse({
+      budget_type: 'fixed',
+      budget: -1,
+      ...payouts,
+      currency: 'XX',
+    });
+    expect(bad.error?.issues.map((i) => i.path[0])).toEqual(['budget', 'currency']);
+    expect(
+      rerunBodySchema.safeParse({ budget_type: 'fixed', budget: 1, ...payouts, x: 1 }).success,
+    ).toBe(false);
+  });
+
+  it('names and notes a session with safe, bounded text', () => {
+    expect(sessionEditSchema.parse({ name: '  Week 46 ' })).toEqual({ name: 'Week 46' });
+    expect(sessionEditSchema.safeParse({ name: 'a\nb' }).success).toBe(false);
+    expect(sessionEditSchema.safeParse({ note: 'a\nb' }).success).toBe(true);
+    expect(sessionEditSchema.safeParse({ name: 'x'.repeat(121) }).success).toBe(false);
+    expect(sessionEditSchema.safeParse({ name: 'a\u202eb' }).success).toBe(false);
+    expect(sessionEditSchema.safeParse({}).success).toBe(false);
   });
 });

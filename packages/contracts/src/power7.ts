@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, paginatedSchema } from './list-query';
+import { multiLineText, singleLineText } from './text';
 
 /**
  * The Power 7 service's requests and answers, shared by the service (validation, OpenAPI) and the
@@ -37,6 +38,8 @@ export const sessionParamsSchema = z.object({
   budget_max: num.nullable(),
   payouts: z.object({ 3: num, 4: num, 5: num, 6: num, 7: num }),
   pool_size: z.number().int(),
+  /** ISO 4217 code the amounts are in, when one was chosen (absent: none named). */
+  currency: z.string().optional(),
 });
 export type SessionParams = z.infer<typeof sessionParamsSchema>;
 
@@ -74,7 +77,15 @@ export const sessionSchema = z.object({
   createdAt: z.string(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
+  /** When the session and its files are deleted (SESSION_TTL_HOURS after the upload). */
   expiresAt: z.string(),
+  /** The session whose stored tickets this one re-ran with other parameters (null: an upload). */
+  sourceSessionId: z.string().nullable().optional(),
+  /** The analyst's own name and note for the session. */
+  name: z.string().nullable().optional(),
+  note: z.string().nullable().optional(),
+  /** Rejected rows by kind of reason (`wrong field count`, `number out of range`, …). */
+  rejectedReasons: z.record(z.string(), num).optional(),
 });
 export type Power7Session = z.infer<typeof sessionSchema>;
 
@@ -264,6 +275,27 @@ const poolText = z
     return value;
   });
 
+/** The ISO 4217 codes this runtime knows (every current browser and Node has `supportedValuesOf`). */
+export const CURRENCIES: readonly string[] = Intl.supportedValuesOf('currency');
+
+/** Optional currency: empty means none; else an ISO 4217 code, any case, stored in capitals. */
+const currencyText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((text, ctx) => {
+    if (!text) return undefined;
+    const code = text.toUpperCase();
+    if (!CURRENCIES.includes(code)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'The currency must be an ISO 4217 code such as EUR, USD or GBP.',
+      });
+      return z.NEVER;
+    }
+    return code;
+  });
+
 const payoutFields = {
   payout_3: amountText('The payout for 3 matches'),
   payout_4: amountText('The payout for 4 matches'),
@@ -291,6 +323,7 @@ export const uploadFormSchema = z
     payout_6: z.string().optional(),
     payout_7: z.string().optional(),
     pool_size: z.string().optional(),
+    currency: z.string().optional(),
   })
   .transform((form, ctx): SessionParams => {
     const read = <T>(field: string, schema: z.ZodType<T>, value: unknown): T | null => {
@@ -326,6 +359,7 @@ export const uploadFormSchema = z
       });
     }
     const pool = read('pool_size', poolText, form.pool_size);
+    const currency = read('currency', currencyText, form.currency);
     const [p3, p4, p5, p6, p7] = payouts.map((p) => p ?? 0) as [
       number,
       number,
@@ -340,6 +374,7 @@ export const uploadFormSchema = z
       budget_max: budgetMax,
       payouts: { 3: p3, 4: p4, 5: p5, 6: p6, 7: p7 },
       pool_size: pool ?? DEFAULT_POOL,
+      ...(currency ? { currency } : {}),
     };
   });
 export type UploadFormInput = z.input<typeof uploadFormSchema>;
@@ -358,8 +393,49 @@ export function uploadFormFromParams(params: SessionParams): Required<UploadForm
     payout_6: text(params.payouts[6]),
     payout_7: text(params.payouts[7]),
     pool_size: String(params.pool_size),
+    currency: params.currency ?? '',
   };
 }
+
+/**
+ * `POST /api/power7/sessions/:id/rerun/`: the upload form's fields without the file, as a JSON
+ * object whose values are text (as the form sends them) or numbers; the same rules as the upload.
+ */
+const rerunValue = z
+  .union([z.string(), z.number()])
+  .transform((value) => String(value))
+  .optional();
+export const rerunBodySchema = z
+  .strictObject({
+    budget_type: z.string(),
+    budget: rerunValue,
+    budget_min: rerunValue,
+    budget_max: rerunValue,
+    payout_3: rerunValue,
+    payout_4: rerunValue,
+    payout_5: rerunValue,
+    payout_6: rerunValue,
+    payout_7: rerunValue,
+    pool_size: rerunValue,
+    currency: z.string().optional(),
+  })
+  .pipe(uploadFormSchema);
+export type RerunBody = z.input<typeof rerunBodySchema>;
+
+/** Longest session name and note (characters). */
+export const SESSION_NAME_MAX = 120;
+export const SESSION_NOTE_MAX = 2000;
+
+/** `PATCH /api/power7/sessions/:id/`: the session's name and note (empty text clears one). */
+export const sessionEditSchema = z
+  .strictObject({
+    name: singleLineText().trim().max(SESSION_NAME_MAX).optional(),
+    note: multiLineText().trim().max(SESSION_NOTE_MAX).optional(),
+  })
+  .refine((edit) => edit.name !== undefined || edit.note !== undefined, {
+    message: 'Send a name, a note or both.',
+  });
+export type SessionEdit = z.input<typeof sessionEditSchema>;
 
 /** An amount sent as a JSON number: ≥ 0, ≤ MAX_AMOUNT, at most two decimals. */
 const amountNumber = z

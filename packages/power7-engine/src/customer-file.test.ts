@@ -163,6 +163,44 @@ describe('reading customer files', () => {
     ]);
   });
 
+  it('writes XLSX date cells as ISO dates, not serial numbers (issue #25)', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Customers');
+    ws.addRow(['Name', 'Joined', 'Seen', 'N1', 'N2', 'N3', 'N4', 'N5', 'N6', 'N7']);
+    ws.addRow([
+      'Ann',
+      new Date(Date.UTC(2024, 10, 12)),
+      new Date(Date.UTC(2024, 10, 12, 8, 30)),
+      1,
+      2,
+      3,
+      4,
+      5,
+      6,
+      7,
+    ]);
+    const p = join(dir, 'dates.xlsx');
+    await wb.xlsx.writeFile(p);
+    const copies: Buffer[] = [];
+    const f = await readCustomerFile(p, { pool: 35, csvCopy: (c) => copies.push(c) });
+    expect(f.count).toBe(1);
+    const text = Buffer.concat(copies).toString();
+    expect(text).toContain('Ann,2024-11-12,2024-11-12T08:30:00,1,2,3,4,5,6,7');
+    expect(text).not.toContain('45608');
+  });
+
+  it('reports a row with a field too many as a field count, not as a bad number (issue #25)', async () => {
+    // "Doe, John" unquoted: every column after the name moves one to the right
+    const p = await fileWith(
+      'shifted.csv',
+      'id,name,phone,n1,n2,n3,n4,n5,n6,n7\nC1,Ann,+1555,1,2,3,4,5,6,7\nC2,Doe, John,+1556,1,2,3,4,5,6,7\n',
+    );
+    const f = await readCustomerFile(p, { pool: 35 });
+    expect(f.rejected.map((r) => r.reason)).toEqual([
+      'wrong field count: expected 10 fields as in the header, found 11',
+    ]);
+  });
+
   it('gives clear errors for empty, binary, header-only, all-invalid and headerless files', async () => {
     await expect(readCustomerFile(await fileWith('e.csv', ''), { pool: 35 })).rejects.toMatchObject(
       {
@@ -417,7 +455,8 @@ describe('fused reading of plain rows', () => {
     expect(f.rejected.map((r) => [r.line, r.reason.split(':')[0]])).toEqual([
       [3, 'out of pool'],
       [4, 'duplicate'],
-      [5, 'wrong count'],
+      // a field short: its field count is the reason (the numbers are read against the header)
+      [5, 'wrong field count'],
     ]);
   });
 });

@@ -4,6 +4,7 @@ import { EngineError } from './errors';
 import { BINOM, formatCombo, MATCH_TYPES, type MatchType, type WinnerCounts } from './model';
 import { unitsToAmount } from './weights';
 
+import { csvRow } from '@pa/contracts/csv';
 import { SORT_KEYS, type DrawSortKey } from '@pa/contracts/power7';
 
 /** What the qualifying draws can be sorted by (shared with the service's and the browser's forms). */
@@ -159,6 +160,35 @@ export function queryDraws(ctx: QueryContext, q: FilterQuery): DrawPage {
   const sortTier = sort.by.startsWith('winners') ? Number(sort.by.slice(7)) - 3 : -1;
 
   const f = new RowFilter(sign, sortTier, sort.by === 'combo', depth);
+  readFilters(ctx, q, f);
+
+  const heap = new BoundedHeap(Math.min(depth, ctx.table.length));
+  const un = new Unranker();
+  let matched = 0;
+  for (const ch of ctx.table.chunks) {
+    const [c3, c4, c5, c6, c7] = ch.counts;
+    matched += filterChunk(f, heap, un, ch.length, ch.ranks, c3!, c4!, c5!, c6!, c7!);
+  }
+
+  const rows = heap.drainBestFirst();
+  const start = (page - 1) * pageSize;
+  const items: DrawRow[] = [];
+  for (let j = start; j < Math.min(start + pageSize, rows.length); j++) {
+    const row = rows[j]!;
+    un.set(row.rank);
+    const numbers = Array.from(un.el.subarray(1, 8), (x) => x + 1);
+    items.push({
+      combo: formatCombo(numbers),
+      numbers,
+      winners: { 3: row.e[0]!, 4: row.e[1]!, 5: row.e[2]!, 6: row.e[3]!, 7: row.e[4]! },
+      totalPayout: unitsToAmount(row.total, ctx.unit),
+    });
+  }
+  return { items, page, pageSize, total: matched, totalPages: Math.ceil(matched / pageSize) };
+}
+
+/** Reads the query's filters into `f` (throws INVALID_PARAMS naming the field). */
+function readFilters(ctx: QueryContext, q: FilterQuery, f: RowFilter): void {
   for (const m of MATCH_TYPES) {
     const [lo, hi] = checkRange(q.winners?.[m], `winners.${m}`);
     f.winnersLo[m - 3] = lo;
@@ -190,30 +220,83 @@ export function queryDraws(ctx: QueryContext, q: FilterQuery): DrawPage {
   }
   for (let m = 3; m <= 7; m++) f.w[m - 3] = ctx.w[m]!;
   f.unit = ctx.unit;
+}
 
-  const heap = new BoundedHeap(Math.min(depth, ctx.table.length));
-  const un = new Unranker();
-  let matched = 0;
-  for (const ch of ctx.table.chunks) {
-    const [c3, c4, c5, c6, c7] = ch.counts;
-    matched += filterChunk(f, heap, un, ch.length, ch.ranks, c3!, c4!, c5!, c6!, c7!);
-  }
+/**
+ * Every qualifying draw passing the query's filters (its page, page size and sort ignored), in the
+ * table's order (ascending colex rank), as batches of at most `batch` rows: memory stays one batch
+ * whatever the number of draws. Throws INVALID_PARAMS before the first batch.
+ */
+export function exportDraws(ctx: QueryContext, q: FilterQuery, batch = 4096): Iterable<DrawRow[]> {
+  const f = new RowFilter(1, -1, false, 0);
+  readFilters(ctx, q, f);
+  return (function* () {
+    const un = new Unranker();
+    let rows: DrawRow[] = [];
+    for (const ch of ctx.table.chunks) {
+      const [c3, c4, c5, c6, c7] = ch.counts as [
+        CountColumn,
+        CountColumn,
+        CountColumn,
+        CountColumn,
+        CountColumn,
+      ];
+      for (let i = 0; i < ch.length; i++) {
+        const e = [c3[i]!, c4[i]!, c5[i]!, c6[i]!, c7[i]!];
+        const total = drawTotal(f, e);
+        if (total < 0) continue;
+        un.set(ch.ranks[i]!);
+        if (f.numberFilter && !numbersPass(f, un.el)) continue;
+        const numbers = Array.from(un.el.subarray(1, 8), (x) => x + 1);
+        rows.push({
+          combo: formatCombo(numbers),
+          numbers,
+          winners: { 3: e[0]!, 4: e[1]!, 5: e[2]!, 6: e[3]!, 7: e[4]! },
+          totalPayout: unitsToAmount(total, ctx.unit),
+        });
+        if (rows.length === batch) {
+          yield rows;
+          rows = [];
+        }
+      }
+    }
+    if (rows.length) yield rows;
+  })();
+}
 
-  const rows = heap.drainBestFirst();
-  const start = (page - 1) * pageSize;
-  const items: DrawRow[] = [];
-  for (let j = start; j < Math.min(start + pageSize, rows.length); j++) {
-    const row = rows[j]!;
-    un.set(row.rank);
-    const numbers = Array.from(un.el.subarray(1, 8), (x) => x + 1);
-    items.push({
-      combo: formatCombo(numbers),
-      numbers,
-      winners: { 3: row.e[0]!, 4: row.e[1]!, 5: row.e[2]!, 6: row.e[3]!, 7: row.e[4]! },
-      totalPayout: unitsToAmount(row.total, ctx.unit),
-    });
+/** The header of the draws CSV (`exportDraws` rows). */
+export const DRAWS_CSV_HEADER = [
+  'combo',
+  'winners_3',
+  'winners_4',
+  'winners_5',
+  'winners_6',
+  'winners_7',
+  'total_payout',
+];
+
+/** The draws as CSV text chunks (one per batch): the combo, the winners per match type and the total. */
+export function* drawsCsv(batches: Iterable<DrawRow[]>): Generator<string> {
+  yield csvRow(DRAWS_CSV_HEADER);
+  for (const rows of batches) {
+    let out = '';
+    for (const r of rows) {
+      const w = r.winners;
+      out += csvRow([r.combo, w[3], w[4], w[5], w[6], w[7], r.totalPayout]);
+    }
+    yield out;
   }
-  return { items, page, pageSize, total: matched, totalPages: Math.ceil(matched / pageSize) };
+}
+
+/** The draw's total (units) when its winners and total pass the filters, else −1. */
+function drawTotal(f: RowFilter, e: number[]): number {
+  if (f.anyWinnerFilter) {
+    for (let k = 0; k < 5; k++) if (e[k]! < f.winnersLo[k]! || e[k]! > f.winnersHi[k]!) return -1;
+  }
+  let total = 0;
+  for (let k = 0; k < 5; k++) total += f.w[k]! * e[k]!;
+  const minor = total * f.unit;
+  return minor < f.totalLoMinor || minor > f.totalHiMinor ? -1 : total;
 }
 
 // The per-row work is split into small functions over typed arrays, numbers and two classes of a

@@ -5,6 +5,7 @@ import { readCustomerFile } from './customer-file';
 import { EngineError, NoValidRowsError, throwIfAborted, type RejectedRow } from './errors';
 import { sniffFile } from './file-sniff';
 import { DEFAULT_POOL, validatePool } from './model';
+import { ReasonCounts } from './reject-reasons';
 import { exists, fileIn, syncDir, syncFile, writeAtomic, writeSynced } from './session-files';
 import type { IngestInput, IngestSummary, NoValidRowsSummary, ReadUpload } from './session-types';
 import type { TicketFile } from './ticket-reader';
@@ -12,6 +13,17 @@ import type { TicketFile } from './ticket-reader';
 const rejectedHeader = 'line,reason,raw\r\n';
 /** A rejected row's report line; its raw text is the customer's, so formulas are neutralised. */
 const rejectedLine = (r: RejectedRow) => csvRow([r.line, r.reason, r.raw]);
+
+/** The rejected rows' report lines, and their reasons counted by kind. */
+class RejectedReport {
+  readonly lines: string[] = [];
+  readonly reasons = new ReasonCounts();
+
+  add = (r: RejectedRow): void => {
+    this.lines.push(rejectedLine(r));
+    this.reasons.add(r.reason);
+  };
+}
 
 /**
  * Writes the session files of a read customer file: `tickets.bin`, `rows.idx`, `rejected-rows.csv`
@@ -67,6 +79,7 @@ async function writeIngest(
 function summaryOf(
   file: TicketFile & { format: 'csv' | 'xlsx' },
   originalName: string | undefined,
+  rejectedReasons: Record<string, number>,
 ): IngestSummary {
   const cols = file.columns;
   const h = (i: number) => (i >= 0 ? (cols.header[i] ?? null) : null);
@@ -86,6 +99,7 @@ function summaryOf(
     nameColumn: h(cols.name),
     phoneColumn: h(cols.phone),
     rejectedSample: file.rejected.slice(0, 100),
+    rejectedReasons,
     delimiter: String.fromCharCode(file.delimiter),
     createdAt: new Date().toISOString(),
   };
@@ -124,7 +138,7 @@ export async function readUpload(input: IngestInput): Promise<ReadUpload> {
   if (input.moveSource && !(await exists(source)) && (await exists(rowsPath))) source = rowsPath;
   const rowsTmp = `${rowsPath}.tmp`;
   const { onProgress, signal } = input;
-  const rejected: string[] = [];
+  const rejected = new RejectedReport();
   let rowsSource = source;
   let file;
   try {
@@ -146,7 +160,7 @@ export async function readUpload(input: IngestInput): Promise<ReadUpload> {
       const arrived = format === 'csv' ? input.arrived : undefined;
       if (arrived?.pool === pool) {
         file = arrived.file;
-        for (const r of arrived.rejected) rejected.push(rejectedLine(r));
+        for (const r of arrived.rejected) rejected.add(r);
       } else
         file = await readCustomerFile(source, {
           pool,
@@ -154,7 +168,7 @@ export async function readUpload(input: IngestInput): Promise<ReadUpload> {
           xlsx: { ...input.xlsx, scratchParent: dir },
           ...(signal ? { signal } : {}),
           keepRejected: false,
-          onRejected: (r) => rejected.push(rejectedLine(r)),
+          onRejected: rejected.add,
           onBytes: (b) =>
             onProgress?.({
               phase: 'reading',
@@ -180,8 +194,8 @@ export async function readUpload(input: IngestInput): Promise<ReadUpload> {
     if (err instanceof NoValidRowsError) await writeNoValidRows(dir, err, rejected);
     throw err;
   }
-  const summary = summaryOf(file, input.originalName);
-  const saved = writeIngest(dir, file, rowsSource, rejected, summary).catch(async (err) => {
+  const summary = summaryOf(file, input.originalName, rejected.reasons.counts);
+  const saved = writeIngest(dir, file, rowsSource, rejected.lines, summary).catch(async (err) => {
     await rm(rowsTmp, { force: true });
     throw err;
   });
@@ -197,15 +211,16 @@ export async function readUpload(input: IngestInput): Promise<ReadUpload> {
 async function writeNoValidRows(
   dir: string,
   err: NoValidRowsError,
-  rejected: string[],
+  rejected: RejectedReport,
 ): Promise<void> {
   await writeAtomic(fileIn(dir, 'rejectedCsv'), (fh) =>
-    fh.write(rejectedHeader + rejected.join('')).then(() => undefined),
+    fh.write(rejectedHeader + rejected.lines.join('')).then(() => undefined),
   );
   const summary: NoValidRowsSummary = {
     rowsRead: err.rowsRead,
     rejected: err.rejected,
     rejectedSample: err.rejectedSample,
+    rejectedReasons: rejected.reasons.counts,
   };
   await writeAtomic(fileIn(dir, 'noValidRows'), (fh) =>
     fh.write(JSON.stringify(summary)).then(() => undefined),

@@ -1,6 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { INSIGHT_MAX_BUDGETS, INSIGHT_MAX_RANGES } from '@pa/contracts/power7';
-import { queryDraws, type FilterQuery, type QueryContext } from './draw-query';
+import {
+  drawsCsv,
+  exportDraws,
+  queryDraws,
+  type FilterQuery,
+  type QueryContext,
+} from './draw-query';
 import { EngineError } from './errors';
 import { formatCombo, MATCH_TYPES, parseCombo, PICK, type MatchType } from './model';
 import type { CountColumn } from './scan';
@@ -182,6 +188,11 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
         matchType: m,
         payouts: analysis.payouts,
       });
+    },
+    drawsCsv(query) {
+      ensureOpen();
+      // the filters are checked here, before the first chunk (a bad one throws INVALID_PARAMS)
+      return drawsCsv(exportDraws(ctx, query));
     },
     async insight(query) {
       ensureOpen();

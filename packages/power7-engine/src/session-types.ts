@@ -79,6 +79,8 @@ export interface IngestSummary {
   phoneColumn: string | null;
   /** The first 100 rejected rows (the full list is the rejected-rows CSV). */
   rejectedSample: RejectedRow[];
+  /** Rejected rows by kind of reason (`reject-reasons.ts`); absent in sessions read before it existed. */
+  rejectedReasons?: Record<string, number>;
   /** CSV delimiter detected (`,` `;` or tab); XLSX rows are stored as `,`-CSV. */
   delimiter: string;
   createdAt: string;
@@ -231,6 +233,8 @@ export interface NoValidRowsSummary {
   rejected: number;
   /** The first 100 rejected rows. */
   rejectedSample: RejectedRow[];
+  /** Rejected rows by kind of reason. */
+  rejectedReasons?: Record<string, number>;
 }
 
 /** A finished session loaded into memory; answers queries without re-running the analysis. */
@@ -251,6 +255,12 @@ export interface OpenSession {
   ): Promise<WinnersPage>;
   /** Same CSV as an async iterable of chunks (for `reply.send(Readable.from(...))`). */
   winnersCsv(combo: string, matchType: MatchType | 'all'): AsyncIterable<string>;
+  /**
+   * Every qualifying draw passing the query's filters (page and sort ignored) as CSV text chunks:
+   * `combo,winners_3..winners_7,total_payout`, in draw order, one batch of rows in memory at a time.
+   * Throws INVALID_PARAMS at once for a bad filter.
+   */
+  drawsCsv(query: FilterQuery): Iterable<string>;
   /** Exact answers to budget questions over every draw (one bin read per budget at most). */
   insight(query: InsightQuery): Promise<InsightAnswer>;
   /** Frees memory; the object must not be used afterwards. */

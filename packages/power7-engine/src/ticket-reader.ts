@@ -154,7 +154,9 @@ export class TicketReader {
     this.rowsRead++;
     const reason = rec.malformed
       ? 'malformed quotes'
-      : (readNumbers(rec, this.columns, this.opts.pool, this.out) ?? this.fieldCountProblem(rec));
+      : // the field count first: a row with a field too many or too few is read against the wrong
+        // columns, so its "numbers" say nothing about it
+        (this.fieldCountProblem(rec) ?? readNumbers(rec, this.columns, this.opts.pool, this.out));
     if (reason !== null) {
       this.rejectedCount++;
       const row = { line: rec.line, reason, raw: recordRaw(rec) };

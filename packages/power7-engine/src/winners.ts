@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { csvCell, csvRow } from '@pa/contracts/csv';
+import { csvCell, csvRow, numberListCell } from '@pa/contracts/csv';
 import { CsvTokenizer, recordFields } from './csv';
 import { EngineError } from './errors';
 import { type MatchType, MATCH_TYPES, PICK } from './model';
@@ -196,7 +196,7 @@ export interface WinnersCsvInput {
 
 /**
  * The winners CSV of one draw: the original columns, then `match_type`, `matched_numbers` (ascending,
- * `-`-joined) and `payout`. Yields text chunks of ~64 KiB; for 'all' the rows are grouped by match type
+ * space-separated: `3-8-12` would become a date in a spreadsheet) and `payout`. Yields text chunks of ~64 KiB; for 'all' the rows are grouped by match type
  * (7 first), file order inside a group. Cells a spreadsheet would run as a formula are neutralised
  * (`csvCell` of `@pa/contracts/csv`).
  */
@@ -214,7 +214,7 @@ export async function* winnersCsv(input: WinnersCsvInput): AsyncGenerator<string
       const cells = input.header.map((_, c) => csvCell(fields[c] ?? ''));
       cells.push(
         String(m),
-        matchedNumbers(input.tickets, t, input.numbers).join('-'),
+        numberListCell(matchedNumbers(input.tickets, t, input.numbers)),
         String(input.payouts[m]),
       );
       out += cells.join(',') + '\r\n';

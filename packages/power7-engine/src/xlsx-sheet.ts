@@ -7,11 +7,22 @@ import { checkXlsxLimits } from './xlsx-guard';
 /** Excel's last row: a sheet row numbered beyond it is not a spreadsheet's (and would mean millions of blank lines). */
 const EXCEL_MAX_ROWS = 1_048_576;
 
+/**
+ * A date cell as ISO text: `2024-11-12` at midnight, else `2024-11-12T08:30:00`. ExcelJS reads a
+ * date-formatted cell (it needs the styles) as a Date of its wall-clock value taken as UTC.
+ */
+function isoDate(d: Date): string {
+  if (Number.isNaN(d.getTime())) return '';
+  const iso = d.toISOString();
+  if (iso.endsWith('T00:00:00.000Z')) return iso.slice(0, 10);
+  return iso.endsWith('.000Z') ? iso.slice(0, 19) : iso.slice(0, 23);
+}
+
 function cellText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (v instanceof Date) return v.toISOString();
+  if (v instanceof Date) return isoDate(v);
   if (typeof v === 'object') {
     const o = v as Record<string, unknown>;
     if ('result' in o) return cellText(o.result);
@@ -43,7 +54,8 @@ export async function* sheetAsCsv(path: string): AsyncGenerator<Buffer> {
     reader = new excel.stream.xlsx.WorkbookReader(createReadStream(path), {
       sharedStrings: 'cache',
       hyperlinks: 'ignore',
-      styles: 'ignore',
+      // the styles say which numbers are dates (a date is a serial number with a date format)
+      styles: 'cache',
       worksheets: 'emit',
       entries: 'ignore',
     } as ExcelJS.stream.xlsx.WorkbookStreamReaderOptions);

@@ -217,8 +217,8 @@ describe('power7 command line', () => {
       expect(r.code).toBe(0);
       expect((await readFile(out, 'utf8')).trimEnd().split('\r\n')).toEqual([
         'Customer ID,Name,Phone,Numbers,Note,match_type,matched_numbers,payout',
-        '1,Ann,555-1,1 2 3 4 5 6 7,"likes ""seven""",7,1-2-3-4-5-6-7,100',
-        '4,Dee,555-4,1 2 3 4 5 6 7,same ticket as Ann,7,1-2-3-4-5-6-7,100',
+        '1,Ann,555-1,1 2 3 4 5 6 7,"likes ""seven""",7,1 2 3 4 5 6 7,100',
+        '4,Dee,555-4,1 2 3 4 5 6 7,same ticket as Ann,7,1 2 3 4 5 6 7,100',
       ]);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -153,7 +153,7 @@ describe('golden file (pool 8)', () => {
     await writeWinnersCsv(s, '1-2-3-4-5-6-7', 'all', sink);
     const lines = text.trimEnd().split('\r\n');
     expect(lines[0]).toBe('Customer ID,Name,Phone,Numbers,Note,match_type,matched_numbers,payout');
-    expect(lines[1]).toBe('1,Ann,555-1,1 2 3 4 5 6 7,"likes ""seven""",7,1-2-3-4-5-6-7,100');
+    expect(lines[1]).toBe('1,Ann,555-1,1 2 3 4 5 6 7,"likes ""seven""",7,1 2 3 4 5 6 7,100');
     expect(lines.length).toBe(1 + 6 + 1); // header, 6 winners, one of them spans two lines
     s.close();
   });

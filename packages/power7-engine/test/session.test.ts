@@ -82,9 +82,9 @@ describe('session store', () => {
     for await (const c of s.winnersCsv('1-2-3-4-5-6-7', 'all')) chunks.push(c);
     expect(chunks.join('').split('\r\n').slice(0, 4)).toEqual([
       'Customer,Phone,Ticket,Segment,match_type,matched_numbers,payout',
-      'A1,555,1 2 3 4 5 6 7,"gold, ""vip""",7,1-2-3-4-5-6-7,100',
-      'A2,556,1-2-3-4-5-6-8,silver,6,1-2-3-4-5-6,10',
-      'A4,558,2 3 4 5 6 9 10,none,5,2-3-4-5-6,1.25',
+      'A1,555,1 2 3 4 5 6 7,"gold, ""vip""",7,1 2 3 4 5 6 7,100',
+      'A2,556,1-2-3-4-5-6-8,silver,6,1 2 3 4 5 6,10',
+      'A4,558,2 3 4 5 6 9 10,none,5,2 3 4 5 6,1.25',
     ]);
     s.close();
     await expect(ingestFile({ sourcePath: src, sessionDir, pool: 10 })).rejects.toMatchObject({

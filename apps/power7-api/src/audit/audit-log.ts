@@ -6,8 +6,15 @@ import type { Power7Db } from '../db/client';
 import { power7AuditEvents } from '../db/schema';
 import type { Caller } from '../plugins/external/auth';
 
-/** What Power 7 audits: the file coming in, results going out, sessions going away. */
-type AuditAction = 'power7.upload' | 'power7.download' | 'power7.sessions.clear';
+/** What Power 7 audits: the file coming in (or run again), results going out, sessions changed or going away. */
+type AuditAction =
+  | 'power7.upload'
+  | 'power7.rerun'
+  | 'power7.download'
+  | 'power7.export'
+  | 'power7.session.edit'
+  | 'power7.session.delete'
+  | 'power7.sessions.clear';
 
 /** The longest user agent kept (as the portal's audit trail). */
 const USER_AGENT_MAX = 512;

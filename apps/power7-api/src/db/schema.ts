@@ -23,6 +23,11 @@ export const power7Sessions = pgTable(
     /** Upload parameters: budget, payouts, pool. */
     params: jsonb('params').$type<SessionParams>().notNull(),
     originalName: text('original_name'),
+    /** The session whose stored tickets this one re-ran (null: an upload); kept when that one goes. */
+    sourceSessionId: text('source_session_id'),
+    /** The analyst's name and note for the session. */
+    name: text('name'),
+    note: text('note'),
     fileBytes: integer('file_bytes').notNull().default(0),
     /** Counts known so far: rows read/accepted/rejected, draws evaluated/qualified. */
     counts: jsonb('counts').$type<StoredCounts>().notNull().default({}),
@@ -57,7 +62,7 @@ export const power7AuditEvents = pgTable(
     companyId: text('company_id').notNull(),
     actorId: text('actor_id').notNull(),
     actorName: text('actor_name').notNull().default(''),
-    /** power7.upload | power7.download | power7.sessions.clear */
+    /** power7.upload | power7.rerun | power7.download | power7.export | power7.session.edit | power7.session.delete | power7.sessions.clear */
     action: text('action').notNull(),
     sessionId: text('session_id'),
     detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),

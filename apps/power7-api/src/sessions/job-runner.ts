@@ -52,6 +52,8 @@ export class SessionJobRunner {
   private readonly lastWrite = new Map<string, { phase: string; at: number }>();
   /** Jobs that found their file already read while it was uploaded (for tests and the bench). */
   readsWhileArriving = 0;
+  /** Jobs that read their file (a rerun over the same pool reads none; for tests and the bench). */
+  fileReads = 0;
   /** Progress writes per session, chained so a late one never lands after the final state. */
   private readonly writes = new Map<string, Promise<void>>();
 
@@ -116,6 +118,8 @@ export class SessionJobRunner {
       bytes: number;
       timings?: SessionTimings;
       arrived?: ArrivingUpload | undefined;
+      /** A rerun: the upload whose stored tickets it analyses again. */
+      sourceSessionId?: string;
     },
   ): Promise<SessionRow> {
     if (file.arrived) {
@@ -135,6 +139,7 @@ export class SessionJobRunner {
         params,
         originalName: file.originalName,
         fileBytes: file.bytes,
+        sourceSessionId: file.sourceSessionId ?? null,
         counts: { timings: { ...file.timings } },
         error: null,
         createdAt: now,
@@ -211,6 +216,7 @@ export class SessionJobRunner {
       const read = arrived ? await arrived.result : null;
       const ready = read?.pool === params.pool_size ? read : null;
       if (ready) this.readsWhileArriving++;
+      this.fileReads++;
       ingested = await readUpload({
         sourcePath: join(dir, UPLOAD_FILE),
         sessionDir: dir,
@@ -237,6 +243,7 @@ export class SessionJobRunner {
         rowsRead: ingest.rowsRead,
         accepted: ingest.accepted,
         rejected: ingest.rejected,
+        ...(ingest.rejectedReasons ? { rejectedReasons: ingest.rejectedReasons } : {}),
       });
       this.memory.samples.set(id, ingest.rejectedSample);
       await this.flush(id);
@@ -304,11 +311,14 @@ export class SessionJobRunner {
     let counts: StoredCounts | undefined;
     if (error instanceof NoValidRowsError) {
       const row = await this.repo.get(id).catch(() => null);
+      const read = await readSessionStatus(this.memory.dirOf(id)).catch(() => null);
+      const reasons = read?.noValidRows?.rejectedReasons;
       counts = {
         ...row?.counts,
         rowsRead: error.rowsRead,
         accepted: 0,
         rejected: error.rejected,
+        ...(reasons ? { rejectedReasons: reasons } : {}),
       };
       this.memory.samples.set(id, error.rejectedSample);
     }

@@ -29,7 +29,7 @@ export class SessionMemory {
    */
   readonly activeRows = new Map<string, SessionRow>();
   /**
-   * Rows of finished sessions: they no longer change until deleted, so filter / winners / download
+   * Rows of finished sessions: only their name and note change (`edited`), so filter / winners / download
    * calls skip the database round trip.
    */
   readonly finishedRows = new LRUCache<string, SessionRow>({ max: REMEMBERED_SESSIONS });
@@ -58,6 +58,14 @@ export class SessionMemory {
   row(id: string): SessionRow | undefined {
     if (this.shared) return undefined;
     return this.finishedRows.get(id) ?? this.activeRows.get(id);
+  }
+
+  /** Mirrors a change the analyst made (name, note) in the rows kept here. */
+  edited(id: string, values: Partial<SessionRow>): void {
+    const finished = this.finishedRows.get(id);
+    if (finished) this.finishedRows.set(id, { ...finished, ...values });
+    const active = this.activeRows.get(id);
+    if (active) this.activeRows.set(id, { ...active, ...values });
   }
 
   /** Forgets a deleted session. */

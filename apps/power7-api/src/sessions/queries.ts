@@ -24,7 +24,7 @@ export class SessionQueries {
 
   view(row: SessionRow): SessionView {
     const live = row.status === 'running' ? this.memory.live.get(row.id) : undefined;
-    const { timings = {}, ...stored } = row.counts;
+    const { timings = {}, rejectedReasons = {}, ...stored } = row.counts;
     const counts: SessionCounts = { ...stored };
     if (live?.counts) {
       for (const [key, value] of Object.entries(live.counts)) {
@@ -46,6 +46,10 @@ export class SessionQueries {
       startedAt: row.startedAt?.toISOString() ?? null,
       finishedAt: row.finishedAt?.toISOString() ?? null,
       expiresAt: row.expiresAt.toISOString(),
+      sourceSessionId: row.sourceSessionId,
+      name: row.name,
+      note: row.note,
+      rejectedReasons,
     };
   }
 

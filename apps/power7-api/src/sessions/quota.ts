@@ -43,7 +43,8 @@ export class StorageQuota {
     private readonly usedOnDisk: (owner: Owner) => Promise<number>,
   ) {}
 
-  async begin(owner: Owner): Promise<QuotaCount> {
+  /** `what`: the files counted, as the 413 names them (an upload's file, or a rerun's stored tickets). */
+  async begin(owner: Owner, what: 'upload' | 'rerun' = 'upload'): Promise<QuotaCount> {
     const key = `${owner.companyId}/${owner.userId}`;
     const onDisk = await this.usedOnDisk(owner);
     const uploads = this.receiving.get(key) ?? new Set();
@@ -55,7 +56,7 @@ export class StorageQuota {
         mine.bytes += bytes;
         let used = onDisk;
         for (const upload of uploads) used += upload.bytes;
-        if (used > this.limitBytes) throw this.full(used - mine.bytes);
+        if (used > this.limitBytes) throw this.full(used - mine.bytes, what);
       },
       end: () => {
         uploads.delete(mine);
@@ -65,14 +66,20 @@ export class StorageQuota {
   }
 
   /** 413 naming the quota and what the user's sessions already take. */
-  private full(usedBytes: number): AppError {
+  private full(usedBytes: number, what: 'upload' | 'rerun'): AppError {
     const message =
       `Your storage quota of ${formatMb(this.limitBytes)} MB is used up: your sessions (and ` +
-      `uploads in progress) take ${formatMb(usedBytes)} MB and this file does not fit. Delete ` +
-      `sessions (clear all) to make room.`;
-    return new AppError(ErrorCode.PAYLOAD_TOO_LARGE, message, [
-      { field: 'customer_file', message, code: ErrorCode.PAYLOAD_TOO_LARGE },
-    ]);
+      `uploads in progress) take ${formatMb(usedBytes)} MB and ` +
+      `${what === 'upload' ? 'this file does' : "this run's copy of the tickets would"} not fit. ` +
+      `Delete sessions to make room.`;
+    // a rerun sends no file: its refusal names no field
+    return new AppError(
+      ErrorCode.PAYLOAD_TOO_LARGE,
+      message,
+      what === 'upload'
+        ? [{ field: 'customer_file', message, code: ErrorCode.PAYLOAD_TOO_LARGE }]
+        : undefined,
+    );
   }
 }
 

@@ -4,6 +4,7 @@ import { SessionJobRunner, type JobRunnerOptions } from './job-runner';
 import { SessionMemory } from './memory';
 import { SessionQueries } from './queries';
 import { folderBytes } from './quota';
+import type { SessionRow } from '../db/schema';
 import type { SessionRepository } from './repository';
 import type { ResultCache } from './result-cache';
 import type { Owner } from './state';
@@ -37,6 +38,16 @@ export class Power7Sessions {
     }
     await this.repo.delete(ids);
     await Promise.all(ids.map((id) => rm(this.memory.dirOf(id), { recursive: true, force: true })));
+  }
+
+  /** Sets a session's name and/or note (empty text clears one); its updated row. */
+  async edit(row: SessionRow, edit: { name?: string; note?: string }): Promise<SessionRow> {
+    const values: Partial<SessionRow> = {};
+    if (edit.name !== undefined) values.name = edit.name || null;
+    if (edit.note !== undefined) values.note = edit.note || null;
+    await this.repo.update(row.id, values);
+    this.memory.edited(row.id, values);
+    return { ...row, ...values, updatedAt: new Date() };
   }
 
   /** Deletes the owner's sessions; their ids. */

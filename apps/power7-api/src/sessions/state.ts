@@ -21,6 +21,8 @@ export type SessionError = NonNullable<Power7Session['error']>;
 /** The `counts` column: the counts, and the timings beside them. */
 export interface StoredCounts extends SessionCounts {
   timings?: SessionTimings;
+  /** Rejected rows by kind of reason (shown at the session's top level). */
+  rejectedReasons?: Record<string, number>;
 }
 
 export interface Owner {

@@ -11,7 +11,9 @@ export const corsPlugin = fp<{ origins: readonly string[] }>(
       origin: allowOrigins(origins),
       credentials: true,
       allowedHeaders: ['Authorization', 'Content-Type', 'X-CSRFToken', 'X-Requested-With'],
-      exposedHeaders: ['Content-Disposition'],
+      // PATCH and DELETE edit and delete a session (the plugin's default allows GET, HEAD and POST only)
+      methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
+      exposedHeaders: ['Content-Disposition', 'X-Total-Rows'],
     });
   },
   { name: 'power7-cors' },

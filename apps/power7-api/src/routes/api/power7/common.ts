@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { CSV_BOM } from '@pa/contracts/csv';
 import { MAX_PAGE_SIZE } from '@pa/contracts/list-query';
 import { errorAnswers } from '@pa/server-kit/openapi';
 import type { Caller } from '../../../plugins/external/auth';
@@ -27,3 +30,22 @@ export const sessionErrors = errorAnswers({
 /** A download file name: `power7-<combo>-match<M>.csv` or `power7-<combo>-all.csv`. */
 export const attachment = (name: string) =>
   `attachment; filename="${name.replace(/[^0-9A-Za-z._-]/g, '_')}"`;
+
+/**
+ * Sends a CSV download: an attachment named `name`, UTF-8 with a byte order mark first (so a
+ * spreadsheet reads it as UTF-8), the chunks streamed as they come.
+ */
+export function sendCsv(
+  reply: FastifyReply,
+  name: string,
+  chunks: AsyncIterable<string | Buffer> | Iterable<string>,
+) {
+  async function* withBom() {
+    yield CSV_BOM;
+    yield* chunks;
+  }
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', attachment(name))
+    .send(Readable.from(withBom()));
+}

@@ -4,8 +4,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { filterAnswerSchema, filterBodySchema } from '@pa/contracts/power7';
 import { requirePermission } from '../../../plugins/external/auth';
-import { FilterAnswers } from '../../../sessions/filter-answers';
-import { bearer, owner, sessionErrors } from './common';
+import { csvAnswer } from '@pa/server-kit/openapi';
+import { FilterAnswers, toFilterQuery } from '../../../sessions/filter-answers';
+import { bearer, owner, sendCsv, sessionErrors } from './common';
 
 /** `POST /api/filter/`: a page of qualifying draws with the all-draws statistics. */
 export async function filterRoutes(app: FastifyInstance) {
@@ -31,6 +32,43 @@ export async function filterRoutes(app: FastifyInstance) {
       const row = await queries.find(owner(caller), body.session);
       const session = await queries.open(row);
       return ok(filterAnswers.answer(row.id, session, body));
+    },
+  );
+
+  r.post(
+    '/api/filter/export/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary:
+          'CSV of every qualifying draw the filters match (combo, winners 3..7, total payout); page, pageSize and sort ignored',
+        description:
+          "The body is the filter request's. The draws come in draw order, streamed in batches (memory stays constant whatever their number); `X-Total-Rows` says how many rows follow the header.",
+        security: bearer,
+        body: filterBodySchema,
+        response: {
+          200: csvAnswer(
+            '`combo,winners_3,winners_4,winners_5,winners_6,winners_7,total_payout` (an attachment `power7-<session>-draws.csv`)',
+          ),
+          ...sessionErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = requirePermission(request, POWER7_PERMISSIONS.download);
+      const body = request.body;
+      const row = await queries.find(owner(caller), body.session);
+      const session = await queries.open(row);
+      const query = toFilterQuery({ ...body, page: 1, pageSize: 1 });
+      // checks the filters (a bad one is a 400, not a broken download) and counts the rows
+      const total = filterAnswers.answer(row.id, session, { ...body, page: 1, pageSize: 1 }).total;
+      const chunks = session.drawsCsv(query);
+      await app.power7.audit.record(request, caller, 'power7.export', row.id, {
+        rows: total,
+        filters: body.filters ?? {},
+      });
+      reply.header('x-total-rows', String(total));
+      return sendCsv(reply, `power7-${row.id}-draws.csv`, chunks);
     },
   );
 }

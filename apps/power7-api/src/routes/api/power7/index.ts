@@ -3,6 +3,7 @@ import { authPlugin, type KeySource } from '../../../plugins/external/auth';
 import type { EndedSignIns } from '../../../revocation/ended-sign-ins';
 import { filterRoutes } from './filter';
 import { insightRoutes } from './insight';
+import { rerunRoutes } from './rerun';
 import { auditRoutes, sessionRoutes } from './sessions';
 import { uploadRoutes } from './upload';
 import { winnerRoutes } from './winners';
@@ -17,6 +18,7 @@ export async function power7Routes(
 ) {
   await app.register(authPlugin, options);
   await app.register(uploadRoutes);
+  await app.register(rerunRoutes);
   await app.register(sessionRoutes);
   await app.register(filterRoutes);
   await app.register(insightRoutes);

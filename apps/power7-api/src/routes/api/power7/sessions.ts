@@ -5,18 +5,23 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { paginate, paginatedSchema } from '@pa/contracts/list-query';
-import { clearAllAnswerSchema, sessionSchema, statusSchema } from '@pa/contracts/power7';
+import {
+  clearAllAnswerSchema,
+  sessionEditSchema,
+  sessionSchema,
+  statusSchema,
+} from '@pa/contracts/power7';
 import { csvAnswer, errorAnswers } from '@pa/server-kit/openapi';
 import { auditEventSchema } from '../../../audit/audit-log';
 import { requirePermission } from '../../../plugins/external/auth';
 import {
-  attachment,
   bearer,
   owner,
   pageQuery,
   sessionErrors,
   sessionParams,
   sessionQuery,
+  sendCsv,
 } from './common';
 
 /** The caller's sessions: progress of one, the list, the rejected-rows report, clearing them all. */
@@ -89,10 +94,54 @@ export async function sessionRoutes(app: FastifyInstance) {
       const row = await queries.find(owner(caller), request.params.id);
       const file = await queries.rejectedCsvPath(row);
       await audit.record(request, caller, 'power7.download', row.id, { file: 'rejected.csv' });
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', attachment(`power7-${row.id}-rejected-rows.csv`))
-        .send(createReadStream(file));
+      return sendCsv(reply, `power7-${row.id}-rejected-rows.csv`, createReadStream(file));
+    },
+  );
+
+  r.patch(
+    '/api/power7/sessions/:id/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary: 'Names a session and notes on it (`name`, `note`; empty text clears one)',
+        security: bearer,
+        params: sessionParams,
+        body: sessionEditSchema,
+        response: { 200: envelopeSchema(sessionSchema), 404: sessionErrors[404] },
+      },
+    },
+    async (request) => {
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
+      const row = await queries.find(owner(caller), request.params.id);
+      const edited = await app.power7.sessions.edit(row, request.body);
+      // what changed, not the text itself (a note may hold anything the analyst typed)
+      await audit.record(request, caller, 'power7.session.edit', row.id, {
+        fields: Object.keys(request.body),
+      });
+      return ok(queries.view(edited), 'The session was saved.');
+    },
+  );
+
+  r.delete(
+    '/api/power7/sessions/:id/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary:
+          'Deletes one session with its files and results (its running job is cancelled first)',
+        security: bearer,
+        params: sessionParams,
+        response: { 200: envelopeSchema(clearAllAnswerSchema), 404: sessionErrors[404] },
+      },
+    },
+    async (request) => {
+      const caller = requirePermission(request, POWER7_PERMISSIONS.clear);
+      const row = await queries.find(owner(caller), request.params.id);
+      await app.power7.sessions.remove([row.id]);
+      await audit.record(request, caller, 'power7.session.delete', row.id, {
+        originalName: row.originalName,
+      });
+      return ok({ deleted: 1 }, 'The session was deleted.');
     },
   );
 

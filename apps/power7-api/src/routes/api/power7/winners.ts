@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -8,7 +7,7 @@ import { comboParam, matchTypeParam, winnersAnswerSchema } from '@pa/contracts/p
 import type { MatchType } from '@pa/power7-engine/session-store';
 import { csvAnswer } from '@pa/server-kit/openapi';
 import { requirePermission, type Caller } from '../../../plugins/external/auth';
-import { attachment, bearer, owner, pageQuery, sessionErrors, sessionQuery } from './common';
+import { bearer, owner, pageQuery, sendCsv, sessionErrors, sessionQuery } from './common';
 
 /** Winning tickets of one draw: a page of them, or their CSV (one match type or all). */
 export async function winnerRoutes(app: FastifyInstance) {
@@ -76,7 +75,7 @@ export async function winnerRoutes(app: FastifyInstance) {
         await iterator.return?.();
       }
     }
-    return Readable.from(rest());
+    return rest();
   };
 
   r.get(
@@ -106,10 +105,7 @@ export async function winnerRoutes(app: FastifyInstance) {
         combo,
         matchType as MatchType,
       );
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', attachment(`power7-${combo}-match${matchType}.csv`))
-        .send(stream);
+      return sendCsv(reply, `power7-${combo}-match${matchType}.csv`, stream);
     },
   );
 
@@ -134,10 +130,7 @@ export async function winnerRoutes(app: FastifyInstance) {
       const caller = requirePermission(request, POWER7_PERMISSIONS.download);
       const { combo } = request.params;
       const stream = await download(request, caller, request.query.session, combo, 'all');
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', attachment(`power7-${combo}-all.csv`))
-        .send(stream);
+      return sendCsv(reply, `power7-${combo}-all.csv`, stream);
     },
   );
 }

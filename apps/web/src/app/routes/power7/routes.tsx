@@ -1,7 +1,8 @@
 import type { RouteObject } from 'react-router';
 
 /**
- * The Power 7 tool's routes under /app/power7 (home, parameters, process, results).
+ * The Power 7 tool's routes under /app/power7 (home, parameters, process, results),
+ * and the scenarios of one file (rerun with other parameters, compare runs).
  * Each screen is loaded on demand (route `lazy`), so public pages never pay for it and the chart
  * code loads only with the process step.
  */
@@ -10,4 +11,6 @@ export const power7Routes: RouteObject[] = [
   { path: 'parameters', lazy: () => import('./parameters') },
   { path: 'process', lazy: () => import('./process') },
   { path: 'results', lazy: () => import('./results') },
+  { path: 'rerun', lazy: () => import('./rerun') },
+  { path: 'compare', lazy: () => import('./compare') },
 ];

@@ -36,6 +36,7 @@ import {
   type Range,
 } from '../lib/url-state';
 import { LoadError, NumberBalls } from './common';
+import { ExportDraws } from './export-draws';
 
 export const SORT_OPTIONS: { value: DrawsView['sort']; label: string }[] = [
   { value: 'totalPayout:desc', label: 'Total payout, highest first' },
@@ -104,6 +105,7 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
             apply({ ...next, page: 1 });
           }}
         />
+        <ExportDraws body={filterBodyOf(session, view)} matching={data?.total} />
         {query.error ? (
           <LoadError
             error={query.error}

@@ -35,6 +35,7 @@ import { formatBytes } from '../lib/format';
 import { timeLeftText } from '../lib/time-left';
 import type { UploadProgress } from '../lib/upload';
 import { NoPermission, StepHeader } from './common';
+import { CurrencyField } from './scenario-fields';
 import { useDispatch } from 'react-redux';
 import { skipToken } from '@reduxjs/toolkit/query';
 
@@ -49,6 +50,7 @@ export const EMPTY_FORM: Required<UploadFormInput> = {
   payout_6: '',
   payout_7: '',
   pool_size: String(DEFAULT_POOL),
+  currency: '',
 };
 
 interface DefaultParams {
@@ -484,6 +486,7 @@ function PayoutsCard({ register, errors }: FieldsProps) {
           error={errors.pool_size?.message}
           {...register('pool_size')}
         />
+        <CurrencyField error={errors.currency?.message} {...register('currency')} />
       </CardContent>
     </Card>
   );

@@ -2,7 +2,6 @@ import { FilePlus2, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import type { Power7Session } from '@pa/contracts/power7';
 import { PageTitle } from '@/components/page-title';
 import {
   AlertDialog,
@@ -18,31 +17,17 @@ import {
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table';
 import { errorMessage } from '@/lib/api/api-error';
 import { useClearAllSessionsMutation, usePower7SessionsQuery } from '../api/power7-endpoints';
 import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
-import { formatAge, formatCount, formatMoney } from '../lib/format';
-import { LoadError, NoPermission, StatusBadge, StepHeader, httpStatusOf } from './common';
+import { formatCount } from '../lib/format';
+import { LoadError, NoPermission, StepHeader, httpStatusOf } from './common';
+import { SessionsTable } from './sessions-table';
 
 const SESSIONS_PAGE_SIZE = 50;
 
-export function budgetText(params: Power7Session['params']) {
-  return params.budget_type === 'fixed'
-    ? `≤ ${formatMoney(params.budget ?? 0)}`
-    : `${formatMoney(params.budget_min ?? 0)} – ${formatMoney(params.budget_max ?? 0)}`;
-}
-
-/** Where a session opens: its process step (progress, failure, or the finished analysis). */
-const sessionLink = (s: Power7Session) =>
-  `/app/power7/process?session=${encodeURIComponent(s._id)}`;
+/** Kept here for the screens that import it from the home (it lives with the scenarios' logic). */
+export { budgetText } from '../lib/scenarios';
 
 export function Power7Home() {
   const access = usePower7Access();
@@ -140,7 +125,8 @@ export function Power7Home() {
           <CardHeader>
             <CardTitle>Your sessions</CardTitle>
             <CardDescription>
-              Newest first. A session and its files are deleted 24 hours after its upload.
+              Newest first. A session and its files are deleted 24 hours after its upload (the
+              Deleted column says when).
             </CardDescription>
           </CardHeader>
           <CardContent>
@@ -167,51 +153,5 @@ export function Power7Home() {
         </Card>
       )}
     </div>
-  );
-}
-
-function SessionsTable({ items }: { items: Power7Session[] }) {
-  return (
-    <Table aria-label="Your sessions">
-      <TableHeader>
-        <TableRow>
-          <TableHead>File</TableHead>
-          <TableHead className="text-right">Tickets</TableHead>
-          <TableHead>Budget</TableHead>
-          <TableHead>Status</TableHead>
-          <TableHead className="text-right">Qualified draws</TableHead>
-          <TableHead>Uploaded</TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {items.map((s) => (
-          <TableRow key={s._id}>
-            <TableCell className="max-w-64 truncate">
-              <Link
-                to={sessionLink(s)}
-                className="text-primary font-medium underline-offset-4 hover:underline"
-              >
-                {s.originalName ?? 'Customer file'}
-              </Link>
-            </TableCell>
-            <TableCell className="text-right tabular-nums">
-              {s.counts.accepted !== undefined ? formatCount(s.counts.accepted) : '—'}
-            </TableCell>
-            <TableCell className="tabular-nums">{budgetText(s.params)}</TableCell>
-            <TableCell>
-              <StatusBadge status={s.status} />
-            </TableCell>
-            <TableCell className="text-right tabular-nums">
-              {s.counts.drawsQualified !== undefined ? formatCount(s.counts.drawsQualified) : '—'}
-            </TableCell>
-            <TableCell>
-              <time dateTime={s.createdAt} title={new Date(s.createdAt).toLocaleString()}>
-                {formatAge(s.createdAt)}
-              </time>
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
   );
 }

@@ -16,6 +16,7 @@ import { timeLeftText } from '../lib/time-left';
 import { budgetText } from './power7-home';
 import { BudgetInsight } from './budget-insight';
 import { DrawsExplorer } from './draws-explorer';
+import { RejectedWarning, ScenarioActions } from './scenario-actions';
 import { LoadError, NoPermission, StatusBadge, StepHeader, httpStatusOf } from './common';
 
 export const PHASE_LABEL: Record<string, string> = {
@@ -148,9 +149,11 @@ function ProcessOf({ session }: { session: string }) {
       {status.status === 'failed' || status.status === 'cancelled' ? (
         <FailedCard status={status} />
       ) : null}
+      {status.status === 'done' ? <RejectedWarning status={status} /> : null}
       {status.counts.rejected !== undefined ? <RejectedRows status={status} /> : null}
       {status.status === 'done' ? (
         <>
+          <ScenarioActions status={status} />
           <DoneSummary status={status} />
           <BudgetInsight session={session} params={status.params} />
           <DrawsExplorer session={session} params={status.params} />

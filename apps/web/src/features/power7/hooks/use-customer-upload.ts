@@ -13,6 +13,7 @@ export function uploadFields(values: UploadFormInput): Record<string, string> {
   }
   for (const field of PAYOUT_FIELDS) fields[field] = values[field] ?? '';
   if (values.pool_size?.trim()) fields.pool_size = values.pool_size.trim();
+  if (values.currency?.trim()) fields.currency = values.currency.trim();
   return fields;
 }
 

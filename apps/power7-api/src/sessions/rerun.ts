@@ -1,0 +1,66 @@
+import { copyFile, link, mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ErrorCode } from '@pa/contracts/error-codes';
+import { AppError } from '@pa/server-kit/errors';
+import { readSessionStatus, SESSION_FILES } from '@pa/power7-engine/session-store';
+import { UPLOAD_FILE } from './memory';
+
+/** The read file of a session, reused by a rerun over the same pool; `ingest.json` last (it means "read"). */
+const READ_FILES = ['tickets', 'rows', 'rowIndex', 'rejectedCsv', 'ingest'] as const;
+
+/**
+ * A file of the source session in the rerun's folder: a hard link (no copy, no disk; the files of a
+ * read upload never change), or a copy where the file system has no links.
+ */
+async function linkOrCopy(from: string, to: string): Promise<void> {
+  try {
+    await link(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw error;
+    await copyFile(from, to);
+  }
+}
+
+/** The bytes of the files a rerun takes from its source, counted against the owner's quota. */
+export interface RerunSource {
+  /** The source's stored rows are read again (another pool): the job reads a file. */
+  reread: boolean;
+  bytes: number;
+  files: [from: string, to: string][];
+}
+
+/**
+ * What a rerun of the session in `sourceDir` takes with `pool`: its read tickets, rows, index and
+ * rejected rows when the pool is the one they were read with (the job then reads no file), else its
+ * stored rows (`rows.csv`, the CSV form of an XLSX too) as the new session's upload, read again with
+ * the new pool. 409 when the source has no read tickets (its file held no valid row, or was never read).
+ */
+export async function rerunSource(
+  sourceDir: string,
+  dir: string,
+  pool: number,
+): Promise<RerunSource> {
+  const { ingest } = await readSessionStatus(sourceDir);
+  if (!ingest) {
+    throw new AppError(
+      ErrorCode.CONFLICT,
+      'This session has no read tickets to run again (its file was not read yet, or held no valid row); upload the file instead.',
+    );
+  }
+  const reread = ingest.pool !== pool;
+  const files: [string, string][] = reread
+    ? [[join(sourceDir, SESSION_FILES.rows), join(dir, UPLOAD_FILE)]]
+    : READ_FILES.map((name) => [
+        join(sourceDir, SESSION_FILES[name]),
+        join(dir, SESSION_FILES[name]),
+      ]);
+  const sizes = await Promise.all(files.map(([from]) => stat(from).then((s) => s.size)));
+  return { reread, bytes: sizes.reduce((sum, size) => sum + size, 0), files };
+}
+
+/** Puts the source's files into the rerun's folder, in order (`ingest.json` last). */
+export async function placeRerunFiles(dir: string, source: RerunSource): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const [from, to] of source.files) await linkOrCopy(from, to);
+}

@@ -1,0 +1,6 @@
+import { CompareView } from '@/features/power7/components/compare-view';
+
+/** Loaded on demand by the route's `lazy` (see routes.tsx). */
+export function Component() {
+  return <CompareView />;
+}

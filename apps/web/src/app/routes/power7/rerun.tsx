@@ -1,0 +1,6 @@
+import { RerunView } from '@/features/power7/components/rerun-view';
+
+/** Loaded on demand by the route's `lazy` (see routes.tsx). */
+export function Component() {
+  return <RerunView />;
+}
