@@ -8,10 +8,12 @@ import {
 } from 'fastify-type-provider-zod';
 import { controlCharacterGuard } from '@pa/server-kit/control-characters';
 import { loggerOptions } from '@pa/server-kit/logger';
+import { metricsPlugin } from '@pa/server-kit/metrics';
 import { openApi } from '@pa/server-kit/openapi';
 import { securityHeadersPlugin } from '@pa/server-kit/security-headers';
 import type { Power7Config } from './config';
 import { openDatabase } from './db/client';
+import { power7Metrics } from './plugins/app/metrics';
 import { sessionsPlugin } from './plugins/app/sessions';
 import { keySource } from './plugins/external/auth';
 import { corsPlugin } from './plugins/external/cors';
@@ -48,6 +50,7 @@ export async function buildPower7App(config: Power7Config) {
   await app.register(securityHeadersPlugin, {});
   await app.register(corsPlugin, { origins: config.CORS_ORIGINS });
   await app.register(power7ErrorHandler);
+  await app.register(metricsPlugin, { enabled: config.METRICS, service: 'power7-api' });
   // NUL and other control characters in any query, path parameter or JSON body: 400 naming the field.
   await app.register(controlCharacterGuard);
   await app.register(multipartPlugin, { fileBytes: config.UPLOAD_MAX_BYTES });
@@ -64,6 +67,7 @@ export async function buildPower7App(config: Power7Config) {
     app.addHook('onClose', async () => ended.stop());
     await ended.start(app.log);
   }
+  power7Metrics(app, ended);
   await app.register(systemRoutes, { keys, ended, version });
   if (ended) await app.register(power7Routes, { keys, ended });
   return app;
