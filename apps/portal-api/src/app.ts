@@ -7,6 +7,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { openAdminChannel } from '@pa/server-kit/admin-channel';
 import { controlCharacterGuard } from '@pa/server-kit/control-characters';
 import { allowOrigins } from '@pa/server-kit/cors';
 import { errorHandler } from '@pa/server-kit/error-handler';
@@ -19,6 +20,7 @@ import type { PortalConfig } from './config';
 import { openDatabase, type OpenDatabase } from './db/client';
 import { uniqueConflict } from './db/unique-conflicts';
 import type { LimiterStore } from './modules/accounts/limits';
+import { portalChannelRoutes } from './modules/admin/channel';
 import { AuthCache } from './modules/auth/auth-cache';
 import { loadSigningKeys } from './modules/auth/keys';
 import { seed, type SeedResult } from './modules/companies/seed';
@@ -71,6 +73,21 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   app.addHook('onClose', async () => {
     if (!options.database) await database.close();
   });
+  // On its own PGlite folder the portal answers the admin command (backups, create-company) locally.
+  if (!options.database && database.dump) {
+    let closeChannel: (() => Promise<void>) | null = null;
+    app.addHook('onReady', async () => {
+      closeChannel = await openAdminChannel(
+        config.DATA_DIR,
+        'portal',
+        portalChannelRoutes(database),
+        app.log,
+      );
+    });
+    app.addHook('preClose', async () => {
+      await closeChannel?.();
+    });
+  }
   const shared = openSharedState(config.REDIS_URL, app.log);
   app.decorate('limiterStore', shared.limiterStore);
   app.addHook('onClose', shared.close);

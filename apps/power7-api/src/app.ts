@@ -6,6 +6,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { openAdminChannel } from '@pa/server-kit/admin-channel';
 import { controlCharacterGuard } from '@pa/server-kit/control-characters';
 import { loggerOptions } from '@pa/server-kit/logger';
 import { metricsPlugin } from '@pa/server-kit/metrics';
@@ -45,6 +46,25 @@ export async function buildPower7App(config: Power7Config) {
   // a busy machine can take longer than Fastify's 10 s plugin start limit.
   const database = await openDatabase(config);
   await app.register(sessionsPlugin, { config, database });
+  // On its own PGlite folder, `npm run admin -- backup` asks this process for a consistent dump.
+  const { dump } = database;
+  if (dump) {
+    let closeChannel: (() => Promise<void>) | null = null;
+    app.addHook('onReady', async () => {
+      closeChannel = await openAdminChannel(
+        config.DATA_DIR,
+        'power7',
+        (channel) =>
+          channel.post('/backup/database', async (_request, reply) =>
+            reply.type('application/gzip').send(Buffer.from(await (await dump()).arrayBuffer())),
+          ),
+        app.log,
+      );
+    });
+    app.addHook('preClose', async () => {
+      await closeChannel?.();
+    });
+  }
   // Order matters: security headers, CORS and the error handler wrap every route registered after them.
   // helmet's default headers, computed once (as the portal does).
   await app.register(securityHeadersPlugin, {});
