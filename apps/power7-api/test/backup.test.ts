@@ -50,6 +50,10 @@ describe('backup and restore of the embedded default', () => {
       const saved = await runAdmin(original, ['backup', '--out', archive]);
       expect(saved.output).toContain(`Backup written to ${archive}`);
       expect(saved.code).toBe(0);
+      // Ctrl+C stops both services, cleanly
+      expect(await product.stop()).toBe(0);
+      await expect(fetch(`${product.power7}/api/live/`)).rejects.toThrow();
+      await expect(fetch(`${product.portal}/api/live/`)).rejects.toThrow();
     } finally {
       await product.stop();
     }
