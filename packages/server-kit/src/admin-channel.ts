@@ -26,7 +26,7 @@ interface Log {
 /**
  * Serves `routes` on the service's admin socket; resolves to the function that closes it. A socket
  * file left by a killed process is replaced (the caller holds DATA_DIR's folder lock: no other live
- * service of this kind uses it). Null when the path is too long for a socket (logged).
+ * service of this kind uses it). Null (logged) when no socket can be made there.
  */
 export async function openAdminChannel(
   dataDir: string,
@@ -42,13 +42,24 @@ export async function openAdminChannel(
     );
     return null;
   }
-  fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
-  fs.chmodSync(path.dirname(socket), 0o700);
-  fs.rmSync(socket, { force: true });
   const channel = Fastify({ logger: false, bodyLimit: 64 * 1024 });
   routes(channel);
-  await channel.listen({ path: socket });
-  fs.chmodSync(socket, 0o600);
+  try {
+    fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+    fs.chmodSync(path.dirname(socket), 0o700);
+    fs.rmSync(socket, { force: true });
+    await channel.listen({ path: socket });
+    fs.chmodSync(socket, 0o600);
+  } catch (error) {
+    // a folder that holds no sockets (some network mounts; Windows wants named pipes): the service
+    // runs all the same, and the admin command says the folder is in use
+    await channel.close();
+    log.warn(
+      { err: error, socket },
+      'no admin socket; the admin command cannot reach this running service',
+    );
+    return null;
+  }
   return async () => {
     await channel.close();
     fs.rmSync(socket, { force: true });
