@@ -2,7 +2,8 @@
 // `npm start`: builds the web app and the services when their builds are missing or older than their
 // sources, then runs the portal (web app + portal API) and the Power 7 API side by side, compiled, on
 // the embedded defaults.
-// Either service stopping stops the other, so a failure is never half-hidden.
+// A service that dies once ready is restarted (with back-off and a limit: launch() below); one that
+// cannot start stops the other, so a failure is never half-hidden.
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { buildServices, newestMtime, servicesStale } from './build-services.mjs';
@@ -32,30 +33,68 @@ if (servicesStale()) {
 }
 
 const services = [
-  ['portal', 'apps/portal-api/dist/server.mjs'],
-  ['power7', 'apps/power7-api/dist/server.mjs'],
+  ['portal', 'apps/portal-api/dist/server.mjs', process.env.PORTAL_PORT ?? 8000],
+  ['power7', 'apps/power7-api/dist/server.mjs', process.env.POWER7_PORT ?? 8001],
 ];
+/** Restarts of one service allowed within RESTART_WINDOW_MS before everything stops. */
+const RESTART_LIMIT = Number(process.env.RESTART_LIMIT ?? 5);
+if (!Number.isInteger(RESTART_LIMIT) || RESTART_LIMIT < 0) {
+  console.error('RESTART_LIMIT must be a whole number of restarts (0 = never restart).');
+  process.exit(1);
+}
+const RESTART_WINDOW_MS = 60_000;
 let stopping = false;
 let signInDetails = '';
-const children = services.map(([name, entry]) => {
+const children = new Map();
+const restartTimes = new Map(services.map(([name]) => [name, []]));
+const everReady = new Set();
+
+/**
+ * Starts one service. A service that dies once it was ready (a kill -9, out of memory) is started
+ * again after 1, 2, 4… s; past RESTART_LIMIT restarts within a minute, or when it dies before it was
+ * ever ready (a bad setting, a port in use: another try would fail the same way), everything stops.
+ */
+function launch([name, entry, port]) {
   const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, entry)], {
     cwd: root,
     // The IPC channel carries the portal's sign-in details (printed below once all is ready).
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: process.env,
   });
+  children.set(name, child);
   child.on('message', (message) => {
     if (message?.type === 'sign-in-details') signInDetails = String(message.text);
   });
   child.on('exit', (code, signal) => {
     if (stopping) return;
+    const how = signal ?? `exit code ${code}`;
+    if (!everReady.has(name)) {
+      console.error(`${name} service stopped while starting (${how}); stopping the others.`);
+      return stop(code || 1);
+    }
+    const now = Date.now();
+    const recent = restartTimes.get(name).filter((at) => now - at < RESTART_WINDOW_MS);
+    if (recent.length >= RESTART_LIMIT) {
+      console.error(
+        `${name} service stopped (${how}) after ${recent.length} restarts within ${RESTART_WINDOW_MS / 1000} s; giving up and stopping everything. Its log above says why.`,
+      );
+      return stop(code || 1);
+    }
+    const delay = 1000 * 2 ** recent.length;
+    restartTimes.set(name, [...recent, now]);
     console.error(
-      `${name} service stopped (${signal ?? `exit code ${code}`}); stopping the others.`,
+      `${name} service stopped (${how}); restarting it in ${delay / 1000} s (restart ${recent.length + 1} of ${RESTART_LIMIT} allowed within ${RESTART_WINDOW_MS / 1000} s).`,
     );
-    stop(code || 1);
+    setTimeout(() => {
+      if (stopping) return;
+      launch([name, entry, port]);
+      void ready(port).then(() => {
+        if (!stopping) console.log(`${name} service restarted and ready.`);
+      });
+    }, delay);
   });
-  return child;
-});
+}
+for (const service of services) launch(service);
 
 /** Polls a service's readiness check until it answers 200 (or the starter is stopping). */
 async function ready(port) {
@@ -72,7 +111,7 @@ async function ready(port) {
 }
 
 // The sign-in details come last, as one block, when both services answer: not lost among start-up logs.
-Promise.all([ready(process.env.PORTAL_PORT ?? 8000), ready(process.env.POWER7_PORT ?? 8001)]).then(
+Promise.all(services.map(([name, , port]) => ready(port).then(() => everReady.add(name)))).then(
   async () => {
     while (!signInDetails && !stopping) await new Promise((r) => setTimeout(r, 100));
     if (!stopping) console.log(`\nPower Analyzer is ready.${signInDetails}`);
@@ -81,13 +120,13 @@ Promise.all([ready(process.env.PORTAL_PORT ?? 8000), ready(process.env.POWER7_PO
 
 function stop(code) {
   stopping = true;
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  // a child killed by a signal has no exit code, only a signal code
+  const all = [...children.values()].filter((c) => c.exitCode === null && c.signalCode === null);
+  for (const child of all) child.kill('SIGTERM');
   setTimeout(() => process.exit(code), 5000).unref();
-  Promise.all(
-    children.map((child) =>
-      child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null,
-    ),
-  ).then(() => process.exit(code));
+  Promise.all(all.map((child) => new Promise((r) => child.once('exit', r)))).then(() =>
+    process.exit(code),
+  );
 }
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));

@@ -1,22 +1,26 @@
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
+import { Counter } from 'prom-client';
 import {
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { openAdminChannel } from '@pa/server-kit/admin-channel';
 import { controlCharacterGuard } from '@pa/server-kit/control-characters';
 import { allowOrigins } from '@pa/server-kit/cors';
 import { errorHandler } from '@pa/server-kit/error-handler';
 import { healthRoutes } from '@pa/server-kit/health';
 import { loggerOptions } from '@pa/server-kit/logger';
+import { metricsPlugin } from '@pa/server-kit/metrics';
 import { openApi } from '@pa/server-kit/openapi';
 import { securityHeadersPlugin } from '@pa/server-kit/security-headers';
 import type { PortalConfig } from './config';
 import { openDatabase, type OpenDatabase } from './db/client';
 import { uniqueConflict } from './db/unique-conflicts';
 import type { LimiterStore } from './modules/accounts/limits';
+import { portalChannelRoutes } from './modules/admin/channel';
 import { AuthCache } from './modules/auth/auth-cache';
 import { loadSigningKeys } from './modules/auth/keys';
 import { seed, type SeedResult } from './modules/companies/seed';
@@ -69,6 +73,21 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   app.addHook('onClose', async () => {
     if (!options.database) await database.close();
   });
+  // On its own PGlite folder the portal answers the admin command (backups, create-company) locally.
+  if (!options.database && database.dump) {
+    let closeChannel: (() => Promise<void>) | null = null;
+    app.addHook('onReady', async () => {
+      closeChannel = await openAdminChannel(
+        config.DATA_DIR,
+        'portal',
+        portalChannelRoutes(database),
+        app.log,
+      );
+    });
+    app.addHook('preClose', async () => {
+      await closeChannel?.();
+    });
+  }
   const shared = openSharedState(config.REDIS_URL, app.log);
   app.decorate('limiterStore', shared.limiterStore);
   app.addHook('onClose', shared.close);
@@ -107,6 +126,8 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   await app.register(cookie);
   const webFallback = await registerWebApp(app, config.WEB_DIST_DIR);
   await app.register(errorHandler, { fallback: webFallback, mapError: uniqueConflict });
+  await app.register(metricsPlugin, { enabled: config.METRICS, service: 'portal-api' });
+  countSignIns(app);
   await app.register(controlCharacterGuard);
   await app.register(openApi, {
     title: 'Power Analyzer portal API',
@@ -133,6 +154,26 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   await app.register(registerAccountRoutes);
   await app.register(registerAdminRoutes);
   return app;
+}
+
+/** Sign-ins by outcome (`portal_sign_ins_total`): success, failure (any refusal but 429), rate_limited. */
+function countSignIns(app: FastifyInstance) {
+  const signIns = new Counter({
+    name: 'portal_sign_ins_total',
+    help: 'Sign-in attempts by outcome: success, failure, rate_limited.',
+    labelNames: ['outcome'],
+    registers: [app.metrics],
+  });
+  for (const outcome of ['success', 'failure', 'rate_limited']) signIns.inc({ outcome }, 0);
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.routeOptions.url === '/api/accounts/sign-in' && request.method === 'POST') {
+      const status = reply.statusCode;
+      signIns.inc({
+        outcome: status < 300 ? 'success' : status === 429 ? 'rate_limited' : 'failure',
+      });
+    }
+    done();
+  });
 }
 
 export type PortalApp = Awaited<ReturnType<typeof buildPortalApp>>;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { listVar, loadConfig, logLevelVar, portVar } from '@pa/server-kit/config';
+import { boolVar, listVar, loadConfig, logLevelVar, portVar } from '@pa/server-kit/config';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -15,6 +15,8 @@ export const portalConfigSchema = z
     DATA_DIR: z.string().default(path.join(repoRoot, '.data')),
     DATABASE_URL: z.url({ message: 'must be a postgres:// URL' }).optional(),
     LOG_LEVEL: logLevelVar,
+    /** `GET /metrics` (Prometheus) on the portal's port; false = 404 (docs/operations.md). */
+    METRICS: boolVar(true),
     WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'apps/web/dist')),
     /** The web app's public address; unset = the portal's own (it serves the web app). */
     PUBLIC_URL: z.url().optional(),

@@ -64,7 +64,7 @@ afterAll(async () => {
 });
 
 describe('first start and the admin command line', () => {
-  it('prints the generated password once, refuses the CLI while the server holds the folder, then creates companies idempotently', async () => {
+  it('prints the generated password once, creates companies idempotently through the running server (and refuses when it cannot ask it)', async () => {
     const first = await startServer();
     servers.push(first.child);
     const printed = first.output();
@@ -88,19 +88,39 @@ describe('first start and the admin command line', () => {
       '--admin-password',
       'acme boss passphrase',
     ];
-    const refused = await run(args);
-    expect(refused.code).toBe(75);
-    expect(refused.stderr).toContain(`in use by process ${first.child.pid}`);
-
-    await stop(first.child);
+    // While the portal runs, the command asks it through its admin socket: same messages, and the
+    // new administrator signs in on the running portal at once.
+    const socket = path.join(dataDir, 'run', 'portal.sock');
+    expect(fs.statSync(socket).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.dirname(socket)).mode & 0o777).toBe(0o700);
     const created = await run(args);
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/Company "Acme" created \(id [0-9a-f-]{36}\)/);
     expect(created.stdout).toContain('as boss (boss@acme.test)');
+    const boss = await fetch(`http://127.0.0.1:${port}/api/accounts/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'boss@acme.test', password: 'acme boss passphrase' }),
+    });
+    expect(boss.status).toBe(200);
     const again = await run(args);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/Company "Acme" already exists/);
+    const taken = await run([...args.slice(0, 2), 'Other', ...args.slice(3)]);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain('email "boss@acme.test" is already used by another account.');
+
+    // A portal that holds the folder but whose socket is gone: refused, never opened twice.
+    fs.rmSync(socket);
+    const refused = await run([...args.slice(0, 2), 'Third', ...args.slice(3)]);
+    expect(refused.code).toBe(75);
+    expect(refused.stderr).toContain(`in use by process ${first.child.pid}`);
+
+    await stop(first.child);
+    const stopped = await run(args);
+    expect(stopped.code).toBe(0);
+    expect(stopped.stdout).toMatch(/Company "Acme" already exists/);
     const weak = await run([...args.slice(0, 5), '--admin-password', 'short']);
     expect(weak.code).toBe(64);
     expect(weak.stderr).toContain('--admin-password: Password must be at least 12 characters');

@@ -6,12 +6,15 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { openAdminChannel } from '@pa/server-kit/admin-channel';
 import { controlCharacterGuard } from '@pa/server-kit/control-characters';
 import { loggerOptions } from '@pa/server-kit/logger';
+import { metricsPlugin } from '@pa/server-kit/metrics';
 import { openApi } from '@pa/server-kit/openapi';
 import { securityHeadersPlugin } from '@pa/server-kit/security-headers';
 import type { Power7Config } from './config';
 import { openDatabase } from './db/client';
+import { power7Metrics } from './plugins/app/metrics';
 import { sessionsPlugin } from './plugins/app/sessions';
 import { keySource } from './plugins/external/auth';
 import { corsPlugin } from './plugins/external/cors';
@@ -43,11 +46,31 @@ export async function buildPower7App(config: Power7Config) {
   // a busy machine can take longer than Fastify's 10 s plugin start limit.
   const database = await openDatabase(config);
   await app.register(sessionsPlugin, { config, database });
+  // On its own PGlite folder, `npm run admin -- backup` asks this process for a consistent dump.
+  const { dump } = database;
+  if (dump) {
+    let closeChannel: (() => Promise<void>) | null = null;
+    app.addHook('onReady', async () => {
+      closeChannel = await openAdminChannel(
+        config.DATA_DIR,
+        'power7',
+        (channel) =>
+          channel.post('/backup/database', async (_request, reply) =>
+            reply.type('application/gzip').send(Buffer.from(await (await dump()).arrayBuffer())),
+          ),
+        app.log,
+      );
+    });
+    app.addHook('preClose', async () => {
+      await closeChannel?.();
+    });
+  }
   // Order matters: security headers, CORS and the error handler wrap every route registered after them.
   // helmet's default headers, computed once (as the portal does).
   await app.register(securityHeadersPlugin, {});
   await app.register(corsPlugin, { origins: config.CORS_ORIGINS });
   await app.register(power7ErrorHandler);
+  await app.register(metricsPlugin, { enabled: config.METRICS, service: 'power7-api' });
   // NUL and other control characters in any query, path parameter or JSON body: 400 naming the field.
   await app.register(controlCharacterGuard);
   await app.register(multipartPlugin, { fileBytes: config.UPLOAD_MAX_BYTES });
@@ -64,6 +87,7 @@ export async function buildPower7App(config: Power7Config) {
     app.addHook('onClose', async () => ended.stop());
     await ended.start(app.log);
   }
+  power7Metrics(app, ended);
   await app.register(systemRoutes, {
     keys,
     ended,

@@ -55,6 +55,8 @@ export const power7ConfigSchema = z
      * process's own queue only: a shared queue's job may run elsewhere).
      */
     READ_DURING_UPLOAD: boolVar(true),
+    /** `GET /metrics` (Prometheus) on this service's port; false = 404 (docs/operations.md). */
+    METRICS: boolVar(true),
     SESSION_TTL_HOURS: z.coerce.number().positive().default(24),
     /** Memory budget for the engine tables of finished sessions kept for fast queries. */
     RESULT_CACHE_MB: z.coerce.number().int().min(1).default(512),

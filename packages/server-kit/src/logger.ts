@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { stdSerializers } from 'pino';
 import { transportGuards } from './transport-guards';
@@ -52,6 +52,35 @@ function decodeURIComponentSafe(text: string): string {
   }
 }
 
+/** Health, readiness, status and scrape paths: polled several times a second, so logged at debug. */
+const PROBE_PATHS = new Set([
+  '/api/live/',
+  '/api/ready/',
+  '/api/health/',
+  '/api/status/',
+  '/metrics',
+]);
+
+function isProbe(url: string): boolean {
+  const question = url.indexOf('?');
+  return PROBE_PATHS.has(question < 0 ? url : url.slice(0, question));
+}
+
+/** Fastify's per-request lines, at debug instead of info for probes (start-up polls them). */
+class ProbeQuietLogController extends LogController {
+  override incomingRequest(...args: Parameters<LogController['incomingRequest']>) {
+    const [request] = args;
+    if (!isProbe(request.url)) return super.incomingRequest(...args);
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(...args: Parameters<LogController['requestCompleted']>) {
+    const [error, request, reply] = args;
+    if (error || !isProbe(request.url)) return super.requestCompleted(...args);
+    reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 /** The bound values of a failed statement in Drizzle's message and stack, up to the stack frames. */
 const PARAMS_LINE = /\nparams: [\s\S]*?(?=\n {4}at |\ncaused by: |$)/;
 
@@ -90,10 +119,16 @@ export function loggerOptions(
   base?: Record<string, string>,
 ): Pick<
   FastifyServerOptions,
-  'logger' | 'genReqId' | 'requestIdHeader' | 'frameworkErrors' | 'clientErrorHandler'
+  | 'logger'
+  | 'genReqId'
+  | 'requestIdHeader'
+  | 'frameworkErrors'
+  | 'clientErrorHandler'
+  | 'logController'
 > {
   return {
     ...transportGuards(),
+    logController: new ProbeQuietLogController(),
     logger:
       level === 'silent'
         ? false

@@ -1,18 +1,32 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { callAdminChannel } from '@pa/server-kit/admin-channel';
 import { ConfigError } from '@pa/server-kit/config';
 import { loadPortalConfig, publicUrlForCommand } from '../config';
 import { DataFolderHeldError, folderHolder, openDatabase } from '../db/client';
 import { hashPassword, passwordProblem } from '../modules/accounts/passwords';
-import { createCompany } from '../modules/companies/create-company';
+import {
+  createCompany,
+  type CreatedCompany,
+  type NewCompany,
+} from '../modules/companies/create-company';
+import { backup, restore } from './backup';
 
 const USAGE = `Usage:
   npm run admin -- create-company --name "Acme" --admin-email a@acme.test --admin-password '…' [--admin-username name] [--admin-first-name …] [--admin-last-name …]
 
-Creates a company with its system permissions, its Administrator role and its first administrator.
-Idempotent: a company of the same name is left as it is. Uses DATABASE_URL when set, otherwise the
-PGlite folder in DATA_DIR (refused while the portal server holds it: stop the server first).`;
+  npm run admin -- backup --out FILE
+  npm run admin -- restore --in FILE
+
+create-company: creates a company with its system permissions, its Administrator role and its first
+administrator. Idempotent: a company of the same name is left as it is. Uses DATABASE_URL when set,
+otherwise the PGlite folder in DATA_DIR; while the portal runs there, it asks the running portal
+(through its admin socket in DATA_DIR/run).
+
+backup: one archive of the embedded default (both PGlite databases, the keys, the Power 7 sessions),
+consistent while the services run. restore: unpacks one into an empty DATA_DIR, services stopped.
+With DATABASE_URL (PostgreSQL) use pg_dump and copy the storage instead: docs/operations.md.`;
 
 class UsageError extends Error {}
 
@@ -43,40 +57,80 @@ async function createCompanyCommand(args: string[]) {
   const userName = values['admin-username']?.trim() || email.split('@')[0] || email;
 
   const config = loadPortalConfig();
+  const input: NewCompany = {
+    name,
+    admin: {
+      userName,
+      email,
+      passwordHash: await hashPassword(password),
+      userFirstName: values['admin-first-name'] ?? 'Company',
+      userLastName: values['admin-last-name'] ?? 'Administrator',
+    },
+  };
+  const result = await createCompanyWhereItRuns(config, input);
+  if (result.created) {
+    console.log(
+      `Company "${name}" created (id ${result.companyId}).\n` +
+        `Its administrator signs in at ${new URL('/auth/signin', publicUrlForCommand(config, process.env)).toString()} ` +
+        `as ${userName} (${email}).`,
+    );
+  } else {
+    console.log(`Company "${name}" already exists (id ${result.companyId}); nothing changed.`);
+  }
+}
+
+/**
+ * On PGlite a running portal alone may open the folder: it is asked through its admin socket. With
+ * no portal answering there (or DATABASE_URL), the database is opened here.
+ */
+async function createCompanyWhereItRuns(
+  config: ReturnType<typeof loadPortalConfig>,
+  input: NewCompany,
+): Promise<CreatedCompany> {
   if (!config.DATABASE_URL) {
+    const answer = await callAdminChannel(config.DATA_DIR, 'portal', 'POST', '/companies', input);
+    if (answer?.status === 200) return answer.json<CreatedCompany>();
+    if (answer) throw new Error(answer.json<{ message: string }>().message);
     const folder = path.join(config.DATA_DIR, 'portal-db');
     const holder = folderHolder(folder);
     if (holder !== null) throw new DataFolderHeldError(folder, holder);
   }
   const database = await openDatabase(config);
   try {
-    const result = await createCompany(database.db, {
-      name,
-      admin: {
-        userName,
-        email,
-        passwordHash: await hashPassword(password),
-        userFirstName: values['admin-first-name'] ?? 'Company',
-        userLastName: values['admin-last-name'] ?? 'Administrator',
-      },
-    });
-    if (result.created) {
-      console.log(
-        `Company "${name}" created (id ${result.companyId}).\n` +
-          `Its administrator signs in at ${new URL('/auth/signin', publicUrlForCommand(config, process.env)).toString()} ` +
-          `as ${userName} (${email}).`,
-      );
-    } else {
-      console.log(`Company "${name}" already exists (id ${result.companyId}); nothing changed.`);
-    }
+    return await createCompany(database.db, input);
   } finally {
     await database.close();
   }
 }
 
+/** `backup --out FILE` / `restore --in FILE`: the embedded default only (cli/backup.ts). */
+async function backupCommand(command: 'backup' | 'restore', args: string[]) {
+  const option = command === 'backup' ? 'out' : 'in';
+  const { values } = parseArgs({ args, options: { [option]: { type: 'string' } }, strict: true });
+  const file = values[option];
+  if (typeof file !== 'string' || !file) throw new UsageError(`--${option} FILE is required.`);
+  const config = loadPortalConfig();
+  if (config.DATABASE_URL)
+    throw new UsageError(
+      `${command} covers the embedded default (PGlite in DATA_DIR); with DATABASE_URL use pg_dump and copy the storage (docs/operations.md).`,
+    );
+  const target = path.resolve(file);
+  const manifest =
+    command === 'backup'
+      ? await backup(config.DATA_DIR, target, process.env)
+      : await restore(config.DATA_DIR, target, process.env);
+  const parts = [...manifest.databases, ...manifest.files].join(', ');
+  console.log(
+    command === 'backup'
+      ? `Backup written to ${target} (${parts}).`
+      : `Restored ${parts} from ${target} (taken ${manifest.createdAt}) into ${config.DATA_DIR}.`,
+  );
+}
+
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
   if (command === 'create-company') return createCompanyCommand(rest);
+  if (command === 'backup' || command === 'restore') return backupCommand(command, rest);
   if (!command || command === 'help' || command === '--help') {
     console.log(USAGE);
     return;

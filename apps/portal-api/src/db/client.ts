@@ -29,6 +29,8 @@ export interface OpenDatabase {
   maintain(): Promise<void>;
   /** Readiness check: one round trip. */
   check(): Promise<boolean>;
+  /** PGlite only: a consistent copy of the data folder (tar.gz) taken while it runs (backups). */
+  dump?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -102,6 +104,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
     changes,
     maintain: () => maintenance.run(),
     check: roundTrip(db),
+    dump: () => pglite.dumpDataDir('gzip'),
     close: async () => {
       await maintenance.stop();
       if (release) await release();

@@ -16,6 +16,8 @@ export interface OpenDatabase {
   driver: 'pglite' | 'postgres';
   check(): Promise<boolean>;
   close(): Promise<void>;
+  /** PGlite only: a consistent copy of the data folder (tar.gz) taken while it runs (backups). */
+  dump?(): Promise<Blob>;
 }
 
 export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../drizzle');
@@ -56,5 +58,11 @@ export async function openDatabase(options: {
       }),
     close,
   );
-  return { db: db as unknown as Power7Db, driver: 'pglite', check: roundTrip(db), close };
+  return {
+    db: db as unknown as Power7Db,
+    driver: 'pglite',
+    check: roundTrip(db),
+    dump: () => client.dumpDataDir('gzip'),
+    close,
+  };
 }

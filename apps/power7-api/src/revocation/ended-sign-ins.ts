@@ -125,6 +125,11 @@ export class EndedSignIns {
     return true;
   }
 
+  /** Seconds since the last list was read; null before the first (metrics). */
+  ageSeconds(now = Date.now()): number | null {
+    return this.readAt === null ? null : (now - this.readAt) / 1000;
+  }
+
   /** Reads now (answered once read or failed), then every interval until `stop()`. */
   async start(log: Log): Promise<void> {
     if (this.timer) return;

@@ -43,6 +43,9 @@ export interface JobRunnerOptions {
   shared?: { redisUrl: string; consume: boolean; lockMs: number };
 }
 
+/** How a job of this process ended, as metrics count it. */
+export type JobOutcome = 'done' | 'failed' | 'cancelled';
+
 /**
  * Runs the sessions' jobs (read the file, analyse it) on its own queue, and keeps the session row and
  * the in-memory state up to date while they run.
@@ -56,13 +59,29 @@ export class SessionJobRunner {
   fileReads = 0;
   /** Progress writes per session, chained so a late one never lands after the final state. */
   private readonly writes = new Map<string, Promise<void>>();
+  /** Told how each job run here ended and how long it took (metrics). */
+  private readonly endListeners = new Set<(outcome: JobOutcome, seconds: number) => void>();
 
   constructor(
     private readonly repo: SessionRepository,
     private readonly memory: SessionMemory,
     private readonly options: JobRunnerOptions,
   ) {
-    const processor = (id: string, context: JobContext) => this.process(id, context);
+    const processor = async (id: string, context: JobContext) => {
+      const started = performance.now();
+      let outcome: JobOutcome = 'failed';
+      try {
+        await this.process(id, context);
+        outcome = 'done';
+      } catch (error) {
+        if (context.signal.aborted || (error as { code?: string }).code === 'CANCELLED')
+          outcome = 'cancelled';
+        throw error;
+      } finally {
+        const seconds = (performance.now() - started) / 1000;
+        for (const listener of this.endListeners) listener(outcome, seconds);
+      }
+    };
     const onError = (id: string, error: unknown) => {
       const cancelled = (error as { code?: string }).code === 'CANCELLED';
       if (!cancelled) options.log.warn({ err: error, session: id }, 'Power 7 job failed');
@@ -96,6 +115,11 @@ export class SessionJobRunner {
         );
       }
     });
+  }
+
+  /** Calls `listener` as each job run by this process ends. */
+  onJobEnd(listener: (outcome: JobOutcome, seconds: number) => void): void {
+    this.endListeners.add(listener);
   }
 
   /** Writes a change of a session and mirrors it in the in-memory row of an active session. */

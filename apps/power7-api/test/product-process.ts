@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { freePort } from '@pa/server-kit/testing/postgres-server';
+import { expect } from 'vitest';
+
+export const repoRoot = resolve(import.meta.dirname, '../../..');
+
+/** The admin's password of every product a test starts. */
+export const ADMIN_PASSWORD = 'product-process-passphrase';
+
+/** The product as `npm start` runs it (scripts/start.mjs, compiled services) on free ports. */
+export async function startProduct(dataDir: string, env: Record<string, string> = {}) {
+  const [portalPort, power7Port] = [await freePort(), await freePort()];
+  const starter = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      SKIP_WEB_BUILD: '1',
+      DATA_DIR: dataDir,
+      PORTAL_PORT: String(portalPort),
+      POWER7_PORT: String(power7Port),
+      LOG_LEVEL: 'warn',
+      DEMO_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  starter.stdout.on('data', (chunk) => (output += chunk));
+  starter.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((done) => starter.once('exit', done));
+  const product = {
+    portal: `http://127.0.0.1:${portalPort}`,
+    power7: `http://127.0.0.1:${power7Port}`,
+    exited,
+    output: () => output,
+    /** Waits until the starter printed `text` (or exited). */
+    async printed(text: string) {
+      for (let i = 0; i < 3600 && !output.includes(text); i++) {
+        if (starter.exitCode !== null) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(output).toContain(text);
+    },
+    /** The pid of the starter's child running `entry` (e.g. power7-api/dist/server.mjs). */
+    childRunning(entry: string): number {
+      for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+          const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+          if (ppid === starter.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(entry))
+            return Number(pid);
+        } catch {
+          // gone meanwhile
+        }
+      }
+      throw new Error(`no child running ${entry}`);
+    },
+    /** Ctrl+C: stops both services. */
+    async stop() {
+      if (starter.exitCode === null && starter.signalCode === null) starter.kill('SIGINT');
+      return exited;
+    },
+    async signIn() {
+      const response = await fetch(`${product.portal}/api/accounts/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ userName: 'admin', password: ADMIN_PASSWORD }),
+      });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { data: { accessToken: string } }).data.accessToken;
+    },
+  };
+  await product.printed('Power Analyzer is ready.');
+  return product;
+}
+
+/** `npm run admin -- …` from the sources, with DATA_DIR; resolves with its exit code and output. */
+export function runAdmin(dataDir: string, args: string[]) {
+  return new Promise<{ code: number | null; output: string }>((done) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'apps/portal-api/src/cli/admin.ts', ...args],
+      { cwd: repoRoot, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' } },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code) => done({ code, output }));
+  });
+}
