@@ -10,4 +10,6 @@ export const power7Routes: RouteObject[] = [
   { path: 'parameters', lazy: () => import('./parameters') },
   { path: 'process', lazy: () => import('./process') },
   { path: 'results', lazy: () => import('./results') },
+  // a finished session as a printable A4 document
+  { path: 'report', lazy: () => import('./report') },
 ];
