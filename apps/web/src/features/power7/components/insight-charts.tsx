@@ -46,7 +46,7 @@ const PRINT_SIZE = { width: 640, height: 256 } as const;
 function ChartBox({ print, children }: { print: boolean; children: React.ReactElement }) {
   if (print) {
     return (
-      <div className="w-full [&_.recharts-wrapper]:h-auto! [&_.recharts-wrapper]:max-w-full! [&_svg]:h-auto [&_svg]:max-w-full">
+      <div className="w-full overflow-hidden [&_.recharts-wrapper]:h-auto! [&_.recharts-wrapper]:max-w-full! [&_svg]:h-auto [&_svg]:max-w-full">
         {cloneElement(children, PRINT_SIZE)}
       </div>
     );

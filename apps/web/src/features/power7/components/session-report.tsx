@@ -147,7 +147,7 @@ function ReportSection({
 }) {
   return (
     <section
-      className={`grid min-w-0 gap-3 ${keepTogether ? 'break-inside-avoid' : ''}`}
+      className={`grid min-w-0 grid-cols-1 gap-3 ${keepTogether ? 'break-inside-avoid' : ''}`}
       aria-label={title}
     >
       <h2 className="text-lg font-semibold break-after-avoid">{title}</h2>
