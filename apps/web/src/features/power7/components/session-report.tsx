@@ -160,7 +160,8 @@ function ReportSection({
 function RowList({ rows, testId }: { rows: ReportRow[]; testId: string }) {
   return (
     <dl
-      className="grid grid-cols-1 gap-x-8 gap-y-1 text-sm sm:grid-cols-2 print:grid-cols-2"
+      // columns, not a grid: the pairs read down the first column, then the second
+      className="gap-x-8 text-sm sm:columns-2 print:columns-2"
       data-testid={testId}
     >
       {rows.map((row) => (
@@ -199,14 +200,14 @@ function ReportFigures({ status }: { status: Power7Status }) {
   const points = budgetCurve(answer);
   return (
     <>
+      <ReportSection title="Budget needed per share of draws">
+        <PercentileTable answer={answer} />
+      </ReportSection>
       <ReportSection title="Budget figures">
         {coverage ? <CoverageHeadline coverage={coverage} answer={answer} band={band} /> : null}
         <KeyFigures answer={answer} />
       </ReportSection>
-      <ReportSection title="Budget needed per share of draws">
-        <PercentileTable answer={answer} />
-      </ReportSection>
-      <ReportSection title="Worst-case draw">
+      <ReportSection title="Most expensive draw">
         <WorstDraw session={status._id} answer={answer} canOpen={false} />
       </ReportSection>
       <ReportSection title="Distribution of total payouts" keepTogether={false}>
