@@ -108,6 +108,12 @@ async function setTheme(page: Page, theme: 'light' | 'dark') {
 const pdfPageCount = (pdf: Buffer) =>
   pdf.toString('latin1').match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
 
+/** The PDF's document title (Chromium writes the page title as UTF-16BE hex: `/Title <FEFF…>`). */
+function pdfTitle(pdf: Buffer): string {
+  const hex = /\/Title\s*<FEFF([0-9A-Fa-f]*)>/.exec(pdf.toString('latin1'))?.[1] ?? '';
+  return Buffer.from(hex, 'hex').swap16().toString('utf16le');
+}
+
 /** The PDF's text, where poppler's pdftotext is installed (the CI machine may not have it). */
 function pdfText(file: string): string | null {
   try {
@@ -202,6 +208,7 @@ test('the report of a finished session: exact figures, A4 print without the shel
   const pages = pdfPageCount(pdf);
   expect(pages).toBeGreaterThanOrEqual(1);
   expect(pages).toBeLessThanOrEqual(3);
+  expect(pdfTitle(pdf)).toContain('Report · report-week.csv');
   const text = pdfText(file);
   if (text !== null) {
     for (const key of ['report-week.csv', 'Parameters', 'Method', money(insight.quantiles[99])]) {
