@@ -12,7 +12,7 @@ export function DashboardLayout({ accountMenu }: { accountMenu: React.ReactNode 
     <SidebarProvider>
       <AppSidebar />
       <SidebarInset>
-        <header className="sticky top-0 z-10 flex h-14 shrink-0 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur sm:px-4">
+        <header className="print:hidden sticky top-0 z-10 flex h-14 shrink-0 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur sm:px-4">
           <SidebarTrigger className="-ml-1" />
           <Separator orientation="vertical" className="mr-1 h-4!" />
           <div className="min-w-0 flex-1 overflow-hidden">
@@ -21,7 +21,7 @@ export function DashboardLayout({ accountMenu }: { accountMenu: React.ReactNode 
           <ThemeMenu />
           {accountMenu}
         </header>
-        <main className="flex flex-1 flex-col gap-4 p-4 sm:p-6">
+        <main className="flex flex-1 flex-col gap-4 p-4 sm:p-6 print:p-0">
           <Outlet />
         </main>
       </SidebarInset>

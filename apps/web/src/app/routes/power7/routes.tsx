@@ -13,4 +13,6 @@ export const power7Routes: RouteObject[] = [
   { path: 'results', lazy: () => import('./results') },
   { path: 'rerun', lazy: () => import('./rerun') },
   { path: 'compare', lazy: () => import('./compare') },
+  // a finished session as a printable A4 document
+  { path: 'report', lazy: () => import('./report') },
 ];

@@ -1,11 +1,9 @@
-import { skipToken } from '@reduxjs/toolkit/query';
-import { useMemo } from 'react';
 import { Link } from 'react-router';
 import type { InsightAnswer, SessionParams } from '@pa/contracts/power7';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useInsightQuery } from '../api/power7-endpoints';
+import { useBudgetInsight } from '../hooks/use-budget-insight';
 import { usePower7Access } from '../hooks/use-power7-access';
 import { formatCount, formatMoney, formatPercent } from '../lib/format';
 import {
@@ -13,8 +11,6 @@ import {
   budgetCurve,
   coverageOf,
   histogramBins,
-  histogramEdges,
-  insightBodyFor,
   type BudgetBand,
 } from '../lib/insight';
 import { LoadError, httpStatusOf } from './common';
@@ -38,19 +34,8 @@ export function BudgetInsight({
   currency?: string;
 }) {
   const band = budgetBandOf(params);
-  const overview = useInsightQuery({ session });
-  const edges = useMemo(
-    () =>
-      overview.data
-        ? histogramEdges(overview.data.min, overview.data.max, undefined, [
-            band.max,
-            ...(band.min !== null ? [band.min] : []),
-          ])
-        : null,
-    [overview.data, band.max, band.min],
-  );
-  const detail = useInsightQuery(edges ? insightBodyFor(session, edges, band) : skipToken);
-  const error = overview.error ?? detail.error;
+  const insight = useBudgetInsight(session, band);
+  const { answer, edges, error } = insight;
 
   return (
     <Card data-testid="power7-insight">
@@ -58,8 +43,8 @@ export function BudgetInsight({
         <CardTitle>Budget insight</CardTitle>
         <CardDescription>
           Every draw is equally likely. Each figure counts all{' '}
-          {overview.data ? formatCount(overview.data.draws) : ''} possible draws of 7 numbers from a
-          pool of {params.pool_size} exactly — nothing is sampled or estimated.
+          {insight.draws !== undefined ? formatCount(insight.draws) : ''} possible draws of 7
+          numbers from a pool of {params.pool_size} exactly — nothing is sampled or estimated.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid grid-cols-1 gap-8">
@@ -68,15 +53,15 @@ export function BudgetInsight({
         ) : error ? (
           <LoadError
             error={error}
-            onRetry={() => void (overview.error ? overview.refetch() : detail.refetch())}
+            onRetry={insight.retry}
             title="The budget insight could not be loaded"
           />
-        ) : !detail.data || !edges ? (
+        ) : !answer || !edges ? (
           <Skeleton className="h-96" aria-label="Loading the budget insight" />
         ) : (
           <InsightBody
             session={session}
-            answer={detail.data}
+            answer={answer}
             edges={edges}
             band={band}
             currency={currency}
@@ -131,7 +116,7 @@ function InsightBody({
   );
 }
 
-function TooOldForInsight({ session }: { session: string }) {
+export function TooOldForInsight({ session }: { session: string }) {
   return (
     <div role="status" className="grid gap-3 text-sm">
       <p>

@@ -22,12 +22,15 @@ export function ChartFigure({
   chart,
   table,
   testId,
+  print = false,
 }: {
   title: React.ReactNode;
   summary: React.ReactNode;
   chart: React.ReactNode;
   table: React.ReactNode;
   testId: string;
+  /** The printed report: the drawing only, no toggle (a page cannot click). */
+  print?: boolean;
 }) {
   const [asTable, setAsTable] = useState(false);
   const summaryId = useId();
@@ -41,25 +44,27 @@ export function ChartFigure({
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <figcaption className="text-sm font-medium">{title}</figcaption>
-        <Button
-          type="button"
-          variant="ghost"
-          size="sm"
-          aria-pressed={asTable}
-          onClick={() => setAsTable((t) => !t)}
-        >
-          {asTable ? (
-            <ChartColumn className="size-4" aria-hidden="true" />
-          ) : (
-            <TableProperties className="size-4" aria-hidden="true" />
-          )}
-          {asTable ? 'Show as chart' : 'Show as table'}
-        </Button>
+        {print ? null : (
+          <Button
+            type="button"
+            variant="ghost"
+            size="sm"
+            aria-pressed={asTable}
+            onClick={() => setAsTable((t) => !t)}
+          >
+            {asTable ? (
+              <ChartColumn className="size-4" aria-hidden="true" />
+            ) : (
+              <TableProperties className="size-4" aria-hidden="true" />
+            )}
+            {asTable ? 'Show as chart' : 'Show as table'}
+          </Button>
+        )}
       </div>
       <p id={summaryId} className="text-muted-foreground text-sm">
         {summary}
       </p>
-      <div className="min-w-0">{asTable ? table : chart}</div>
+      <div className="min-w-0">{asTable && !print ? table : chart}</div>
     </figure>
   );
 }

@@ -1,3 +1,4 @@
+import { cloneElement } from 'react';
 import {
   Area,
   AreaChart,
@@ -35,6 +36,30 @@ import { ChartFigure, TOOLTIP_STYLE } from './chart-figure';
  * one left beyond the new edge would widen the page.
  */
 const CHART_BOX = 'h-64 w-full overflow-hidden';
+/** The printed chart's drawing size: it fits A4's 180 mm text width, and scales down on a narrow screen. */
+const PRINT_SIZE = { width: 640, height: 256 } as const;
+
+/**
+ * The chart's box: on screen it follows its container; in print it is drawn at a fixed size (a
+ * container measured on screen would be the wrong width on paper) and scaled by its viewBox.
+ */
+function ChartBox({ print, children }: { print: boolean; children: React.ReactElement }) {
+  if (print) {
+    return (
+      <div className="w-full overflow-hidden [&_.recharts-wrapper]:h-auto! [&_.recharts-wrapper]:max-w-full! [&_svg]:h-auto [&_svg]:max-w-full">
+        {cloneElement(children, PRINT_SIZE)}
+      </div>
+    );
+  }
+  return (
+    <div className={CHART_BOX}>
+      <ResponsiveContainer width="100%" height="100%">
+        {children}
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
 const AXIS_PROPS = { className: 'text-xs', stroke: 'currentColor' } as const;
 const axisTitle = (value: string, axis: 'x' | 'y') =>
   axis === 'x'
@@ -73,11 +98,14 @@ export function PayoutHistogram({
   band,
   draws,
   currency,
+  print = false,
 }: {
   bins: HistogramBin[];
   band: BudgetBand;
   draws: number;
   currency?: string;
+  /** The printed report's variant: fixed size, no tooltip, no table toggle. */
+  print?: boolean;
 }) {
   const data = bins.map((bin, index) => ({ ...bin, index }));
   const last = bins[bins.length - 1];
@@ -87,6 +115,7 @@ export function PayoutHistogram({
   return (
     <ChartFigure
       testId="power7-histogram"
+      print={print}
       title="Draws by total payout"
       summary={
         <>
@@ -101,30 +130,31 @@ export function PayoutHistogram({
         </>
       }
       chart={
-        <div className={CHART_BOX}>
-          <ResponsiveContainer width="100%" height="100%">
-            <BarChart
-              data={data}
-              margin={{ top: 8, right: 8, bottom: 16, left: 8 }}
-              barCategoryGap={1}
-              title="Draws by total payout"
-            >
-              <CartesianGrid strokeDasharray="3 3" className="stroke-border" vertical={false} />
-              <XAxis
-                dataKey="index"
-                type="category"
-                interval="preserveStartEnd"
-                minTickGap={16}
-                tickFormatter={(i: number) => formatMoneyShort(bins[i]?.to ?? 0, currency)}
-                label={axisTitle('Total payout (log scale)', 'x')}
-                {...AXIS_PROPS}
-              />
-              <YAxis
-                tickFormatter={(v: number) => countFormat.format(v)}
-                width={64}
-                label={axisTitle('Draws', 'y')}
-                {...AXIS_PROPS}
-              />
+        <ChartBox print={print}>
+          <BarChart
+            data={data}
+            margin={{ top: 8, right: 8, bottom: 16, left: 8 }}
+            barCategoryGap={1}
+            accessibilityLayer={!print}
+            title="Draws by total payout"
+          >
+            <CartesianGrid strokeDasharray="3 3" className="stroke-border" vertical={false} />
+            <XAxis
+              dataKey="index"
+              type="category"
+              interval="preserveStartEnd"
+              minTickGap={16}
+              tickFormatter={(i: number) => formatMoneyShort(bins[i]?.to ?? 0, currency)}
+              label={axisTitle('Total payout (log scale)', 'x')}
+              {...AXIS_PROPS}
+            />
+            <YAxis
+              tickFormatter={(v: number) => countFormat.format(v)}
+              width={64}
+              label={axisTitle('Draws', 'y')}
+              {...AXIS_PROPS}
+            />
+            {print ? null : (
               <Tooltip
                 cursor={{ fill: 'var(--accent)' }}
                 contentStyle={TOOLTIP_STYLE}
@@ -139,18 +169,18 @@ export function PayoutHistogram({
                   'Draws',
                 ]}
               />
-              <Bar
-                dataKey="draws"
-                isAnimationActive={false}
-                minPointSize={(value) => (Number(value) > 0 ? 3 : 0)}
-              >
-                {data.map((bin) => (
-                  <Cell key={bin.index} fill={binColour(bin, band)} />
-                ))}
-              </Bar>
-            </BarChart>
-          </ResponsiveContainer>
-        </div>
+            )}
+            <Bar
+              dataKey="draws"
+              isAnimationActive={false}
+              minPointSize={(value) => (Number(value) > 0 ? 3 : 0)}
+            >
+              {data.map((bin) => (
+                <Cell key={bin.index} fill={binColour(bin, band)} />
+              ))}
+            </Bar>
+          </BarChart>
+        </ChartBox>
       }
       table={<HistogramTable bins={bins} draws={draws} currency={currency} />}
     />
@@ -211,59 +241,64 @@ export function BudgetCurveChart({
   band,
   summary,
   currency,
+  print = false,
 }: {
   points: CurvePoint[];
   band: BudgetBand;
   summary: React.ReactNode;
   currency?: string;
+  /** The printed report's variant: fixed size, no tooltip, no table toggle. */
+  print?: boolean;
 }) {
   const data = points.map((p) => ({ ...p, x: logPosition(p.budget) }));
   return (
     <ChartFigure
       testId="power7-curve"
+      print={print}
       title="Budget curve: share of draws a budget covers"
       summary={summary}
       chart={
         <div className="grid gap-2">
-          <div className={CHART_BOX}>
-            <ResponsiveContainer width="100%" height="100%">
-              <AreaChart
-                data={data}
-                margin={{ top: 16, right: 16, bottom: 16, left: 8 }}
-                title="Budget curve"
-              >
-                <CartesianGrid strokeDasharray="3 3" className="stroke-border" vertical={false} />
-                <XAxis
-                  dataKey="x"
-                  type="number"
-                  domain={['dataMin', 'dataMax']}
-                  ticks={logTicks(points)}
-                  tickFormatter={(x: number) => formatMoneyShort(amountAt(x), currency)}
-                  label={axisTitle('Budget (log scale)', 'x')}
-                  {...AXIS_PROPS}
-                />
-                <YAxis
-                  domain={[0, 1]}
-                  tickFormatter={(v: number) => `${Math.round(v * 100)} %`}
-                  width={64}
-                  label={axisTitle('Draws covered', 'y')}
-                  {...AXIS_PROPS}
-                />
-                {band.min !== null ? (
-                  <ReferenceArea
-                    x1={logPosition(band.min)}
-                    x2={logPosition(band.max)}
-                    fill="var(--primary)"
-                    fillOpacity={0.1}
-                    ifOverflow="hidden"
-                  />
-                ) : null}
-                <ReferenceLine
-                  x={logPosition(band.max)}
-                  stroke="var(--destructive)"
-                  strokeDasharray="4 4"
+          <ChartBox print={print}>
+            <AreaChart
+              data={data}
+              margin={{ top: 16, right: 16, bottom: 16, left: 8 }}
+              accessibilityLayer={!print}
+              title="Budget curve"
+            >
+              <CartesianGrid strokeDasharray="3 3" className="stroke-border" vertical={false} />
+              <XAxis
+                dataKey="x"
+                type="number"
+                domain={['dataMin', 'dataMax']}
+                ticks={logTicks(points)}
+                tickFormatter={(x: number) => formatMoneyShort(amountAt(x), currency)}
+                label={axisTitle('Budget (log scale)', 'x')}
+                {...AXIS_PROPS}
+              />
+              <YAxis
+                domain={[0, 1]}
+                tickFormatter={(v: number) => `${Math.round(v * 100)} %`}
+                width={64}
+                label={axisTitle('Draws covered', 'y')}
+                {...AXIS_PROPS}
+              />
+              {band.min !== null ? (
+                <ReferenceArea
+                  x1={logPosition(band.min)}
+                  x2={logPosition(band.max)}
+                  fill="var(--primary)"
+                  fillOpacity={0.1}
                   ifOverflow="hidden"
                 />
+              ) : null}
+              <ReferenceLine
+                x={logPosition(band.max)}
+                stroke="var(--destructive)"
+                strokeDasharray="4 4"
+                ifOverflow="hidden"
+              />
+              {print ? null : (
                 <Tooltip
                   contentStyle={TOOLTIP_STYLE}
                   labelFormatter={(x) => `Budget ${formatMoney(amountAt(Number(x)), currency)}`}
@@ -272,17 +307,17 @@ export function BudgetCurveChart({
                     'Covers',
                   ]}
                 />
-                <Area
-                  type="stepAfter"
-                  dataKey="share"
-                  stroke="var(--primary)"
-                  fill="var(--primary)"
-                  fillOpacity={0.15}
-                  isAnimationActive={false}
-                />
-              </AreaChart>
-            </ResponsiveContainer>
-          </div>
+              )}
+              <Area
+                type="stepAfter"
+                dataKey="share"
+                stroke="var(--primary)"
+                fill="var(--primary)"
+                fillOpacity={0.15}
+                isAnimationActive={false}
+              />
+            </AreaChart>
+          </ChartBox>
           {/* a legend beside the chart: a label inside it collides with the curve or the axis */}
           <p className="text-muted-foreground flex items-center gap-2 text-xs">
             <span

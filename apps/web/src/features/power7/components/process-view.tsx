@@ -1,4 +1,4 @@
-import { Download, RotateCcw } from 'lucide-react';
+import { Download, Printer, RotateCcw } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import type { Power7Status } from '@pa/contracts/power7';
 import { PageTitle } from '@/components/page-title';
@@ -17,6 +17,7 @@ import { budgetText } from './power7-home';
 import { BudgetInsight } from './budget-insight';
 import { DrawsExplorer } from './draws-explorer';
 import { RejectedWarning, ScenarioActions } from './scenario-actions';
+import { reportLink } from './session-report';
 import { LoadError, NoPermission, StatusBadge, StepHeader, httpStatusOf } from './common';
 
 export const PHASE_LABEL: Record<string, string> = {
@@ -64,9 +65,18 @@ function Shell({ children, status }: { children: React.ReactNode; status?: Power
             : undefined
         }
         actions={
-          <Button asChild variant="outline">
-            <Link to="/app/power7">All sessions</Link>
-          </Button>
+          <>
+            {status?.status === 'done' ? (
+              <Button asChild variant="outline">
+                <Link to={reportLink(status._id)}>
+                  <Printer className="size-4" aria-hidden="true" /> Print report
+                </Link>
+              </Button>
+            ) : null}
+            <Button asChild variant="outline">
+              <Link to="/app/power7">All sessions</Link>
+            </Button>
+          </>
         }
       />
       {children}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import type { Power7Status } from '@pa/contracts/power7';
+import { countRows, formatDateTime, parameterRows, reportTitle } from './report';
+
+const status = (over: Partial<Power7Status> = {}): Power7Status => ({
+  _id: 's1',
+  status: 'done',
+  phase: 'done',
+  progress: 1,
+  params: {
+    budget_type: 'fixed',
+    budget: 2000,
+    budget_min: null,
+    budget_max: null,
+    payouts: { 3: 1, 4: 5, 5: 50, 6: 500, 7: 5000 },
+    pool_size: 35,
+  },
+  originalName: 'customers.csv',
+  fileBytes: 2048,
+  counts: { rowsRead: 3010, accepted: 3000, rejected: 10, draws: 6724520, drawsQualified: 6000000 },
+  timings: {},
+  error: null,
+  createdAt: '2026-11-26T05:00:00Z',
+  startedAt: null,
+  finishedAt: null,
+  expiresAt: '2026-11-27T05:00:00Z',
+  rejectedSample: [],
+  rejectedReport: null,
+  ...over,
+});
+
+const valueOf = (rows: { label: string; value: string }[], label: string) =>
+  rows.find((r) => r.label === label)?.value;
+
+describe('reportTitle', () => {
+  it('prefers a session name, then the file name, then a generic title', () => {
+    expect(reportTitle({ originalName: 'a.csv', name: ' Week 48 ' })).toBe('Week 48');
+    expect(reportTitle({ originalName: 'a.csv', name: '  ' })).toBe('a.csv');
+    expect(reportTitle({ originalName: null })).toBe('Power 7 analysis');
+  });
+});
+
+describe('parameterRows', () => {
+  it('lists the file, the pool, the tickets, the payouts from 7 down and a fixed budget', () => {
+    const rows = parameterRows(status());
+    expect(valueOf(rows, 'File')).toBe('customers.csv (2.0 KB)');
+    expect(valueOf(rows, 'Pool')).toBe('numbers 1 to 35, 7 drawn');
+    expect(valueOf(rows, 'Tickets accepted')).toBe('3,000');
+    expect(valueOf(rows, 'Rows rejected')).toBe('10');
+    expect(rows.filter((r) => r.label.startsWith('Payout')).map((r) => r.value)).toEqual([
+      '5,000.00',
+      '500.00',
+      '50.00',
+      '5.00',
+      '1.00',
+    ]);
+    expect(valueOf(rows, 'Budget (fixed)')).toBe('at most 2,000.00');
+  });
+
+  it('gives both ends of a range, in the session currency when there is one', () => {
+    const rows = parameterRows(
+      status({
+        params: { ...status().params, budget_type: 'range', budget_min: 100, budget_max: 900 },
+      }),
+      'EUR',
+    );
+    expect(valueOf(rows, 'Budget (range)')).toBe('from €100.00 to €900.00');
+  });
+
+  it('shows a dash for a count the session does not have', () => {
+    expect(valueOf(parameterRows(status({ counts: {} })), 'Rows read')).toBe('—');
+  });
+});
+
+describe('countRows', () => {
+  it('counts the draws and the share that qualifies', () => {
+    expect(countRows(status())).toEqual([
+      { label: 'Possible draws, C(35, 7)', value: '6,724,520' },
+      { label: 'Draws within the budget', value: '6,000,000' },
+      { label: 'Share of draws that qualify', value: '89.2 %' },
+    ]);
+  });
+
+  it('says "range" for a range budget and a dash without counts', () => {
+    const rows = countRows(
+      status({ counts: {}, params: { ...status().params, budget_type: 'range' } }),
+    );
+    expect(rows.map((r) => r.value)).toEqual(['—', '—', '—']);
+    expect(rows[1]!.label).toBe('Draws within the budget range');
+  });
+});
+
+describe('formatDateTime', () => {
+  it('writes the day in words and the time', () => {
+    expect(formatDateTime('2026-11-26T05:12:00')).toMatch(/26 November 2026.*05:12/);
+  });
+});
