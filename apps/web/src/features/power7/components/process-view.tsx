@@ -165,7 +165,11 @@ function ProcessOf({ session }: { session: string }) {
         <>
           <ScenarioActions status={status} />
           <DoneSummary status={status} />
-          <BudgetInsight session={session} params={status.params} />
+          <BudgetInsight
+            session={session}
+            params={status.params}
+            {...(status.params.currency ? { currency: status.params.currency } : {})}
+          />
           <DrawsExplorer session={session} params={status.params} />
         </>
       ) : null}

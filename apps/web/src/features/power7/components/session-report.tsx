@@ -198,17 +198,22 @@ function ReportFigures({ status }: { status: Power7Status }) {
   }
   const coverage = coverageOf(answer, band);
   const points = budgetCurve(answer);
+  // amounts in the session's currency when it has one (an ISO code chosen at upload or rerun)
+  const currency = status.params.currency;
+  const money = (value: number) => formatMoney(value, currency);
   return (
     <>
       <ReportSection title="Budget needed per share of draws">
-        <PercentileTable answer={answer} />
+        <PercentileTable answer={answer} currency={currency} />
       </ReportSection>
       <ReportSection title="Budget figures">
-        {coverage ? <CoverageHeadline coverage={coverage} answer={answer} band={band} /> : null}
-        <KeyFigures answer={answer} />
+        {coverage ? (
+          <CoverageHeadline coverage={coverage} answer={answer} band={band} currency={currency} />
+        ) : null}
+        <KeyFigures answer={answer} currency={currency} />
       </ReportSection>
       <ReportSection title="Most expensive draw">
-        <WorstDraw session={status._id} answer={answer} canOpen={false} />
+        <WorstDraw session={status._id} answer={answer} canOpen={false} currency={currency} />
       </ReportSection>
       <ReportSection title="Distribution of total payouts" keepTogether={false}>
         <div className="break-inside-avoid">
@@ -216,6 +221,7 @@ function ReportFigures({ status }: { status: Power7Status }) {
             bins={histogramBins(answer, edges)}
             band={band}
             draws={answer.draws}
+            currency={currency}
             print
           />
         </div>
@@ -223,8 +229,9 @@ function ReportFigures({ status }: { status: Power7Status }) {
           <BudgetCurveChart
             points={points}
             band={band}
+            currency={currency}
             print
-            summary={`Half of all draws pay at most ${formatMoney(answer.quantiles[50])}, 99 % at most ${formatMoney(answer.quantiles[99])}; the budget of ${formatMoney(band.max)} covers ${coverage ? formatPercent(coverage.share) : '—'}${band.min !== null ? ' within its range' : ''}.`}
+            summary={`Half of all draws pay at most ${money(answer.quantiles[50])}, 99 % at most ${money(answer.quantiles[99])}; the budget of ${money(band.max)} covers ${coverage ? formatPercent(coverage.share) : '—'}${band.min !== null ? ' within its range' : ''}.`}
           />
         </div>
       </ReportSection>
