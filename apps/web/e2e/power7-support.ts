@@ -1,4 +1,5 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E } from '../playwright.config';
 import { expectAccessible, screenshot } from './support';
 
 /** What the Power 7 browser specs share: axe and screenshots of a step in both themes and widths. */
@@ -36,4 +37,19 @@ export async function checkStep(page: Page, name: string, ready: (page: Page) =>
     await page.setViewportSize({ width: 1280, height: 900 });
   }
   await setTheme(page, 'light');
+}
+
+/**
+ * Deletes the administrator's Power 7 sessions through the API. The Power 7 specs share one running
+ * product and its administrator, so each starts from no sessions, whatever the one before it left.
+ */
+export async function clearAdminSessions(request: APIRequestContext): Promise<void> {
+  const signIn = await request.post(`${E2E.portalUrl}/api/accounts/sign-in`, {
+    data: { userName: 'admin', password: E2E.adminPassword },
+  });
+  expect(signIn.status()).toBe(200);
+  const cleared = await request.post(`${E2E.power7Url}/api/sessions/clear-all/`, {
+    headers: { Authorization: `Bearer ${(await signIn.json()).data.accessToken}` },
+  });
+  expect(cleared.status()).toBe(200);
 }

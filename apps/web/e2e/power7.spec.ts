@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { checkStep } from './power7-support';
+import { checkStep, clearAdminSessions } from './power7-support';
 import { expectAccessible, screenshot, signIn } from './support';
 
 /**
@@ -116,6 +116,9 @@ async function createUser(
 }
 
 test.describe.configure({ mode: 'serial' });
+
+// this spec counts the administrator's sessions: it starts from none
+test.beforeAll(async ({ request }) => clearAdminSessions(request));
 
 test('upload, progress, rejected rows, budget insight, filters, winners and downloads', async ({
   page,

@@ -87,7 +87,11 @@ export function CompareTable({ compared }: { compared: Compared[] }) {
         <CardDescription>Exact over every possible draw, each equally likely.</CardDescription>
       </CardHeader>
       <CardContent className="overflow-x-auto">
-        <Table aria-label="Runs compared" data-testid="power7-compare-table">
+        <Table
+          aria-label="Runs compared"
+          scrollLabel="Runs compared, side by side"
+          data-testid="power7-compare-table"
+        >
           <TableHeader>
             <TableRow>
               <TableHead>Measure</TableHead>

@@ -67,7 +67,7 @@ export function SessionsTable({ items }: { items: Power7Session[] }) {
           Tick up to {MAX_COMPARED} finished runs of one file.
         </span>
       </div>
-      <Table aria-label="Your sessions">
+      <Table aria-label="Your sessions" scrollLabel="Your sessions">
         <TableHeader>
           <TableRow>
             <TableHead>
