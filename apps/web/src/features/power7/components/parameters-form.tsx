@@ -5,9 +5,6 @@ import { useForm, useWatch, type FieldErrors, type UseFormRegister } from 'react
 import { useNavigate, useSearchParams } from 'react-router';
 import {
   DEFAULT_POOL,
-  MAX_POOL,
-  MIN_POOL,
-  PAYOUT_FIELDS,
   uploadFormFromParams,
   uploadFormSchema,
   type Power7Session,
@@ -18,7 +15,7 @@ import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ScrollRegion } from '@/components/ui/table';
-import { FormAlert, FormField } from '@/components/ui/form-field';
+import { FormAlert } from '@/components/ui/form-field';
 import { Progress } from '@/components/ui/progress';
 import { cn } from '@/lib/utils';
 import {
@@ -35,7 +32,7 @@ import { formatBytes } from '../lib/format';
 import { timeLeftText } from '../lib/time-left';
 import type { UploadProgress } from '../lib/upload';
 import { NoPermission, StepHeader } from './common';
-import { CurrencyField } from './scenario-fields';
+import { BudgetFields, CurrencyField, PayoutInputs, PoolField } from './scenario-fields';
 import { useDispatch } from 'react-redux';
 import { skipToken } from '@reduxjs/toolkit/query';
 
@@ -406,55 +403,13 @@ function BudgetCard({
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        <fieldset className="grid gap-2">
-          <legend className="mb-2 text-sm font-medium">Budget type</legend>
-          <div className="flex flex-wrap gap-4">
-            {(['fixed', 'range'] as const).map((type) => (
-              <label key={type} className="flex items-center gap-2 text-sm">
-                <input
-                  type="radio"
-                  value={type}
-                  className="accent-primary size-4"
-                  {...register('budget_type')}
-                />
-                {type === 'fixed' ? 'Fixed: at most an amount' : 'Range: between two amounts'}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-        {budgetType === 'fixed' ? (
-          <FormField
-            id="budget"
-            label="Budget"
-            inputMode="decimal"
-            className="max-w-xs"
-            error={errors.budget?.message}
-            {...register('budget')}
-          />
-        ) : (
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField
-              id="budget_min"
-              label="Minimum budget"
-              inputMode="decimal"
-              error={errors.budget_min?.message}
-              {...register('budget_min')}
-            />
-            <FormField
-              id="budget_max"
-              label="Maximum budget"
-              inputMode="decimal"
-              error={errors.budget_max?.message}
-              {...register('budget_max')}
-            />
-          </div>
-        )}
+        <BudgetFields register={register} errors={errors} budgetType={budgetType} />
       </CardContent>
     </Card>
   );
 }
 
-/** The prize per match type and the pool size. */
+/** The prize per match type, the pool size and the currency. */
 function PayoutsCard({ register, errors }: FieldsProps) {
   return (
     <Card>
@@ -466,26 +421,8 @@ function PayoutsCard({ register, errors }: FieldsProps) {
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        <div className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5">
-          {PAYOUT_FIELDS.map((field, i) => (
-            <FormField
-              key={field}
-              id={field}
-              label={`${i + 3} matches`}
-              inputMode="decimal"
-              error={errors[field]?.message}
-              {...register(field)}
-            />
-          ))}
-        </div>
-        <FormField
-          id="pool_size"
-          label={`Pool size (${MIN_POOL}–${MAX_POOL})`}
-          inputMode="numeric"
-          className="max-w-32"
-          error={errors.pool_size?.message}
-          {...register('pool_size')}
-        />
+        <PayoutInputs register={register} errors={errors} />
+        <PoolField register={register} errors={errors} />
         <CurrencyField error={errors.currency?.message} {...register('currency')} />
       </CardContent>
     </Card>

@@ -44,21 +44,19 @@ export function CurrencyField({
   );
 }
 
-/**
- * The analysis parameters without the file: budget (fixed or range), the payout of each match type,
- * pool and currency, with each field's error. Used by the rerun form.
- */
-export function ScenarioFields({
+interface FieldsProps {
+  register: UseFormRegister<UploadFormInput>;
+  errors: FieldErrors<UploadFormInput>;
+}
+
+/** The budget type (fixed or range) and the amount fields of the chosen type. */
+export function BudgetFields({
   register,
   errors,
   budgetType,
-}: {
-  register: UseFormRegister<UploadFormInput>;
-  errors: FieldErrors<UploadFormInput>;
-  budgetType: UploadFormInput['budget_type'];
-}) {
+}: FieldsProps & { budgetType: UploadFormInput['budget_type'] }) {
   return (
-    <div className="grid gap-6">
+    <>
       <fieldset className="grid gap-2">
         <legend className="mb-2 text-sm font-medium">Budget type</legend>
         <div className="flex flex-wrap gap-4">
@@ -102,30 +100,61 @@ export function ScenarioFields({
           />
         </div>
       )}
+    </>
+  );
+}
+
+/** The payout of one winning ticket per match type, 3 to 7. */
+export function PayoutInputs({ register, errors }: FieldsProps) {
+  return (
+    <div className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5">
+      {PAYOUT_FIELDS.map((field, i) => (
+        <FormField
+          key={field}
+          id={field}
+          label={`${i + 3} matches`}
+          inputMode="decimal"
+          error={errors[field]?.message}
+          {...register(field)}
+        />
+      ))}
+    </div>
+  );
+}
+
+/** The pool size a draw is picked from. */
+export function PoolField({ register, errors }: FieldsProps) {
+  return (
+    <FormField
+      id="pool_size"
+      label={`Pool size (${MIN_POOL}–${MAX_POOL})`}
+      inputMode="numeric"
+      className="max-w-32"
+      error={errors.pool_size?.message}
+      {...register('pool_size')}
+    />
+  );
+}
+
+/**
+ * The analysis parameters without the file: budget (fixed or range), the payout of each match type,
+ * pool and currency, with each field's error. Used by the rerun form; the upload form lays the same
+ * parts out in cards.
+ */
+export function ScenarioFields({
+  register,
+  errors,
+  budgetType,
+}: FieldsProps & { budgetType: UploadFormInput['budget_type'] }) {
+  return (
+    <div className="grid gap-6">
+      <BudgetFields register={register} errors={errors} budgetType={budgetType} />
       <fieldset className="grid gap-2">
         <legend className="mb-2 text-sm font-medium">Payout per winning ticket</legend>
-        <div className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5">
-          {PAYOUT_FIELDS.map((field, i) => (
-            <FormField
-              key={field}
-              id={field}
-              label={`${i + 3} matches`}
-              inputMode="decimal"
-              error={errors[field]?.message}
-              {...register(field)}
-            />
-          ))}
-        </div>
+        <PayoutInputs register={register} errors={errors} />
       </fieldset>
       <div className="flex flex-wrap gap-4">
-        <FormField
-          id="pool_size"
-          label={`Pool size (${MIN_POOL}–${MAX_POOL})`}
-          inputMode="numeric"
-          className="max-w-32"
-          error={errors.pool_size?.message}
-          {...register('pool_size')}
-        />
+        <PoolField register={register} errors={errors} />
         <CurrencyField error={errors.currency?.message} {...register('currency')} />
       </div>
     </div>
