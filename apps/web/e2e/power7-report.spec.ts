@@ -5,6 +5,7 @@ import path from 'node:path';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import type { InsightAnswer } from '@pa/contracts/power7';
 import { E2E } from '../playwright.config';
+import { setTheme } from './power7-support';
 import { expectAccessible, persistedAccessToken, screenshot, signIn } from './support';
 
 /**
@@ -91,17 +92,6 @@ async function insightOf(page: Page, session: string): Promise<InsightAnswer> {
   expect(answer.status()).toBe(200);
   const body = await answer.json();
   return (body.data ?? body) as InsightAnswer;
-}
-
-async function setTheme(page: Page, theme: 'light' | 'dark') {
-  await page.evaluate((t) => {
-    localStorage.setItem('vite-ui-theme', t);
-    document.documentElement.classList.remove('light', 'dark');
-    document.documentElement.classList.add(t);
-  }, theme);
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running'),
-  );
 }
 
 /** Pages of a PDF: its page objects (`/Type /Page`, not the `/Pages` tree nodes). */

@@ -5,7 +5,7 @@ import { expectAccessible, screenshot } from './support';
 /** What the Power 7 browser specs share: axe and screenshots of a step in both themes and widths. */
 
 /** The stored theme and the root class the theme provider sets (no reload: the view stays as it is). */
-async function setTheme(page: Page, theme: 'light' | 'dark') {
+export async function setTheme(page: Page, theme: 'light' | 'dark') {
   await page.evaluate((t) => {
     localStorage.setItem('vite-ui-theme', t);
     document.documentElement.classList.remove('light', 'dark');
