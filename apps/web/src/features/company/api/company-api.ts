@@ -12,7 +12,7 @@ import { portalApi } from '@/lib/api/portal-api';
 import type { ListQueryArgs } from '../lib/list-url';
 
 /**
- * The company administration calls (README "Company administration API"). A change to one resource
+ * The company administration calls (docs/reference/portal-api.md "Company administration API"). A change to one resource
  * can change counts shown by the others (a role's user count, a permission's role count, the
  * Administrator role gaining a new permission), so every change refreshes all three.
  */

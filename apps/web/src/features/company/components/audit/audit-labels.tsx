@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { AuditEvent } from '@pa/contracts/audit';
 
-/** The actions the portal records (README "Company administration API"). */
+/** The actions the portal records (docs/reference/portal-api.md "Company administration API"). */
 export const AUDIT_ACTIONS = [
   'user.create',
   'user.update',
