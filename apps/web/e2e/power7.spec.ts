@@ -351,6 +351,14 @@ test('an upload can be cancelled; a 401 while polling is refreshed and polling g
       return event.defaultPrevented;
     }),
   ).toBe(true);
+  // leaving inside the app asks too, and staying keeps the upload going
+  await page.getByRole('link', { name: 'Dashboard' }).first().click();
+  const leave = page.getByRole('alertdialog', { name: 'Leave while the file is uploading?' });
+  await expect(leave).toBeVisible();
+  await leave.getByRole('button', { name: 'Keep uploading' }).click();
+  await expect(leave).toBeHidden();
+  await expect(page).toHaveURL(/\/app\/power7\/parameters$/);
+  await expect(page.getByRole('button', { name: 'Cancel upload' })).toBeVisible();
   await page.getByRole('button', { name: 'Cancel upload' }).click();
   await expect(page.getByText('The upload was cancelled.')).toBeVisible();
   release();

@@ -13,14 +13,33 @@ import {
 } from '@/components/ui/alert-dialog';
 import { DANGER_BUTTON } from '@/lib/danger-button';
 
-/** Asks before leaving a form with unsaved changes (in-app navigation; a reload gets the browser's own prompt). */
+/** What the dialog says; the default fits a form with unsaved changes. */
+interface LeaveWording {
+  title: string;
+  description: string;
+  stay: string;
+  leave: string;
+}
+const UNSAVED_CHANGES: LeaveWording = {
+  title: 'Leave without saving?',
+  description: 'Your changes on this page have not been saved and will be lost.',
+  stay: 'Stay on this page',
+  leave: 'Leave and discard',
+};
+
+/**
+ * Asks before leaving a page that would lose something — a form with unsaved changes, an upload in
+ * flight (in-app navigation; a reload gets the browser's own prompt).
+ */
 export function LeaveGuard({
   when,
   bypass,
+  wording = UNSAVED_CHANGES,
 }: {
   when: boolean;
   /** True once the form was saved and the page is leaving on purpose. */
   bypass?: React.RefObject<boolean>;
+  wording?: LeaveWording;
 }) {
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
@@ -43,18 +62,16 @@ export function LeaveGuard({
     >
       <AlertDialogContent>
         <AlertDialogHeader>
-          <AlertDialogTitle>Leave without saving?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Your changes on this page have not been saved and will be lost.
-          </AlertDialogDescription>
+          <AlertDialogTitle>{wording.title}</AlertDialogTitle>
+          <AlertDialogDescription>{wording.description}</AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>
-          <AlertDialogCancel>Stay on this page</AlertDialogCancel>
+          <AlertDialogCancel>{wording.stay}</AlertDialogCancel>
           <AlertDialogAction
             className={DANGER_BUTTON}
             onClick={() => blocker.state === 'blocked' && blocker.proceed()}
           >
-            Leave and discard
+            {wording.leave}
           </AlertDialogAction>
         </AlertDialogFooter>
       </AlertDialogContent>

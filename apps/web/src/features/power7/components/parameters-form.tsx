@@ -12,6 +12,7 @@ import {
   type UploadFormInput,
 } from '@pa/contracts/power7';
 import { PageTitle } from '@/components/page-title';
+import { LeaveGuard } from '@/components/record/leave-guard';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ScrollRegion } from '@/components/ui/table';
@@ -73,6 +74,14 @@ function useDefaultParams(): DefaultParams {
   return { params: last?.params ?? null, source, ready: !latest.isLoading };
 }
 
+/** What leaving the page mid-upload asks. */
+const UPLOAD_IN_FLIGHT = {
+  title: 'Leave while the file is uploading?',
+  description: 'The upload stops and the file is not analysed.',
+  stay: 'Keep uploading',
+  leave: 'Stop the upload and leave',
+};
+
 /** The file's size against the service's limit, checked before a byte is sent. */
 export function fileSizeProblem(bytes: number, limit: number | undefined): string | null {
   if (limit === undefined || bytes <= limit) return null;
@@ -102,6 +111,11 @@ function ParametersFormInner() {
   const [fileError, setFileError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const upload = useCustomerUpload();
+  // the session of an accepted upload: the page then goes on to its progress without asking
+  const [accepted, setAccepted] = useState<string | null>(null);
+  useEffect(() => {
+    if (accepted) void navigate(`/app/power7/process?session=${encodeURIComponent(accepted)}`);
+  }, [accepted, navigate]);
   const {
     register,
     handleSubmit,
@@ -155,8 +169,7 @@ function ParametersFormInner() {
       const { envelope, status } = answer;
       if (status === 202 && envelope.success) {
         dispatch(power7Endpoints.util.invalidateTags(['Power7Process']));
-        const session = (envelope.data as Power7Session)._id;
-        void navigate(`/app/power7/process?session=${encodeURIComponent(session)}`);
+        setAccepted((envelope.data as Power7Session)._id);
         return;
       }
       let placed = false;
@@ -181,6 +194,7 @@ function ParametersFormInner() {
   return (
     <div className="grid grid-cols-1 gap-6">
       <PageTitle title="Power 7 · Parameters" />
+      <LeaveGuard when={uploading && !accepted} wording={UPLOAD_IN_FLIGHT} />
       <StepHeader
         title="New analysis"
         description="Choose the customer file, the budget and the payout of each match type. Every possible draw of the pool is then analysed."

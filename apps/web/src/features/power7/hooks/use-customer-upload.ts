@@ -17,23 +17,10 @@ export function uploadFields(values: UploadFormInput): Record<string, string> {
   return fields;
 }
 
-/** While an upload is in flight, reloading or leaving the page asks first (it would be lost). */
-function useConfirmLeaveWhile(active: boolean) {
-  useEffect(() => {
-    if (!active) return;
-    const ask = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      // older browsers show the prompt only when returnValue is set
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', ask);
-    return () => window.removeEventListener('beforeunload', ask);
-  }, [active]);
-}
-
 /**
  * Sends the customer file with the form's fields, with progress, cancel, one retry on a 401 with a
- * refreshed token, a prompt before the page is left mid-upload, and an abort when the form unmounts.
+ * refreshed token, and an abort when the form unmounts (the form asks before the page is left
+ * mid-upload: `LeaveGuard`).
  * `send` resolves with the service's answer (null when signed out) and rejects with an AbortError
  * on cancel or a TypeError when the service cannot be reached.
  */
@@ -41,7 +28,6 @@ export function useCustomerUpload() {
   const headersFor = usePower7Headers();
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [upload, setUpload] = useState<AbortController | null>(null);
-  useConfirmLeaveWhile(upload !== null);
   // leaving the page stops the upload under way
   useEffect(() => () => upload?.abort(), [upload]);
 
