@@ -20,7 +20,7 @@ import { keySource } from './plugins/external/auth';
 import { corsPlugin } from './plugins/external/cors';
 import { power7ErrorHandler } from './plugins/external/error-handler';
 import { multipartPlugin } from './plugins/external/multipart';
-import { endedSignInsFor } from './revocation/ended-sign-ins';
+import { endedSignInsFor } from './modules/revocation/ended-sign-ins';
 import { power7Routes } from './routes/api/power7/index';
 import { systemRoutes } from './routes/api/system/index';
 

@@ -2,15 +2,15 @@ import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { prestartScanWorkers } from '@pa/power7-engine/session-store';
-import { AuditLog } from '../../audit/audit-log';
+import { AuditLog } from '../../modules/audit/audit-log';
 import type { Power7Config } from '../../config';
 import type { OpenDatabase } from '../../db/client';
-import type { JobQueue } from '../../jobs/job-queue';
-import { SessionRepository } from '../../sessions/repository';
-import { ResultCache } from '../../sessions/result-cache';
-import { StorageQuota } from '../../sessions/quota';
-import { Power7Sessions } from '../../sessions/service';
-import type { UploadOptions } from '../../sessions/upload';
+import type { JobQueue } from '../../modules/jobs/job-queue';
+import { SessionRepository } from '../../modules/sessions/repository';
+import { ResultCache } from '../../modules/sessions/result-cache';
+import { StorageQuota } from '../../modules/sessions/quota';
+import { Power7Sessions } from '../../modules/sessions/service';
+import type { UploadOptions } from '../../modules/sessions/upload';
 
 export interface Power7Internals {
   sessions: Power7Sessions;

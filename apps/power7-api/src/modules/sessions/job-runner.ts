@@ -11,7 +11,7 @@ import {
   type ReadUpload,
   type XlsxLimits,
 } from '@pa/power7-engine/session-store';
-import type { SessionRow } from '../db/schema';
+import type { SessionRow } from '../../db/schema';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { AppError } from '@pa/server-kit/errors';
 import { BullMqJobQueue } from '../jobs/bullmq-queue';

@@ -4,7 +4,7 @@ import { SessionJobRunner, type JobRunnerOptions } from './job-runner';
 import { SessionMemory } from './memory';
 import { SessionQueries } from './queries';
 import { folderBytes } from './quota';
-import type { SessionRow } from '../db/schema';
+import type { SessionRow } from '../../db/schema';
 import type { SessionRepository } from './repository';
 import type { ResultCache } from './result-cache';
 import type { Owner } from './state';
