@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { freePort, startTestPostgres } from '@pa/server-kit/testing/postgres-server';
 import { startTestRedis } from '@pa/server-kit/testing/redis-server';
-import type { SessionTimings } from '../src/sessions/state';
+import type { SessionTimings } from '../src/modules/sessions/state';
 import {
   buildTestApp,
   cleanup,

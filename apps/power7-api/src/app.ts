@@ -15,12 +15,13 @@ import { securityHeadersPlugin } from '@pa/server-kit/security-headers';
 import type { Power7Config } from './config';
 import { openDatabase } from './db/client';
 import { power7Metrics } from './plugins/app/metrics';
+import { queuePlugin } from './plugins/app/queue';
 import { sessionsPlugin } from './plugins/app/sessions';
 import { keySource } from './plugins/external/auth';
 import { corsPlugin } from './plugins/external/cors';
 import { power7ErrorHandler } from './plugins/external/error-handler';
 import { multipartPlugin } from './plugins/external/multipart';
-import { endedSignInsFor } from './revocation/ended-sign-ins';
+import { endedSignInsFor } from './modules/revocation/ended-sign-ins';
 import { power7Routes } from './routes/api/power7/index';
 import { systemRoutes } from './routes/api/system/index';
 
@@ -41,10 +42,11 @@ export async function buildPower7App(config: Power7Config) {
   app.setSerializerCompiler(serializerCompiler);
   const keys = keySource(config);
 
-  // Storage and jobs first (`app.power7`: database, sessions root, result cache, job runner). The
-  // database (its own PGlite folder, or DATABASE_URL) opens outside any plugin: a new PGlite folder on
-  // a busy machine can take longer than Fastify's 10 s plugin start limit.
+  // Storage and jobs first (`app.jobQueue`, then `app.power7`: database, sessions root, result cache,
+  // job runner on that queue). The database (its own PGlite folder, or DATABASE_URL) opens outside any
+  // plugin: a new PGlite folder on a busy machine can take longer than Fastify's 10 s plugin start limit.
   const database = await openDatabase(config);
+  await app.register(queuePlugin, { config });
   await app.register(sessionsPlugin, { config, database });
   // On its own PGlite folder, `npm run admin -- backup` asks this process for a consistent dump.
   const { dump } = database;

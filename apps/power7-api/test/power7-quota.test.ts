@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { folderBytes } from '../src/sessions/quota';
+import { folderBytes } from '../src/modules/sessions/quota';
 import {
   buildTestApp,
   cleanup,

@@ -4,7 +4,7 @@ import type {
   SessionParams,
   SessionStatusValue,
   StoredCounts,
-} from '../sessions/state';
+} from '../modules/sessions/state';
 
 /**
  * Session metadata of the Power 7 service. Tables carry the `power7_` prefix so this service can share

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import type { EndedSignIns } from '../../revocation/ended-sign-ins';
+import type { EndedSignIns } from '../../modules/revocation/ended-sign-ins';
 
 /**
  * Power 7's own series on `app.metrics` (server-kit's metrics plugin): jobs by outcome and by phase,

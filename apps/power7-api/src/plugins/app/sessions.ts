@@ -2,15 +2,15 @@ import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { prestartScanWorkers } from '@pa/power7-engine/session-store';
-import { AuditLog } from '../../audit/audit-log';
+import { AuditLog } from '../../modules/audit/audit-log';
 import type { Power7Config } from '../../config';
 import type { OpenDatabase } from '../../db/client';
-import type { JobQueue } from '../../jobs/job-queue';
-import { SessionRepository } from '../../sessions/repository';
-import { ResultCache } from '../../sessions/result-cache';
-import { StorageQuota } from '../../sessions/quota';
-import { Power7Sessions } from '../../sessions/service';
-import type { UploadOptions } from '../../sessions/upload';
+import type { JobQueue } from '../../modules/jobs/job-queue';
+import { SessionRepository } from '../../modules/sessions/repository';
+import { ResultCache } from '../../modules/sessions/result-cache';
+import { StorageQuota } from '../../modules/sessions/quota';
+import { Power7Sessions } from '../../modules/sessions/service';
+import type { UploadOptions } from '../../modules/sessions/upload';
 
 export interface Power7Internals {
   sessions: Power7Sessions;
@@ -38,25 +38,16 @@ declare module 'fastify' {
 export const sessionsPlugin = fp<{ config: Power7Config; database: OpenDatabase }>(
   async function sessionsPlugin(app: FastifyInstance, { config, database }) {
     const cache = new ResultCache(config.RESULT_CACHE_MB * 1024 * 1024);
-    const sessions = new Power7Sessions(new SessionRepository(database.db), cache, {
+    // built by the queue plugin (plugins/app/queue.ts); the job runner takes it over
+    const queue = app.jobQueue;
+    const sessions = new Power7Sessions(new SessionRepository(database.db), cache, queue, {
       root: config.STORAGE_DIR,
       workers: config.WORKER_THREADS,
       xlsx: { maxMemoryMb: config.XLSX_MAX_MEMORY_MB, maxSeconds: config.XLSX_MAX_SECONDS },
-      concurrency: config.JOB_CONCURRENCY,
       ttlHours: config.SESSION_TTL_HOURS,
       log: app.log,
-      ...(config.REDIS_URL
-        ? {
-            shared: {
-              redisUrl: config.REDIS_URL,
-              consume: config.ROLE !== 'api',
-              lockMs: config.JOB_LOCK_MS,
-            },
-          }
-        : {}),
     });
     await sessions.checkStorage();
-    const queue = sessions.jobs.queue;
     // Only a job of this process can take over what its upload read. The reads held in memory (being
     // received, or waiting for their job) are bounded: one per job running and one for the next; the
     // files of more uploads at once wait on disk, as without the setting.
@@ -111,5 +102,5 @@ export const sessionsPlugin = fp<{ config: Power7Config; database: OpenDatabase 
       await database.close();
     });
   },
-  { name: 'power7-sessions' },
+  { name: 'power7-sessions', dependencies: ['power7-queue'] },
 );

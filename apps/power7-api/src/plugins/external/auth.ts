@@ -12,7 +12,7 @@ import {
 import { TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_TYPE } from '@pa/contracts/access-token';
 import type { PermissionCode, Power7Permission } from '@pa/contracts/permission-codes';
 import { forbidden, unauthorized } from '@pa/server-kit/errors';
-import type { EndedSignIns } from '../../revocation/ended-sign-ins';
+import type { EndedSignIns } from '../../modules/revocation/ended-sign-ins';
 
 export type { Power7Permission };
 

@@ -5,7 +5,7 @@ import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { filterAnswerSchema, filterBodySchema } from '@pa/contracts/power7';
 import { requirePermission } from '../../../plugins/external/auth';
 import { csvAnswer } from '@pa/server-kit/openapi';
-import { FilterAnswers, toFilterQuery } from '../../../sessions/filter-answers';
+import { FilterAnswers, toFilterQuery } from '../../../modules/sessions/filter-answers';
 import { bearer, owner, sendCsv, sessionErrors } from './common';
 
 /** `POST /api/filter/`: a page of qualifying draws with the all-draws statistics. */

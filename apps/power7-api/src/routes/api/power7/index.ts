@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { authPlugin, type KeySource } from '../../../plugins/external/auth';
-import type { EndedSignIns } from '../../../revocation/ended-sign-ins';
+import type { EndedSignIns } from '../../../modules/revocation/ended-sign-ins';
 import { filterRoutes } from './filter';
 import { insightRoutes } from './insight';
 import { rerunRoutes } from './rerun';

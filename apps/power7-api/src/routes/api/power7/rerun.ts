@@ -8,7 +8,7 @@ import { ErrorCode } from '@pa/contracts/error-codes';
 import { rerunBodySchema, sessionSchema } from '@pa/contracts/power7';
 import { errorAnswers } from '@pa/server-kit/openapi';
 import { requirePermission } from '../../../plugins/external/auth';
-import { placeRerunFiles, rerunSource } from '../../../sessions/rerun';
+import { placeRerunFiles, rerunSource } from '../../../modules/sessions/rerun';
 import { bearer, owner, sessionParams } from './common';
 
 /**

@@ -12,7 +12,7 @@ import {
   statusSchema,
 } from '@pa/contracts/power7';
 import { csvAnswer, errorAnswers } from '@pa/server-kit/openapi';
-import { auditEventSchema } from '../../../audit/audit-log';
+import { auditEventSchema } from '../../../modules/audit/audit-log';
 import { requirePermission } from '../../../plugins/external/auth';
 import {
   bearer,

@@ -9,8 +9,8 @@ import { ErrorCode } from '@pa/contracts/error-codes';
 import { sessionSchema, uploadFormSchema } from '@pa/contracts/power7';
 import { documentationOnly } from '@pa/server-kit/openapi';
 import { requirePermission } from '../../../plugins/external/auth';
-import { UPLOAD_FILE } from '../../../sessions/memory';
-import { receiveUpload } from '../../../sessions/upload';
+import { UPLOAD_FILE } from '../../../modules/sessions/memory';
+import { receiveUpload } from '../../../modules/sessions/upload';
 import { bearer, owner } from './common';
 
 /** The multipart form as documented: the file, then the form fields as text (read by `receiveUpload`). */

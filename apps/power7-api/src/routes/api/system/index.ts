@@ -6,7 +6,7 @@ import { envelopeSchema, fail, ok } from '@pa/contracts/envelope';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { healthRoutes, runChecks, type ReadinessCheck } from '@pa/server-kit/health';
 import type { KeySource } from '../../../plugins/external/auth';
-import type { EndedSignIns } from '../../../revocation/ended-sign-ins';
+import type { EndedSignIns } from '../../../modules/revocation/ended-sign-ins';
 
 /** Readiness of worker threads: one starts, answers and exits. */
 function checkWorkers(): Promise<boolean> {

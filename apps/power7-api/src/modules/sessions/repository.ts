@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { Power7Db } from '../db/client';
-import { power7Sessions, type SessionRow } from '../db/schema';
+import type { Power7Db } from '../../db/client';
+import { power7Sessions, type SessionRow } from '../../db/schema';
 import type { Owner } from './state';
 
 /** Session metadata in the database; every read is scoped to its owner (user and company). */

@@ -31,7 +31,8 @@ describe('EmbeddedJobQueue', () => {
   it('runs at most `concurrency` jobs, FIFO, one per session, and counts outcomes', async () => {
     const c = controlled();
     const errors: string[] = [];
-    const queue = new EmbeddedJobQueue(c.processor, 2, (id) => errors.push(id));
+    const queue = new EmbeddedJobQueue(2);
+    queue.process(c.processor, (id) => errors.push(id));
     const progress: string[] = [];
     queue.onProgress((id, p) => progress.push(`${id}:${p.phase}`));
     for (const id of ['a', 'b', 'c', 'a', 'd']) queue.enqueue(id);
@@ -57,7 +58,8 @@ describe('EmbeddedJobQueue', () => {
 
   it('cancels a queued job and a running one, and close() stops the rest', async () => {
     const c = controlled();
-    const queue = new EmbeddedJobQueue(c.processor, 1);
+    const queue = new EmbeddedJobQueue(1);
+    queue.process(c.processor);
     queue.enqueue('a');
     queue.enqueue('b');
     queue.enqueue('c');

@@ -8,7 +8,7 @@ import {
 } from '@pa/power7-engine/session-store';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { AppError, notFound } from '@pa/server-kit/errors';
-import type { SessionRow } from '../db/schema';
+import type { SessionRow } from '../../db/schema';
 import type { SessionMemory } from './memory';
 import type { SessionRepository } from './repository';
 import type { ResultCache } from './result-cache';

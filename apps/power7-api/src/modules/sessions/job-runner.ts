@@ -11,11 +11,10 @@ import {
   type ReadUpload,
   type XlsxLimits,
 } from '@pa/power7-engine/session-store';
-import type { SessionRow } from '../db/schema';
+import type { SessionRow } from '../../db/schema';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { AppError } from '@pa/server-kit/errors';
-import { BullMqJobQueue } from '../jobs/bullmq-queue';
-import { EmbeddedJobQueue, type JobContext, type JobQueue } from '../jobs/job-queue';
+import type { JobContext, JobQueue } from '../jobs/job-queue';
 import { UPLOAD_FILE, type ArrivingUpload, type SessionMemory } from './memory';
 import type { SessionRepository } from './repository';
 import type { Owner, SessionCounts, SessionParams, SessionTimings, StoredCounts } from './state';
@@ -31,23 +30,17 @@ export interface JobRunnerOptions {
   workers: number;
   /** Heap and time limits of reading one XLSX upload. */
   xlsx: XlsxLimits;
-  /** Jobs run at the same time. */
-  concurrency: number;
   ttlHours: number;
   /** Where a failed job is reported (a cancelled one is not a failure). */
   log: { warn(details: object, message: string): void };
-  /**
-   * The queue shared by many processes through Redis (BullMQ); unset: this process's own queue.
-   * `consume`: this process runs jobs (ROLE worker or all).
-   */
-  shared?: { redisUrl: string; consume: boolean; lockMs: number };
 }
 
 /** How a job of this process ended, as metrics count it. */
 export type JobOutcome = 'done' | 'failed' | 'cancelled';
 
 /**
- * Runs the sessions' jobs (read the file, analyse it) on its own queue, and keeps the session row and
+ * Runs the sessions' jobs (read the file, analyse it) on the queue it is handed (this process's own,
+ * or the one shared through Redis: plugins/app/queue.ts chooses), and keeps the session row and
  * the in-memory state up to date while they run.
  */
 export class SessionJobRunner {
@@ -65,6 +58,7 @@ export class SessionJobRunner {
   constructor(
     private readonly repo: SessionRepository,
     private readonly memory: SessionMemory,
+    queue: JobQueue,
     private readonly options: JobRunnerOptions,
   ) {
     const processor = async (id: string, context: JobContext) => {
@@ -87,18 +81,7 @@ export class SessionJobRunner {
       if (!cancelled) options.log.warn({ err: error, session: id }, 'Power 7 job failed');
       void this.failed(id, error, cancelled);
     };
-    this.queue = options.shared
-      ? new BullMqJobQueue(
-          processor,
-          {
-            ...options.shared,
-            concurrency: options.concurrency,
-            maxStalls: MAX_ATTEMPTS,
-            log: options.log,
-          },
-          onError,
-        )
-      : new EmbeddedJobQueue(processor, options.concurrency, onError);
+    this.queue = queue;
     this.queue.onProgress((id, progress) => {
       this.memory.live.set(id, progress);
       const last = this.lastWrite.get(id);
@@ -115,6 +98,8 @@ export class SessionJobRunner {
         );
       }
     });
+    // jobs start once progress is heard
+    queue.process(processor, onError);
   }
 
   /** Calls `listener` as each job run by this process ends. */

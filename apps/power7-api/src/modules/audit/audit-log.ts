@@ -2,9 +2,9 @@ import { count, desc, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
-import type { Power7Db } from '../db/client';
-import { power7AuditEvents } from '../db/schema';
-import type { Caller } from '../plugins/external/auth';
+import type { Power7Db } from '../../db/client';
+import { power7AuditEvents } from '../../db/schema';
+import type { Caller } from '../../plugins/external/auth';
 
 /** What Power 7 audits: the file coming in (or run again), results going out, sessions changed or going away. */
 type AuditAction =

@@ -51,7 +51,9 @@ function connect(url: string): Redis {
 export class BullMqJobQueue implements JobQueue {
   readonly local = false;
   private readonly queue: Queue;
-  private readonly worker: Worker | null = null;
+  private worker: Worker | null = null;
+  private processor: JobProcessor = () => Promise.resolve();
+  private onError: (sessionId: string, error: unknown) => void = () => {};
   private readonly connections: Redis[] = [];
   private readonly running = new Map<string, Running>();
   private readonly listeners = new Set<(sessionId: string, progress: JobProgress) => void>();
@@ -60,11 +62,7 @@ export class BullMqJobQueue implements JobQueue {
   private readonly countsTimer: NodeJS.Timeout;
   private closing = false;
 
-  constructor(
-    private readonly processor: JobProcessor,
-    private readonly options: BullMqQueueOptions,
-    private readonly onError: (sessionId: string, error: unknown) => void = () => {},
-  ) {
+  constructor(private readonly options: BullMqQueueOptions) {
     const queueConnection = connect(options.redisUrl);
     this.connections.push(queueConnection);
     this.queue = new Queue(QUEUE_NAME, {
@@ -72,7 +70,16 @@ export class BullMqJobQueue implements JobQueue {
       // A job that failed is over (the runner recorded why); it is never retried blindly.
       defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: true },
     });
-    if (options.consume) {
+    this.countsTimer = setInterval(() => void this.readCounts(), COUNTS_EVERY_MS);
+    this.countsTimer.unref();
+  }
+
+  /** Runs jobs here when this process consumes (ROLE worker or all); otherwise only queues them. */
+  process(processor: JobProcessor, onError?: (sessionId: string, error: unknown) => void): void {
+    this.processor = processor;
+    if (onError) this.onError = onError;
+    const options = this.options;
+    if (options.consume && !this.worker) {
       const workerConnection = connect(options.redisUrl);
       const subscriber = connect(options.redisUrl);
       this.connections.push(workerConnection, subscriber);
@@ -93,8 +100,6 @@ export class BullMqJobQueue implements JobQueue {
         this.running.get(sessionId)?.controller.abort();
       });
     }
-    this.countsTimer = setInterval(() => void this.readCounts(), COUNTS_EVERY_MS);
-    this.countsTimer.unref();
   }
 
   async enqueue(sessionId: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import type { ArrivedRead, ArrivingCsvRead, RejectedRow } from '@pa/power7-engine/session-store';
-import type { SessionRow } from '../db/schema';
+import type { SessionRow } from '../../db/schema';
 import type { JobProgress } from '../jobs/job-queue';
 
 /** The file an upload is streamed to inside its session folder, until ingest has read it. */

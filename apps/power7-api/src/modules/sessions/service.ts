@@ -1,10 +1,11 @@
 import { access, constants, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { JobQueue } from '../jobs/job-queue';
 import { SessionJobRunner, type JobRunnerOptions } from './job-runner';
 import { SessionMemory } from './memory';
 import { SessionQueries } from './queries';
 import { folderBytes } from './quota';
-import type { SessionRow } from '../db/schema';
+import type { SessionRow } from '../../db/schema';
 import type { SessionRepository } from './repository';
 import type { ResultCache } from './result-cache';
 import type { Owner } from './state';
@@ -21,10 +22,11 @@ export class Power7Sessions {
   constructor(
     private readonly repo: SessionRepository,
     private readonly cache: ResultCache,
+    queue: JobQueue,
     options: JobRunnerOptions & { root: string },
   ) {
-    this.memory = new SessionMemory(options.root, Boolean(options.shared));
-    this.jobs = new SessionJobRunner(repo, this.memory, options);
+    this.memory = new SessionMemory(options.root, !queue.local);
+    this.jobs = new SessionJobRunner(repo, this.memory, queue, options);
     this.queries = new SessionQueries(repo, this.memory, cache);
   }
 

@@ -29,6 +29,12 @@ export interface JobStats {
 
 export interface JobQueue {
   /**
+   * Starts running the queued jobs with `processor` (the job runner hands its own); `onError` hears
+   * each job that failed or was cancelled. Until then jobs wait. A process that only queues jobs (a
+   * shared queue with ROLE api) runs none.
+   */
+  process(processor: JobProcessor, onError?: (sessionId: string, error: unknown) => void): void;
+  /**
    * Whether jobs enqueued here run in this process (the embedded queue), so this process can answer
    * from what it keeps in memory; with a shared queue (BullMQ) any worker process may run them.
    */
@@ -62,12 +68,16 @@ export class EmbeddedJobQueue implements JobQueue {
   private readonly listeners = new Set<(sessionId: string, progress: JobProgress) => void>();
   private counters = { done: 0, failed: 0, cancelled: 0 };
   private closed = false;
+  private processor: JobProcessor | null = null;
+  private onError: (sessionId: string, error: unknown) => void = () => {};
 
-  constructor(
-    private readonly processor: JobProcessor,
-    private readonly concurrency: number,
-    private readonly onError: (sessionId: string, error: unknown) => void = () => {},
-  ) {}
+  constructor(private readonly concurrency: number) {}
+
+  process(processor: JobProcessor, onError?: (sessionId: string, error: unknown) => void): void {
+    this.processor = processor;
+    if (onError) this.onError = onError;
+    this.pump();
+  }
 
   enqueue(sessionId: string): Promise<void> {
     if (!this.closed && !this.has(sessionId)) {
@@ -118,7 +128,13 @@ export class EmbeddedJobQueue implements JobQueue {
   }
 
   private pump(): void {
-    while (!this.closed && this.running.size < this.concurrency && this.waiting.length > 0) {
+    const processor = this.processor;
+    while (
+      processor &&
+      !this.closed &&
+      this.running.size < this.concurrency &&
+      this.waiting.length > 0
+    ) {
       const sessionId = this.waiting.shift()!;
       const controller = new AbortController();
       const context: JobContext = {
@@ -129,7 +145,7 @@ export class EmbeddedJobQueue implements JobQueue {
       };
       const done = (async () => {
         try {
-          await this.processor(sessionId, context);
+          await processor(sessionId, context);
           this.counters.done++;
         } catch (error) {
           if (controller.signal.aborted) this.counters.cancelled++;

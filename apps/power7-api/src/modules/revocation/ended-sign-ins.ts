@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { endedSignInKey } from '@pa/server-kit/ended-sign-ins';
 import { AppError } from '@pa/server-kit/errors';
-import type { Power7Db } from '../db/client';
+import type { Power7Db } from '../../db/client';
 
 /** How often the list of ended sign-ins is read: how long an ended one still works while all is well. */
 const ENDED_SIGN_INS_POLL_MS = 2_000;
