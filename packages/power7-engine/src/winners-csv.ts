@@ -119,13 +119,19 @@ function plainNumber(b: Uint8Array, from: number, to: number): boolean {
   let i = from;
   if (b[i] === 0x2b || b[i] === 0x2d) i++;
   let digits = 0;
-  while (i < to && b[i]! >= 0x30 && b[i]! <= 0x39) (i++, digits++);
+  while (i < to && b[i]! >= 0x30 && b[i]! <= 0x39) {
+    i++;
+    digits++;
+  }
   if (digits === 0) return false;
   if (i === to) return true;
   if (b[i] !== 0x2e) return false;
   i++;
   let frac = 0;
-  while (i < to && b[i]! >= 0x30 && b[i]! <= 0x39) (i++, frac++);
+  while (i < to && b[i]! >= 0x30 && b[i]! <= 0x39) {
+    i++;
+    frac++;
+  }
   return frac > 0 && i === to;
 }
 
