@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { MessageChannel, type Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { EngineError, type EngineErrorCode } from './errors';
 import type { MatchType } from './model';
 import { startWinnersWorker } from './workers';
@@ -18,19 +18,27 @@ import type { WinnersReply, WinnersRequest } from './winners-worker';
  * analyses); unref'd, so they never keep a process alive.
  */
 const MAX_THREADS = 2;
-const threads: { worker: Worker; busy: number }[] = [];
+interface Thread {
+  worker: Worker;
+  busy: number;
+  /** Ports of the requests it is serving: told when the thread dies under them. */
+  ports: Set<MessagePort>;
+}
+const threads: Thread[] = [];
 
-function leastBusy(): { worker: Worker; busy: number } {
+function leastBusy(): Thread {
   const size = Math.min(MAX_THREADS, os.availableParallelism());
   if (threads.length < size && threads.every((t) => t.busy > 0)) {
     const worker = startWinnersWorker();
     worker.unref();
-    const thread = { worker, busy: 0 };
-    worker.on('error', () => threads.splice(threads.indexOf(thread), 1));
-    worker.on('exit', () => {
+    const thread: Thread = { worker, busy: 0, ports: new Set() };
+    const gone = (why: string) => {
       const at = threads.indexOf(thread);
       if (at !== -1) threads.splice(at, 1);
-    });
+      for (const port of thread.ports) port.emit('message', { type: 'error', message: why });
+    };
+    worker.on('error', (err) => gone(err.message));
+    worker.on('exit', (code) => gone(`exited (code ${code})`));
     threads.push(thread);
     return thread;
   }
@@ -64,14 +72,12 @@ function dispatch(request: WithoutPort<WinnersRequest>) {
     thread.busy--;
     port1.close();
   };
-  const onExit = (code: number) =>
-    port1.emit('message', { type: 'error', message: `exited (code ${code})` });
-  thread.worker.once('exit', onExit);
+  thread.ports.add(port1);
   thread.worker.postMessage({ ...request, port: port2 } as WinnersRequest, [port2]);
   return {
     port: port1,
     release: () => {
-      thread.worker.off('exit', onExit);
+      thread.ports.delete(port1);
       release();
     },
   };
