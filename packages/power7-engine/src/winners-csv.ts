@@ -135,19 +135,8 @@ function plainNumber(b: Uint8Array, from: number, to: number): boolean {
   return frac > 0 && i === to;
 }
 
-/** Whether a field of the comma-separated record `b[from..to)` could need neutralising. */
-function anyFormulaStart(b: Uint8Array, from: number, to: number): boolean {
-  let start = from;
-  for (let i = from; i <= to; i++) {
-    if (i < to && b[i] !== COMMA) continue;
-    const c = b[start];
-    if (i > start && (c === 0x3d || c === 0x2b || c === 0x2d || c === 0x40 || c === TAB)) {
-      if (!plainNumber(b, start, i)) return true;
-    }
-    start = i + 1;
-  }
-  return false;
-}
+/** Whether `c` starts a formula for a spreadsheet (`csvCell`'s FORMULA_START, CR aside). */
+const triggers = (c: number) => c === 0x3d || c === 0x2b || c === 0x2d || c === 0x40 || c === TAB;
 
 /**
  * Writes the record `b[from..to)` as `csvCell`s joined by commas, straight from its bytes, when it is
@@ -156,32 +145,37 @@ function anyFormulaStart(b: Uint8Array, from: number, to: number): boolean {
  */
 function writePlainRecord(
   sink: ByteSink,
-  b: Uint8Array,
+  b: Buffer,
   from: number,
   to: number,
   delimiter: number,
   columns: number,
 ): boolean {
+  // one pass: the record's checks, its width, and whether a cell starts like a formula
   let fields = 1;
+  let start = from;
+  let formulaLike = false;
   for (let i = from; i < to; i++) {
     const c = b[i]!;
     if (c >= 0x80 || c === QUOTE || c === LF || c === CR) return false;
-    if (c === delimiter) fields++;
+    if (c !== delimiter) continue;
+    if (!formulaLike && i > start && triggers(b[start]!)) formulaLike = !plainNumber(b, start, i);
+    fields++;
+    start = i + 1;
   }
+  if (!formulaLike && to > start && triggers(b[start]!)) formulaLike = !plainNumber(b, start, to);
   if (fields !== columns) return false;
-  if (delimiter === COMMA && !anyFormulaStart(b, from, to)) {
-    sink.copy(b, from, to);
+  if (delimiter === COMMA && !formulaLike) {
+    // nothing to change: the record's bytes as they are (a native copy)
+    sink.pos += b.copy(sink.buf, sink.pos, from, to);
     return true;
   }
-  let start = from;
+  start = from;
   for (let i = from; i <= to; i++) {
     if (i < to && b[i] !== delimiter) continue;
     if (start > from) sink.byte(COMMA);
     const first = b[start];
-    const formula =
-      i > start &&
-      (first === 0x3d || first === 0x2b || first === 0x2d || first === 0x40 || first === TAB) &&
-      !plainNumber(b, start, i);
+    const formula = i > start && triggers(first!) && !plainNumber(b, start, i);
     let quoted = formula;
     if (!quoted && delimiter !== COMMA) {
       for (let k = start; k < i; k++) if (b[k] === COMMA) quoted = true;
