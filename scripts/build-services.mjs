@@ -29,6 +29,11 @@ const SCAN_WORKER = {
   entry: 'packages/power7-engine/src/scan-worker.ts',
   out: 'scan-worker.cjs',
 };
+/** The threads that find winners and write winners CSVs (downloads of a service). */
+const WINNERS_WORKER = {
+  entry: 'packages/power7-engine/src/winners-worker.ts',
+  out: 'winners-worker.cjs',
+};
 /** The XLSX reading thread (ExcelJS stays external: it loads from node_modules when an XLSX comes). */
 const XLSX_WORKER = {
   entry: 'packages/power7-engine/src/xlsx-worker.ts',
@@ -105,7 +110,8 @@ const __paBundleDir = __paDirname(__paToPath(import.meta.url));
 const __paFrom = (relative) => __paResolve(__paBundleDir, relative);
 const __paUrl = (relative) => __paToUrl(__paFrom(relative)).href;
 const __PA_SCAN_WORKER__ = __paFrom('${SCAN_WORKER.out}');
-const __PA_XLSX_WORKER__ = __paFrom('${XLSX_WORKER.out}');`;
+const __PA_XLSX_WORKER__ = __paFrom('${XLSX_WORKER.out}');
+const __PA_WINNERS_WORKER__ = __paFrom('${WINNERS_WORKER.out}');`;
 
 export async function buildServices() {
   const started = performance.now();
@@ -141,6 +147,7 @@ export async function buildServices() {
         });
       await Promise.all([
         worker(SCAN_WORKER.entry, SCAN_WORKER.out, []),
+        worker(WINNERS_WORKER.entry, WINNERS_WORKER.out, []),
         worker(XLSX_WORKER.entry, XLSX_WORKER.out, [externalDependencies]),
       ]);
     }),

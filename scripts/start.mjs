@@ -106,7 +106,8 @@ async function ready(port) {
     } catch {
       // not listening yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // often: the sign-in details are printed as soon as both answer (a poll costs well under 1 ms)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

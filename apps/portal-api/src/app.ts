@@ -69,6 +69,9 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
     done();
   });
 
+  // the signing keys are read while the database opens (the longest step of a start)
+  const keysLoading = loadSigningKeys(config.DATA_DIR);
+  keysLoading.catch(() => {}); // awaited below; a failed open must not leave it unhandled
   const database = options.database ?? (await openDatabase(config));
   app.addHook('onClose', async () => {
     if (!options.database) await database.close();
@@ -91,7 +94,7 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   const shared = openSharedState(config.REDIS_URL, app.log);
   app.decorate('limiterStore', shared.limiterStore);
   app.addHook('onClose', shared.close);
-  const keys = await loadSigningKeys(config.DATA_DIR);
+  const keys = await keysLoading;
   app.decorate('mailer', createMailer(database.db, config, app.log));
   const background = new Set<Promise<unknown>>();
   app.decorate('runInBackground', (work: Promise<unknown>, what: string) => {

@@ -8,6 +8,9 @@
  * Printed: jobs per minute (20 over the time from the first upload to the last result), the p95 of
  * upload → done, enqueue → job start (the session's `queuedMs`) of the twenty (mostly waiting for a
  * free worker), and the queue's own overhead: enqueue → start of 10 small jobs sent one at a time.
+ *
+ * `npm run bench:scale -- downloads [rows]` measures winners downloads at scale instead (issue #27,
+ * `./downloads.ts`): 1M tickets as the yardstick, then `rows` (default 10M), in one run.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -16,6 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import { freePort, startTestPostgres } from '@pa/server-kit/testing/postgres-server';
 import { startTestRedis } from '@pa/server-kit/testing/redis-server';
 import type { SessionTimings } from '../src/modules/sessions/state';
+import { downloadsBench } from './downloads';
 import {
   buildTestApp,
   cleanup,
@@ -116,6 +120,16 @@ async function waitReady(port: number) {
 }
 
 async function main() {
+  if (process.argv[2] === 'downloads') {
+    const dir = await tempDir('p7-downloads-');
+    try {
+      const keys = await makeKeys(dir);
+      await downloadsBench(root, dir, keys.file, await keys.sign({}, { expiresIn: '4h' }));
+    } finally {
+      await cleanup(dir);
+    }
+    process.exit(0);
+  }
   spawnSync(process.execPath, ['scripts/build-services.mjs'], { cwd: root, stdio: 'inherit' });
   const dir = await tempDir('p7-scale-');
   const keys = await makeKeys(dir);

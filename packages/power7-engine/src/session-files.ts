@@ -86,11 +86,17 @@ export async function readJson<T>(path: string): Promise<T | null> {
 }
 
 /** Reads a whole file into a fresh, 8-byte aligned ArrayBuffer (typed-array views need alignment). */
-export async function readAligned(path: string): Promise<ArrayBuffer> {
+export async function readAligned(path: string, shared?: false): Promise<ArrayBuffer>;
+export async function readAligned(path: string, shared: true): Promise<SharedArrayBuffer>;
+export async function readAligned(
+  path: string,
+  shared = false,
+): Promise<ArrayBuffer | SharedArrayBuffer> {
   const fh = await open(path, 'r');
   try {
     const { size } = await fh.stat();
-    const buf = new ArrayBuffer(size);
+    // shared: worker threads read it without a copy (the winners threads)
+    const buf = shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
     const u8 = new Uint8Array(buf);
     let off = 0;
     while (off < size) {

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { INSIGHT_MAX_BUDGETS, INSIGHT_MAX_RANGES } from '@pa/contracts/power7';
 import {
   drawsCsv,
@@ -33,7 +32,12 @@ import type {
   WinnerRow,
   WinnersPage,
 } from './session-types';
-import { findWinners, matchedNumbers, RowReader, ticketMasks, winnersCsv } from './winners';
+import { matchedNumbers, RowReader, ticketMasks } from './winners';
+import type { WinnerOrder, WinnersSource } from './winners-csv';
+import { findWinnersOnThreads, winnersCsvOnThreads } from './winners-pool';
+
+/** Winners of recent draws kept per open session (concurrent downloads of one draw walk once). */
+const KEPT_WINNER_ORDERS = 8;
 
 /** What a session folder holds, from its small JSON files only. Never throws for a missing folder. */
 export async function readSessionStatus(sessionDir: string): Promise<SessionStatus> {
@@ -70,9 +74,10 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
   }
   const ingest = status.ingest;
   const analysis = status.analysis;
-  const tickets = new Uint8Array(await readFile(fileIn(sessionDir, 'tickets')));
+  // tickets, masks and row index in shared memory: the winners threads read them without a copy
+  const tickets = new Uint8Array(await readAligned(fileIn(sessionDir, 'tickets'), true));
   const count = tickets.length / PICK;
-  const idx = await readAligned(fileIn(sessionDir, 'rowIndex'));
+  const idx = await readAligned(fileIn(sessionDir, 'rowIndex'), true);
   const offsets = new Float64Array(idx, 0, count);
   const lines = new Uint32Array(idx, count * 8, count);
   const lengths = new Uint32Array(idx, count * 12, count);
@@ -98,7 +103,7 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
     w: stored.storage.w,
     unit: stored.storage.unit,
   };
-  const masks = ticketMasks(tickets, count);
+  const masks = ticketMasks(tickets, count, true);
   const rows = new RowReader(
     fileIn(sessionDir, 'rows'),
     ingest.delimiter.charCodeAt(0),
@@ -116,7 +121,40 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
     }
     return m as MatchType;
   };
-  let cache: { key: string; index: Uint32Array } | null = null;
+  const source: WinnersSource = {
+    key: sessionDir,
+    tickets,
+    masks,
+    offsets,
+    lengths,
+    rowsPath: fileIn(sessionDir, 'rows'),
+    delimiter: ingest.delimiter.charCodeAt(0),
+    header,
+    payouts: analysis.payouts,
+  };
+  // in flight or found, least recently asked first out: concurrent requests for a draw share a walk
+  const orders = new Map<string, Promise<WinnerOrder>>();
+  const winnerOrder = (numbers: number[], m: MatchType | 'all'): Promise<WinnerOrder> => {
+    const key = `${numbers.join('-')}/${m}`;
+    let order = orders.get(key);
+    if (order) orders.delete(key);
+    else {
+      order = findWinnersOnThreads(source, numbers, m);
+      order.catch(() => orders.get(key) === order && orders.delete(key));
+    }
+    orders.set(key, order);
+    if (orders.size > KEPT_WINNER_ORDERS) orders.delete(orders.keys().next().value!);
+    return order;
+  };
+  /** The CSV bytes, once the combo and match type are checked (they throw at once). */
+  const csvBytes = (combo: string, matchType: MatchType | 'all') => {
+    ensureOpen();
+    const numbers = parseCombo(combo, ingest.pool);
+    const m = matchType === 'all' ? 'all' : checkMatch(matchType);
+    return (async function* () {
+      yield* winnersCsvOnThreads(source, numbers, await winnerOrder(numbers, m));
+    })();
+  };
   let distribution: ReturnType<typeof openDistribution> | null = null;
   let closed = false;
   const ensureOpen = () => {
@@ -143,9 +181,7 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
       if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) {
         throw new EngineError('INVALID_PARAMS', 'pageSize must be 1..1000.', 'pageSize');
       }
-      const key = `${combo}/${m}`;
-      if (cache?.key !== key) cache = { key, index: findWinners(masks, numbers, m).index };
-      const index = cache.index;
+      const { index } = await winnerOrder(numbers, m);
       const slice = index.subarray((page - 1) * pageSize, page * pageSize);
       const items: WinnerRow[] = [];
       let k = 0;
@@ -176,19 +212,14 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
       };
     },
     winnersCsv(combo, matchType) {
-      ensureOpen();
-      const numbers = parseCombo(combo, ingest.pool);
-      const m = matchType === 'all' ? 'all' : checkMatch(matchType);
-      return winnersCsv({
-        header,
-        tickets,
-        masks,
-        rows,
-        numbers,
-        matchType: m,
-        payouts: analysis.payouts,
-      });
+      const bytes = csvBytes(combo, matchType);
+      return (async function* () {
+        // chunks end at a row's end: each one is whole UTF-8
+        for await (const chunk of bytes)
+          yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
+      })();
     },
+    winnersCsvBytes: csvBytes,
     drawsCsv(query) {
       ensureOpen();
       // the filters are checked here, before the first chunk (a bad one throws INVALID_PARAMS)
@@ -203,7 +234,7 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
     },
     close() {
       closed = true;
-      cache = null;
+      orders.clear();
       distribution = null;
     },
   };

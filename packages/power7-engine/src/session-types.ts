@@ -256,6 +256,11 @@ export interface OpenSession {
   /** Same CSV as an async iterable of chunks (for `reply.send(Readable.from(...))`). */
   winnersCsv(combo: string, matchType: MatchType | 'all'): AsyncIterable<string>;
   /**
+   * The same CSV as UTF-8 byte chunks, written on worker threads (`winners-pool.ts`) a few chunks
+   * ahead of the reader: what the service streams. Throws INVALID_COMBO / INVALID_PARAMS at once.
+   */
+  winnersCsvBytes(combo: string, matchType: MatchType | 'all'): AsyncIterable<Uint8Array>;
+  /**
    * Every qualifying draw passing the query's filters (page and sort ignored) as CSV text chunks:
    * `combo,winners_3..winners_7,total_payout`, in draw order, one batch of rows in memory at a time.
    * Throws INVALID_PARAMS at once for a bad filter.

@@ -10,10 +10,12 @@ export interface TicketMasks {
   hi: Uint32Array;
 }
 
-/** Builds the bitmask of every ticket. Cost O(T). */
-export function ticketMasks(tickets: Uint8Array, count: number): TicketMasks {
-  const lo = new Uint32Array(count);
-  const hi = new Uint32Array(count);
+/** Builds the bitmask of every ticket (in shared memory if asked, for worker threads). Cost O(T). */
+export function ticketMasks(tickets: Uint8Array, count: number, shared = false): TicketMasks {
+  const words = () =>
+    shared ? new Uint32Array(new SharedArrayBuffer(count * 4)) : new Uint32Array(count);
+  const lo = words();
+  const hi = words();
   for (let t = 0, p = 0; t < count; t++, p += PICK) {
     let l = 0;
     let h = 0;

@@ -9,22 +9,25 @@ import { tableBufferPool } from './shared-buffers';
 import type { ScanWorkerData, WorkerReply, WorkerRequest } from './scan-worker';
 import type { BuildOp, BuildPlan, Tables } from './tables';
 
-let workerBundle: string | null | undefined;
+const workerBundles = new Map<string, string | null>();
 
 /**
- * The scan worker as one plain-JS (CommonJS) string, bundled once per process with the esbuild that
- * tsx itself runs on (so no extra dependency). Starting such a worker costs ~30 ms instead of the
- * ~250 ms CPU of registering tsx in every worker. Null when esbuild cannot be found.
+ * A worker (`scan-worker.ts`, `winners-worker.ts`) as one plain-JS (CommonJS) string, bundled once per
+ * process with the esbuild that tsx itself runs on (so no extra dependency). Starting such a worker
+ * costs ~30 ms instead of the ~250 ms CPU of registering tsx in every worker. Null when esbuild cannot
+ * be found.
  */
-function scanWorkerBundle(): string | null {
-  if (workerBundle !== undefined) return workerBundle;
+function workerBundle(entry: string): string | null {
+  const known = workerBundles.get(entry);
+  if (known !== undefined) return known;
+  let code: string | null = null;
   try {
     const here = createRequire(import.meta.url);
     const esbuild = createRequire(here.resolve('tsx'))('esbuild') as {
       buildSync(o: Record<string, unknown>): { outputFiles: { text: string }[] };
     };
     const out = esbuild.buildSync({
-      entryPoints: [fileURLToPath(new URL('./scan-worker.ts', import.meta.url))],
+      entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
       bundle: true,
       platform: 'node',
       format: 'cjs',
@@ -32,11 +35,12 @@ function scanWorkerBundle(): string | null {
       write: false,
       logLevel: 'silent',
     });
-    workerBundle = out.outputFiles[0]?.text ?? null;
+    code = out.outputFiles[0]?.text ?? null;
   } catch {
-    workerBundle = null;
+    code = null;
   }
-  return workerBundle;
+  workerBundles.set(entry, code);
+  return code;
 }
 
 /**
@@ -44,6 +48,15 @@ function scanWorkerBundle(): string | null {
  * beside the bundle. Undeclared when running from the sources.
  */
 declare const __PA_SCAN_WORKER__: string | undefined;
+declare const __PA_WINNERS_WORKER__: string | undefined;
+
+/** Starts one winners thread (`winners-pool.ts`): compiled in a build, else the esbuild bundle. */
+export function startWinnersWorker(): Worker {
+  if (typeof __PA_WINNERS_WORKER__ === 'string') return new Worker(__PA_WINNERS_WORKER__);
+  const code = workerBundle('./winners-worker.ts');
+  if (code !== null) return new Worker(code, { eval: true });
+  return new Worker(new URL('./winners-worker.mjs', import.meta.url));
+}
 
 /**
  * Starts one scan worker thread: the compiled worker in a build; from sources, the esbuild bundle
@@ -56,7 +69,7 @@ export function startScanWorker(
   const workerData: ScanWorkerData = { warmUp };
   if (via === 'auto' && typeof __PA_SCAN_WORKER__ === 'string')
     return new Worker(__PA_SCAN_WORKER__, { workerData });
-  const code = via === 'auto' ? scanWorkerBundle() : null;
+  const code = via === 'auto' ? workerBundle('./scan-worker.ts') : null;
   if (code !== null) return new Worker(code, { eval: true, workerData });
   return new Worker(new URL('./scan-worker.mjs', import.meta.url), { workerData });
 }

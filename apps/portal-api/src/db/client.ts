@@ -97,7 +97,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
     () => (release ? release() : pglite.close()),
   );
   const maintenance = pgliteMaintenance(pglite, changes);
-  await maintenance.run();
+  // statistics refreshed in the background: the start does not wait for them (queries queue behind)
+  void maintenance.run();
   return {
     db: db as unknown as PortalDb,
     driver: 'pglite',

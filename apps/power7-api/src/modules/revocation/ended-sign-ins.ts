@@ -7,8 +7,11 @@ import type { Power7Db } from '../../db/client';
 /** How often the list of ended sign-ins is read: how long an ended one still works while all is well. */
 const ENDED_SIGN_INS_POLL_MS = 2_000;
 
-/** Until the first list is read, failed reads are retried this soon. */
-const FIRST_READ_RETRY_MS = 250;
+/**
+ * Until the first list is read, failed reads are retried this soon: readiness waits on it, and under
+ * `npm start` the portal answers a moment after this service (a refused connection costs ~1 ms).
+ */
+const FIRST_READ_RETRY_MS = 50;
 /** How long after the start a portal that never answered is taken to be starting: not logged. */
 const PORTAL_START_GRACE_MS = 30_000;
 

@@ -38,7 +38,7 @@ export const attachment = (name: string) =>
 export function sendCsv(
   reply: FastifyReply,
   name: string,
-  chunks: AsyncIterable<string | Buffer> | Iterable<string>,
+  chunks: AsyncIterable<string | Uint8Array> | Iterable<string>,
 ) {
   async function* withBom() {
     yield CSV_BOM;

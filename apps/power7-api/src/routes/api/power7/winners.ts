@@ -47,7 +47,8 @@ export async function winnerRoutes(app: FastifyInstance) {
   ) => {
     const row = await queries.find(owner(caller), id);
     const session = await queries.open(row);
-    const iterable = session.winnersCsv(combo, matchType);
+    // written on the winners threads, as bytes (the event loop only forwards them)
+    const iterable = session.winnersCsvBytes(combo, matchType);
     // the first chunk is read here, so a bad combo is still a 400 and not a broken download
     const iterator = iterable[Symbol.asyncIterator]();
     const first = await iterator.next();

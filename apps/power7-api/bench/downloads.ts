@@ -1,0 +1,213 @@
+/**
+ * Winners downloads at scale (issue #27), `npm run bench:scale -- downloads [rows=10000000]`: the
+ * compiled service (as `npm start` runs it) with one finished P=35 session of 1M tickets, the yardstick,
+ * and one of `rows`, in the same run. Per size it prints:
+ * - 20 clients downloading one draw's 6-match winners for 8 s (goal at 10M: p95 ≤ 1 s);
+ * - 20 clients downloading 6-match winners of 20 different draws for 8 s (no shared walk);
+ * - all winners of one draw, one client (goal ≥ 50 MB/s; median of 3), and the slowest /api/live/
+ *   answer while those downloads ran.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, openAsBlob } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_FIELDS, endedSignInsUrl, randomTicket, rng } from '../test/helper';
+
+const POOL = 35;
+const CLIENTS = 20;
+const SECONDS = 8;
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+const quantile = (xs: number[], q: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+};
+
+async function writeCsv(file: string, rows: number, seed: number) {
+  const out = createWriteStream(file);
+  const next = rng(seed);
+  out.write('customer_id,name,phone,n1,n2,n3,n4,n5,n6,n7\n');
+  let chunk = '';
+  for (let i = 0; i < rows; i++) {
+    chunk += `C${i + 1},Customer ${i + 1},+1555${1_000_000 + i},${randomTicket(POOL, next).join(',')}\n`;
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await once(out, 'finish');
+}
+
+interface Load {
+  done: number;
+  p50: number;
+  p95: number;
+  max: number;
+  rps: number;
+  errors: number;
+}
+
+/** CLIENTS loops fetching `urlOf(client, n)` for SECONDS, each body read whole. */
+async function hammer(
+  urlOf: (client: number, n: number) => string,
+  headers: Record<string, string>,
+) {
+  const until = performance.now() + SECONDS * 1000;
+  const times: number[] = [];
+  let errors = 0;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, client) => {
+      for (let n = 0; performance.now() < until; n++) {
+        const started = performance.now();
+        const res = await fetch(urlOf(client, n), { headers });
+        await res.arrayBuffer();
+        if (!res.ok) errors++;
+        times.push(performance.now() - started);
+      }
+    }),
+  );
+  const ms = (x: number) => Math.round(x);
+  return {
+    done: times.length,
+    p50: ms(quantile(times, 0.5)),
+    p95: ms(quantile(times, 0.95)),
+    max: ms(Math.max(...times)),
+    rps: Math.round((times.length / SECONDS) * 10) / 10,
+    errors,
+  } satisfies Load;
+}
+
+/** One session of `rows` tickets on a fresh server, measured; the server is stopped after. */
+async function measure(dir: string, rows: number, token: string, jwksFile: string, root: string) {
+  const file = join(dir, `customers-${rows}.csv`);
+  await writeCsv(file, rows, 100);
+  const port = 21_000 + Math.floor(Math.random() * 10_000);
+  const server: ChildProcess = spawn(process.execPath, ['apps/power7-api/dist/server.mjs'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      POWER7_PORT: String(port),
+      DATA_DIR: join(dir, `data-${rows}`),
+      JWKS_FILE: jwksFile,
+      JWKS_URL: await endedSignInsUrl(),
+      LOG_LEVEL: 'warn',
+      RESULT_CACHE_MB: '4096',
+      UPLOAD_MAX_BYTES: String(2 ** 31 - 1),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const headers = { authorization: `Bearer ${token}` };
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/api/live/`)).ok) break;
+      } catch {
+        if (i > 1200) throw new Error('server did not start');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    const budget = String(Math.round((270_000 * rows) / 1_000_000));
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ ...DEFAULT_FIELDS, budget, pool_size: String(POOL) }))
+      if (v !== undefined) form.append(k, v);
+    form.append('customer_file', await openAsBlob(file), 'customers.csv');
+    const up = await fetch(`${base}/api/upload/`, { method: 'POST', body: form, headers });
+    if (up.status !== 202) throw new Error(`upload answered ${up.status}: ${await up.text()}`);
+    const id = ((await up.json()) as { data: { _id: string } }).data._id;
+    for (;;) {
+      const s = await fetch(`${base}/api/power7/processing-status/?session=${id}`, { headers });
+      const { status } = ((await s.json()) as { data: { status: string } }).data;
+      if (status === 'done') break;
+      if (status !== 'queued' && status !== 'running') throw new Error(`session ${status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await rm(file);
+    const top = (await (
+      await fetch(`${base}/api/filter/`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ session: id, pageSize: CLIENTS }),
+      })
+    ).json()) as { data: { items: { combo: string }[] } };
+    const combos = top.data.items.map((d) => d.combo);
+    const six = (combo: string) => `${base}/api/download/${combo}/6/?session=${id}`;
+    const sameDraw = await hammer(() => six(combos[0]!), headers);
+    const manyDraws = await hammer(
+      (client, n) => six(combos[(client + n) % combos.length]!),
+      headers,
+    );
+
+    // all winners of one draw, three times one after the other, /api/live/ polled meanwhile
+    const all = `${base}/api/download-all/${combos[1]!}/?session=${id}`;
+    const allRuns: { ms: number; bytes: number }[] = [];
+    let downloading = true;
+    const live: number[] = [];
+    const polling = (async () => {
+      while (downloading) {
+        const started = performance.now();
+        await (await fetch(`${base}/api/live/`)).arrayBuffer();
+        live.push(performance.now() - started);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    for (let r = 0; r < 3; r++) {
+      const started = performance.now();
+      const res = await fetch(all, { headers });
+      const bytes = (await res.arrayBuffer()).byteLength;
+      allRuns.push({ ms: performance.now() - started, bytes });
+    }
+    downloading = false;
+    await polling;
+    const median = allRuns.map((r) => r.ms).sort((a, b) => a - b)[1]!;
+    return {
+      rows,
+      sameDraw,
+      manyDraws,
+      allMs: Math.round(median),
+      allMB: allRuns[0]!.bytes / 1e6,
+      liveMax: Math.round(Math.max(...live)),
+    };
+  } finally {
+    server.kill('SIGTERM');
+    await once(server, 'exit');
+  }
+}
+
+export async function downloadsBench(root: string, dir: string, jwksFile: string, token: string) {
+  const rows = Number(process.argv[3] ?? 10_000_000);
+  spawnSync(process.execPath, ['scripts/build-services.mjs'], { cwd: root, stdio: 'inherit' });
+  const before = load();
+  const results: Awaited<ReturnType<typeof measure>>[] = [];
+  for (const size of [1_000_000, rows])
+    results.push(await measure(dir, size, token, jwksFile, root));
+  console.log(
+    `\nWinners downloads, P=${POOL}, ${CLIENTS} clients for ${SECONDS} s; ${new Date().toISOString()}; ` +
+      `load average (1/5/15 min) before ${before}, after ${load()}\n`,
+  );
+  console.log(
+    '| measure | ' +
+      results.map((r) => `${r.rows.toLocaleString('en')} tickets`).join(' | ') +
+      ' | goal |',
+  );
+  console.log('|---|' + results.map(() => '---|').join('') + '---|');
+  const loadCell = (l: Load) =>
+    `${l.done} done, ${l.rps} req/s, p50 ${l.p50} ms, p95 ${l.p95} ms, max ${l.max} ms${l.errors ? `, ${l.errors} errors` : ''}`;
+  const row = (name: string, cell: (r: (typeof results)[number]) => string, goal: string) =>
+    console.log(`| ${name} | ${results.map(cell).join(' | ')} | ${goal} |`);
+  row("one draw's 6-match winners, 20 clients", (r) => loadCell(r.sameDraw), 'p95 ≤ 1 s at 10M');
+  row('6-match winners of 20 different draws, 20 clients', (r) => loadCell(r.manyDraws), '—');
+  row(
+    'all winners of one draw (median of 3)',
+    (r) =>
+      `${r.allMs} ms, ${r.allMB.toFixed(1)} MB, ${((r.allMB * 1000) / r.allMs).toFixed(0)} MB/s`,
+    '≥ 50 MB/s',
+  );
+  row('slowest /api/live/ during those downloads', (r) => `${r.liveMax} ms`, '—');
+}

@@ -1,0 +1,152 @@
+import os from 'node:os';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import { EngineError, type EngineErrorCode } from './errors';
+import type { MatchType } from './model';
+import { startWinnersWorker } from './workers';
+import {
+  winnersCsvChunks,
+  winnersInOrder,
+  type WinnerOrder,
+  type WinnersSource,
+} from './winners-csv';
+import type { WinnersReply, WinnersRequest } from './winners-worker';
+
+/**
+ * The threads that find winners and write winners CSVs for a service (issue #27): walking every ticket
+ * (~50–90 ms at 10M) and writing a large CSV never run on the event loop, and downloads proceed side
+ * by side on the machine's cores. Started on first use, at most two (downloads share the cores with
+ * analyses); unref'd, so they never keep a process alive.
+ */
+const MAX_THREADS = 2;
+interface Thread {
+  worker: Worker;
+  busy: number;
+  /** Ports of the requests it is serving: told when the thread dies under them. */
+  ports: Set<MessagePort>;
+}
+const threads: Thread[] = [];
+
+function leastBusy(): Thread {
+  const size = Math.min(MAX_THREADS, os.availableParallelism());
+  if (threads.length < size && threads.every((t) => t.busy > 0)) {
+    const worker = startWinnersWorker();
+    worker.unref();
+    const thread: Thread = { worker, busy: 0, ports: new Set() };
+    const gone = (why: string) => {
+      const at = threads.indexOf(thread);
+      if (at !== -1) threads.splice(at, 1);
+      for (const port of thread.ports) port.emit('message', { type: 'error', message: why });
+    };
+    worker.on('error', (err) => gone(err.message));
+    worker.on('exit', (code) => gone(`exited (code ${code})`));
+    threads.push(thread);
+    return thread;
+  }
+  return threads.reduce((a, b) => (b.busy < a.busy ? b : a));
+}
+
+/** Whether `source` lives in shared memory (a worker then reads it without a copy). */
+function shared(source: WinnersSource): boolean {
+  return [source.tickets, source.masks.lo, source.masks.hi, source.offsets, source.lengths].every(
+    (a) => a.buffer instanceof SharedArrayBuffer,
+  );
+}
+
+function replyError(reply: Extract<WinnersReply, { type: 'error' }>): Error {
+  return reply.code
+    ? new EngineError(reply.code as EngineErrorCode, reply.message, reply.field)
+    : new Error(`winners worker failed: ${reply.message}`);
+}
+
+/** Sends `request` (with a fresh port) to the least busy thread; the port and a release callback. */
+type WithoutPort<T> = T extends unknown ? Omit<T, 'port'> : never;
+
+function dispatch(request: WithoutPort<WinnersRequest>) {
+  const thread = leastBusy();
+  const { port1, port2 } = new MessageChannel();
+  thread.busy++;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    thread.busy--;
+    port1.close();
+  };
+  thread.ports.add(port1);
+  thread.worker.postMessage({ ...request, port: port2 } as WinnersRequest, [port2]);
+  return {
+    port: port1,
+    release: () => {
+      thread.ports.delete(port1);
+      release();
+    },
+  };
+}
+
+/** The winners of a draw in download order, found on a winners thread (in this thread if unshared). */
+export async function findWinnersOnThreads(
+  source: WinnersSource,
+  numbers: number[],
+  matchType: MatchType | 'all',
+): Promise<WinnerOrder> {
+  if (!shared(source)) return winnersInOrder(source.masks, numbers, matchType);
+  const { port, release } = dispatch({ kind: 'find', source, numbers, matchType });
+  try {
+    return await new Promise<WinnerOrder>((resolve, reject) => {
+      port.on('message', (reply: WinnersReply) => {
+        if (reply.type === 'found') resolve(reply.order);
+        else if (reply.type === 'error') reject(replyError(reply));
+      });
+    });
+  } finally {
+    release();
+  }
+}
+
+/**
+ * The winners CSV of a draw as byte chunks written on a winners thread, at most a few chunks ahead of
+ * the reader (in this thread if `source` is unshared). Ending the iteration early stops the thread's
+ * work and closes its file.
+ */
+export async function* winnersCsvOnThreads(
+  source: WinnersSource,
+  numbers: number[],
+  order: WinnerOrder,
+): AsyncGenerator<Uint8Array> {
+  if (!shared(source)) {
+    yield* winnersCsvChunks(source, numbers, order);
+    return;
+  }
+  const { port, release } = dispatch({ kind: 'csv', source, numbers, order });
+  const queue: WinnersReply[] = [];
+  let wake: (() => void) | null = null;
+  port.on('message', (reply: WinnersReply) => {
+    queue.push(reply);
+    wake?.();
+    wake = null;
+  });
+  let ended = false;
+  try {
+    for (;;) {
+      while (queue.length === 0) await new Promise<void>((r) => (wake = r));
+      const reply = queue.shift()!;
+      if (reply.type === 'error') throw replyError(reply);
+      if (reply.type === 'end') {
+        ended = true;
+        return;
+      }
+      if (reply.type !== 'chunk') continue;
+      port.postMessage('more');
+      yield reply.chunk;
+    }
+  } finally {
+    if (!ended) port.postMessage('cancel');
+    release();
+  }
+}
+
+/** Terminates the winners threads (tests, shutdown). */
+export async function closeWinnersThreads(): Promise<void> {
+  const all = threads.splice(0);
+  await Promise.all(all.map((t) => t.worker.terminate()));
+}

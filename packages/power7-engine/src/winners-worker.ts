@@ -1,0 +1,87 @@
+import { parentPort, type MessagePort } from 'node:worker_threads';
+import { EngineError } from './errors';
+import type { MatchType } from './model';
+import {
+  winnersCsvChunks,
+  winnersInOrder,
+  type WinnerOrder,
+  type WinnersSource,
+} from './winners-csv';
+
+/**
+ * A request to a winners thread, answered on its own `port`: the winners of a draw in download order
+ * (`find`), or the CSV of winners already found (`csv`), sent as chunks the caller acknowledges.
+ */
+export type WinnersRequest =
+  | {
+      kind: 'find';
+      port: MessagePort;
+      source: WinnersSource;
+      numbers: number[];
+      matchType: MatchType | 'all';
+    }
+  | {
+      kind: 'csv';
+      port: MessagePort;
+      source: WinnersSource;
+      numbers: number[];
+      order: WinnerOrder;
+    };
+
+/** What comes back on a request's port; the caller sends `'more'` for each chunk it has taken. */
+export type WinnersReply =
+  | { type: 'found'; order: WinnerOrder }
+  | { type: 'chunk'; chunk: Uint8Array }
+  | { type: 'end' }
+  | { type: 'error'; code?: string; message: string; field?: string };
+
+/** Chunks sent ahead of the caller's acknowledgements: memory stays a few chunks per download. */
+export const CHUNKS_AHEAD = 4;
+
+/** Serves one CSV request: chunks go out while fewer than CHUNKS_AHEAD wait; `cancel` stops it. */
+async function sendCsv(req: Extract<WinnersRequest, { kind: 'csv' }>) {
+  const { port } = req;
+  let unacked = 0;
+  let cancelled = false;
+  let wake: (() => void) | null = null;
+  port.on('message', (msg: 'more' | 'cancel') => {
+    if (msg === 'more') unacked--;
+    else cancelled = true;
+    wake?.();
+    wake = null;
+  });
+  for await (const chunk of winnersCsvChunks(req.source, req.numbers, req.order, () => cancelled)) {
+    port.postMessage({ type: 'chunk', chunk } satisfies WinnersReply, [
+      chunk.buffer as ArrayBuffer,
+    ]);
+    unacked++;
+    while (unacked >= CHUNKS_AHEAD && !cancelled) await new Promise<void>((r) => (wake = r));
+    if (cancelled) break;
+  }
+  port.postMessage({ type: 'end' } satisfies WinnersReply);
+}
+
+async function handle(req: WinnersRequest) {
+  try {
+    if (req.kind === 'find') {
+      const order = winnersInOrder(req.source.masks, req.numbers, req.matchType);
+      req.port.postMessage({ type: 'found', order } satisfies WinnersReply, [
+        order.index.buffer as ArrayBuffer,
+        order.matches.buffer as ArrayBuffer,
+      ]);
+    } else await sendCsv(req);
+  } catch (err) {
+    const e = err as Error;
+    req.port.postMessage({
+      type: 'error',
+      message: e.message,
+      ...(e instanceof EngineError ? { code: e.code, field: e.field } : {}),
+    } satisfies WinnersReply);
+  } finally {
+    req.port.close();
+  }
+}
+
+const port = parentPort;
+if (!port) throw new Error('winners-worker.ts must run in a worker thread');
+port.on('message', (req: WinnersRequest) => void handle(req));
