@@ -42,11 +42,13 @@ export interface GroupOp {
   /** The top numbers (0-based largest number) whose draws this part walks. */
   tops: number[];
   shift: number;
-  /** Bins [first, end) go to `out`; `cursor[b]` is where this part's next draw of bin b goes. */
+  /** Bins [first, end) go to `out`, which starts at bin `first`. */
   first: number;
   end: number;
-  /** This part's own copy (a worker gets one by cloning; the calling thread must pass one). */
-  cursor: Float64Array;
+  /** Where each bin starts among all draws (`binStarts`). */
+  starts: Float64Array;
+  /** The histograms of the parts before this one: their draws come first in each bin. */
+  before: ArrayLike<number>[];
   /** Shared, or null when only the sums are wanted. */
   out: GroupedColumn | null;
   /** Shared; when given, this part's exact per-bin sums (Σ⌊t/2^26⌋ and Σ(t mod 2^26)) are added. */
@@ -56,7 +58,8 @@ export interface GroupOp {
 const SPLIT = 2 ** 26;
 
 export function groupDraws(op: GroupOp): void {
-  const { totals, shift, first, end, cursor, out, sums } = op;
+  const { totals, shift, first, end, out, sums } = op;
+  const cursor = out ? partCursor(op) : op.starts; // (not written without `out`)
   const inverse = 2 ** -shift; // exact: a power of two
   // a remainder within the bin, or the whole total
   const step = out instanceof Float64Array ? 0 : 2 ** shift;
@@ -67,6 +70,17 @@ export function groupDraws(op: GroupOp): void {
     if (sums) groupWithSums(totals, from, to, inverse, step, first, end, cursor, out, sums);
     else if (out) group(totals, from, to, inverse, step, first, end, cursor, out);
   }
+}
+
+/** Where this part's next draw of each bin goes in `out` (bins [first, end) only). */
+function partCursor({ starts, before, first, end }: GroupOp): Float64Array {
+  const cursor = new Float64Array(starts.length);
+  const base = starts[first]!;
+  for (let b = first; b < end; b++) cursor[b] = starts[b]! - base;
+  for (const hist of before) {
+    for (let b = first; b < end; b++) cursor[b] = cursor[b]! + hist[b]!;
+  }
+  return cursor;
 }
 
 function group(

@@ -60,14 +60,8 @@ export async function groupDistribution(
 ): Promise<{ sumHigh: Float64Array; sumLow: Float64Array }> {
   const bytes = drawBytes(shift);
   const starts = binStarts(counts);
-  // where each part's draws of a bin start within the bin: after the draws of the parts before it
-  const before = parts.map(() => new Float64Array(HIST_BINS));
-  for (let p = 1; p < parts.length; p++) {
-    const hist = parts[p - 1]!.hist;
-    const previous = before[p - 1]!;
-    const own = before[p]!;
-    for (let b = 0; b < HIST_BINS; b++) own[b] = previous[b]! + hist[b]!;
-  }
+  const shared = new Float64Array(new SharedArrayBuffer(starts.byteLength));
+  shared.set(starts);
   const sums = parts.map(() => ({ high: sharedFloats(HIST_BINS), low: sharedFloats(HIST_BINS) }));
   const pieces = onPiece && bytes > 0 ? pieceBins(starts, bytes, maxBytes) : [];
   if (pieces.length === 0) pieces.push([0, 0]); // the sums alone
@@ -77,23 +71,19 @@ export async function groupDistribution(
       const [first, end] = pieces[k]!;
       const base = starts[first]!;
       const out = end > first ? groupedColumn(bytes, starts[end]! - base, true) : null;
-      const ops: GroupOp[] = parts.map((part, p) => {
-        const cursor = new Float64Array(HIST_BINS);
-        const offsets = before[p]!;
-        for (let b = first; b < end; b++) cursor[b] = starts[b]! - base + offsets[b]!;
-        const opSums = k === 0 ? sums[p]! : null;
-        return {
-          op: 'group',
-          totals,
-          tops: part.tops,
-          shift,
-          first,
-          end,
-          cursor,
-          out,
-          sums: opSums,
-        };
-      });
+      // each part's cursors are set where it runs: its draws go after those of the parts before it
+      const ops: GroupOp[] = parts.map((part, p) => ({
+        op: 'group',
+        totals,
+        tops: part.tops,
+        shift,
+        first,
+        end,
+        starts: shared,
+        before: parts.slice(0, p).map((q) => q.hist),
+        out,
+        sums: k === 0 ? sums[p]! : null,
+      }));
       await plan.run(ops);
       await writing;
       if (out && onPiece) writing = onPiece(out);
@@ -106,8 +96,9 @@ export async function groupDistribution(
   }
   const sumHigh = new Float64Array(HIST_BINS);
   const sumLow = new Float64Array(HIST_BINS);
+  const [lo, hi] = usedBins(counts);
   for (const { high, low } of sums) {
-    for (let b = 0; b < HIST_BINS; b++) {
+    for (let b = lo; b <= hi; b++) {
       sumHigh[b] = sumHigh[b]! + high[b]!;
       sumLow[b] = sumLow[b]! + low[b]!;
     }

@@ -57,8 +57,8 @@ export async function warmUpKernels(): Promise<void> {
   await addTierTables(tables);
   scanTops(tables, params(all.min, all.max, 2), tops, sink);
   // the distribution's grouping into each stored width, the first with the bin sums, then sums alone
-  const starts = new Float64Array(HIST_BINS);
-  for (let b = 1; b < HIST_BINS; b++) starts[b] = starts[b - 1]! + all.hist[b - 1]!;
+  const starts = new Float64Array(HIST_BINS + 1);
+  for (let b = 1; b <= HIST_BINS; b++) starts[b] = starts[b - 1]! + all.hist[b - 1]!;
   const sums = { high: new Float64Array(HIST_BINS), low: new Float64Array(HIST_BINS) };
   const group = (out: ReturnType<typeof groupedColumn> | null, withSums: boolean) =>
     groupDraws({
@@ -68,7 +68,8 @@ export async function warmUpKernels(): Promise<void> {
       shift: all.shift,
       first: 0,
       end: HIST_BINS,
-      cursor: starts.slice(),
+      starts,
+      before: [new Uint32Array(HIST_BINS)],
       out,
       sums: withSums ? sums : null,
     });
