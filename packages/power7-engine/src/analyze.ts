@@ -5,6 +5,7 @@ import {
   type Payouts,
   BINOM,
   drawCount,
+  numbersOfRank,
   PICK,
   validateBudget,
   validatePayouts,
@@ -31,6 +32,7 @@ import { SharedBufferLease, tableBufferPool } from './shared-buffers';
 import { groupDistribution, type DistributionIndex, type ScannedPart } from './distribution';
 import type { GroupedColumn } from './distribution-group';
 import { deriveWeights, unitsToAmount, type Weights } from './weights';
+import { countWinners } from './winners';
 import { buildOnWorkers, releaseWorkers, scanOnWorkers, takeWorkers } from './workers';
 
 export { closeScanWorkers, prestartScanWorkers, startScanWorker } from './workers';
@@ -85,6 +87,8 @@ export interface AnalysisResult {
     mean: number;
     max: number;
     worstRank: number;
+    /** Winners of the worst draw per number of matches (index 0..7, 3..7 paid). */
+    worstWinners: number[];
     histogram: { edges: number[]; counts: number[] };
     /** The same exact counts in up to CURVE_BINS finer bins, for the budget curve. */
     curve: { edges: number[]; counts: number[] };
@@ -210,7 +214,7 @@ export async function analyzeTickets(
       workers.length === 0
         ? [{ tops: split[0]!, hist: fine.counts }]
         : split.map((tops, i) => ({ tops, hist: statsList[i]!.hist }));
-    const sums = await groupDistribution(
+    const grouping = groupDistribution(
       params.totals,
       fine.counts,
       fine.shift,
@@ -218,6 +222,9 @@ export async function analyzeTickets(
       plan,
       opts.onDistributionPiece,
     );
+    // this thread waits on the workers meanwhile: the worst draw's winners, straight from the tickets
+    const worstWinners = countWinners(tickets, count, numbersOfRank(stats.worstRank));
+    const sums = await grouping;
     clean = true;
     return {
       pool,
@@ -225,7 +232,7 @@ export async function analyzeTickets(
       draws: totalDraws,
       qualified: table.length,
       weights,
-      stats,
+      stats: { ...stats, worstWinners },
       table,
       distribution: {
         index: {
@@ -275,7 +282,9 @@ function mergeStats(
   bins: number,
   pool: number,
   tickets: number,
-): AnalysisResult['stats'] & { fine: { counts: Float64Array; shift: number } } {
+): Omit<AnalysisResult['stats'], 'worstWinners'> & {
+  fine: { counts: Float64Array; shift: number };
+} {
   let min = Infinity;
   let max = -Infinity;
   let worstRank = -1;

@@ -47,40 +47,54 @@ export interface GroupOp {
   end: number;
   /** Where each bin starts among all draws (`binStarts`). */
   starts: Float64Array;
-  /** The histograms of the parts before this one: their draws come first in each bin. */
-  before: ArrayLike<number>[];
+  /** Every part's histogram at `shift`: a part's draws go after those of the parts before it. */
+  hists: ArrayLike<number>[];
+  part: number;
   /** Shared, or null when only the sums are wanted. */
   out: GroupedColumn | null;
-  /** Shared; when given, this part's exact per-bin sums (Σ⌊t/2^26⌋ and Σ(t mod 2^26)) are added. */
+  /**
+   * Shared; when given, this part's exact per-bin sums of the totals, as high·2^26 + low with both
+   * parts integers below 2^53 (the split may differ from ⌊t/2^26⌋, t mod 2^26: only the sum counts).
+   */
   sums: { high: Float64Array; low: Float64Array } | null;
 }
 
 const SPLIT = 2 ** 26;
+/** Bins up to 2^26 wide: a bin's sum of remainders stays below 2^53 (≤ 2^27 draws a bin). */
+const NARROW = 26;
 
 export function groupDraws(op: GroupOp): void {
   const { totals, shift, first, end, out, sums } = op;
-  const cursor = out ? partCursor(op) : op.starts; // (not written without `out`)
+  // per bin [next slot of this part, Σ remainders] side by side: one cache line per draw
+  const state = new Float64Array(2 * op.starts.length);
+  if (out) setCursors(op, state);
   const inverse = 2 ** -shift; // exact: a power of two
+  const width = 2 ** shift;
   // a remainder within the bin, or the whole total
-  const step = out instanceof Float64Array ? 0 : 2 ** shift;
+  const step = out instanceof Float64Array ? 0 : width;
   for (const g of op.tops) {
     if (g < PICK - 1) continue;
     const from = BINOM[g]![PICK]!;
     const to = from + BINOM[g]![PICK - 1]!;
-    if (sums) groupWithSums(totals, from, to, inverse, step, first, end, cursor, out, sums);
-    else if (out) group(totals, from, to, inverse, step, first, end, cursor, out);
+    if (!sums) {
+      if (out) group(totals, from, to, inverse, step, first, end, state, out);
+    } else if (shift <= NARROW) {
+      groupSumming(totals, from, to, inverse, width, step, first, end, state, out);
+    } else {
+      groupSummingWide(totals, from, to, inverse, step, first, end, state, out, sums);
+    }
   }
+  if (sums && shift <= NARROW) splitSums(state, op.hists[op.part]!, width, sums);
 }
 
-/** Where this part's next draw of each bin goes in `out` (bins [first, end) only). */
-function partCursor({ starts, before, first, end }: GroupOp): Float64Array {
-  const cursor = new Float64Array(starts.length);
+/** This part's first slot in each bin of [first, end), counted from the start of `out`. */
+function setCursors({ starts, hists, part, first, end }: GroupOp, state: Float64Array): void {
   const base = starts[first]!;
-  for (let b = first; b < end; b++) cursor[b] = starts[b]! - base;
-  for (const hist of before) {
-    for (let b = first; b < end; b++) cursor[b] = cursor[b]! + hist[b]!;
+  for (let b = first; b < end; b++) state[2 * b] = starts[b]! - base;
+  for (let p = 0; p < part; p++) {
+    const hist = hists[p]!;
+    for (let b = first; b < end; b++) state[2 * b] = state[2 * b]! + hist[b]!;
   }
-  return cursor;
 }
 
 function group(
@@ -91,18 +105,62 @@ function group(
   step: number,
   first: number,
   end: number,
-  cursor: Float64Array,
+  state: Float64Array,
   out: GroupedColumn,
 ): void {
   for (let k = from; k < to; k++) {
     const t = totals[k]!;
     const b = Math.floor(t * inverse);
-    if (b >= first && b < end) out[cursor[b]!++] = t - b * step;
+    if (b >= first && b < end) out[state[2 * b]!++] = t - b * step;
   }
 }
 
-/** `group` (when `out`) and the exact per-bin sums, in one pass over the draws. */
-function groupWithSums(
+/** `group` (when `out`) and each bin's sum of remainders, in one pass over the draws. */
+function groupSumming(
+  totals: Float64Array,
+  from: number,
+  to: number,
+  inverse: number,
+  width: number,
+  step: number,
+  first: number,
+  end: number,
+  state: Float64Array,
+  out: GroupedColumn | null,
+): void {
+  for (let k = from; k < to; k++) {
+    const t = totals[k]!;
+    const b = Math.floor(t * inverse);
+    const i = 2 * b;
+    state[i + 1] = state[i + 1]! + (t - b * width);
+    if (out !== null && b >= first && b < end) out[state[i]!++] = t - b * step;
+  }
+}
+
+/**
+ * A bin's sum = its draws × the bin's start + its remainders, split so both parts stay exact: with
+ * start = sh·2^26 + sl and Σ remainders = rh·2^26 + rl, high = n·sh + rh and low = n·sl + rl.
+ */
+function splitSums(
+  state: Float64Array,
+  hist: ArrayLike<number>,
+  width: number,
+  { high, low }: { high: Float64Array; low: Float64Array },
+): void {
+  for (let b = 0; b < hist.length; b++) {
+    const n = hist[b]!;
+    if (n === 0) continue;
+    const start = b * width;
+    const sh = Math.floor(start / SPLIT);
+    const remainders = state[2 * b + 1]!;
+    const rh = Math.floor(remainders / SPLIT);
+    high[b] = high[b]! + n * sh + rh;
+    low[b] = low[b]! + n * (start - sh * SPLIT) + (remainders - rh * SPLIT);
+  }
+}
+
+/** Bins wider than 2^26: `group` and the sums split per draw, ⌊t/2^26⌋ and t mod 2^26. */
+function groupSummingWide(
   totals: Float64Array,
   from: number,
   to: number,
@@ -110,7 +168,7 @@ function groupWithSums(
   step: number,
   first: number,
   end: number,
-  cursor: Float64Array,
+  state: Float64Array,
   out: GroupedColumn | null,
   { high, low }: { high: Float64Array; low: Float64Array },
 ): void {
@@ -120,6 +178,6 @@ function groupWithSums(
     const h = Math.floor(t / SPLIT);
     high[b] = high[b]! + h;
     low[b] = low[b]! + (t - h * SPLIT);
-    if (out !== null && b >= first && b < end) out[cursor[b]!++] = t - b * step;
+    if (out !== null && b >= first && b < end) out[state[2 * b]!++] = t - b * step;
   }
 }

@@ -80,7 +80,8 @@ export async function groupDistribution(
         first,
         end,
         starts: shared,
-        before: parts.slice(0, p).map((q) => q.hist),
+        hists: parts.map((q) => q.hist),
+        part: p,
         out,
         sums: k === 0 ? sums[p]! : null,
       }));

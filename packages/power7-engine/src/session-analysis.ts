@@ -13,7 +13,6 @@ import {
   type StoredAnalysis,
 } from './session-files';
 import type { AnalysisInput, AnalysisSummary, IngestSummary } from './session-types';
-import { countWinners } from './winners';
 import { DistributionQuery, fileBins, indexColumns, usedBins, quantiles } from './distribution';
 import { drawBytes } from './distribution-group';
 
@@ -58,7 +57,6 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
   // the draws grouped by bin go to disk as the workers group them, right after the scan
   const distributionFile = await openPieceFile(tmp('distribution'));
   let res: Awaited<ReturnType<typeof analyzeTickets>>;
-  let worstDraw: DrawRow;
   let widths: number[];
   const started = performance.now();
   try {
@@ -83,7 +81,7 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
       counts: { drawsEvaluated: res.draws, drawsQualified: res.qualified },
     });
     widths = res.table.chunks[0]?.counts.map((c) => c.BYTES_PER_ELEMENT) ?? [4, 4, 4, 4, 4];
-    // qualifying.bin goes to the thread pool in one writev while this thread counts the worst draw's winners
+    // every file goes to the thread pool at once
     const columns: ArrayBufferView[] = [];
     for (const ch of res.table.chunks) columns.push(ch.ranks);
     for (let m = 0; m < 5; m++) {
@@ -93,30 +91,19 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
       if (bytes % 4) columns.push(new Uint8Array(4 - (bytes % 4)));
     }
     const { index } = res.distribution;
-    const written = Promise.all([
+    // all settled before a failure removes the files
+    const writes = await Promise.allSettled([
       distributionFile.finish(),
       writeSynced(tmp('qualifying'), columns),
       writeSynced(tmp('distributionIndex'), indexColumns(index, usedBins(index.counts))),
     ]);
-    written.catch(() => {}); // awaited below; an early rejection is not "unhandled"
-    try {
-      const worstNumbers = numbersOfRank(res.stats.worstRank);
-      const wc = countWinners(tickets, count, worstNumbers);
-      worstDraw = {
-        combo: formatCombo(worstNumbers),
-        numbers: worstNumbers,
-        winners: { 3: wc[3]!, 4: wc[4]!, 5: wc[5]!, 6: wc[6]!, 7: wc[7]! },
-        totalPayout: res.stats.max,
-      };
-    } finally {
-      await written;
-    }
+    for (const w of writes) if (w.status === 'rejected') throw w.reason;
   } catch (err) {
     await distributionFile.discard();
     await Promise.all(names.map((name) => rm(tmp(name), { force: true })));
     throw err;
   }
-  for (const name of names) await rename(tmp(name), fileIn(dir, name));
+  await Promise.all(names.map((name) => rename(tmp(name), fileIn(dir, name))));
   await syncDir(dir);
   // a few bins read back from the file just written
   const { index } = res.distribution;
@@ -124,6 +111,14 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
   const quantilesOfTotals = await quantiles(
     new DistributionQuery(index, fileBins(fileIn(dir, 'distribution'), index, bytes)),
   );
+  const worstNumbers = numbersOfRank(res.stats.worstRank);
+  const wc = res.stats.worstWinners;
+  const worstDraw: DrawRow = {
+    combo: formatCombo(worstNumbers),
+    numbers: worstNumbers,
+    winners: { 3: wc[3]!, 4: wc[4]!, 5: wc[5]!, 6: wc[6]!, 7: wc[7]! },
+    totalPayout: res.stats.max,
+  };
   const payouts = { ...input.payouts };
   const summary: StoredAnalysis = {
     pool: ingest.pool,

@@ -69,7 +69,8 @@ export async function warmUpKernels(): Promise<void> {
       first: 0,
       end: HIST_BINS,
       starts,
-      before: [new Uint32Array(HIST_BINS)],
+      hists: [new Uint32Array(HIST_BINS), all.hist],
+      part: 1,
       out,
       sums: withSums ? sums : null,
     });
