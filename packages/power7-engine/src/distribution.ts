@@ -15,8 +15,8 @@ import type { BuildPlan } from './tables';
  * exactly (issue #25): every draw's total (in units, see `weights.ts`), stored grouped by the scan's
  * fine histogram bin (bin i holds the totals in [i·2^shift, (i+1)·2^shift); the order inside a bin is
  * arbitrary; each kept as its remainder within the bin, `drawBytes`), with per-bin counts and exact
- * sums. A question reads at most one bin per budget: the
- * bins below it count whole. With `shift` 0 a bin is one value and no bin is ever read.
+ * sums. A question reads at most one bin per budget: the bins below it count whole. With `shift` 0
+ * a bin is one value and no bin is ever read.
  */
 export interface DistributionIndex {
   draws: number;
