@@ -5,6 +5,7 @@ import {
   type Payouts,
   BINOM,
   drawCount,
+  numbersOfRank,
   PICK,
   validateBudget,
   validatePayouts,
@@ -28,8 +29,10 @@ import {
   splitTops,
 } from './tables';
 import { SharedBufferLease, tableBufferPool } from './shared-buffers';
-import { binSums, type DistributionIndex } from './distribution';
+import { groupDistribution, type DistributionIndex, type ScannedPart } from './distribution';
+import type { GroupedColumn } from './distribution-group';
 import { deriveWeights, unitsToAmount, type Weights } from './weights';
+import { countWinners } from './winners';
 import { buildOnWorkers, releaseWorkers, scanOnWorkers, takeWorkers } from './workers';
 
 export { closeScanWorkers, prestartScanWorkers, startScanWorker } from './workers';
@@ -55,6 +58,12 @@ export interface AnalyzeOptions {
   countMode?: 'auto' | 'sparse' | 'dense';
   /** Keep the worker threads for the next analysis (default true; they are unref'd while idle). */
   reuseWorkers?: boolean;
+  /**
+   * Takes the draws grouped by bin (`distribution.bin`'s content, see `groupDistribution`) piece by
+   * piece, in order, grouped on the workers after the scan; each piece is handed over once the write
+   * of the previous one has settled. Unset: they are not grouped (the index's sums are still made).
+   */
+  onDistributionPiece?: (piece: GroupedColumn) => Promise<void>;
 }
 
 /**
@@ -78,6 +87,8 @@ export interface AnalysisResult {
     mean: number;
     max: number;
     worstRank: number;
+    /** Winners of the worst draw per number of matches (index 0..7, 3..7 paid). */
+    worstWinners: number[];
     histogram: { edges: number[]; counts: number[] };
     /** The same exact counts in up to CURVE_BINS finer bins, for the budget curve. */
     curve: { edges: number[]; counts: number[] };
@@ -154,10 +165,11 @@ export async function analyzeTickets(
     };
     const chunks: ScanChunk[] = [];
     let statsList: ScanStats[];
+    const split = splitTops(pool, Math.max(1, workers.length));
     if (workers.length === 0) {
       statsList = [];
       let done = 0;
-      for (const g of splitTops(pool, 1)[0]!) {
+      for (const g of split[0]!) {
         throwIfAborted(signal);
         const st = scanTops(tables, params, [g], {
           chunk: (c) => chunks.push(c),
@@ -173,7 +185,7 @@ export async function analyzeTickets(
         await yieldToLoop();
       }
     } else {
-      statsList = await scanOnWorkers(workers, tables, params, splitTops(pool, nWorkers), {
+      statsList = await scanOnWorkers(workers, tables, params, split, {
         signal,
         onChunk: (c) => chunks.push(c),
         onDraws: (done) =>
@@ -190,7 +202,6 @@ export async function analyzeTickets(
       length: chunks.reduce((s, c) => s + c.length, 0),
       chunks: chunks.map((c) => ({ length: c.length, ranks: c.ranks, counts: c.counts })),
     };
-    clean = true;
     const { fine, ...stats } = mergeStats(
       statsList,
       weights,
@@ -198,14 +209,30 @@ export async function analyzeTickets(
       pool,
       count,
     );
-    const sums = await binSums(params.totals, fine.shift);
+    // each worker groups the draws it scanned; in this thread, one part of all of them
+    const parts: ScannedPart[] =
+      workers.length === 0
+        ? [{ tops: split[0]!, hist: fine.counts }]
+        : split.map((tops, i) => ({ tops, hist: statsList[i]!.hist }));
+    const grouping = groupDistribution(
+      params.totals,
+      fine.counts,
+      fine.shift,
+      parts,
+      plan,
+      opts.onDistributionPiece,
+    );
+    // this thread waits on the workers meanwhile: the worst draw's winners, straight from the tickets
+    const worstWinners = countWinners(tickets, count, numbersOfRank(stats.worstRank));
+    const sums = await grouping;
+    clean = true;
     return {
       pool,
       tickets: count,
       draws: totalDraws,
       qualified: table.length,
       weights,
-      stats,
+      stats: { ...stats, worstWinners },
       table,
       distribution: {
         index: {
@@ -255,7 +282,9 @@ function mergeStats(
   bins: number,
   pool: number,
   tickets: number,
-): AnalysisResult['stats'] & { fine: { counts: Float64Array; shift: number } } {
+): Omit<AnalysisResult['stats'], 'worstWinners'> & {
+  fine: { counts: Float64Array; shift: number };
+} {
   let min = Infinity;
   let max = -Infinity;
   let worstRank = -1;

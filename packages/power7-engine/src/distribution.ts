@@ -1,13 +1,22 @@
 import { open } from 'node:fs/promises';
 import { QUANTILE_KEYS } from '@pa/contracts/power7';
+import {
+  drawBytes,
+  groupedColumn,
+  type DrawBytes,
+  type GroupedColumn,
+  type GroupOp,
+} from './distribution-group';
 import { HIST_BINS } from './scan';
+import type { BuildPlan } from './tables';
 
 /**
  * The exact distribution of every draw's total payout, kept so that any budget question is answered
  * exactly (issue #25): every draw's total (in units, see `weights.ts`), stored grouped by the scan's
  * fine histogram bin (bin i holds the totals in [i·2^shift, (i+1)·2^shift); the order inside a bin is
- * arbitrary), with per-bin counts and exact sums. A question reads at most one bin per budget: the
- * bins below it count whole. With `shift` 0 a bin is one value and no bin is ever read.
+ * arbitrary; each kept as its remainder within the bin, `drawBytes`), with per-bin counts and exact
+ * sums. A question reads at most one bin per budget: the bins below it count whole. With `shift` 0
+ * a bin is one value and no bin is ever read.
  */
 export interface DistributionIndex {
   draws: number;
@@ -27,70 +36,89 @@ export type BinReader = (bin: number) => Promise<Float64Array>;
 
 const SPLIT = 2 ** 26;
 
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-/** Draws a pass handles between two yields to the event loop (~10–30 ms). */
-const PASS_STEP = 1 << 22;
+/** One part of the scan: the top numbers it scanned and its fine histogram at the final shift. */
+export interface ScannedPart {
+  tops: number[];
+  hist: ArrayLike<number>;
+}
 
 /**
- * The exact sum of the totals of each bin (`totals`: every draw's total in units, any order), split
- * so each part stays exact in a double: high·2^26 + low. One pass.
+ * Groups every draw's total by bin on the plan's threads (each part walks only the draws it scanned,
+ * writing at its own cursors: `distribution-group.ts`) and hands the grouped draws, stored as
+ * `drawBytes(shift)` says, to `onPiece` in bin order, in pieces of at most `maxBytes` (a bin larger
+ * than that is a piece of its own), each written while the next is grouped. The first pass also sums
+ * each bin exactly (high·2^26 + low). Without `onPiece`, only the sums.
  */
-export async function binSums(
+export async function groupDistribution(
   totals: Float64Array,
+  counts: Float64Array,
   shift: number,
+  parts: ScannedPart[],
+  plan: BuildPlan,
+  onPiece?: (piece: GroupedColumn) => Promise<void>,
+  maxBytes = 128 << 20,
 ): Promise<{ sumHigh: Float64Array; sumLow: Float64Array }> {
-  const inverse = 2 ** -shift; // exact: a power of two
+  const bytes = drawBytes(shift);
+  const starts = binStarts(counts);
+  const shared = new Float64Array(new SharedArrayBuffer(starts.byteLength));
+  shared.set(starts);
+  const sums = parts.map(() => ({ high: sharedFloats(HIST_BINS), low: sharedFloats(HIST_BINS) }));
+  const pieces = onPiece && bytes > 0 ? pieceBins(starts, bytes, maxBytes) : [];
+  if (pieces.length === 0) pieces.push([0, 0]); // the sums alone
+  let writing = Promise.resolve();
+  try {
+    for (let k = 0; k < pieces.length; k++) {
+      const [first, end] = pieces[k]!;
+      const base = starts[first]!;
+      const out = end > first ? groupedColumn(bytes, starts[end]! - base, true) : null;
+      // each part's cursors are set where it runs: its draws go after those of the parts before it
+      const ops: GroupOp[] = parts.map((part, p) => ({
+        op: 'group',
+        totals,
+        tops: part.tops,
+        shift,
+        first,
+        end,
+        starts: shared,
+        hists: parts.map((q) => q.hist),
+        part: p,
+        out,
+        sums: k === 0 ? sums[p]! : null,
+      }));
+      await plan.run(ops);
+      await writing;
+      if (out && onPiece) writing = onPiece(out);
+    }
+    await writing;
+  } catch (error) {
+    // no write of a piece is left running (the caller removes the file next)
+    await writing.catch(() => {});
+    throw error;
+  }
   const sumHigh = new Float64Array(HIST_BINS);
   const sumLow = new Float64Array(HIST_BINS);
-  for (let from = 0; from < totals.length; from += PASS_STEP) {
-    const to = Math.min(totals.length, from + PASS_STEP);
-    for (let k = from; k < to; k++) {
-      const t = totals[k]!;
-      const b = Math.floor(t * inverse);
-      const h = Math.floor(t / SPLIT);
-      sumHigh[b] = sumHigh[b]! + h;
-      sumLow[b] = sumLow[b]! + (t - h * SPLIT);
+  const [lo, hi] = usedBins(counts);
+  for (const { high, low } of sums) {
+    for (let b = lo; b <= hi; b++) {
+      sumHigh[b] = sumHigh[b]! + high[b]!;
+      sumLow[b] = sumLow[b]! + low[b]!;
     }
-    await yieldToLoop();
   }
   return { sumHigh, sumLow };
 }
 
-/**
- * `totals` (any order) grouped by bin, as consecutive pieces of at most `maxBytes` (a bin larger than
- * that is one piece of its own): each piece is one pass over the totals, scattering the draws of its
- * bins into place. Bounded memory beside the totals (86M draws at P=49: six passes of 128 MB) and,
- * unlike sorting in place, no chains of dependent loads: ~3× faster.
- */
-export async function* groupedPieces(
-  totals: Float64Array,
-  counts: Float64Array,
-  shift: number,
-  maxBytes = 128 << 20,
-): AsyncGenerator<Float64Array> {
-  const inverse = 2 ** -shift;
-  const starts = binStarts(counts);
-  const cursor = new Float64Array(HIST_BINS);
+const sharedFloats = (n: number) => new Float64Array(new SharedArrayBuffer(n * 8));
+
+/** Consecutive bin ranges [first, end) of at most `maxBytes` each (a larger bin alone), none empty. */
+function pieceBins(starts: Float64Array, width: number, maxBytes: number): [number, number][] {
+  const out: [number, number][] = [];
   for (let first = 0; first < HIST_BINS;) {
     let end = first + 1;
-    while (end < HIST_BINS && (starts[end + 1]! - starts[first]!) * 8 <= maxBytes) end++;
-    const base = starts[first]!;
-    const piece = new Float64Array(starts[end]! - base);
-    if (piece.length > 0) {
-      for (let b = first; b < end; b++) cursor[b] = starts[b]! - base;
-      for (let from = 0; from < totals.length; from += PASS_STEP) {
-        const to = Math.min(totals.length, from + PASS_STEP);
-        for (let k = from; k < to; k++) {
-          const t = totals[k]!;
-          const b = Math.floor(t * inverse);
-          if (b >= first && b < end) piece[cursor[b]!++] = t;
-        }
-        await yieldToLoop();
-      }
-      yield piece;
-    }
+    while (end < HIST_BINS && (starts[end + 1]! - starts[first]!) * width <= maxBytes) end++;
+    if (starts[end]! > starts[first]!) out.push([first, end]);
     first = end;
   }
+  return out;
 }
 
 /** Bins read from `totals` in any order: a pass over them per bin (for a handful of reads). */
@@ -272,19 +300,34 @@ export async function quantiles(query: DistributionQuery): Promise<Quantiles> {
   return out;
 }
 
-/** Bins read from the grouped totals on disk (`distribution.bin`), one read each. */
-export function fileBins(path: string, counts: Float64Array): BinReader {
+/**
+ * Bins read from the grouped draws on disk (`distribution.bin`), one read each: `bytes` per draw as
+ * `drawBytes` says (8, the whole totals, in sessions saved before the remainders).
+ */
+export function fileBins(
+  path: string,
+  { counts, shift }: Pick<DistributionIndex, 'counts' | 'shift'>,
+  bytes: DrawBytes,
+): BinReader {
   const starts = binStarts(counts);
+  const width = 2 ** shift;
   return async (i) => {
-    const out = new Float64Array(counts[i]!);
+    const count = counts[i]!;
+    // a bin of one value (shift 0) is not stored
+    if (bytes === 0) return new Float64Array(count).fill(i);
+    const stored = groupedColumn(bytes, count, false);
     const fh = await open(path, 'r');
     try {
-      const bytes = new Uint8Array(out.buffer);
-      const { bytesRead } = await fh.read(bytes, 0, bytes.length, starts[i]! * 8);
-      if (bytesRead !== bytes.length) throw new Error(`${path} is shorter than its index`);
+      const raw = new Uint8Array(stored.buffer);
+      const { bytesRead } = await fh.read(raw, 0, raw.length, starts[i]! * bytes);
+      if (bytesRead !== raw.length) throw new Error(`${path} is shorter than its index`);
     } finally {
       await fh.close();
     }
+    if (stored instanceof Float64Array) return stored;
+    const out = new Float64Array(count);
+    const base = i * width;
+    for (let k = 0; k < count; k++) out[k] = base + stored[k]!;
     return out;
   };
 }

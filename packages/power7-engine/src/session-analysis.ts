@@ -5,6 +5,7 @@ import { EngineError, throwIfAborted } from './errors';
 import { formatCombo, numbersOfRank, PICK } from './model';
 import {
   fileIn,
+  openPieceFile,
   readJson,
   syncDir,
   writeAtomic,
@@ -12,15 +13,8 @@ import {
   type StoredAnalysis,
 } from './session-files';
 import type { AnalysisInput, AnalysisSummary, IngestSummary } from './session-types';
-import { countWinners } from './winners';
-import {
-  DistributionQuery,
-  fileBins,
-  groupedPieces,
-  indexColumns,
-  usedBins,
-  quantiles,
-} from './distribution';
+import { DistributionQuery, fileBins, indexColumns, usedBins, quantiles } from './distribution';
+import { drawBytes } from './distribution-group';
 
 /**
  * Runs the exhaustive analysis of an ingested session and writes `qualifying.bin` and `analysis.json`
@@ -57,74 +51,74 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
   await rm(fileIn(dir, 'analysis'), { force: true });
   const tickets = ingested?.tickets ?? new Uint8Array(await readFile(fileIn(dir, 'tickets')));
   const count = tickets.length / PICK;
-  const res = await analyzeTickets(tickets, count, {
-    pool: ingest.pool,
-    payouts: input.payouts,
-    budget: input.budget,
-    ...(input.workers !== undefined ? { workers: input.workers } : {}),
-    ...(signal ? { signal } : {}),
-    onProgress: (p) =>
-      onProgress?.({
-        phase: p.phase,
-        fraction: p.fraction * 0.95,
-        counts: { drawsEvaluated: p.drawsEvaluated },
-      }),
-  });
-  throwIfAborted(signal);
-  onProgress?.({
-    phase: 'writing',
-    fraction: 0.95,
-    counts: { drawsEvaluated: res.draws, drawsQualified: res.qualified },
-  });
-  const saveStarted = performance.now();
-  const widths = res.table.chunks[0]?.counts.map((c) => c.BYTES_PER_ELEMENT) ?? [4, 4, 4, 4, 4];
-  // qualifying.bin goes to the thread pool in one writev while this thread counts the worst draw's winners
-  const columns: ArrayBufferView[] = [];
-  for (const ch of res.table.chunks) columns.push(ch.ranks);
-  for (let m = 0; m < 5; m++) {
-    for (const ch of res.table.chunks) columns.push(ch.counts[m]!);
-    // keep every column 4-byte aligned
-    const bytes = res.table.length * widths[m]!;
-    if (bytes % 4) columns.push(new Uint8Array(4 - (bytes % 4)));
-  }
   const stamp = `tmp-${process.pid}-${Date.now()}`;
-  const bins = usedBins(res.distribution.index.counts);
-  const { index, totals } = res.distribution;
-  const files: Record<
-    'qualifying' | 'distribution' | 'distributionIndex',
-    ArrayBufferView[] | AsyncIterable<ArrayBufferView>
-  > = {
-    qualifying: columns,
-    distribution: groupedPieces(totals, index.counts, index.shift),
-    distributionIndex: indexColumns(index, bins),
-  };
-  const temps = (Object.keys(files) as (keyof typeof files)[]).map(
-    (name) => [name, `${fileIn(dir, name)}.${stamp}`] as const,
-  );
-  const written = Promise.all(temps.map(([name, tmp]) => writeSynced(tmp, files[name])));
-  written.catch(() => {}); // awaited below; an early rejection is not "unhandled"
-  let worstDraw: DrawRow;
+  const names = ['distribution', 'qualifying', 'distributionIndex'] as const;
+  const tmp = (name: (typeof names)[number]) => `${fileIn(dir, name)}.${stamp}`;
+  // the draws grouped by bin go to disk as the workers group them, right after the scan
+  const distributionFile = await openPieceFile(tmp('distribution'));
+  let res: Awaited<ReturnType<typeof analyzeTickets>>;
+  let widths: number[];
+  const started = performance.now();
   try {
-    const worstNumbers = numbersOfRank(res.stats.worstRank);
-    const wc = countWinners(tickets, count, worstNumbers);
-    worstDraw = {
-      combo: formatCombo(worstNumbers),
-      numbers: worstNumbers,
-      winners: { 3: wc[3]!, 4: wc[4]!, 5: wc[5]!, 6: wc[6]!, 7: wc[7]! },
-      totalPayout: res.stats.max,
-    };
-    await written;
+    res = await analyzeTickets(tickets, count, {
+      pool: ingest.pool,
+      payouts: input.payouts,
+      budget: input.budget,
+      ...(input.workers !== undefined ? { workers: input.workers } : {}),
+      ...(signal ? { signal } : {}),
+      onProgress: (p) =>
+        onProgress?.({
+          phase: p.phase,
+          fraction: p.fraction * 0.95,
+          counts: { drawsEvaluated: p.drawsEvaluated },
+        }),
+      onDistributionPiece: (piece) => distributionFile.write(piece),
+    });
+    throwIfAborted(signal);
+    onProgress?.({
+      phase: 'writing',
+      fraction: 0.95,
+      counts: { drawsEvaluated: res.draws, drawsQualified: res.qualified },
+    });
+    widths = res.table.chunks[0]?.counts.map((c) => c.BYTES_PER_ELEMENT) ?? [4, 4, 4, 4, 4];
+    // every file goes to the thread pool at once
+    const columns: ArrayBufferView[] = [];
+    for (const ch of res.table.chunks) columns.push(ch.ranks);
+    for (let m = 0; m < 5; m++) {
+      for (const ch of res.table.chunks) columns.push(ch.counts[m]!);
+      // keep every column 4-byte aligned
+      const bytes = res.table.length * widths[m]!;
+      if (bytes % 4) columns.push(new Uint8Array(4 - (bytes % 4)));
+    }
+    const { index } = res.distribution;
+    // all settled before a failure removes the files
+    const writes = await Promise.allSettled([
+      distributionFile.finish(),
+      writeSynced(tmp('qualifying'), columns),
+      writeSynced(tmp('distributionIndex'), indexColumns(index, usedBins(index.counts))),
+    ]);
+    for (const w of writes) if (w.status === 'rejected') throw w.reason;
   } catch (err) {
-    await written.catch(() => {});
-    await Promise.all(temps.map(([, tmp]) => rm(tmp, { force: true })));
+    await distributionFile.discard();
+    await Promise.all(names.map((name) => rm(tmp(name), { force: true })));
     throw err;
   }
-  for (const [name, tmp] of temps) await rename(tmp, fileIn(dir, name));
+  await Promise.all(names.map((name) => rename(tmp(name), fileIn(dir, name))));
   await syncDir(dir);
   // a few bins read back from the file just written
+  const { index } = res.distribution;
+  const bytes = drawBytes(index.shift);
   const quantilesOfTotals = await quantiles(
-    new DistributionQuery(index, fileBins(fileIn(dir, 'distribution'), index.counts)),
+    new DistributionQuery(index, fileBins(fileIn(dir, 'distribution'), index, bytes)),
   );
+  const worstNumbers = numbersOfRank(res.stats.worstRank);
+  const wc = res.stats.worstWinners;
+  const worstDraw: DrawRow = {
+    combo: formatCombo(worstNumbers),
+    numbers: worstNumbers,
+    winners: { 3: wc[3]!, 4: wc[4]!, 5: wc[5]!, 6: wc[6]!, 7: wc[7]! },
+    totalPayout: res.stats.max,
+  };
   const payouts = { ...input.payouts };
   const summary: StoredAnalysis = {
     pool: ingest.pool,
@@ -152,12 +146,14 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
       widths,
       unit: res.weights.unit,
       w: Array.from(res.weights.w),
-      distribution: { shift: res.distribution.index.shift, bins },
+      distribution: { shift: index.shift, bins: usedBins(index.counts), bytes },
     },
   };
   // "analysed" is never on disk before "ingested"
   await ingested?.saved;
-  summary.timings.saveMs = Math.round(performance.now() - saveStarted);
+  // from the scan's end: grouping the distribution, writing every file
+  const { buildMs, scanMs } = res.timings;
+  summary.timings.saveMs = Math.round(performance.now() - started - buildMs - scanMs);
   await writeAtomic(fileIn(dir, 'analysis'), (fh) =>
     fh.write(JSON.stringify(summary)).then(() => undefined),
   );

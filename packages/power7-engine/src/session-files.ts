@@ -1,6 +1,7 @@
 /** The session folder on disk: its file names and the durable (fsync + rename) ways to write them. */
 import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DrawBytes } from './distribution-group';
 import type { AnalysisSummary } from './session-types';
 import { XLSX_SCRATCH_PREFIX } from './xlsx-reader';
 
@@ -30,7 +31,12 @@ export interface StoredAnalysis extends AnalysisSummary {
      * The distribution's bin width is 2^shift units, and the bins that hold draws (the index stores
      * those only); absent in results saved before it existed.
      */
-    distribution?: { shift: number; bins: [number, number] };
+    distribution?: {
+      shift: number;
+      bins: [number, number];
+      /** Bytes per draw in `distribution.bin` (`drawBytes`); absent: 8, the whole totals. */
+      bytes?: DrawBytes;
+    };
   };
 }
 
@@ -134,6 +140,44 @@ export async function writeSynced(
   } finally {
     await fh.close();
   }
+}
+
+/** A temp file written part after part as they are made, then `finish`ed (fsynced, closed). */
+export interface PieceFile {
+  /** Appends `part` (call again only once this has settled). */
+  write(part: ArrayBufferView): Promise<void>;
+  finish(): Promise<void>;
+  /** Closes and removes the file (after a failure). */
+  discard(): Promise<void>;
+}
+
+export async function openPieceFile(path: string): Promise<PieceFile> {
+  const fh = await open(path, 'w');
+  let at = 0;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await fh.close();
+  };
+  return {
+    write(part) {
+      const from = at;
+      at += part.byteLength;
+      return writeAllv(fh, [new Uint8Array(part.buffer, part.byteOffset, part.byteLength)], from);
+    },
+    async finish() {
+      try {
+        await fh.sync();
+      } finally {
+        await close();
+      }
+    },
+    async discard() {
+      await close().catch(() => {});
+      await rm(path, { force: true });
+    },
+  };
 }
 
 /**

@@ -258,7 +258,8 @@ async function openDistribution(
     shift: layout.shift,
     unit: stored.storage.unit,
   });
-  return { index, readBin: fileBins(fileIn(sessionDir, 'distribution'), index.counts) };
+  const path = fileIn(sessionDir, 'distribution');
+  return { index, readBin: fileBins(path, index, layout.bytes ?? 8) };
 }
 
 const isAmount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;

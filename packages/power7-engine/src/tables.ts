@@ -1,3 +1,4 @@
+import { groupDraws, type GroupOp } from './distribution-group';
 import { invariant } from './errors';
 import { BINOM, PICK } from './model';
 import { SharedBufferLease } from './shared-buffers';
@@ -53,7 +54,9 @@ export type BuildOp =
       k: number;
       pool: number;
       tops: number[];
-    };
+    }
+  /** After the scan: the draws of some top numbers grouped by histogram bin (`distribution.ts`). */
+  | GroupOp;
 
 /** Runs the pieces of one build step, possibly in parallel; resolves when all are done. */
 export type BuildRunner = (ops: BuildOp[]) => Promise<void>;
@@ -68,6 +71,7 @@ export interface BuildPlan {
 export function runBuildOp(op: BuildOp): void {
   if (op.op === 'count6') countSixSubsets(op.tickets, op.from, op.to, op.c6);
   else if (op.op === 'pushDown') pushDown(op.from, op.to, op.k, op.pool, op.tops);
+  else if (op.op === 'group') groupDraws(op);
   else zetaLayer(op.prev, op.c, op.beta, op.out, op.k, op.pool, op.tops, op.stride, op.offset);
 }
 

@@ -1,4 +1,5 @@
-import { scanTops, type CountWidth, type ScanParams } from './scan';
+import { groupDraws, groupedColumn } from './distribution-group';
+import { HIST_BINS, scanTops, type CountWidth, type ScanParams } from './scan';
 import { addTierTables, buildTables } from './tables';
 import { deriveWeights } from './weights';
 import { drawCount } from './model';
@@ -6,7 +7,7 @@ import { drawCount } from './model';
 /**
  * Runs the build and scan kernels on a small synthetic problem (P=20, 3,000 tickets with duplicates:
  * ~80,000 draws per scan, a few milliseconds): sparse and dense per-tier counting,
- * count columns of 1, 2 and 4 bytes, histogram widening. V8 then optimises the kernels with every branch and type already
+ * count columns of 1, 2 and 4 bytes, histogram widening, then the distribution's grouping. V8 then optimises the kernels with every branch and type already
  * seen, instead of deoptimising and recompiling them during the first real analysis.
  */
 export async function warmUpKernels(): Promise<void> {
@@ -55,4 +56,26 @@ export async function warmUpKernels(): Promise<void> {
   scanTops(tables, params(all.min, sparse, 1), tops, sink);
   await addTierTables(tables);
   scanTops(tables, params(all.min, all.max, 2), tops, sink);
+  // the distribution's grouping into each stored width, the first with the bin sums, then sums alone
+  const starts = new Float64Array(HIST_BINS + 1);
+  for (let b = 1; b <= HIST_BINS; b++) starts[b] = starts[b - 1]! + all.hist[b - 1]!;
+  const sums = { high: new Float64Array(HIST_BINS), low: new Float64Array(HIST_BINS) };
+  const group = (out: ReturnType<typeof groupedColumn> | null, withSums: boolean) =>
+    groupDraws({
+      op: 'group',
+      totals,
+      tops,
+      shift: all.shift,
+      first: 0,
+      end: HIST_BINS,
+      starts,
+      hists: [new Uint32Array(HIST_BINS), all.hist],
+      part: 1,
+      out,
+      sums: withSums ? sums : null,
+    });
+  for (const bytes of [1, 2, 4, 8] as const)
+    group(groupedColumn(bytes, totals.length, false), bytes === 1);
+  group(groupedColumn(2, totals.length, false), false);
+  group(null, true);
 }

@@ -272,6 +272,7 @@ export async function scanOnWorkers(
     onDraws: (done: number) => void;
   },
 ): Promise<ScanStats[]> {
+  // in the order of `split` (the distribution's grouping relies on it)
   const results: ScanStats[] = [];
   const progress = new Float64Array(workers.length);
   await callWorkers(
@@ -284,7 +285,7 @@ export async function scanOnWorkers(
       else if (reply.type === 'progress') {
         progress[i] = reply.draws;
         hooks.onDraws(progress.reduce((s, x) => s + x, 0));
-      } else if (reply.type === 'done') results.push(reply.stats);
+      } else if (reply.type === 'done') results[i] = reply.stats;
     },
   );
   return results;
