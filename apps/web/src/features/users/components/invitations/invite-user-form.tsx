@@ -62,9 +62,19 @@ function InviteUserForm() {
   const emailError = errors.email?.message ?? server.email ?? emailTaken;
   const showAlert = error !== undefined && !emailError && !server.roleIds;
   const text = (name: 'email' | 'userFirstName' | 'userLastName', label: string, hint?: string) => (
-    <Field id={`invite-${name}`} label={label} error={name === 'email' ? emailError : errors[name]?.message} hint={hint}>
+    <Field
+      id={`invite-${name}`}
+      label={label}
+      error={name === 'email' ? emailError : errors[name]?.message}
+      hint={hint}
+    >
       {(aria) => (
-        <Input {...aria} type={name === 'email' ? 'email' : 'text'} autoComplete="off" {...form.register(name)} />
+        <Input
+          {...aria}
+          type={name === 'email' ? 'email' : 'text'}
+          autoComplete="off"
+          {...form.register(name)}
+        />
       )}
     </Field>
   );
@@ -74,15 +84,17 @@ function InviteUserForm() {
       <CardHeader>
         <CardTitle>Invite user</CardTitle>
         <CardDescription>
-          We mail them a link to choose their user name and password. You can give only roles
-          whose permissions you hold yourself.
+          We mail them a link to choose their user name and password. You can give only roles whose
+          permissions you hold yourself.
         </CardDescription>
       </CardHeader>
       <CardContent>
         <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label="Invite user">
           {showAlert ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
           <div className="grid gap-4 sm:grid-cols-2">
-            <div className="sm:col-span-2">{text('email', 'Email', 'The link works for 7 days.')}</div>
+            <div className="sm:col-span-2">
+              {text('email', 'Email', 'The link works for 7 days.')}
+            </div>
             {text('userFirstName', 'First name (optional)')}
             {text('userLastName', 'Last name (optional)')}
           </div>

@@ -95,7 +95,11 @@ function InvitationRow({ invitation }: { invitation: Invitation }) {
       </TableCell>
       <TableCell>{invitation.invitedBy.userName}</TableCell>
       <TableCell className="whitespace-nowrap">
-        {expired ? <Badge variant="secondary">Expired</Badge> : formatDateTime(invitation.expiresAt)}
+        {expired ? (
+          <Badge variant="secondary">Expired</Badge>
+        ) : (
+          formatDateTime(invitation.expiresAt)
+        )}
       </TableCell>
       <TableCell>
         <div className="flex justify-end gap-2">
