@@ -168,6 +168,6 @@ test("send a user a password reset link from the user's page", async ({
   await owner.getByLabel('Confirm new password').fill('a second passphrase 42');
   await owner.getByRole('button', { name: 'Set new password' }).click();
   await expect(owner.getByRole('status')).toContainText('Your password has been changed');
+  await signIn(owner, userName, 'a second passphrase 42');
   await owner.context().close();
-  await signIn(page, userName, 'a second passphrase 42');
 });

@@ -62,7 +62,7 @@ async function userNameTaken(db: PortalTx, userName: string) {
  * A free user name made from an email's local part: the characters a user name allows, at least 3
  * long, with a number added while it is taken ("pat.doe", "pat.doe2", …).
  */
-export async function suggestUserName(db: PortalTx, email: string): Promise<string> {
+async function suggestUserName(db: PortalTx, email: string): Promise<string> {
   const local = email.split('@')[0] ?? '';
   let base = local.replace(/[^A-Za-z0-9._-]/g, '').replace(/^[^A-Za-z0-9]+/, '');
   base = base.slice(0, 56).toLowerCase();
