@@ -19,7 +19,8 @@ import { useCreateInvitationMutation } from '../../api/invitations-api';
 import { RoleChoices } from './role-choices';
 
 const LIST = '/app/company/users';
-type InviteForm = z.infer<typeof createInvitationSchema>;
+const inviteFormSchema = createInvitationSchema.required();
+type InviteForm = z.infer<typeof inviteFormSchema>;
 
 /** The "Invite user" page: who to invite and with which roles; the server mails the link. */
 export function InviteUser() {
@@ -37,7 +38,7 @@ function InviteUserForm() {
   const held = useHeldPermissions();
   const [invite, { error }] = useCreateInvitationMutation();
   const form = useForm<InviteForm>({
-    resolver: zodResolver(createInvitationSchema),
+    resolver: zodResolver(inviteFormSchema),
     defaultValues: { email: '', userFirstName: '', userLastName: '', roleIds: [] },
   });
   const codeOf = useMemo(
