@@ -7,7 +7,8 @@ import { UsersList } from '@/features/users/components/users-list';
 const useId = () => useParams<'id'>().id ?? '';
 
 export const UsersListRoute = () => (
-  <div className="grid gap-6">
+  // One shrinkable column: wide tables scroll inside their own regions, never the page.
+  <div className="grid min-w-0 grid-cols-1 gap-6">
     <UsersList />
     <PendingInvitations />
   </div>
