@@ -5,14 +5,6 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert } from '@/components/ui/form-field';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table';
 import { useMissingPermissions } from '@/hooks/use-held-permissions';
 import { errorMessage } from '@/lib/api/api-error';
 import { formatDateTime, fullName } from '@/lib/format';
@@ -48,80 +40,62 @@ export function PendingInvitations() {
             No pending invitations. Use “Invite user” to send one.
           </p>
         ) : (
-          <Table scrollLabel="Pending invitations" aria-label="Pending invitations">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Email</TableHead>
-                <TableHead>Roles</TableHead>
-                <TableHead>Invited by</TableHead>
-                <TableHead>Expires</TableHead>
-                <TableHead className="text-right">Actions</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {data.map((invitation) => (
-                <InvitationRow key={invitation._id} invitation={invitation} />
-              ))}
-            </TableBody>
-          </Table>
+          <ul aria-label="Pending invitations" className="grid divide-y">
+            {data.map((invitation) => (
+              <InvitationItem key={invitation._id} invitation={invitation} />
+            ))}
+          </ul>
         )}
       </CardContent>
     </Card>
   );
 }
 
-function InvitationRow({ invitation }: { invitation: Invitation }) {
+/** One invitation; its parts wrap onto more lines on a narrow screen instead of scrolling. */
+function InvitationItem({ invitation }: { invitation: Invitation }) {
   const [resend, { isLoading }] = useResendInvitationMutation();
   const name = fullName(invitation);
   const expired = invitation.status === 'expired';
   return (
-    <TableRow>
-      <TableCell>
-        <div className="grid">
-          <span className="font-medium break-all">{invitation.email}</span>
-          {name ? <span className="text-xs text-muted-foreground">{name}</span> : null}
+    <li className="flex flex-wrap items-center gap-x-6 gap-y-2 py-3 first:pt-0 last:pb-0">
+      <div className="grid min-w-0 flex-1 basis-60 gap-1">
+        <span className="font-medium break-all">{invitation.email}</span>
+        <span className="text-sm text-muted-foreground">
+          {name ? `${name} · ` : ''}invited by {invitation.invitedBy.userName} ·{' '}
+          {expired ? 'expired' : `until ${formatDateTime(invitation.expiresAt)}`}
+        </span>
+        <div className="flex flex-wrap items-center gap-1">
+          {expired ? <Badge variant="secondary">Expired</Badge> : null}
+          {invitation.roles.length ? (
+            invitation.roles.map((role) => (
+              <Badge key={role._id} variant="outline">
+                {role.name}
+              </Badge>
+            ))
+          ) : (
+            <span className="text-xs text-muted-foreground">No roles</span>
+          )}
         </div>
-      </TableCell>
-      <TableCell>
-        <div className="flex flex-wrap gap-1">
-          {invitation.roles.length
-            ? invitation.roles.map((role) => (
-                <Badge key={role._id} variant="outline">
-                  {role.name}
-                </Badge>
-              ))
-            : '—'}
-        </div>
-      </TableCell>
-      <TableCell>{invitation.invitedBy.userName}</TableCell>
-      <TableCell className="whitespace-nowrap">
-        {expired ? (
-          <Badge variant="secondary">Expired</Badge>
-        ) : (
-          formatDateTime(invitation.expiresAt)
-        )}
-      </TableCell>
-      <TableCell>
-        <div className="flex justify-end gap-2">
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={isLoading}
-            aria-label={`Resend the invitation to ${invitation.email}`}
-            onClick={async () => {
-              try {
-                await resend(invitation._id).unwrap();
-                toast.success(`A new link was sent to ${invitation.email}.`);
-              } catch (err) {
-                toast.error(errorMessage(err));
-              }
-            }}
-          >
-            {expired ? <MailPlus aria-hidden="true" /> : <RotateCw aria-hidden="true" />} Resend
-          </Button>
-          <RevokeInvitationButton invitation={invitation} icon={<X aria-hidden="true" />} />
-        </div>
-      </TableCell>
-    </TableRow>
+      </div>
+      <div className="flex gap-2">
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={isLoading}
+          aria-label={`Resend the invitation to ${invitation.email}`}
+          onClick={async () => {
+            try {
+              await resend(invitation._id).unwrap();
+              toast.success(`A new link was sent to ${invitation.email}.`);
+            } catch (err) {
+              toast.error(errorMessage(err));
+            }
+          }}
+        >
+          {expired ? <MailPlus aria-hidden="true" /> : <RotateCw aria-hidden="true" />} Resend
+        </Button>
+        <RevokeInvitationButton invitation={invitation} icon={<X aria-hidden="true" />} />
+      </div>
+    </li>
   );
 }
