@@ -62,7 +62,7 @@ test('invite from the users page, accept from the mailed link, signed in; a used
   await expect(page).toHaveURL(/\/app\/company\/users$/);
   const pending = page.getByRole('list', { name: 'Pending invitations' });
   const row = pending.getByRole('listitem').filter({ hasText: email });
-  await expect(row).toContainText(roleName);
+  await expect(row).toContainText(roleName, { timeout: 30_000 });
   await expect(row).toContainText('Ines Vite · invited by admin · until');
   await checkScreen(page, 'users-with-pending');
 
@@ -90,7 +90,10 @@ test('invite from the users page, accept from the mailed link, signed in; a used
 
   // The accepted invitation left the pending list; the new user is in the users list.
   await page.goto('/app/company/users');
-  await expect(page.getByRole('link', { name: localPart, exact: true })).toBeVisible();
+  // A list load on a busy machine can take longer than expect's default 5 s.
+  await expect(page.getByRole('link', { name: localPart, exact: true })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(
     page.getByRole('list', { name: 'Pending invitations' }).getByText(email),
   ).toHaveCount(0);
