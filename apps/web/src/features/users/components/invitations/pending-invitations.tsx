@@ -59,7 +59,7 @@ function InvitationItem({ invitation }: { invitation: Invitation }) {
   return (
     <li className="flex flex-wrap items-center gap-x-6 gap-y-2 py-3 first:pt-0 last:pb-0">
       <div className="grid min-w-0 flex-1 basis-60 gap-1">
-        <span className="font-medium break-all">{invitation.email}</span>
+        <span className="font-medium wrap-anywhere">{invitation.email}</span>
         <span className="text-sm text-muted-foreground">
           {name ? `${name} · ` : ''}invited by {invitation.invitedBy.userName} ·{' '}
           {expired ? 'expired' : `until ${formatDateTime(invitation.expiresAt)}`}
