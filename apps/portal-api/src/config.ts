@@ -57,6 +57,8 @@ export const portalConfigSchema = z
     SIGNIN_DEVICE_TTL: seconds(180 * 24 * 3600),
     /** How long the link mailed to the old address after an email change can undo it, in seconds (7 days). */
     EMAIL_CHANGE_UNDO_TTL: seconds(7 * 24 * 3600),
+    /** How long an invitation's mailed link works, in seconds (7 days); a resend starts it again. */
+    INVITATION_TTL: seconds(7 * 24 * 3600),
     /** Password reset mails per email address in one reset window. */
     FORGOT_PASSWORD_LIMIT_EMAIL: seconds(3),
     /** Password reset requests per client address in one reset window. */

@@ -47,6 +47,10 @@ export const routes: RouteObject[] = [
               { path: 'signin', ...page(authPages, (m) => m.SignInRoute) },
               { path: 'forgot-password', ...page(authPages, (m) => m.ForgotPasswordRoute) },
               { path: 'reset-password', ...page(authPages, (m) => m.ResetPasswordRoute) },
+              {
+                path: 'accept-invitation',
+                ...page(authPages, (m) => m.AcceptInvitationRoute),
+              },
               { path: '*', element: <NotFoundRoute /> },
             ],
           },

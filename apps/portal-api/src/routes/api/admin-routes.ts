@@ -4,6 +4,8 @@ import { registerAuditRoutes } from './audit-events/index';
 import { registerPermissionRoutes } from './permissions/index';
 import { registerRoleRoutes } from './roles/index';
 import { registerUserRoutes } from './users/index';
+import { registerInvitationRoutes } from './users/invitations';
+import { registerUserPasswordResetRoute } from './users/password-reset';
 import { registerUserSessionRoutes } from './users/revoke-sessions';
 
 /** Registers the company administration resources (users, roles, permissions, audit events). */
@@ -16,6 +18,8 @@ export async function registerAdminRoutes(app: FastifyInstance) {
   });
   await app.register(registerUserRoutes);
   await app.register(registerUserSessionRoutes);
+  await app.register(registerInvitationRoutes);
+  await app.register(registerUserPasswordResetRoute);
   await app.register(registerRoleRoutes);
   await app.register(registerPermissionRoutes);
   await app.register(registerAuditRoutes);

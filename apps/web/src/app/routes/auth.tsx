@@ -1,4 +1,5 @@
 import { PageTitle } from '@/components/page-title';
+import { AcceptInvitationCard } from '@/features/auth/components/accept-invitation';
 import { ForgotPasswordCard } from '@/features/auth/components/forgot-password-form';
 import { ResetPasswordCard } from '@/features/auth/components/reset-password-form';
 import { SignInCard } from '@/features/auth/components/sign-in-form';
@@ -35,5 +36,12 @@ export const UndoEmailChangeRoute = () => (
   <Centered>
     <PageTitle title="Undo the email change" />
     <UndoEmailChangeCard />
+  </Centered>
+);
+
+export const AcceptInvitationRoute = () => (
+  <Centered>
+    <PageTitle title="Accept your invitation" />
+    <AcceptInvitationCard />
   </Centered>
 );

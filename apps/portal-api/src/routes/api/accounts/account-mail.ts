@@ -6,14 +6,14 @@ import { issueResetToken } from '../../../modules/accounts/password-change';
 export const RESET_TOKEN_TTL_MS = 30 * 60 * 1000;
 
 /** A link into the web app: its configured address, never the request's Host header (a client's). */
-function webLink(app: FastifyInstance, pathname: string, token: string): string {
+export function webLink(app: FastifyInstance, pathname: string, token: string): string {
   const link = new URL(pathname, app.config.PUBLIC_URL);
   link.searchParams.set('token', token);
   return link.toString();
 }
 
 /** How long `seconds` is, in words for a mail ("7 days", "30 minutes"). */
-function inWords(seconds: number): string {
+export function inWords(seconds: number): string {
   const units: [number, string][] = [
     [86_400, 'day'],
     [3600, 'hour'],
@@ -28,30 +28,51 @@ function inWords(seconds: number): string {
   return `${seconds} second${seconds === 1 ? '' : 's'}`;
 }
 
+const IGNORE_IT =
+  'The link works once. If you did not ask for it, ignore this message: your password stays as it is.';
+
+/** What opens and closes a reset mail, by why it is sent. */
+const RESET_MAIL_TEXT = {
+  forgot: {
+    intro: [
+      'Someone (hopefully you) asked to reset the password of your Power Analyzer account.',
+      'Open this link within 30 minutes to choose a new password:',
+    ],
+    closing: IGNORE_IT,
+  },
+  administrator: {
+    intro: [
+      'An administrator of your company sent you a link to choose a new password for your',
+      'Power Analyzer account. Open it within 30 minutes:',
+    ],
+    closing:
+      'The link works once. If you do not want a new password, ignore this message: your password stays as it is.',
+  },
+  'email change undone': {
+    intro: [
+      'The change of your email address was undone and this address is your account’s again.',
+      'Every sign-in of the account was ended and its password no longer works: whoever changed',
+      'your email knew it. Open this link within 30 minutes to choose a new password:',
+    ],
+    closing:
+      'The link works once. When it has expired, ask for a new one on the sign-in page ("Forgot password").',
+  },
+} as const;
+
 /**
  * Creates a reset token for the active account with this email and mails the link (nothing when
- * there is none). `why` opens the mail: a request on the forgot-password page, or an undone email
- * change whose account must choose a new password.
+ * there is none). `why` opens the mail: a request on the forgot-password page, an administrator's
+ * request, or an undone email change whose account must choose a new password.
  */
 export async function mailResetLink(
   app: FastifyInstance,
   email: string,
-  why: 'forgot' | 'email change undone',
+  why: keyof typeof RESET_MAIL_TEXT,
 ) {
   const issued = await issueResetToken(app.db, email, RESET_TOKEN_TTL_MS);
   if (!issued) return;
   const { user, token } = issued;
-  const intro =
-    why === 'forgot'
-      ? [
-          'Someone (hopefully you) asked to reset the password of your Power Analyzer account.',
-          `Open this link within 30 minutes to choose a new password:`,
-        ]
-      : [
-          'The change of your email address was undone and this address is your account’s again.',
-          'Every sign-in of the account was ended and its password no longer works: whoever changed',
-          'your email knew it. Open this link within 30 minutes to choose a new password:',
-        ];
+  const { intro, closing } = RESET_MAIL_TEXT[why];
   await app.mailer.send({
     to: user.email,
     subject: 'Reset your Power Analyzer password',
@@ -62,9 +83,7 @@ export async function mailResetLink(
       '',
       webLink(app, '/auth/reset-password', token),
       '',
-      why === 'forgot'
-        ? 'The link works once. If you did not ask for it, ignore this message: your password stays as it is.'
-        : 'The link works once. When it has expired, ask for a new one on the sign-in page ("Forgot password").',
+      closing,
     ].join('\n'),
     secrets: [token],
   });

@@ -6,6 +6,7 @@ import { registerPasswordRoutes } from './password';
 import { registerSessionRoutes } from './sessions';
 import { registerSignInRoutes } from './sign-in';
 import { SignInGuard } from './sign-in-guard';
+import { registerAcceptInvitationRoutes } from '../users/accept-invitation';
 
 /** The accounts API (docs/product/services.md §4) and the public key set of the token contract. */
 export async function registerAccountRoutes(app: FastifyInstance) {
@@ -17,4 +18,6 @@ export async function registerAccountRoutes(app: FastifyInstance) {
   await app.register(registerPasswordRoutes, { guard });
   await app.register(registerMeRoutes, { guard });
   await app.register(registerSessionRoutes);
+  // Accepting an invitation ends in a sign-in: same guard (device cookie) as the sign-in itself.
+  await app.register(registerAcceptInvitationRoutes, { guard });
 }

@@ -14,16 +14,14 @@ import {
   rotateRefreshToken,
   signInOfRefreshToken,
   signOut,
-  startSignIn,
-  type TokenSettings,
 } from '../../../modules/accounts/sessions';
 import { loadUserDetails } from '../../../modules/accounts/user-details';
 import { authOf } from '../../../plugins/external/auth';
+import { INVALID_CREDENTIALS, issueSignIn, tokenSettingsOf } from './issue-sign-in';
 import { clearRefreshCookie, refreshTokenOf, setRefreshCookie } from './refresh-cookie';
 import { errors, ok, okEmpty, tokenPairSchema, userDetailsSchema } from './schemas';
 import type { SignInGuard } from './sign-in-guard';
 
-export const INVALID_CREDENTIALS = 'Invalid credentials.';
 export const REFRESH_FAILED = 'Token refresh failed';
 
 /** `{ userName | email, password }`: exactly one of userName or email. */
@@ -49,12 +47,7 @@ export async function registerSignInRoutes(
 ) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
-  const settings: TokenSettings = {
-    keys: app.signingKeys,
-    accessTtl: config.ACCESS_TOKEN_TTL,
-    refreshTtl: config.REFRESH_TOKEN_TTL,
-    reuseGrace: config.REFRESH_REUSE_GRACE,
-  };
+  const settings = tokenSettingsOf(app);
 
   app.post(
     '/api/accounts/sign-in',
@@ -110,24 +103,7 @@ export async function registerSignInRoutes(
         throw unauthorized(INVALID_CREDENTIALS);
       }
       await guard.limits.succeeded(attempt);
-      const tokens = await startSignIn(app.db, settings, user, meta);
-      await recordAudit(app.db, {
-        companyId: user.companyId,
-        actorId: user.id,
-        actorName: user.userName,
-        action: 'account.sign-in',
-        entityType: 'session',
-        entityId: tokens.sessionId,
-        ...meta,
-      });
-      const details = await loadUserDetails(app.db, user.id);
-      if (!details) throw unauthorized(INVALID_CREDENTIALS);
-      setRefreshCookie(reply, tokens.refreshToken, config.REFRESH_TOKEN_TTL);
-      await guard.rememberDevice(reply, user, attempt.device);
-      return envelope(
-        { ...details, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken },
-        'Signed in.',
-      );
+      return issueSignIn(app, guard, request, reply, user, attempt.device);
     },
   );
 

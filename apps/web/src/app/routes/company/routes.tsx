@@ -20,6 +20,7 @@ const audit = () => import('./audit');
 export const companyRoutes: RouteObject[] = [
   { path: 'users', lazy: screen(users, 'UsersListRoute') },
   { path: 'users/create', lazy: screen(users, 'UserCreateRoute') },
+  { path: 'users/invite', lazy: screen(users, 'UserInviteRoute') },
   { path: 'users/:id/read', lazy: screen(users, 'UserViewRoute') },
   { path: 'users/:id/update', lazy: screen(users, 'UserEditRoute') },
   { path: 'users/:id/delete', lazy: screen(users, 'UserDeleteRoute') },

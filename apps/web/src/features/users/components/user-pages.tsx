@@ -59,6 +59,7 @@ import { RecordFormActions } from '@/components/record/form-actions';
 import { LeaveGuard } from '@/components/record/leave-guard';
 import { RecordState } from '@/components/record/record-state';
 import { StaleEditDialog } from '@/components/record/stale-edit-dialog';
+import { SendResetLinkButton } from './send-reset-link-button';
 import { StatusBadge } from './status-badge';
 import { DANGER_BUTTON } from '@/lib/danger-button';
 
@@ -120,6 +121,7 @@ export function UserView({ id }: { id: string }) {
                   <GatedButton need="users.update" to={`${LIST}/${id}/update`} variant="outline">
                     <Pencil aria-hidden="true" /> Edit
                   </GatedButton>
+                  <SendResetLinkButton user={user} />
                   <EndSessionsButton user={user} self={user._id === me} />
                   <GatedButton
                     need="users.delete"

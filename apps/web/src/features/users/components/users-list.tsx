@@ -1,4 +1,5 @@
 import type { ColumnDef } from '@tanstack/react-table';
+import { MailPlus } from 'lucide-react';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { USER_SORT_FIELDS, USER_STATUS_LIST, type User } from '@pa/contracts/users';
@@ -16,6 +17,7 @@ import { formatDateTime, fullName } from '@/lib/format';
 import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
 import { userSlice } from '@/lib/list-view-slices';
 import { sortableHeader } from '@/components/data-table/data-table-column-header';
+import { GatedButton } from '@/components/permission-gate';
 import { ResourceList } from '@/components/resource-list/resource-list';
 import { StatusBadge } from './status-badge';
 
@@ -117,6 +119,11 @@ export function UsersList() {
   );
   return (
     <ResourceList<User>
+      headerActions={
+        <GatedButton need="users.create" to="/app/company/users/invite" variant="outline">
+          <MailPlus aria-hidden="true" /> Invite user
+        </GatedButton>
+      }
       title="Users"
       description="People of your company, their status and roles."
       noun={['user', 'users']}

@@ -1,0 +1,69 @@
+import { KeyRound } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import type { User } from '@pa/contracts/users';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import { GatedButton } from '@/components/permission-gate';
+import { errorMessage } from '@/lib/api/api-error';
+import { useSendPasswordResetMutation } from '../api/invitations-api';
+
+/**
+ * An administrator mails this user the forgot-password link (30 minutes), after a confirmation
+ * naming the address. Only active users can use one, so it is blocked for the others.
+ */
+export function SendResetLinkButton({ user }: { user: User }) {
+  const [open, setOpen] = useState(false);
+  const [send, { isLoading }] = useSendPasswordResetMutation();
+  return (
+    <>
+      <GatedButton
+        need="users.update"
+        variant="outline"
+        onClick={() => setOpen(true)}
+        blockedReason={
+          user.status === 'active'
+            ? null
+            : `${user.userName} is ${user.status}; make them active first, or the link would not let them sign in.`
+        }
+      >
+        <KeyRound aria-hidden="true" /> Send password reset link
+      </GatedButton>
+      <AlertDialog open={open} onOpenChange={setOpen}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Send a password reset link to {user.userName}?</AlertDialogTitle>
+            <AlertDialogDescription>
+              A link to choose a new password goes to {user.email}. It works once, for 30 minutes;
+              their current password keeps working until they use it.
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogAction
+              disabled={isLoading}
+              onClick={async () => {
+                try {
+                  await send(user._id).unwrap();
+                  toast.success(`A password reset link was sent to ${user.email}.`);
+                } catch (err) {
+                  toast.error(errorMessage(err));
+                }
+              }}
+            >
+              Send link
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </>
+  );
+}
