@@ -47,7 +47,8 @@ export const secondStepSchema = z
     passkey: z.record(z.string(), z.unknown()).optional(),
   })
   .refine(
-    (body) => [body.code, body.recoveryCode, body.passkey].filter((v) => v !== undefined).length === 1,
+    (body) =>
+      [body.code, body.recoveryCode, body.passkey].filter((v) => v !== undefined).length === 1,
     { message: 'Give exactly one of code, recoveryCode or passkey', path: ['code'] },
   );
 

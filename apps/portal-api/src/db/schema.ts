@@ -195,7 +195,10 @@ export const signIns = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     revokedReason: text('revoked_reason'),
     /** How the user proved who they are (RFC 8176 `amr`: pwd, otp, hwk); every token of it says so. */
-    amr: text('amr').array().notNull().default(sql`'{pwd}'::text[]`),
+    amr: text('amr')
+      .array()
+      .notNull()
+      .default(sql`'{pwd}'::text[]`),
   },
   (t) => [index('sign_ins_user_idx').on(t.userId, t.revokedAt)],
 );
@@ -341,7 +344,10 @@ export const passkeys = pgTable(
     /** The COSE public key, base64url. */
     publicKey: text('public_key').notNull(),
     counter: integer('counter').notNull().default(0),
-    transports: text('transports').array().notNull().default(sql`'{}'::text[]`),
+    transports: text('transports')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     name: text('name').notNull(),
     createdAt: createdAt(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
@@ -382,7 +388,6 @@ export const signInChallenges = pgTable(
   (t) => [uniqueIndex('sign_in_challenges_hash_uq').on(t.tokenHash)],
 );
 
-
 /** A company's rule for who must have a second step (absent row = nobody). */
 export const mfaPolicies = pgTable('mfa_policies', {
   companyId: uuid('company_id')
@@ -390,6 +395,9 @@ export const mfaPolicies = pgTable('mfa_policies', {
     .references(() => companies.id, { onDelete: 'cascade' }),
   requireFor: text('require_for', { enum: MFA_REQUIREMENTS }).notNull().default('nobody'),
   /** With `permissions`: holders of any of these codes must have a second step. */
-  permissionCodes: text('permission_codes').array().notNull().default(sql`'{}'::text[]`),
+  permissionCodes: text('permission_codes')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   updatedAt: updatedAt(),
 });

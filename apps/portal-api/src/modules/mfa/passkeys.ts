@@ -63,7 +63,10 @@ export async function registrationOptions(
 export function challengeOfAnswer(answer: { response: { clientDataJSON: string } }): string | null {
   try {
     const data = JSON.parse(isoBase64URL.toUTF8String(answer.response.clientDataJSON)) as unknown;
-    return data && typeof data === 'object' && 'challenge' in data && typeof data.challenge === 'string'
+    return data &&
+      typeof data === 'object' &&
+      'challenge' in data &&
+      typeof data.challenge === 'string'
       ? data.challenge
       : null;
   } catch {

@@ -26,7 +26,8 @@ export async function savePolicy(db: PortalTx, companyId: string, policy: MfaPol
   const values = {
     requireFor: policy.requireFor,
     // Only `permissions` uses the list; the others keep none, so a later switch starts clean.
-    permissionCodes: policy.requireFor === 'permissions' ? [...new Set(policy.permissionCodes)] : [],
+    permissionCodes:
+      policy.requireFor === 'permissions' ? [...new Set(policy.permissionCodes)] : [],
     updatedAt: new Date(),
   };
   await db

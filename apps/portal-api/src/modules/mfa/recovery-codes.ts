@@ -29,7 +29,11 @@ export async function replaceRecoveryCodes(db: PortalTx, userId: string): Promis
 }
 
 /** Uses up one recovery code: true once per code, in one conditional update. */
-export async function useRecoveryCode(db: PortalTx, userId: string, code: string): Promise<boolean> {
+export async function useRecoveryCode(
+  db: PortalTx,
+  userId: string,
+  code: string,
+): Promise<boolean> {
   const used = await db
     .update(recoveryCodes)
     .set({ usedAt: new Date() })

@@ -20,8 +20,14 @@ export async function secondStepMethods(db: PortalTx, userId: string): Promise<S
 /** Removes every second step of an account (an administrator's reset): app, recovery codes, passkeys. */
 export async function removeSecondSteps(tx: PortalTx, userId: string) {
   const [app, codes, keys] = await Promise.all([
-    tx.delete(totpFactors).where(eq(totpFactors.userId, userId)).returning({ id: totpFactors.userId }),
-    tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).returning({ id: recoveryCodes.id }),
+    tx
+      .delete(totpFactors)
+      .where(eq(totpFactors.userId, userId))
+      .returning({ id: totpFactors.userId }),
+    tx
+      .delete(recoveryCodes)
+      .where(eq(recoveryCodes.userId, userId))
+      .returning({ id: recoveryCodes.id }),
     tx.delete(passkeys).where(eq(passkeys.userId, userId)).returning({ id: passkeys.id }),
   ]);
   return { totp: app.length > 0, recoveryCodes: codes.length, passkeys: keys.length };

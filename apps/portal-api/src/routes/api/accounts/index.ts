@@ -2,9 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { registerEndedSignInsRoute } from './ended-sign-ins';
 import { registerJwksRoute } from './jwks';
 import { registerMeRoutes } from './me';
+import { registerTotpRoutes } from './mfa-totp';
+import { registerPasskeyRoutes } from './passkeys';
 import { registerPasswordRoutes } from './password';
 import { registerSessionRoutes } from './sessions';
 import { registerSignInRoutes } from './sign-in';
+import { registerSecondStepRoutes } from './sign-in-mfa';
 import { SignInGuard } from './sign-in-guard';
 
 /** The accounts API (docs/product/services.md §4) and the public key set of the token contract. */
@@ -17,4 +20,7 @@ export async function registerAccountRoutes(app: FastifyInstance) {
   await app.register(registerPasswordRoutes, { guard });
   await app.register(registerMeRoutes, { guard });
   await app.register(registerSessionRoutes);
+  await app.register(registerSecondStepRoutes, { guard });
+  await app.register(registerTotpRoutes, { guard });
+  await app.register(registerPasskeyRoutes, { guard });
 }

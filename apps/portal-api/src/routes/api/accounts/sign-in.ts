@@ -19,7 +19,7 @@ import {
 import { loadUserDetails } from '../../../modules/accounts/user-details';
 import { authOf } from '../../../plugins/external/auth';
 import { clearRefreshCookie, refreshTokenOf, setRefreshCookie } from './refresh-cookie';
-import { errors, ok, okEmpty, tokenPairSchema, userDetailsSchema } from './schemas';
+import { errors, ok, okEmpty, signedInSchema, tokenPairSchema, userDetailsSchema } from './schemas';
 import type { SignInGuard } from './sign-in-guard';
 import {
   finishSignIn,
@@ -44,9 +44,6 @@ const signInBody = z
   });
 
 const verifyAnswer = ok(userDetailsSchema);
-
-/** What a completed sign-in answers (also the second step and a passkey sign-in). */
-export const signedInSchema = userDetailsSchema.extend(tokenPairSchema.shape);
 
 const rotateBody = z.object({ refreshToken: z.string().max(512).optional() }).nullish();
 
@@ -116,7 +113,9 @@ export async function registerSignInRoutes(
       // A second step (or the enrolment the company requires) comes before any token.
       const next = await nextStepAfterPassword(app, user, attempt.device);
       if (next) return envelope(next, 'Enter your second step.');
-      const signedIn = await finishSignIn(app, guard, request, reply, user, attempt.device, ['pwd']);
+      const signedIn = await finishSignIn(app, guard, request, reply, user, attempt.device, [
+        'pwd',
+      ]);
       return envelope(signedIn, 'Signed in.');
     },
   );
