@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok as envelope } from '@pa/contracts/envelope';
 import { mfaPolicySchema } from '@pa/contracts/mfa';
-import { forbidden, notFound } from '@pa/server-kit/errors';
+import { forbidden, invalidField, notFound } from '@pa/server-kit/errors';
+import { and, eq, inArray } from 'drizzle-orm';
+import { permissions } from '../../../db/schema';
 import { auditFrom, recordAudit } from '../../../modules/audit/record';
 import { effectivePermissionCodes } from '../../../modules/auth/effective-permissions';
 import { policyOf, savePolicy } from '../../../modules/mfa/policy';
@@ -50,6 +52,16 @@ export async function registerSecurityRoutes(base: FastifyInstance) {
     },
     async (request) => {
       const auth = authOf(request);
+      const codes = [...new Set(request.body.permissionCodes)];
+      if (request.body.requireFor === 'permissions') {
+        const known = await app.db
+          .select({ code: permissions.code })
+          .from(permissions)
+          .where(and(eq(permissions.companyId, auth.companyId), inArray(permissions.code, codes)));
+        const unknown = codes.filter((code) => !known.some((row) => row.code === code));
+        if (unknown.length > 0)
+          throw invalidField('permissionCodes', `No such permission: ${unknown.join(', ')}.`);
+      }
       const saved = await app.db.transaction(async (tx) => {
         await lockCompany(tx, auth.companyId);
         const before = await policyOf(tx, auth.companyId);
