@@ -47,6 +47,7 @@ export const routes: RouteObject[] = [
               { path: 'signin', ...page(authPages, (m) => m.SignInRoute) },
               { path: 'forgot-password', ...page(authPages, (m) => m.ForgotPasswordRoute) },
               { path: 'reset-password', ...page(authPages, (m) => m.ResetPasswordRoute) },
+              { path: 'enrol', ...page(authPages, (m) => m.EnrolRoute) },
               { path: '*', element: <NotFoundRoute /> },
             ],
           },
@@ -77,6 +78,13 @@ export const routes: RouteObject[] = [
                 ...page(accountPages, (m) => m.ChangePasswordRoute),
               },
               { path: 'company', children: companyRoutes },
+              {
+                path: 'security',
+                ...page(
+                  () => import('./routes/security'),
+                  (m) => m.SecurityRoute,
+                ),
+              },
               { path: 'power7', children: power7Routes },
               { path: '*', element: <NotFoundRoute /> },
             ],

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { PortalTx } from '../../db/client';
-import { MFA_REQUIREMENTS } from '@pa/contracts/mfa';
+import type { MFA_REQUIREMENTS } from '@pa/contracts/mfa';
 import { mfaPolicies } from '../../db/schema';
 import { effectivePermissionCodes } from '../auth/effective-permissions';
 
