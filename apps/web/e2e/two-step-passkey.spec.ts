@@ -18,6 +18,8 @@ test('a user registers a passkey on the account page and signs in with it alone'
   await api.ok('POST', '/users', {
     userName,
     email: `${userName}@example.test`,
+    userFirstName: 'Two',
+    userLastName: 'Step',
     password: PASSWORD,
   });
 

@@ -46,7 +46,7 @@ export async function checkScreen(page: Page, name: string, ready: () => Promise
 export async function enterPassword(page: Page, login: string, password: string) {
   await page.getByLabel('User name or email').fill(login);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
 /** Puts the Demo Company's two-step policy back to "nobody" (the specs share one running product). */

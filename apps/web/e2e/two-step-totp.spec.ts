@@ -15,6 +15,8 @@ test('a user turns on an authenticator app, signs in with a code and with a reco
   await api.ok('POST', '/users', {
     userName,
     email: `${userName}@example.test`,
+    userFirstName: 'Two',
+    userLastName: 'Step',
     password: PASSWORD,
   });
 
@@ -92,6 +94,8 @@ test('a company policy takes a user to enrolment after the password; the adminis
   await api.ok('POST', '/users', {
     userName: tag,
     email: `${tag}@example.test`,
+    userFirstName: 'Two',
+    userLastName: 'Step',
     password: PASSWORD,
     permissionIds: [permission._id],
   });
