@@ -5,6 +5,8 @@ import { checkScreen, enterPassword, requireNobody, stepNow, totpCode } from './
 import { signIn } from './support';
 
 const PASSWORD = 'two-step-e2e-passphrase';
+// Each screen is checked with axe four times (light, dark, 1280, 360 px): slow on a busy machine.
+test.setTimeout(240_000);
 
 test('a user turns on an authenticator app, signs in with a code and with a recovery code', async ({
   page,

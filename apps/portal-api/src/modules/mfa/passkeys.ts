@@ -148,6 +148,9 @@ export async function verifyPasskey(
         : eq(passkeys.credentialId, answer.id),
     );
   if (!stored) return null;
+  // A discoverable answer names its account (the user handle we gave it): it must be the key's.
+  const handle = answer.response.userHandle;
+  if (handle && isoBase64URL.toUTF8String(handle) !== stored.userId) return null;
   const result = await verifyAuthenticationResponse({
     response: answer,
     expectedChallenge: challenge,
