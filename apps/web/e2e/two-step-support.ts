@@ -49,12 +49,26 @@ export async function enterPassword(page: Page, login: string, password: string)
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
-/** Puts the Demo Company's two-step policy back to "nobody" (the specs share one running product). */
-export async function requireNobody(request: APIRequestContext) {
+/**
+ * The administrator's refresh token, taken before a policy that may catch them too (the
+ * Administrator role holds every permission): rotating it needs no new sign-in, so the policy can
+ * always be put back.
+ */
+export async function adminRefreshToken(request: APIRequestContext): Promise<string> {
   const signIn = await request.post(`${E2E.portalUrl}/api/accounts/sign-in`, {
     data: { userName: 'admin', password: E2E.adminPassword },
   });
-  const token = ((await signIn.json()) as { data: { accessToken: string } }).data.accessToken;
+  expect(signIn.status()).toBe(200);
+  return ((await signIn.json()) as { data: { refreshToken: string } }).data.refreshToken;
+}
+
+/** Puts the Demo Company's two-step policy back to "nobody" (the specs share one running product). */
+export async function requireNobody(request: APIRequestContext, refreshToken: string) {
+  const rotated = await request.post(`${E2E.portalUrl}/api/accounts/rotate-token`, {
+    data: { refreshToken },
+  });
+  expect(rotated.status()).toBe(200);
+  const token = ((await rotated.json()) as { data: { accessToken: string } }).data.accessToken;
   const saved = await request.put(`${E2E.portalUrl}/api/security/mfa-policy`, {
     headers: { Authorization: `Bearer ${token}` },
     data: { requireFor: 'nobody', permissionCodes: [] },
