@@ -55,6 +55,13 @@ export const portalConfigSchema = z
      * browser that holds one for the account is exempt from the account's cross-address delays (ADR 007).
      */
     SIGNIN_DEVICE_TTL: seconds(180 * 24 * 3600),
+    /**
+     * Wrong second-step codes allowed in one sign-in window per account (clients without the
+     * account's device cookie together), per known device, and per `mfaToken` (ADR 011).
+     */
+    MFA_RATE_LIMIT: seconds(5),
+    /** Lifetime in seconds of the `mfaToken` a proven password gives for the second step or enrolment. */
+    MFA_TOKEN_TTL: seconds(600),
     /** How long the link mailed to the old address after an email change can undo it, in seconds (7 days). */
     EMAIL_CHANGE_UNDO_TTL: seconds(7 * 24 * 3600),
     /** How long an invitation's mailed link works, in seconds (7 days); a resend starts it again. */

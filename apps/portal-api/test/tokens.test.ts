@@ -44,6 +44,7 @@ describe.each(DATABASES)('token suite on %s', (database) => {
           sid: String(claims.sid),
           name: 'admin',
           perms: [],
+          amr: ['pwd'],
         },
         -5,
       );

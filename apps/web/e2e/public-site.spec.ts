@@ -11,7 +11,7 @@ test('landing page leads to sign-in, unknown paths show the not-found page', asy
   await expect(page.getByText(`© ${new Date().getFullYear()} Power Analyzer`)).toBeVisible();
 
   // The first landing page renders before the app's code; its link hands over to the app.
-  await page.getByRole('main').getByRole('link', { name: 'Sign In' }).click();
+  await page.getByRole('main').getByRole('link', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/auth\/signin$/);
   await expect(page.getByLabel('User name or email')).toBeVisible();
   await page.goBack();

@@ -12,15 +12,15 @@ import {
 test('guests are sent from the protected area to sign-in', async ({ page }) => {
   await page.goto('/app');
   await expect(page).toHaveURL(/\/auth\/signin$/);
-  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Sign In', exact: true })).toBeVisible();
   await screenshot(page, 'signin-light');
   await expectAccessible(page);
 
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page.getByText('Enter your user name or email')).toBeVisible();
   await page.getByLabel('User name or email').fill(ADMIN.userName);
   await page.getByLabel('Password').fill('not-the-password');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText(/invalid credentials/i);
   await expect(page).toHaveURL(/\/auth\/signin$/);
 });
@@ -207,7 +207,7 @@ test('a deep link survives signing in; foreign return paths are ignored', async 
   await expect(page).toHaveURL(/\/auth\/signin$/);
   await page.getByLabel('User name or email').fill(ADMIN.userName);
   await page.getByLabel('Password').fill(E2E.adminPassword);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/app\/account\/change-password$/);
   await expect(page.getByLabel('Current password')).toBeVisible();
 
@@ -222,7 +222,7 @@ test('a deep link survives signing in; foreign return paths are ignored', async 
     await page.reload();
     await page.getByLabel('User name or email').fill(ADMIN.userName);
     await page.getByLabel('Password').fill(E2E.adminPassword);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/app$/);
     await page.context().clearCookies();
     await page.evaluate(() => localStorage.clear());

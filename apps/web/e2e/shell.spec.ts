@@ -64,7 +64,7 @@ test.describe('mobile', () => {
     const box = (await menu.boundingBox())!;
     expect(box.width).toBeGreaterThan(390 * 0.55);
     expect(box.width).toBeLessThanOrEqual(390 * 0.6 + 1);
-    await menu.getByRole('link', { name: 'Sign In' }).click();
+    await menu.getByRole('link', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/auth\/signin$/);
     await screenshot(page, 'signin-mobile');
 
@@ -117,7 +117,9 @@ test('titles, the signed-in landing page, the in-app 404 and Ctrl+B in fields', 
 
   await page.goto('/');
   await expect(page.getByRole('main').getByRole('link', { name: 'Open the app' })).toBeVisible();
-  await expect(page.getByRole('main').getByRole('link', { name: 'Sign In' })).toHaveCount(0);
+  await expect(
+    page.getByRole('main').getByRole('link', { name: 'Sign In', exact: true }),
+  ).toHaveCount(0);
 
   await page.goto('/app/no/such/page');
   await expect(page).toHaveTitle('Page not found · Power Analyzer');

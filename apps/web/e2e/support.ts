@@ -15,7 +15,7 @@ export async function signIn(
   await page.goto('/auth/signin');
   await page.getByLabel('User name or email').fill(login);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/app$/);
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 }

@@ -17,4 +17,14 @@ export interface AccessClaims {
   name: string;
   /** Effective permission codes when the token was issued. */
   perms: string[];
+  /**
+   * How the user proved who they are (RFC 8176): `pwd` password, `otp` authenticator-app or recovery
+   * code, `hwk` passkey. Tokens signed before two-step sign-in carry none: read them as `['pwd']`.
+   */
+  amr: string[];
+}
+
+/** The `amr` claim of a verified payload: a list of strings, `['pwd']` when absent. */
+export function amrOf(claim: unknown): string[] {
+  return Array.isArray(claim) ? claim.filter((v): v is string => typeof v === 'string') : ['pwd'];
 }

@@ -51,6 +51,7 @@ export const routes: RouteObject[] = [
                 path: 'accept-invitation',
                 ...page(authPages, (m) => m.AcceptInvitationRoute),
               },
+              { path: 'enrol', ...page(authPages, (m) => m.EnrolRoute) },
               { path: '*', element: <NotFoundRoute /> },
             ],
           },
@@ -81,6 +82,13 @@ export const routes: RouteObject[] = [
                 ...page(accountPages, (m) => m.ChangePasswordRoute),
               },
               { path: 'company', children: companyRoutes },
+              {
+                path: 'security',
+                ...page(
+                  () => import('./routes/security'),
+                  (m) => m.SecurityRoute,
+                ),
+              },
               { path: 'power7', children: power7Routes },
               { path: '*', element: <NotFoundRoute /> },
             ],

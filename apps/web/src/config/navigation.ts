@@ -3,6 +3,7 @@ import {
   Gamepad2,
   KeyRound,
   LayoutGrid,
+  LockKeyhole,
   ScrollText,
   ShieldCheck,
   Sparkles,
@@ -44,6 +45,12 @@ export const NAV_GROUPS: NavGroup[] = [
       { title: 'Permissions', url: '/app/company/permissions', icon: KeyRound },
       { title: 'Roles', url: '/app/company/roles', icon: ShieldCheck },
       { title: 'Audit', url: '/app/company/audit', icon: ScrollText, permission: 'audit.read' },
+      {
+        title: 'Two-step sign-in',
+        url: '/app/security',
+        icon: LockKeyhole,
+        permission: 'users.read',
+      },
     ],
   },
 ];

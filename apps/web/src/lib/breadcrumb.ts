@@ -22,6 +22,7 @@ export const BREADCRUMB_LABELS: Record<string, string> = {
   delete: 'Delete',
   edit: 'Edit',
   'change-password': 'Change Password',
+  security: 'Two-step sign-in',
 };
 
 export interface Crumb {

@@ -34,16 +34,20 @@ interface SessionUser {
   userName: string;
 }
 
+/** How a sign-in's user proved who they are (RFC 8176 names): kept on the sign-in for every token. */
+export type AuthMethod = 'pwd' | 'otp' | 'hwk';
+
 async function accessTokenFor(
   db: PortalTx,
   settings: TokenSettings,
   user: SessionUser,
   sessionId: string,
+  amr: string[],
 ) {
   const perms = await effectivePermissionCodes(db, user.id, user.companyId);
   return signAccessToken(
     settings.keys,
-    { sub: user.id, cid: user.companyId, sid: sessionId, name: user.userName, perms },
+    { sub: user.id, cid: user.companyId, sid: sessionId, name: user.userName, perms, amr },
     settings.accessTtl,
   );
 }
@@ -54,6 +58,7 @@ export async function startSignIn(
   settings: TokenSettings,
   user: SessionUser,
   meta: { ip: string; userAgent: string },
+  amr: AuthMethod[] = ['pwd'],
 ): Promise<IssuedTokens> {
   const refreshToken = newOpaqueToken();
   const sessionId = await db.transaction(async (tx) => {
@@ -65,6 +70,7 @@ export async function startSignIn(
         ip: meta.ip,
         userAgent: trimUserAgent(meta.userAgent),
         expiresAt: new Date(Date.now() + settings.refreshTtl * 1000),
+        amr,
       })
       .returning({ id: signIns.id });
     if (!signIn) throw new Error('sign-in insert returned nothing');
@@ -75,7 +81,7 @@ export async function startSignIn(
     return signIn.id;
   });
   return {
-    accessToken: await accessTokenFor(db, settings, user, sessionId),
+    accessToken: await accessTokenFor(db, settings, user, sessionId, amr),
     refreshToken,
     sessionId,
   };
@@ -131,6 +137,7 @@ export async function rotateRefreshToken(
         companyId: users.companyId,
         userName: users.userName,
         status: users.status,
+        amr: signIns.amr,
       })
       .from(signIns)
       .innerJoin(users, eq(users.id, signIns.userId))
@@ -192,7 +199,7 @@ export async function rotateRefreshToken(
     companyId: user.companyId,
     retried: outcome.retried,
     tokens: {
-      accessToken: await accessTokenFor(db, settings, user, familyId),
+      accessToken: await accessTokenFor(db, settings, user, familyId, outcome.family.amr),
       refreshToken: outcome.next,
       sessionId: familyId,
     },

@@ -5,6 +5,7 @@ import {
   TOKEN_AUDIENCE,
   TOKEN_ISSUER,
   TOKEN_TYPE,
+  amrOf,
   type AccessClaims,
 } from '@pa/contracts/access-token';
 
@@ -27,6 +28,7 @@ export async function signAccessToken(
     sid: claims.sid,
     name: claims.name,
     perms: claims.perms,
+    amr: claims.amr,
     typ: TOKEN_TYPE,
   })
     .setProtectedHeader({ alg: 'EdDSA', kid: keys.kid })
@@ -68,6 +70,7 @@ export async function verifyAccessToken(
       sid: payload.sid,
       name: typeof payload.name === 'string' ? payload.name : '',
       perms: Array.isArray(payload.perms) ? payload.perms.map(String) : [],
+      amr: amrOf(payload.amr),
       exp: payload.exp,
     };
   } catch {

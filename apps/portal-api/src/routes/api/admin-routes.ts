@@ -3,6 +3,7 @@ import { foldBracketKeys } from '../../modules/lists/list-sql';
 import { registerAuditRoutes } from './audit-events/index';
 import { registerPermissionRoutes } from './permissions/index';
 import { registerRoleRoutes } from './roles/index';
+import { registerSecurityRoutes } from './security/index';
 import { registerUserRoutes } from './users/index';
 import { registerInvitationRoutes } from './users/invitations';
 import { registerUserPasswordResetRoute } from './users/password-reset';
@@ -23,4 +24,5 @@ export async function registerAdminRoutes(app: FastifyInstance) {
   await app.register(registerRoleRoutes);
   await app.register(registerPermissionRoutes);
   await app.register(registerAuditRoutes);
+  await app.register(registerSecurityRoutes);
 }

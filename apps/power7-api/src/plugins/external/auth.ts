@@ -9,7 +9,7 @@ import {
   type JSONWebKeySet,
   type JWTVerifyGetKey,
 } from 'jose';
-import { TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_TYPE } from '@pa/contracts/access-token';
+import { amrOf, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_TYPE } from '@pa/contracts/access-token';
 import type { PermissionCode, Power7Permission } from '@pa/contracts/permission-codes';
 import { forbidden, unauthorized } from '@pa/server-kit/errors';
 import type { EndedSignIns } from '../../modules/revocation/ended-sign-ins';
@@ -24,6 +24,8 @@ export interface Caller {
   sessionId: string | null;
   name: string | null;
   perms: ReadonlySet<string>;
+  /** How the user signed in (`amr`: pwd, otp, hwk), for rules that want a second step. */
+  amr: readonly string[];
 }
 
 declare module 'fastify' {
@@ -101,6 +103,7 @@ export async function verifyAccessToken(token: string, keys: KeySource): Promise
       sessionId: typeof payload.sid === 'string' ? payload.sid : null,
       name: typeof payload.name === 'string' ? payload.name : null,
       perms: new Set(perms),
+      amr: amrOf(payload.amr),
     };
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) throw unauthorized('The access token has expired.');

@@ -2,9 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { registerEndedSignInsRoute } from './ended-sign-ins';
 import { registerJwksRoute } from './jwks';
 import { registerMeRoutes } from './me';
+import { registerTotpRoutes } from './mfa-totp';
+import { registerPasskeyRoutes } from './passkeys';
 import { registerPasswordRoutes } from './password';
 import { registerSessionRoutes } from './sessions';
 import { registerSignInRoutes } from './sign-in';
+import { registerSecondStepRoutes } from './sign-in-mfa';
 import { SignInGuard } from './sign-in-guard';
 import { registerAcceptInvitationRoutes } from '../users/accept-invitation';
 
@@ -18,6 +21,9 @@ export async function registerAccountRoutes(app: FastifyInstance) {
   await app.register(registerPasswordRoutes, { guard });
   await app.register(registerMeRoutes, { guard });
   await app.register(registerSessionRoutes);
+  await app.register(registerSecondStepRoutes, { guard });
+  await app.register(registerTotpRoutes, { guard });
+  await app.register(registerPasskeyRoutes, { guard });
   // Accepting an invitation ends in a sign-in: same guard (device cookie) as the sign-in itself.
   await app.register(registerAcceptInvitationRoutes, { guard });
 }

@@ -14,6 +14,9 @@ export const userDetailsSchema = contractUserDetails.extend({
 
 export const tokenPairSchema = z.object({ accessToken: z.string(), refreshToken: z.string() });
 
+/** What a completed sign-in answers (the password alone, a second step, a passkey, an enrolment). */
+export const signedInSchema = userDetailsSchema.extend(tokenPairSchema.shape);
+
 export const errors = {
   400: errorEnvelopeSchema.describe('Validation error; `errors[].field` names the input at fault'),
   401: errorEnvelopeSchema.describe('Not signed in, or the session ended'),

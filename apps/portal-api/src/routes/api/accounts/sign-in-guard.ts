@@ -105,7 +105,7 @@ export class SignInGuard {
     reply: FastifyReply,
     userId: string,
     password: string,
-    doing: 'email change' | 'password change',
+    doing: 'email change' | 'password change' | 'second step change',
   ): Promise<DeviceAccount & { deviceId: string | null }> {
     const account = await passwordStateOf(this.app.db, userId);
     if (!account) throw unauthorized();

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok as envelope } from '@pa/contracts/envelope';
 import { PASSWORD_MAX_LENGTH } from '@pa/contracts/accounts';
+import { mfaChallengeSchema } from '@pa/contracts/mfa';
 import { singleLineText } from '@pa/contracts/text';
 import { notFound, unauthorized } from '@pa/server-kit/errors';
 import { clientInfo } from '../../../modules/client-info';
@@ -17,11 +18,17 @@ import {
 } from '../../../modules/accounts/sessions';
 import { loadUserDetails } from '../../../modules/accounts/user-details';
 import { authOf } from '../../../plugins/external/auth';
-import { INVALID_CREDENTIALS, issueSignIn, tokenSettingsOf } from './issue-sign-in';
 import { clearRefreshCookie, refreshTokenOf, setRefreshCookie } from './refresh-cookie';
-import { errors, ok, okEmpty, tokenPairSchema, userDetailsSchema } from './schemas';
+import { errors, ok, okEmpty, signedInSchema, tokenPairSchema, userDetailsSchema } from './schemas';
 import type { SignInGuard } from './sign-in-guard';
+import {
+  finishSignIn,
+  INVALID_CREDENTIALS,
+  nextStepAfterPassword,
+  tokenSettingsOf,
+} from './sign-in-steps';
 
+export { INVALID_CREDENTIALS };
 export const REFRESH_FAILED = 'Token refresh failed';
 
 /** `{ userName | email, password }`: exactly one of userName or email. */
@@ -56,10 +63,10 @@ export async function registerSignInRoutes(
         tags: ['accounts'],
         summary: 'Sign in with user name or email and password',
         description:
-          'Answers tokens and user details and sets the `refreshToken` cookie and the HttpOnly `signInDevice` cookie (path /api/accounts). Every failure says "Invalid credentials." and takes the same time. Failures are limited per login (as typed) and address, per address, and per login with growing delays and a ceiling (429 with Retry-After); a client presenting the account\'s device cookie is limited by its own failures only (docs/reference/portal-api.md "Sign-in limits", ADR 007).',
+          'Answers tokens and user details and sets the `refreshToken` cookie and the HttpOnly `signInDevice` cookie (path /api/accounts). Every failure says "Invalid credentials." and takes the same time. Failures are limited per login (as typed) and address, per address, and per login with growing delays and a ceiling (429 with Retry-After); a client presenting the account\'s device cookie is limited by its own failures only (docs/reference/portal-api.md "Sign-in limits", ADR 007). An account with a second step, or one its company requires to enrol, gets `{ mfaRequired: true, enrolmentRequired, mfaToken, methods }` and no tokens or cookies: see `POST /api/accounts/sign-in/mfa` (docs/reference/two-step-sign-in.md).',
         body: signInBody,
         response: {
-          200: ok(userDetailsSchema.extend(tokenPairSchema.shape)),
+          200: ok(z.union([signedInSchema, mfaChallengeSchema])),
           ...errors,
           429: errors[401].describe('Too many attempts; see Retry-After'),
         },
@@ -103,7 +110,13 @@ export async function registerSignInRoutes(
         throw unauthorized(INVALID_CREDENTIALS);
       }
       await guard.limits.succeeded(attempt);
-      return issueSignIn(app, guard, request, reply, user, attempt.device);
+      // A second step (or the enrolment the company requires) comes before any token.
+      const next = await nextStepAfterPassword(app, user, attempt.device);
+      if (next) return envelope(next, 'Enter your second step.');
+      const signedIn = await finishSignIn(app, guard, request, reply, user, attempt.device, [
+        'pwd',
+      ]);
+      return envelope(signedIn, 'Signed in.');
     },
   );
 

@@ -8,9 +8,11 @@ import {
 import { errorEnvelopeSchema, ok as envelope } from '@pa/contracts/envelope';
 import { acceptInvitation, previewInvitation } from '../../../modules/invitations/accept';
 import { clientInfo } from '../../../modules/client-info';
-import { issueSignIn } from '../accounts/issue-sign-in';
-import { errors, ok, tokenPairSchema, userDetailsSchema } from '../accounts/schemas';
+import { z } from 'zod';
+import { mfaChallengeSchema } from '@pa/contracts/mfa';
+import { errors, ok, signedInSchema } from '../accounts/schemas';
 import type { SignInGuard } from '../accounts/sign-in-guard';
+import { finishSignIn, nextStepAfterPassword } from '../accounts/sign-in-steps';
 
 const deadLink = {
   404: errorEnvelopeSchema.describe(
@@ -50,10 +52,10 @@ export async function registerAcceptInvitationRoutes(
         tags,
         summary: 'Accept an invitation: creates the account and signs it in',
         description:
-          'Creates the active user the invitation describes (email, names, roles) with this user name (default: a free one made from the email) and password, consumes the link, and answers exactly as sign-in does (tokens, refresh cookie). Nothing is created on any refusal; a taken user name is 409.',
+          'Creates the active user the invitation describes (email, names, roles) with this user name (default: a free one made from the email) and password, consumes the link, and answers exactly as sign-in does (tokens, refresh cookie; or, when the company requires a second step, the enrolment challenge a sign-in would answer). Nothing is created on any refusal; a taken user name is 409.',
         body: acceptInvitationSchema,
         response: {
-          200: ok(userDetailsSchema.extend(tokenPairSchema.shape)),
+          200: ok(z.union([signedInSchema, mfaChallengeSchema])),
           400: errors[400],
           ...deadLink,
           409: errorEnvelopeSchema.describe('The user name (or the email) is taken'),
@@ -62,7 +64,13 @@ export async function registerAcceptInvitationRoutes(
     },
     async (request, reply) => {
       const user = await acceptInvitation(app.db, request.body, clientInfo(request));
-      return issueSignIn(app, guard, request, reply, user, null);
+      // the company's second-step policy applies to an invitee as to any sign-in
+      const next = await nextStepAfterPassword(app, user, null);
+      if (next) return envelope(next, 'Set up your second step.');
+      return envelope(
+        await finishSignIn(app, guard, request, reply, user, null, ['pwd']),
+        'Signed in.',
+      );
     },
   );
 }

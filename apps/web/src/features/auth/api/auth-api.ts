@@ -6,6 +6,7 @@ import type {
   UndoEmailChangeBody,
   UserDetails,
 } from '@pa/contracts/accounts';
+import type { MfaChallenge } from '@pa/contracts/mfa';
 import { SESSION_INVALID_MESSAGE } from '@/lib/api/base-query';
 import { portalApi } from '@/lib/api/portal-api';
 
@@ -17,7 +18,8 @@ export interface SignInAnswer extends UserDetails {
 /** The account calls of docs/product/web.md §7 and docs/product/services.md §4. */
 export const authApi = portalApi.injectEndpoints({
   endpoints: (build) => ({
-    signIn: build.mutation<SignInAnswer, SignInBody>({
+    /** Tokens, or (two-step sign-in) the second step or enrolment that must come first. */
+    signIn: build.mutation<SignInAnswer | MfaChallenge, SignInBody>({
       query: (body) => ({ url: '/accounts/sign-in', method: 'POST', body }),
       extraOptions: { skipAuth: true },
       invalidatesTags: ['User'],

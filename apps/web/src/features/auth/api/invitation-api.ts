@@ -1,4 +1,5 @@
 import type { AcceptInvitationBody, InvitationPreview } from '@pa/contracts/invitations';
+import type { MfaChallenge } from '@pa/contracts/mfa';
 import { portalApi } from '@/lib/api/portal-api';
 import type { SignInAnswer } from './auth-api';
 
@@ -10,7 +11,7 @@ export const invitationApi = portalApi.injectEndpoints({
       query: (body) => ({ url: '/users/invitations/lookup', method: 'POST', body }),
       extraOptions: { skipAuth: true },
     }),
-    acceptInvitation: build.mutation<SignInAnswer, AcceptInvitationBody>({
+    acceptInvitation: build.mutation<SignInAnswer | MfaChallenge, AcceptInvitationBody>({
       query: (body) => ({ url: '/users/invitations/accept', method: 'POST', body }),
       extraOptions: { skipAuth: true },
       invalidatesTags: ['User'],

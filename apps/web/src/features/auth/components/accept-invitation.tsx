@@ -97,10 +97,16 @@ function AcceptForm({
 
   const onSubmit = handleSubmit(async (form) => {
     try {
-      const { accessToken, refreshToken, ...userDetails } = await accept({
-        token,
-        ...form,
-      }).unwrap();
+      const answer = await accept({ token, ...form }).unwrap();
+      // a company that requires a second step has the invitee set one up before any token
+      if ('mfaRequired' in answer) {
+        void navigate(answer.enrolmentRequired ? '/auth/enrol' : '/auth/signin', {
+          replace: true,
+          state: { mfaToken: answer.mfaToken, from: '/app' },
+        });
+        return;
+      }
+      const { accessToken, refreshToken, ...userDetails } = answer;
       refreshCookie.set(refreshToken);
       dispatch(setCredentials({ userDetails, accessToken, refreshToken }));
       void navigate('/app', { replace: true });

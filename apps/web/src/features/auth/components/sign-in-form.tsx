@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { useDispatch } from 'react-redux';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { signInFormSchema, toSignInBody, type SignInForm } from '@pa/contracts/accounts';
+import type { MfaChallenge } from '@pa/contracts/mfa';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert, FormField } from '@/components/ui/form-field';
@@ -12,7 +13,17 @@ import { setCredentials } from '@/lib/session/auth-slice';
 import { useSignInMutation } from '../api/auth-api';
 import { returnPathAfterSignIn, type ReturnState } from '../lib/return-path';
 
-export function SignInCard() {
+/**
+ * The password step. When the account has a second step (or must enrol one) the answer carries no
+ * tokens: `onChallenge` takes it on. `alternative` is shown under the form ("Sign in with a passkey").
+ */
+export function SignInCard({
+  onChallenge,
+  alternative,
+}: {
+  onChallenge: (challenge: MfaChallenge) => void;
+  alternative?: React.ReactNode;
+}) {
   const [signIn, { error, isLoading }] = useSignInMutation();
   const dispatch = useDispatch();
   const navigate = useNavigate();
@@ -29,9 +40,9 @@ export function SignInCard() {
 
   const onSubmit = handleSubmit(async (form) => {
     try {
-      const { accessToken, refreshToken, ...userDetails } = await signIn(
-        toSignInBody(form),
-      ).unwrap();
+      const answer = await signIn(toSignInBody(form)).unwrap();
+      if ('mfaRequired' in answer) return onChallenge(answer);
+      const { accessToken, refreshToken, ...userDetails } = answer;
       refreshCookie.set(refreshToken);
       dispatch(setCredentials({ userDetails, accessToken, refreshToken }));
       void navigate(returnPathAfterSignIn(from), { replace: true });
@@ -70,6 +81,7 @@ export function SignInCard() {
           <Button type="submit" disabled={busy} className="w-full">
             {busy ? 'Signing In...' : 'Sign In'}
           </Button>
+          {alternative}
           <Link
             to="/auth/forgot-password"
             className="text-center text-sm text-primary underline-offset-4 hover:underline"

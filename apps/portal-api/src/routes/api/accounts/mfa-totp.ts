@@ -1,0 +1,202 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { ok as envelope } from '@pa/contracts/envelope';
+import {
+  enrolmentProofSchema,
+  mfaStatusSchema,
+  totpConfirmSchema,
+  totpDisableSchema,
+  totpSetupAnswerSchema,
+} from '@pa/contracts/mfa';
+import { conflict, invalidField } from '@pa/server-kit/errors';
+import { recoveryCodes, totpFactors } from '../../../db/schema';
+import { auditFrom, recordAudit } from '../../../modules/audit/record';
+import { clientInfo } from '../../../modules/client-info';
+import { passkeysOf } from '../../../modules/mfa/passkeys';
+import { mustHaveSecondStep } from '../../../modules/mfa/policy';
+import { recoveryCodesLeft, replaceRecoveryCodes } from '../../../modules/mfa/recovery-codes';
+import { acceptTotpCode, hasTotp, newTotpSecret, otpauthUrl } from '../../../modules/mfa/totp';
+import { authOf } from '../../../plugins/external/auth';
+import { finishEnrolment, secondStepCaller } from './mfa-caller';
+import { authErrors, errors, ok, okEmpty, signedInSchema } from './schemas';
+import type { SignInGuard } from './sign-in-guard';
+
+const WRONG_CODE = 'That code is not right. Check that your device’s clock is set automatically.';
+const limited = { 429: errors[401].describe('Too many wrong passwords; see Retry-After') };
+
+/** The account's second steps (`GET /api/accounts/mfa`) and its authenticator app. */
+export async function registerTotpRoutes(base: FastifyInstance, { guard }: { guard: SignInGuard }) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/api/accounts/mfa',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'The signed-in user’s second steps and whether their company requires one',
+        security: [{ bearerAuth: [] }],
+        response: { 200: ok(mfaStatusSchema), 401: errors[401] },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const [totp, left, keys, required] = await Promise.all([
+        hasTotp(app.db, auth.userId),
+        recoveryCodesLeft(app.db, auth.userId),
+        passkeysOf(app.db, auth.userId),
+        mustHaveSecondStep(app.db, { id: auth.userId, companyId: auth.companyId }),
+      ]);
+      return envelope({
+        totp,
+        recoveryCodesLeft: totp ? left : 0,
+        passkeys: keys.map((key) => ({
+          _id: key.id,
+          name: key.name,
+          createdAt: key.createdAt.toISOString(),
+          lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+        })),
+        required,
+      });
+    },
+  );
+
+  app.post(
+    '/api/accounts/mfa/totp/setup',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Start setting up an authenticator app: a new secret to scan',
+        description:
+          'Signed in: needs `currentPassword` (counted like a sign-in). In a forced enrolment: the enrolment `mfaToken` instead. Answers the base32 secret and its `otpauth://` URL; nothing counts until `confirm`. 409 while an app is already on.',
+        security: [{ bearerAuth: [] }, {}],
+        body: enrolmentProofSchema,
+        response: {
+          200: ok(totpSetupAnswerSchema),
+          400: errors[400],
+          401: errors[401],
+          409: errors[400].describe('An authenticator app is already on'),
+          ...limited,
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = await secondStepCaller(app, guard, request, reply, request.body, true);
+      const { user } = caller;
+      if (await hasTotp(app.db, user.id))
+        throw conflict(
+          'An authenticator app is already on. Turn it off before setting up another.',
+        );
+      const secret = newTotpSecret();
+      const pending = { secret, confirmedAt: null, lastStep: 0 };
+      await app.db
+        .insert(totpFactors)
+        .values({ userId: user.id, companyId: user.companyId, ...pending })
+        .onConflictDoUpdate({ target: totpFactors.userId, set: pending });
+      return envelope({ secret, otpauthUrl: otpauthUrl(secret, user.userName) });
+    },
+  );
+
+  app.post(
+    '/api/accounts/mfa/totp/confirm',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Turn the authenticator app on with a code from it; answers 10 recovery codes',
+        description:
+          'The recovery codes are shown this once (stored hashed). In a forced enrolment (with its `mfaToken`) the answer also carries `signIn`, what a sign-in answers.',
+        security: [{ bearerAuth: [] }, {}],
+        body: totpConfirmSchema,
+        response: {
+          200: ok(
+            z.object({ recoveryCodes: z.array(z.string()), signIn: signedInSchema.nullable() }),
+          ),
+          400: errors[400],
+          401: errors[401],
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = await secondStepCaller(app, guard, request, reply, request.body, false);
+      const { user } = caller;
+      if (!(await acceptTotpCode(app.db, user.id, request.body.code, false)))
+        throw invalidField('code', WRONG_CODE);
+      const codes = await app.db.transaction(async (tx) => {
+        await tx
+          .update(totpFactors)
+          .set({ confirmedAt: new Date() })
+          .where(eq(totpFactors.userId, user.id));
+        return replaceRecoveryCodes(tx, user.id);
+      });
+      await recordAudit(app.db, {
+        companyId: user.companyId,
+        actorId: user.id,
+        actorName: user.userName,
+        action: 'account.mfa-enrolled',
+        entityType: 'user',
+        entityId: user.id,
+        after: { method: 'totp', enforced: Boolean(caller.enrolment) },
+        ...clientInfo(request),
+      });
+      const signIn = await finishEnrolment(app, guard, request, reply, caller, ['pwd', 'otp']);
+      return envelope({ recoveryCodes: codes, signIn }, 'Authenticator app turned on.');
+    },
+  );
+
+  app.post(
+    '/api/accounts/mfa/totp/disable',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Turn the authenticator app off (and its recovery codes)',
+        description:
+          'Needs the current password and a code from the app. 409 when the company requires a second step and no passkey would remain.',
+        security: [{ bearerAuth: [] }],
+        body: totpDisableSchema,
+        response: {
+          200: okEmpty,
+          400: errors[400],
+          ...authErrors,
+          409: errors[400].describe('The company requires a second step'),
+          ...limited,
+        },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const { currentPassword, code } = request.body;
+      await guard.proveCurrentPassword(
+        request,
+        reply,
+        auth.userId,
+        currentPassword,
+        'second step change',
+      );
+      if (!(await acceptTotpCode(app.db, auth.userId, code, true)))
+        throw invalidField('code', WRONG_CODE);
+      const keys = await passkeysOf(app.db, auth.userId);
+      if (
+        keys.length === 0 &&
+        (await mustHaveSecondStep(app.db, { id: auth.userId, companyId: auth.companyId }))
+      )
+        throw conflict(
+          'Your company requires a second step: add a passkey before turning the app off.',
+        );
+      await app.db.transaction(async (tx) => {
+        await tx.delete(totpFactors).where(eq(totpFactors.userId, auth.userId));
+        await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, auth.userId));
+      });
+      await recordAudit(app.db, {
+        ...auditFrom(request),
+        action: 'account.mfa-disabled',
+        entityType: 'user',
+        entityId: auth.userId,
+        after: { method: 'totp' },
+      });
+      return envelope(null, 'Authenticator app turned off.');
+    },
+  );
+}

@@ -1,0 +1,128 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ok as envelope } from '@pa/contracts/envelope';
+import { mfaPolicySchema } from '@pa/contracts/mfa';
+import { forbidden, invalidField, notFound } from '@pa/server-kit/errors';
+import { and, eq, inArray } from 'drizzle-orm';
+import { permissions } from '../../../db/schema';
+import { auditFrom, recordAudit } from '../../../modules/audit/record';
+import { effectivePermissionCodes } from '../../../modules/auth/effective-permissions';
+import { policyOf, savePolicy } from '../../../modules/mfa/policy';
+import { removeSecondSteps } from '../../../modules/mfa/second-step';
+import { assertHolds, lockCompany } from '../../../modules/roles/guards';
+import { userInCompany } from '../../../modules/users/users';
+import { authOf } from '../../../plugins/external/auth';
+import { authErrors, errors, idParams, ok } from '../accounts/schemas';
+import { z } from 'zod';
+
+/**
+ * The company's two-step policy and an administrator's reset of a user's second step (ADR 011).
+ * Both need `users.update`, the permission that already governs how users sign in.
+ */
+export async function registerSecurityRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/api/security/mfa-policy',
+    {
+      preHandler: [app.authenticate, app.requirePermission('users.read')],
+      schema: {
+        tags: ['security'],
+        summary: 'Who in your company must have a second step',
+        security: [{ bearerAuth: [] }],
+        response: { 200: ok(mfaPolicySchema), ...authErrors },
+      },
+    },
+    async (request) => envelope(await policyOf(app.db, authOf(request).companyId)),
+  );
+
+  app.put(
+    '/api/security/mfa-policy',
+    {
+      preHandler: [app.authenticate, app.requirePermission('users.update')],
+      schema: {
+        tags: ['security'],
+        summary: 'Require a second step of nobody, everyone, or holders of chosen permissions',
+        description:
+          'Applies from each user’s next sign-in: one who must and has none is taken to enrolment right after the password and gets no tokens until done. `permissionCodes` must be codes of your company.',
+        security: [{ bearerAuth: [] }],
+        body: mfaPolicySchema,
+        response: { 200: ok(mfaPolicySchema), 400: errors[400], ...authErrors },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const codes = [...new Set(request.body.permissionCodes)];
+      if (request.body.requireFor === 'permissions') {
+        const known = await app.db
+          .select({ code: permissions.code })
+          .from(permissions)
+          .where(and(eq(permissions.companyId, auth.companyId), inArray(permissions.code, codes)));
+        const unknown = codes.filter((code) => !known.some((row) => row.code === code));
+        if (unknown.length > 0)
+          throw invalidField('permissionCodes', `No such permission: ${unknown.join(', ')}.`);
+      }
+      const saved = await app.db.transaction(async (tx) => {
+        await lockCompany(tx, auth.companyId);
+        const before = await policyOf(tx, auth.companyId);
+        await savePolicy(tx, auth.companyId, request.body);
+        const after = await policyOf(tx, auth.companyId);
+        await recordAudit(tx, {
+          ...auditFrom(request),
+          action: 'company.mfa-policy-change',
+          entityType: 'company',
+          entityId: auth.companyId,
+          before: { ...before },
+          after: { ...after },
+        });
+        return after;
+      });
+      return envelope(saved, 'Two-step policy saved.');
+    },
+  );
+
+  app.post(
+    '/api/users/:id/reset-second-step',
+    {
+      preHandler: [app.authenticate, app.requirePermission('users.update')],
+      schema: {
+        tags: ['users'],
+        summary: 'Remove a user’s authenticator app, recovery codes and passkeys',
+        description:
+          'For a user who lost their device: they sign in with their password alone again (or enrol, when the policy requires). Like editing a user: 403 for a user holding permissions you do not hold, and for yourself.',
+        security: [{ bearerAuth: [] }],
+        params: idParams,
+        response: {
+          200: ok(z.object({ totp: z.boolean(), recoveryCodes: z.number(), passkeys: z.number() })),
+          400: errors[400],
+          ...authErrors,
+          404: errors[400].describe('No such user in your company'),
+        },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const { id } = request.params;
+      if (id === auth.userId)
+        throw forbidden('You cannot reset your own second step: change it from your account page.');
+      if (!(await userInCompany(app.db, auth.companyId, id))) throw notFound('The user');
+      assertHolds(
+        auth,
+        await effectivePermissionCodes(app.db, id, auth.companyId),
+        'reset the second step of this user',
+      );
+      const removed = await app.db.transaction(async (tx) => {
+        const counts = await removeSecondSteps(tx, id);
+        await recordAudit(tx, {
+          ...auditFrom(request),
+          action: 'user.second-step-reset',
+          entityType: 'user',
+          entityId: id,
+          before: counts,
+        });
+        return counts;
+      });
+      return envelope(removed, 'Second step reset.');
+    },
+  );
+}

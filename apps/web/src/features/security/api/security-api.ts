@@ -1,0 +1,36 @@
+import type { MfaPolicy } from '@pa/contracts/mfa';
+import { portalApi } from '@/lib/api/portal-api';
+
+/** The company's two-step policy and the administrator's reset (docs/reference/two-step-sign-in.md). */
+export const securityApi = portalApi.injectEndpoints({
+  endpoints: (build) => ({
+    mfaPolicy: build.query<MfaPolicy, void>({
+      query: () => '/security/mfa-policy',
+      providesTags: ['Permission'],
+    }),
+    saveMfaPolicy: build.mutation<MfaPolicy, MfaPolicy>({
+      query: (body) => ({ url: '/security/mfa-policy', method: 'PUT', body }),
+      invalidatesTags: ['Permission'],
+    }),
+    resetSecondStep: build.mutation<unknown, string>({
+      query: (id) => ({
+        url: `/users/${encodeURIComponent(id)}/reset-second-step`,
+        method: 'POST',
+        body: {},
+      }),
+      invalidatesTags: ['User'],
+    }),
+    policyPermissions: build.query<{ code: string; name: string }[], void>({
+      query: () => ({ url: '/permissions', params: { page: 1, pageSize: 100, sort: 'code:asc' } }),
+      transformResponse: (data: { items: { code: string; name: string }[] }) => data.items,
+      providesTags: ['Permission'],
+    }),
+  }),
+});
+
+export const {
+  useMfaPolicyQuery,
+  useSaveMfaPolicyMutation,
+  useResetSecondStepMutation,
+  usePolicyPermissionsQuery,
+} = securityApi;

@@ -1,0 +1,90 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { startRegistration } from '@simplewebauthn/browser';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { passkeyNameSchema } from '@pa/contracts/mfa';
+import { Button } from '@/components/ui/button';
+import { FormAlert, FormField } from '@/components/ui/form-field';
+import { errorMessage, fieldErrors } from '@/lib/api/api-error';
+import {
+  useAddPasskeyMutation,
+  usePasskeyOptionsMutation,
+  type SignedIn,
+} from '../api/two-step-api';
+import { passkeyProblem } from '../lib/signed-in';
+
+const signedInForm = z.object({
+  name: passkeyNameSchema,
+  currentPassword: z.string().min(1, 'Enter your current password'),
+});
+const enrolmentForm = z.object({ name: passkeyNameSchema, currentPassword: z.string() });
+type PasskeyForm = z.infer<typeof signedInForm>;
+
+/**
+ * Names and creates a passkey on this device. Signed in, the current password comes first (a stolen
+ * session must not add a way in); in a forced enrolment the `mfaToken` stands for it.
+ */
+export function AddPasskeyForm({
+  mfaToken,
+  onAdded,
+}: {
+  mfaToken?: string;
+  onAdded: (signIn: SignedIn | null) => void;
+}) {
+  const [options, optionsState] = usePasskeyOptionsMutation();
+  const [add, addState] = useAddPasskeyMutation();
+  const [problem, setProblem] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<PasskeyForm>({
+    resolver: zodResolver(mfaToken ? enrolmentForm : signedInForm),
+    defaultValues: { name: '', currentPassword: '' },
+  });
+  const submit = handleSubmit(async ({ name, currentPassword }) => {
+    setProblem(null);
+    try {
+      const proof = mfaToken ? { mfaToken } : { currentPassword };
+      const optionsJSON = await options(proof).unwrap();
+      const response = await startRegistration({ optionsJSON });
+      const answer = await add({ name, response, ...(mfaToken ? { mfaToken } : {}) }).unwrap();
+      reset();
+      onAdded(answer.signIn);
+    } catch (err) {
+      if (err instanceof Error) setProblem(passkeyProblem(err));
+    }
+  });
+  const error = optionsState.error ?? addState.error;
+  const server = fieldErrors(error);
+  return (
+    <form noValidate onSubmit={submit} className="grid gap-4" aria-label="Add a passkey">
+      {problem ? <FormAlert>{problem}</FormAlert> : null}
+      {error && !server.currentPassword ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
+      <FormField
+        id="passkey-name"
+        label="Passkey name"
+        placeholder="e.g. Work laptop"
+        error={errors.name?.message ?? server.name}
+        {...register('name')}
+      />
+      {mfaToken ? null : (
+        <FormField
+          id="passkey-password"
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          error={errors.currentPassword?.message ?? server.currentPassword}
+          {...register('currentPassword')}
+        />
+      )}
+      <div>
+        <Button type="submit" disabled={isSubmitting}>
+          {isSubmitting ? 'Waiting for your device...' : 'Add passkey'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,38 @@
+import { startAuthentication } from '@simplewebauthn/browser';
+import { useState } from 'react';
+import { KeyRound } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-field';
+import { errorMessage } from '@/lib/api/api-error';
+import { usePasskeySignInMutation, usePasskeySignInOptionsMutation } from '../api/two-step-api';
+import { passkeyProblem, useStoreSignIn } from '../lib/signed-in';
+
+/** "Sign in with a passkey": any passkey of this site the browser or a security key holds. */
+export function PasskeySignInButton() {
+  const [options] = usePasskeySignInOptionsMutation();
+  const [signIn, { error, isLoading }] = usePasskeySignInMutation();
+  const [problem, setProblem] = useState<string | null>(null);
+  const store = useStoreSignIn();
+
+  const start = async () => {
+    setProblem(null);
+    try {
+      const optionsJSON = await options().unwrap();
+      const response = await startAuthentication({ optionsJSON });
+      store(await signIn({ response }).unwrap());
+    } catch (err) {
+      if (err instanceof Error) setProblem(passkeyProblem(err));
+    }
+  };
+
+  return (
+    <div className="grid gap-3">
+      {problem ? <FormAlert>{problem}</FormAlert> : null}
+      {error ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
+      <Button type="button" variant="outline" onClick={start} disabled={isLoading}>
+        <KeyRound aria-hidden="true" />
+        Sign in with a passkey
+      </Button>
+    </div>
+  );
+}
