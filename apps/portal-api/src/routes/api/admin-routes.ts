@@ -3,6 +3,7 @@ import { foldBracketKeys } from '../../modules/lists/list-sql';
 import { registerAuditRoutes } from './audit-events/index';
 import { registerPermissionRoutes } from './permissions/index';
 import { registerRoleRoutes } from './roles/index';
+import { registerUserBulkRoutes } from './users/bulk';
 import { registerUserRoutes } from './users/index';
 import { registerUserSessionRoutes } from './users/revoke-sessions';
 
@@ -15,6 +16,7 @@ export async function registerAdminRoutes(app: FastifyInstance) {
     request.query = foldBracketKeys(request.query);
   });
   await app.register(registerUserRoutes);
+  await app.register(registerUserBulkRoutes);
   await app.register(registerUserSessionRoutes);
   await app.register(registerRoleRoutes);
   await app.register(registerPermissionRoutes);
