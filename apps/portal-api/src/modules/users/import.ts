@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, or, sql } from 'drizzle-orm';
 import type { ImportAnswer, ImportColumn, ImportRowResult } from '@pa/contracts/users-bulk';
 import { createUserSchema } from '@pa/contracts/users';
 import { AppError } from '@pa/server-kit/errors';
@@ -38,13 +38,16 @@ async function takenNames(db: PortalDb, rows: CsvUserRow[]) {
   const names = rows.map((row) => row.cells.userName.toLowerCase()).filter(Boolean);
   const emails = rows.map((row) => row.cells.email.toLowerCase()).filter(Boolean);
   const taken = await db
-    .select({ userName: sql<string>`lower(${users.userName})`, email: users.email })
+    .select({ userName: users.userName, email: users.email })
     .from(users)
     .where(
-      sql`lower(${users.userName}) in (select unnest(${names}::text[])) or lower(${users.email}) in (select unnest(${emails}::text[]))`,
+      or(
+        inArray(sql`lower(${users.userName})`, names.length ? names : ['']),
+        inArray(sql`lower(${users.email})`, emails.length ? emails : ['']),
+      ),
     );
   return {
-    names: new Set(taken.map((row) => row.userName)),
+    names: new Set(taken.map((row) => row.userName.toLowerCase())),
     emails: new Set(taken.map((row) => row.email.toLowerCase())),
   };
 }
