@@ -15,7 +15,7 @@ const webFeatures = fs.existsSync('apps/web/src/features')
   : [];
 
 /**
- * Import directions of STYLE.md, enforced rather than hoped for:
+ * Import directions (docs/architecture.md, "Workspaces"), enforced rather than hoped for:
  * packages never import apps; services never import the web app or each other;
  * inside the web app shared code → features → app, and features do not import each other.
  */

@@ -14,7 +14,7 @@ if (!container) throw new Error('The #root element is missing from index.html.')
 const root = createRoot(container);
 
 /*
- * First load (README "First load of the web app"): the router, the store and the request layer are
+ * First load (docs/benchmarks/first-load.md): the router, the store and the request layer are
  * one chunk of their own. A signed-out visitor's landing page renders without them and loads them
  * when a link is followed (or looks about to be); every other page starts with them.
  */

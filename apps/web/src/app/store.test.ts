@@ -1,6 +1,6 @@
 import { persistStore } from 'redux-persist';
 import { describe, expect, it } from 'vitest';
-import { userSlice } from '@/features/company/slices/list-view-slices';
+import { userSlice } from '@/lib/list-view-slices';
 import { setCredentials } from '@/lib/session/auth-slice';
 import { makeStore, persistConfig } from './store';
 

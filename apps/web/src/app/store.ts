@@ -19,7 +19,7 @@ import {
   permissionSlice,
   roleSlice,
   userSlice,
-} from '@/features/company/slices/list-view-slices';
+} from '@/lib/list-view-slices';
 import { PERSIST_KEY_PREFIX, PERSIST_TIMEOUT_MS, PERSIST_VERSION } from '@/config/constants';
 import { portalApi } from '@/lib/api/portal-api';
 import { power7Api } from '@/lib/api/power7-api';

@@ -28,7 +28,7 @@ const userNameLogin = (userName: string) => `userName:${userName.toLowerCase()}`
 /**
  * Everything that stands between a guessed password and its check, shared by sign-in and the calls
  * that ask a signed-in user for their current password (email change, password change): the sign-in
- * limits (README "Sign-in limits") and the device cookie that keeps an owner's own allowance.
+ * limits (docs/reference/portal-api.md "Sign-in limits") and the device cookie that keeps an owner's own allowance.
  */
 export class SignInGuard {
   readonly limits: SignInLimits;

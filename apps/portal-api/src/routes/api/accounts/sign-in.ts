@@ -63,7 +63,7 @@ export async function registerSignInRoutes(
         tags: ['accounts'],
         summary: 'Sign in with user name or email and password',
         description:
-          'Answers tokens and user details and sets the `refreshToken` cookie and the HttpOnly `signInDevice` cookie (path /api/accounts). Every failure says "Invalid credentials." and takes the same time. Failures are limited per login (as typed) and address, per address, and per login with growing delays and a ceiling (429 with Retry-After); a client presenting the account\'s device cookie is limited by its own failures only (README "Sign-in limits", ADR 007).',
+          'Answers tokens and user details and sets the `refreshToken` cookie and the HttpOnly `signInDevice` cookie (path /api/accounts). Every failure says "Invalid credentials." and takes the same time. Failures are limited per login (as typed) and address, per address, and per login with growing delays and a ceiling (429 with Retry-After); a client presenting the account\'s device cookie is limited by its own failures only (docs/reference/portal-api.md "Sign-in limits", ADR 007).',
         body: signInBody,
         response: {
           200: ok(userDetailsSchema.extend(tokenPairSchema.shape)),

@@ -1,3 +1,3 @@
-import { AuditList } from '@/features/company/components/audit/audit-list';
+import { AuditList } from '@/features/audit/components/audit-list';
 
 export const AuditRoute = () => <AuditList />;

@@ -4,8 +4,8 @@ import {
   PermissionDelete,
   PermissionEdit,
   PermissionView,
-} from '@/features/company/components/permissions/permission-pages';
-import { PermissionsList } from '@/features/company/components/permissions/permissions-list';
+} from '@/features/permissions/components/permission-pages';
+import { PermissionsList } from '@/features/permissions/components/permissions-list';
 
 const useId = () => useParams<'id'>().id ?? '';
 

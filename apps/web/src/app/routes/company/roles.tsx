@@ -1,12 +1,7 @@
 import { useParams } from 'react-router';
-import {
-  RoleCreate,
-  RoleDelete,
-  RoleEdit,
-  RoleView,
-} from '@/features/company/components/roles/role-pages';
-import { RoleMatrix } from '@/features/company/components/roles/role-matrix';
-import { RolesList } from '@/features/company/components/roles/roles-list';
+import { RoleCreate, RoleDelete, RoleEdit, RoleView } from '@/features/roles/components/role-pages';
+import { RoleMatrix } from '@/features/roles/components/role-matrix';
+import { RolesList } from '@/features/roles/components/roles-list';
 
 const useId = () => useParams<'id'>().id ?? '';
 

@@ -1,11 +1,6 @@
 import { useParams } from 'react-router';
-import {
-  UserCreate,
-  UserDelete,
-  UserEdit,
-  UserView,
-} from '@/features/company/components/users/user-pages';
-import { UsersList } from '@/features/company/components/users/users-list';
+import { UserCreate, UserDelete, UserEdit, UserView } from '@/features/users/components/user-pages';
+import { UsersList } from '@/features/users/components/users-list';
 
 const useId = () => useParams<'id'>().id ?? '';
 

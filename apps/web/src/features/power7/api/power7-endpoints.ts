@@ -18,7 +18,7 @@ export interface WinnersArgs {
   pageSize: number;
 }
 
-/** The Power 7 tool's calls (README "Power 7 API"); the upload goes through `uploadCustomerFile`. */
+/** The Power 7 tool's calls (docs/reference/power7-api.md); the upload goes through `uploadCustomerFile`. */
 export const power7Endpoints = power7Api.injectEndpoints({
   endpoints: (build) => ({
     power7Sessions: build.query<Paginated<Power7Session>, { page: number; pageSize: number }>({

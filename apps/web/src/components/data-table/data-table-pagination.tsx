@@ -1,0 +1,140 @@
+import { ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select';
+import { PAGE_SIZES } from '@/lib/list-url';
+
+/** The page numbers around the current one, with gaps: 1 … 4 5 6 … 12. */
+export function pageWindow(current: number, total: number): (number | 'gap')[] {
+  const pages = new Set([1, total, current - 1, current, current + 1]);
+  const sorted = [...pages].filter((p) => p >= 1 && p <= total).sort((a, b) => a - b);
+  const out: (number | 'gap')[] = [];
+  for (const page of sorted) {
+    const last = out[out.length - 1];
+    if (typeof last === 'number' && page - last > 1) out.push('gap');
+    out.push(page);
+  }
+  return out;
+}
+
+export function DataTablePagination({
+  page,
+  pageSize,
+  total,
+  totalPages,
+  noun,
+  selected,
+  onPage,
+  onPageSize,
+}: {
+  page: number;
+  pageSize: number;
+  total: number | undefined;
+  totalPages: number | undefined;
+  /** Singular and plural ("user", "users"). */
+  noun: [string, string];
+  selected: number;
+  onPage: (page: number) => void;
+  onPageSize: (size: number) => void;
+}) {
+  const last = Math.max(totalPages ?? 1, 1);
+  const from = total ? (page - 1) * pageSize + 1 : 0;
+  const to = total ? Math.min(page * pageSize, total) : 0;
+  return (
+    <nav
+      aria-label="Pagination"
+      className="flex flex-col gap-3 px-1 text-sm sm:flex-row sm:items-center sm:justify-between"
+    >
+      <p className="text-muted-foreground" aria-live="polite">
+        {total === undefined
+          ? ' '
+          : `${from}–${to} of ${total} ${total === 1 ? noun[0] : noun[1]}${selected ? ` · ${selected} selected` : ''}`}
+      </p>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <div className="flex items-center gap-2">
+          <span id="rows-per-page" className="whitespace-nowrap">
+            Rows per page
+          </span>
+          <Select value={String(pageSize)} onValueChange={(v) => onPageSize(Number(v))}>
+            <SelectTrigger size="sm" aria-labelledby="rows-per-page" className="w-18">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {PAGE_SIZES.map((size) => (
+                <SelectItem key={size} value={String(size)}>
+                  {size}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+        <div className="flex items-center gap-1">
+          <Button
+            variant="outline"
+            size="icon"
+            className="size-8"
+            aria-label="First page"
+            disabled={page <= 1}
+            onClick={() => onPage(1)}
+          >
+            <ChevronsLeft aria-hidden="true" />
+          </Button>
+          <Button
+            variant="outline"
+            size="icon"
+            className="size-8"
+            aria-label="Previous page"
+            disabled={page <= 1}
+            onClick={() => onPage(page - 1)}
+          >
+            <ChevronLeft aria-hidden="true" />
+          </Button>
+          {pageWindow(Math.min(page, last), last).map((item, i) =>
+            item === 'gap' ? (
+              <span key={`gap-${i}`} className="px-1 text-muted-foreground" aria-hidden="true">
+                …
+              </span>
+            ) : (
+              <Button
+                key={item}
+                variant={item === page ? 'default' : 'ghost'}
+                size="icon"
+                className="size-8"
+                aria-label={`Page ${item}`}
+                aria-current={item === page ? 'page' : undefined}
+                onClick={() => onPage(item)}
+              >
+                {item}
+              </Button>
+            ),
+          )}
+          <Button
+            variant="outline"
+            size="icon"
+            className="size-8"
+            aria-label="Next page"
+            disabled={page >= last}
+            onClick={() => onPage(page + 1)}
+          >
+            <ChevronRight aria-hidden="true" />
+          </Button>
+          <Button
+            variant="outline"
+            size="icon"
+            className="size-8"
+            aria-label="Last page"
+            disabled={page >= last}
+            onClick={() => onPage(last)}
+          >
+            <ChevronsRight aria-hidden="true" />
+          </Button>
+        </div>
+      </div>
+    </nav>
+  );
+}

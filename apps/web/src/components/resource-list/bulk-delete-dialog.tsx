@@ -1,0 +1,141 @@
+import { useState } from 'react';
+import { toast } from 'sonner';
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import { Button } from '@/components/ui/button';
+import { errorMessage } from '@/lib/api/api-error';
+import { DANGER_BUTTON } from '@/lib/danger-button';
+
+interface Outcome {
+  id: string;
+  name: string;
+  error: string | null;
+}
+
+/**
+ * One confirmation for deleting the selected rows, naming each; then one call per row and a report
+ * of what could not go and why (the server's sentence, e.g. a protected row).
+ */
+export function BulkDeleteDialog<T extends { _id: string }>({
+  open,
+  onOpenChange,
+  rows,
+  noun,
+  rowName,
+  protectedReason,
+  deleteOne,
+  onDone,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  rows: T[];
+  noun: [string, string];
+  rowName: (row: T) => string;
+  protectedReason?: (row: T) => string | null;
+  deleteOne: (id: string) => Promise<unknown>;
+  onDone: () => void;
+}) {
+  const [running, setRunning] = useState(false);
+  const [outcomes, setOutcomes] = useState<Outcome[] | null>(null);
+  const close = (next: boolean) => {
+    if (running) return;
+    onOpenChange(next);
+    if (!next) setOutcomes(null);
+  };
+  const run = async () => {
+    setRunning(true);
+    const results: Outcome[] = [];
+    for (const row of rows) {
+      try {
+        await deleteOne(row._id);
+        results.push({ id: row._id, name: rowName(row), error: null });
+      } catch (error) {
+        results.push({ id: row._id, name: rowName(row), error: errorMessage(error) });
+      }
+    }
+    setRunning(false);
+    setOutcomes(results);
+    onDone();
+    const deleted = results.filter((r) => !r.error).length;
+    const failed = results.length - deleted;
+    if (failed === 0) toast.success(`Deleted ${deleted} ${deleted === 1 ? noun[0] : noun[1]}.`);
+    else
+      toast.warning(
+        `Deleted ${deleted} of ${results.length} ${noun[1]}; ${failed} could not be deleted.`,
+      );
+  };
+  const count = rows.length;
+  return (
+    <AlertDialog open={open} onOpenChange={close}>
+      <AlertDialogContent>
+        {outcomes ? (
+          <>
+            <AlertDialogHeader>
+              <AlertDialogTitle>Delete selected {noun[1]}: result</AlertDialogTitle>
+              <AlertDialogDescription>
+                {outcomes.filter((o) => !o.error).length} deleted,{' '}
+                {outcomes.filter((o) => o.error).length} not deleted.
+              </AlertDialogDescription>
+            </AlertDialogHeader>
+            <ul
+              className="grid max-h-72 gap-1 overflow-y-auto text-sm"
+              aria-label="Outcome per row"
+            >
+              {outcomes.map((o) => (
+                <li key={o.id} className="rounded-md border px-3 py-2">
+                  <span className="font-medium break-all">{o.name}</span>:{' '}
+                  {o.error ? (
+                    <span className="text-destructive">not deleted — {o.error}</span>
+                  ) : (
+                    <span>deleted</span>
+                  )}
+                </li>
+              ))}
+            </ul>
+            <AlertDialogFooter>
+              <AlertDialogCancel>Close</AlertDialogCancel>
+            </AlertDialogFooter>
+          </>
+        ) : (
+          <>
+            <AlertDialogHeader>
+              <AlertDialogTitle>
+                Delete {count} {count === 1 ? noun[0] : noun[1]}?
+              </AlertDialogTitle>
+              <AlertDialogDescription>
+                This cannot be undone. Each one is deleted on its own; any that cannot go are
+                reported with the reason.
+              </AlertDialogDescription>
+            </AlertDialogHeader>
+            <ul className="grid max-h-72 gap-1 overflow-y-auto text-sm" aria-label="To be deleted">
+              {rows.map((row) => {
+                const reason = protectedReason?.(row);
+                return (
+                  <li key={row._id} className="rounded-md border px-3 py-2">
+                    <span className="font-medium break-all">{rowName(row)}</span>
+                    {reason ? (
+                      <span className="block text-muted-foreground">Will be refused: {reason}</span>
+                    ) : null}
+                  </li>
+                );
+              })}
+            </ul>
+            <AlertDialogFooter>
+              <AlertDialogCancel disabled={running}>Cancel</AlertDialogCancel>
+              <Button className={DANGER_BUTTON} onClick={run} disabled={running || count === 0}>
+                {running ? 'Deleting…' : `Delete ${count} ${count === 1 ? noun[0] : noun[1]}`}
+              </Button>
+            </AlertDialogFooter>
+          </>
+        )}
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}

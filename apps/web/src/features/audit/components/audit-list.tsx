@@ -1,0 +1,165 @@
+import type { ColumnDef } from '@tanstack/react-table';
+import { PanelRightOpen } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { AUDIT_SORT_FIELDS, type AuditEvent } from '@pa/contracts/audit';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { companyApi, useListAuditEventsQuery, useListUsersQuery } from '@/lib/api/company-api';
+import { useMissingPermissions } from '@/hooks/use-held-permissions';
+import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
+import { formatDateTime } from '@/lib/format';
+import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
+import { auditSlice } from '@/lib/list-view-slices';
+import { sortableHeader } from '@/components/data-table/data-table-column-header';
+import { ResourceList } from '@/components/resource-list/resource-list';
+import { AuditEventSheet } from './audit-event-sheet';
+import { AUDIT_ACTIONS, AUDIT_ENTITIES, EntityLink } from './audit-labels';
+
+export const AUDIT_URL: ListUrlConfig = {
+  defaultSort: [],
+  sortFields: AUDIT_SORT_FIELDS,
+  filterKeys: ['action', 'entityType', 'entityId', 'actorId', 'from', 'to'],
+};
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function AuditList() {
+  const dispatch = useThunkDispatch();
+  const canReadUsers = useMissingPermissions('users.read').length === 0;
+  const actors = useListUsersQuery(
+    { page: 1, pageSize: 100, sort: 'userName:asc', search: undefined, filters: undefined },
+    { skip: !canReadUsers },
+  );
+  const [open, setOpen] = useState<AuditEvent | null>(null);
+  const columns = useMemo<ColumnDef<AuditEvent>[]>(
+    () => [
+      {
+        id: 'createdAt',
+        accessorKey: 'createdAt',
+        header: sortableHeader('When'),
+        cell: ({ row }) => formatDateTime(row.original.createdAt),
+        enableHiding: false,
+        meta: { label: 'When' },
+      },
+      {
+        id: 'actorName',
+        accessorKey: 'actorName',
+        header: sortableHeader('Who'),
+        meta: { label: 'Who' },
+      },
+      {
+        id: 'action',
+        accessorKey: 'action',
+        header: sortableHeader('Action'),
+        cell: ({ row }) => <span className="font-mono text-xs">{row.original.action}</span>,
+        meta: { label: 'Action' },
+      },
+      {
+        id: 'entityType',
+        accessorKey: 'entityType',
+        header: sortableHeader('Entity'),
+        cell: ({ row }) => <EntityLink event={row.original} />,
+        meta: { label: 'Entity' },
+      },
+      {
+        id: 'ip',
+        accessorKey: 'ip',
+        header: 'Address',
+        enableSorting: false,
+        meta: { label: 'Address' },
+      },
+    ],
+    [],
+  );
+  return (
+    <>
+      <ResourceList<AuditEvent>
+        title="Audit trail"
+        description="Who changed what in your company, when and from where."
+        noun={['event', 'events']}
+        basePath="/app/company/audit"
+        slice={auditSlice}
+        urlConfig={AUDIT_URL}
+        useList={(args, options) =>
+          // The trail grows with every change: always read it fresh when shown.
+          // eslint-disable-next-line react-hooks/rules-of-hooks -- called unconditionally, once per render
+          useListAuditEventsQuery(args, { ...options, refetchOnMountOrArgChange: true })
+        }
+        fetchPage={(args: ListQueryArgs) =>
+          dispatch(
+            companyApi.endpoints.listAuditEvents.initiate(args, {
+              subscribe: false,
+              forceRefetch: true,
+            }),
+          ).unwrap()
+        }
+        columns={columns}
+        facets={[
+          { key: 'action', title: 'Action', options: AUDIT_ACTIONS },
+          { key: 'entityType', title: 'Entity', options: AUDIT_ENTITIES },
+          ...(canReadUsers
+            ? [
+                {
+                  key: 'actorId',
+                  title: 'Who',
+                  options: (actors.data?.items ?? []).map((u) => ({
+                    value: u._id,
+                    label: u.userName,
+                  })),
+                },
+              ]
+            : []),
+        ]}
+        toolbarExtra={(controls) => (
+          <div className="flex flex-wrap items-center gap-2">
+            {(['from', 'to'] as const).map((key) => (
+              <div key={key} className="flex items-center gap-1.5">
+                <Label htmlFor={`audit-${key}`} className="text-sm font-normal">
+                  {key === 'from' ? 'From' : 'To'}
+                </Label>
+                <Input
+                  id={`audit-${key}`}
+                  type="date"
+                  className="h-8 w-36"
+                  value={
+                    DATE.test(controls.view.filters[key] ?? '') ? controls.view.filters[key] : ''
+                  }
+                  onChange={(e) => controls.setFilter(key, e.target.value || undefined)}
+                />
+              </div>
+            ))}
+          </div>
+        )}
+        csvColumns={[
+          { header: 'id', value: (e) => e._id },
+          { header: 'createdAt', value: (e) => e.createdAt },
+          { header: 'actorName', value: (e) => e.actorName },
+          { header: 'action', value: (e) => e.action },
+          { header: 'entityType', value: (e) => e.entityType },
+          { header: 'entityId', value: (e) => e.entityId },
+          { header: 'ip', value: (e) => e.ip },
+          { header: 'before', value: (e) => (e.before ? JSON.stringify(e.before) : '') },
+          { header: 'after', value: (e) => (e.after ? JSON.stringify(e.after) : '') },
+        ]}
+        permissions={{ read: 'audit.read' }}
+        rowName={(e) => `${e.action} by ${e.actorName}`}
+        renderRowActions={(event) => (
+          <div className="flex justify-end">
+            <Button
+              variant="ghost"
+              size="sm"
+              className="h-8"
+              onClick={() => setOpen(event)}
+              aria-label={`Details of ${event.action} by ${event.actorName} at ${formatDateTime(event.createdAt)}`}
+            >
+              <PanelRightOpen aria-hidden="true" /> Details
+            </Button>
+          </div>
+        )}
+        searchLabel="Search actor, action, entity"
+      />
+      <AuditEventSheet event={open} onClose={() => setOpen(null)} />
+    </>
+  );
+}

@@ -1,0 +1,314 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Pencil, Trash2 } from 'lucide-react';
+import { useMemo } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { type z } from 'zod';
+import { createRoleSchema, type Role } from '@pa/contracts/roles';
+import { PageTitle } from '@/components/page-title';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { FormAlert } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Textarea } from '@/components/ui/textarea';
+import { errorMessage } from '@/lib/api/api-error';
+import { useBreadcrumbLabel } from '@/lib/breadcrumb-labels';
+import {
+  companyApi,
+  useAllPermissionsQuery,
+  useCreateRoleMutation,
+  useDeleteRoleMutation,
+  useGetRoleQuery,
+  useUpdateRoleMutation,
+} from '@/lib/api/company-api';
+import { useHeldPermissions, useMissingPermissions } from '@/hooks/use-held-permissions';
+import { useRecordEditor } from '@/hooks/use-record-editor';
+import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
+import { formatDateTime } from '@/lib/format';
+import { RecentEvents } from '@/components/audit/recent-events';
+import { ForbiddenState } from '@/components/forbidden-state';
+import { PageHeader } from '@/components/page-header';
+import { GatedButton } from '@/components/permission-gate';
+import { groupPermissions, PermissionPicker } from '@/components/permission-picker';
+import { DeleteConfirm } from '@/components/record/delete-confirm';
+import { DetailList } from '@/components/record/detail-list';
+import { Field } from '@/components/record/field';
+import { RecordFormActions } from '@/components/record/form-actions';
+import { LeaveGuard } from '@/components/record/leave-guard';
+import { RecordState } from '@/components/record/record-state';
+import { StaleEditDialog } from '@/components/record/stale-edit-dialog';
+import { roleDeleteBlock } from './role-rules';
+
+const LIST = '/app/company/roles';
+const viewPath = (id: string) => `${LIST}/${id}/read`;
+
+const roleFormSchema = createRoleSchema.required();
+type RoleForm = z.infer<typeof roleFormSchema>;
+const LABELS = { name: 'Name', description: 'Description', permissionIds: 'Permissions' };
+const toValues = (r: Role): RoleForm => ({
+  name: r.name,
+  description: r.description,
+  permissionIds: [...r.permissionIds],
+});
+
+function useRecord(id: string) {
+  const result = useGetRoleQuery(id);
+  useBreadcrumbLabel(id, result.data?.name);
+  return result;
+}
+
+export function RoleView({ id }: { id: string }) {
+  const result = useRecord(id);
+  const permissions = useAllPermissionsQuery();
+  return (
+    <RecordState {...result} noun="role" listPath={LIST} need="roles.read">
+      {(role) => {
+        const held = (permissions.data ?? []).filter((p) => role.permissionIds.includes(p._id));
+        return (
+          <div className="grid max-w-4xl gap-6">
+            <PageHeader
+              title={role.name}
+              description={role.description || undefined}
+              actions={
+                <>
+                  <GatedButton need="roles.update" to={`${LIST}/${id}/update`} variant="outline">
+                    <Pencil aria-hidden="true" /> Edit
+                  </GatedButton>
+                  <GatedButton
+                    need="roles.delete"
+                    to={`${LIST}/${id}/delete`}
+                    variant="outline"
+                    className="text-destructive"
+                  >
+                    <Trash2 aria-hidden="true" /> Delete
+                  </GatedButton>
+                </>
+              }
+            />
+            <Card>
+              <CardContent>
+                <DetailList
+                  rows={[
+                    ['Name', role.name],
+                    ['Description', role.description],
+                    [
+                      'Type',
+                      role.isSystem ? (
+                        <Badge>System</Badge>
+                      ) : (
+                        <Badge variant="outline">Custom</Badge>
+                      ),
+                    ],
+                    [
+                      'Users',
+                      <Link
+                        to={`/app/company/users?filters%5BroleId%5D=${role._id}`}
+                        className="underline underline-offset-4"
+                      >
+                        {role.userCount} user{role.userCount === 1 ? '' : 's'}
+                      </Link>,
+                    ],
+                    ['Created', formatDateTime(role.createdAt)],
+                    ['Updated', formatDateTime(role.updatedAt)],
+                  ]}
+                />
+              </CardContent>
+            </Card>
+            <Card>
+              <CardHeader>
+                <h2 className="text-lg leading-none font-semibold">
+                  Permissions ({role.permissionIds.length})
+                </h2>
+              </CardHeader>
+              <CardContent className="grid gap-3">
+                {role.permissionIds.length === 0 ? (
+                  <p className="text-sm text-muted-foreground">This role holds no permission.</p>
+                ) : null}
+                {groupPermissions(held).map(([group, items]) => (
+                  <div key={group} className="grid gap-1">
+                    <h3 className="text-sm font-medium">{group}</h3>
+                    <ul className="flex flex-wrap gap-1" aria-label={`${group} permissions`}>
+                      {items.map((p) => (
+                        <li key={p._id}>
+                          <Badge variant="secondary" className="font-mono">
+                            {p.code}
+                          </Badge>
+                        </li>
+                      ))}
+                    </ul>
+                  </div>
+                ))}
+              </CardContent>
+            </Card>
+            <RecentEvents entityId={role._id} />
+          </div>
+        );
+      }}
+    </RecordState>
+  );
+}
+
+export function RoleCreate() {
+  const missing = useMissingPermissions('roles.create');
+  if (missing.length) return <ForbiddenState need={missing} what="creating roles" />;
+  return <RoleFormCard />;
+}
+
+export function RoleEdit({ id }: { id: string }) {
+  const missing = useMissingPermissions('roles.update');
+  const result = useRecord(id);
+  if (missing.length) return <ForbiddenState need={missing} what="editing roles" />;
+  return (
+    <RecordState {...result} noun="role" listPath={LIST} need="roles.read">
+      {(role) => <RoleFormCard key={role._id} record={role} />}
+    </RecordState>
+  );
+}
+
+function RoleFormCard({ record }: { record?: Role }) {
+  const dispatch = useThunkDispatch();
+  const permissions = useAllPermissionsQuery();
+  const held = new Set(useHeldPermissions());
+  const [create] = useCreateRoleMutation();
+  const [update] = useUpdateRoleMutation();
+  const form = useForm<RoleForm>({
+    resolver: zodResolver(roleFormSchema),
+    defaultValues: record ? toValues(record) : { name: '', description: '', permissionIds: [] },
+  });
+  const editor = useRecordEditor<Role, RoleForm>({
+    record,
+    form,
+    toValues,
+    create: (values) => create(values).unwrap(),
+    update: (id, body) => update({ id, body }).unwrap(),
+    fetchFresh: (id) =>
+      dispatch(
+        companyApi.endpoints.getRole.initiate(id, { forceRefetch: true, subscribe: false }),
+      ).unwrap(),
+    noun: 'role',
+    nameOf: (r) => r.name,
+    viewPath,
+    conflictField: (message) => (/name/i.test(message) ? 'name' : undefined),
+  });
+  const codeOf = useMemo(
+    () => new Map((permissions.data ?? []).map((p) => [p._id, p.code])),
+    [permissions.data],
+  );
+  const { errors, isDirty, isSubmitting } = form.formState;
+  const base = editor.base;
+  const beyond = base?.permissionIds.map((id) => codeOf.get(id)).find((c) => c && !held.has(c));
+  const pickerLock = base?.isSystem
+    ? `The ${base.name} role always holds every permission.`
+    : beyond
+      ? `This role holds “${beyond}”, which you do not hold, so you cannot change its permissions.`
+      : null;
+  return (
+    <Card className="max-w-4xl">
+      <CardHeader>
+        <PageTitle title={record ? `Edit role ${record.name}` : 'Create role'} />
+        <CardTitle>{record ? `Edit role ${record.name}` : 'Create role'}</CardTitle>
+        <CardDescription>You can give a role only permissions you hold yourself.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={editor.submit} noValidate className="grid gap-4">
+          {editor.formError ? <FormAlert>{editor.formError}</FormAlert> : null}
+          <Field id="role-name" label="Name" error={errors.name?.message}>
+            {(aria) => (
+              <Input
+                {...aria}
+                {...form.register('name')}
+                readOnly={!!base?.isSystem}
+                autoComplete="off"
+                className="max-w-md"
+              />
+            )}
+          </Field>
+          <Field id="role-description" label="Description" error={errors.description?.message}>
+            {(aria) => <Textarea {...aria} {...form.register('description')} rows={2} />}
+          </Field>
+          <div className="grid gap-2">
+            <Label asChild>
+              <span id="role-permissions-label">Permissions</span>
+            </Label>
+            {pickerLock ? <p className="text-sm text-muted-foreground">{pickerLock}</p> : null}
+            {errors.permissionIds?.message ? (
+              <p className="text-sm text-destructive" role="alert">
+                {errors.permissionIds.message}
+              </p>
+            ) : null}
+            <div role="group" aria-labelledby="role-permissions-label">
+              <Controller
+                control={form.control}
+                name="permissionIds"
+                render={({ field }) => (
+                  <PermissionPicker
+                    permissions={permissions.data ?? []}
+                    value={field.value}
+                    onChange={field.onChange}
+                    disabledReason={pickerLock}
+                    idPrefix="role-permission"
+                  />
+                )}
+              />
+            </div>
+          </div>
+          <RecordFormActions
+            submitting={isSubmitting}
+            editing={!!record}
+            createLabel="Create role"
+            cancelTo={record ? viewPath(record._id) : LIST}
+          />
+        </form>
+      </CardContent>
+      <LeaveGuard when={isDirty} bypass={editor.leaving} />
+      <StaleEditDialog
+        conflict={editor.stale}
+        base={editor.base}
+        labels={LABELS}
+        format={(field, value) =>
+          field === 'permissionIds' && Array.isArray(value)
+            ? value.map((id: string) => codeOf.get(id) ?? id).join(', ') || '—'
+            : String(value ?? '—')
+        }
+        onReload={editor.reloadTheirs}
+        onOverwrite={() => void editor.overwrite()}
+        onCancel={editor.cancelStale}
+      />
+    </Card>
+  );
+}
+
+export function RoleDelete({ id }: { id: string }) {
+  const result = useRecord(id);
+  const navigate = useNavigate();
+  const [remove] = useDeleteRoleMutation();
+  const missing = useMissingPermissions('roles.delete');
+  if (missing.length) return <ForbiddenState need={missing} what="deleting roles" />;
+  return (
+    <RecordState {...result} noun="role" listPath={LIST} need="roles.read">
+      {(role) => (
+        <DeleteConfirm
+          title={`Delete role ${role.name}?`}
+          what={[
+            `The role “${role.name}” with its ${role.permissionIds.length} permission${role.permissionIds.length === 1 ? '' : 's'}.`,
+            `It is assigned to ${role.userCount} user${role.userCount === 1 ? '' : 's'}.`,
+            'The permissions themselves stay. This cannot be undone.',
+          ]}
+          block={roleDeleteBlock(role)}
+          cancelTo={viewPath(role._id)}
+          onConfirm={async () => {
+            try {
+              await remove(role._id).unwrap();
+              toast.success(`Role “${role.name}” deleted.`);
+              void navigate(LIST);
+            } catch (error) {
+              toast.error(errorMessage(error));
+            }
+          }}
+        />
+      )}
+    </RecordState>
+  );
+}

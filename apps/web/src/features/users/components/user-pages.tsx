@@ -1,0 +1,529 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { LogOut, Pencil, Trash2 } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useSelector } from 'react-redux';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { type z } from 'zod';
+import { createUserSchema, USER_STATUS_LIST, type User } from '@pa/contracts/users';
+import { PageTitle } from '@/components/page-title';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Checkbox } from '@/components/ui/checkbox';
+import { FormAlert } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select';
+import { errorMessage } from '@/lib/api/api-error';
+import { useBreadcrumbLabel } from '@/lib/breadcrumb-labels';
+import { selectUserDetails, type RootStateWithAuth } from '@/lib/session/auth-slice';
+import {
+  companyApi,
+  useAllPermissionsQuery,
+  useAllRolesQuery,
+  useCreateUserMutation,
+  useDeleteUserMutation,
+  useGetUserQuery,
+  useRevokeUserSessionsMutation,
+  useUpdateUserMutation,
+} from '@/lib/api/company-api';
+import { useHeldPermissions, useMissingPermissions } from '@/hooks/use-held-permissions';
+import { useRecordEditor } from '@/hooks/use-record-editor';
+import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
+import { formatDateTime, fullName } from '@/lib/format';
+import { RecentEvents } from '@/components/audit/recent-events';
+import { ForbiddenState } from '@/components/forbidden-state';
+import { PageHeader } from '@/components/page-header';
+import { GatedButton } from '@/components/permission-gate';
+import { PermissionPicker } from '@/components/permission-picker';
+import { DeleteConfirm } from '@/components/record/delete-confirm';
+import { DetailList } from '@/components/record/detail-list';
+import { Field } from '@/components/record/field';
+import { RecordFormActions } from '@/components/record/form-actions';
+import { LeaveGuard } from '@/components/record/leave-guard';
+import { RecordState } from '@/components/record/record-state';
+import { StaleEditDialog } from '@/components/record/stale-edit-dialog';
+import { StatusBadge } from './status-badge';
+import { DANGER_BUTTON } from '@/lib/danger-button';
+
+const LIST = '/app/company/users';
+const viewPath = (id: string) => `${LIST}/${id}/read`;
+
+const createFormSchema = createUserSchema.required();
+const editFormSchema = createUserSchema.omit({ password: true }).required();
+type CreateForm = z.infer<typeof createFormSchema>;
+type EditForm = z.infer<typeof editFormSchema>;
+type UserForm = CreateForm | EditForm;
+const LABELS = {
+  userName: 'User name',
+  email: 'Email',
+  userFirstName: 'First name',
+  userLastName: 'Last name',
+  phone: 'Phone',
+  status: 'Status',
+  roleIds: 'Roles',
+  permissionIds: 'Direct permissions',
+};
+const toValues = (u: User): EditForm => ({
+  userName: u.userName,
+  email: u.email,
+  userFirstName: u.userFirstName,
+  userLastName: u.userLastName,
+  phone: u.phone,
+  status: u.status,
+  roleIds: [...u.roleIds],
+  permissionIds: [...u.permissionIds],
+});
+
+const useMyId = () =>
+  useSelector((s: RootStateWithAuth) => selectUserDetails({ auth: s.auth })?._id);
+
+function useRecord(id: string) {
+  const result = useGetUserQuery(id);
+  useBreadcrumbLabel(id, result.data ? result.data.userName : undefined);
+  return result;
+}
+
+export function UserView({ id }: { id: string }) {
+  const result = useRecord(id);
+  const roles = useAllRolesQuery();
+  const permissions = useAllPermissionsQuery();
+  const me = useMyId();
+  return (
+    <RecordState {...result} noun="user" listPath={LIST} need="users.read">
+      {(user) => {
+        const roleNames = (roles.data ?? []).filter((r) => user.roleIds.includes(r._id));
+        const direct = (permissions.data ?? []).filter((p) => user.permissionIds.includes(p._id));
+        return (
+          <div className="grid max-w-4xl gap-6">
+            <PageHeader
+              title={fullName(user) || user.userName}
+              description={`@${user.userName}`}
+              actions={
+                <>
+                  <GatedButton need="users.update" to={`${LIST}/${id}/update`} variant="outline">
+                    <Pencil aria-hidden="true" /> Edit
+                  </GatedButton>
+                  <EndSessionsButton user={user} self={user._id === me} />
+                  <GatedButton
+                    need="users.delete"
+                    to={`${LIST}/${id}/delete`}
+                    variant="outline"
+                    className="text-destructive"
+                  >
+                    <Trash2 aria-hidden="true" /> Delete
+                  </GatedButton>
+                </>
+              }
+            />
+            <Card>
+              <CardContent>
+                <DetailList
+                  rows={[
+                    ['User name', user.userName],
+                    ['First name', user.userFirstName],
+                    ['Last name', user.userLastName],
+                    ['Email', user.email],
+                    ['Phone', user.phone],
+                    ['Status', <StatusBadge status={user.status} />],
+                    [
+                      'Roles',
+                      roleNames.length ? (
+                        <span className="flex flex-wrap gap-1">
+                          {roleNames.map((r) => (
+                            <Badge key={r._id} variant="outline" asChild>
+                              <Link to={`/app/company/roles/${r._id}/read`}>{r.name}</Link>
+                            </Badge>
+                          ))}
+                        </span>
+                      ) : (
+                        'None'
+                      ),
+                    ],
+                    [
+                      'Direct permissions',
+                      direct.length ? (
+                        <span className="flex flex-wrap gap-1">
+                          {direct.map((p) => (
+                            <Badge key={p._id} variant="secondary" className="font-mono">
+                              {p.code}
+                            </Badge>
+                          ))}
+                        </span>
+                      ) : (
+                        'None'
+                      ),
+                    ],
+                    ['Last sign-in', formatDateTime(user.lastSignInAt)],
+                    ['Created', formatDateTime(user.createdAt)],
+                    ['Updated', formatDateTime(user.updatedAt)],
+                  ]}
+                />
+              </CardContent>
+            </Card>
+            <RecentEvents entityId={user._id} />
+          </div>
+        );
+      }}
+    </RecordState>
+  );
+}
+
+/** An administrator ends every sign-in of this user (they must sign in again everywhere). */
+function EndSessionsButton({ user, self }: { user: User; self: boolean }) {
+  const [open, setOpen] = useState(false);
+  const [revoke, { isLoading }] = useRevokeUserSessionsMutation();
+  return (
+    <>
+      <GatedButton
+        need="users.update"
+        variant="outline"
+        onClick={() => setOpen(true)}
+        blockedReason={
+          self
+            ? 'To end your own sign-ins, use “Sign out everywhere else” on your account page.'
+            : null
+        }
+      >
+        <LogOut aria-hidden="true" /> End all sessions
+      </GatedButton>
+      <AlertDialog open={open} onOpenChange={setOpen}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>End all sessions of {user.userName}?</AlertDialogTitle>
+            <AlertDialogDescription>
+              Every device where {fullName(user) || user.userName} is signed in is signed out at
+              once; they will have to sign in again.
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogAction
+              disabled={isLoading}
+              className={DANGER_BUTTON}
+              onClick={async () => {
+                try {
+                  const { revoked } = await revoke(user._id).unwrap();
+                  toast.success(
+                    `${revoked} sign-in${revoked === 1 ? '' : 's'} of ${user.userName} ended.`,
+                  );
+                } catch (error) {
+                  toast.error(errorMessage(error));
+                }
+              }}
+            >
+              End all sessions
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </>
+  );
+}
+
+export function UserCreate() {
+  const missing = useMissingPermissions('users.create');
+  if (missing.length) return <ForbiddenState need={missing} what="creating users" />;
+  return <UserFormCard />;
+}
+
+export function UserEdit({ id }: { id: string }) {
+  const missing = useMissingPermissions('users.update');
+  const result = useRecord(id);
+  if (missing.length) return <ForbiddenState need={missing} what="editing users" />;
+  return (
+    <RecordState {...result} noun="user" listPath={LIST} need="users.read">
+      {(user) => <UserFormCard key={user._id} record={user} />}
+    </RecordState>
+  );
+}
+
+function UserFormCard({ record }: { record?: User }) {
+  const dispatch = useThunkDispatch();
+  const roles = useAllRolesQuery();
+  const permissions = useAllPermissionsQuery();
+  const held = new Set(useHeldPermissions());
+  const me = useMyId();
+  const [create] = useCreateUserMutation();
+  const [update] = useUpdateUserMutation();
+  const form = useForm<UserForm>({
+    resolver: zodResolver(record ? editFormSchema : createFormSchema),
+    defaultValues: record
+      ? toValues(record)
+      : {
+          userName: '',
+          email: '',
+          userFirstName: '',
+          userLastName: '',
+          phone: '',
+          status: 'active',
+          password: '',
+          roleIds: [],
+          permissionIds: [],
+        },
+  });
+  const editor = useRecordEditor<User, UserForm>({
+    record,
+    form,
+    toValues,
+    create: (values) => create(values as CreateForm).unwrap(),
+    update: (id, body) => update({ id, body }).unwrap(),
+    fetchFresh: (id) =>
+      dispatch(
+        companyApi.endpoints.getUser.initiate(id, { forceRefetch: true, subscribe: false }),
+      ).unwrap(),
+    noun: 'user',
+    nameOf: (u) => u.userName,
+    viewPath,
+    conflictField: (message) =>
+      /user name/i.test(message) ? 'userName' : /email/i.test(message) ? 'email' : undefined,
+  });
+  const codeOf = useMemo(
+    () => new Map((permissions.data ?? []).map((p) => [p._id, p.code])),
+    [permissions.data],
+  );
+  const roleName = useMemo(
+    () => new Map((roles.data ?? []).map((r) => [r._id, r.name])),
+    [roles.data],
+  );
+  const self = !!record && record._id === me;
+  const selfLock = self ? 'You cannot change your own roles, permissions or status.' : null;
+  const roleLock = (permissionIds: readonly string[]) => {
+    const beyond = permissionIds.map((id) => codeOf.get(id)).find((c) => c && !held.has(c));
+    return beyond ? `This role holds “${beyond}”, which you do not hold.` : null;
+  };
+  const { errors, isDirty, isSubmitting } = form.formState;
+  const title = record ? `Edit user ${record.userName}` : 'Create user';
+  const text = (
+    name: 'userName' | 'email' | 'userFirstName' | 'userLastName' | 'phone',
+    label: string,
+    type = 'text',
+    autoComplete = 'off',
+  ) => (
+    <Field id={`user-${name}`} label={label} error={errors[name]?.message}>
+      {(aria) => (
+        <Input {...aria} type={type} autoComplete={autoComplete} {...form.register(name)} />
+      )}
+    </Field>
+  );
+  return (
+    <Card className="max-w-4xl">
+      <PageTitle title={title} />
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>
+          You can give only roles and permissions you hold yourself.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={editor.submit} noValidate className="grid gap-4">
+          {editor.formError ? <FormAlert>{editor.formError}</FormAlert> : null}
+          <div className="grid gap-4 sm:grid-cols-2">
+            {text('userFirstName', 'First name')}
+            {text('userLastName', 'Last name')}
+            {text('userName', 'User name')}
+            {text('email', 'Email', 'email')}
+            {text('phone', 'Phone', 'tel')}
+            <Field
+              id="user-status"
+              label="Status"
+              error={errors.status?.message}
+              hint={selfLock ?? 'Inactive or locked users are signed out at once.'}
+            >
+              {(aria) => (
+                <Controller
+                  control={form.control}
+                  name="status"
+                  render={({ field }) => (
+                    <Select value={field.value} onValueChange={field.onChange} disabled={self}>
+                      <SelectTrigger {...aria} className="w-full">
+                        <SelectValue />
+                      </SelectTrigger>
+                      <SelectContent>
+                        {USER_STATUS_LIST.map((s) => (
+                          <SelectItem key={s.value} value={s.value}>
+                            {s.label} — {s.description}
+                          </SelectItem>
+                        ))}
+                      </SelectContent>
+                    </Select>
+                  )}
+                />
+              )}
+            </Field>
+            {record ? null : (
+              <Field
+                id="user-password"
+                label="Initial password"
+                error={(errors as { password?: { message?: string } }).password?.message}
+                hint="At least 12 characters. Tell it to the person; they can change it after signing in."
+              >
+                {(aria) => (
+                  <Input
+                    {...aria}
+                    type="password"
+                    autoComplete="new-password"
+                    {...form.register('password' as 'userName')}
+                  />
+                )}
+              </Field>
+            )}
+          </div>
+          <fieldset className="grid gap-2">
+            <legend className="mb-2 text-sm font-medium">Roles</legend>
+            {selfLock ? <p className="text-sm text-muted-foreground">{selfLock}</p> : null}
+            {errors.roleIds?.message ? (
+              <p className="text-sm text-destructive" role="alert">
+                {errors.roleIds.message}
+              </p>
+            ) : null}
+            <Controller
+              control={form.control}
+              name="roleIds"
+              render={({ field }) => (
+                <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
+                  {(roles.data ?? []).map((role) => {
+                    const lock = selfLock ?? roleLock(role.permissionIds);
+                    const checked = field.value.includes(role._id);
+                    return (
+                      <div key={role._id} className="flex items-start gap-2">
+                        <Checkbox
+                          id={`user-role-${role._id}`}
+                          checked={checked}
+                          disabled={!!lock}
+                          aria-describedby={lock ? `user-role-${role._id}-why` : undefined}
+                          onCheckedChange={(on) =>
+                            field.onChange(
+                              on === true
+                                ? [...field.value, role._id]
+                                : field.value.filter((id) => id !== role._id),
+                            )
+                          }
+                          className="mt-0.5"
+                        />
+                        <label
+                          htmlFor={`user-role-${role._id}`}
+                          className="grid text-sm leading-tight"
+                        >
+                          <span>{role.name}</span>
+                          {lock && !selfLock ? (
+                            <span
+                              id={`user-role-${role._id}-why`}
+                              className="text-xs text-muted-foreground"
+                            >
+                              {lock}
+                            </span>
+                          ) : null}
+                        </label>
+                      </div>
+                    );
+                  })}
+                </div>
+              )}
+            />
+          </fieldset>
+          <fieldset className="grid gap-2">
+            <legend className="mb-2 text-sm font-medium">
+              Direct permissions (besides the roles’)
+            </legend>
+            <Controller
+              control={form.control}
+              name="permissionIds"
+              render={({ field }) => (
+                <PermissionPicker
+                  permissions={permissions.data ?? []}
+                  value={field.value}
+                  onChange={field.onChange}
+                  disabledReason={selfLock}
+                  idPrefix="user-permission"
+                />
+              )}
+            />
+          </fieldset>
+          <RecordFormActions
+            submitting={isSubmitting}
+            editing={!!record}
+            createLabel="Create user"
+            cancelTo={record ? viewPath(record._id) : LIST}
+          />
+        </form>
+      </CardContent>
+      <LeaveGuard when={isDirty} bypass={editor.leaving} />
+      <StaleEditDialog
+        conflict={editor.stale}
+        base={editor.base}
+        labels={LABELS}
+        format={(field, value) =>
+          Array.isArray(value)
+            ? value
+                .map((id: string) =>
+                  field === 'roleIds' ? (roleName.get(id) ?? id) : (codeOf.get(id) ?? id),
+                )
+                .join(', ') || '—'
+            : value === '' || value == null
+              ? '—'
+              : String(value)
+        }
+        onReload={editor.reloadTheirs}
+        onOverwrite={() => void editor.overwrite()}
+        onCancel={editor.cancelStale}
+      />
+    </Card>
+  );
+}
+
+export function UserDelete({ id }: { id: string }) {
+  const result = useRecord(id);
+  const navigate = useNavigate();
+  const me = useMyId();
+  const [remove] = useDeleteUserMutation();
+  const missing = useMissingPermissions('users.delete');
+  if (missing.length) return <ForbiddenState need={missing} what="deleting users" />;
+  return (
+    <RecordState {...result} noun="user" listPath={LIST} need="users.read">
+      {(user) => (
+        <DeleteConfirm
+          title={`Delete user ${user.userName}?`}
+          what={[
+            `The account of ${fullName(user)} (${user.email}).`,
+            'Every device where they are signed in is signed out at once.',
+            'Their past actions stay in the audit trail. This cannot be undone.',
+          ]}
+          block={
+            user._id === me
+              ? {
+                  reason: 'You cannot delete your own account. Ask another administrator to do it.',
+                }
+              : null
+          }
+          cancelTo={viewPath(user._id)}
+          onConfirm={async () => {
+            try {
+              await remove(user._id).unwrap();
+              toast.success(`User “${user.userName}” deleted.`);
+              void navigate(LIST);
+            } catch (error) {
+              toast.error(errorMessage(error));
+            }
+          }}
+        />
+      )}
+    </RecordState>
+  );
+}

@@ -1,0 +1,167 @@
+import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo } from 'react';
+import { Link } from 'react-router';
+import { USER_SORT_FIELDS, USER_STATUS_LIST, type User } from '@pa/contracts/users';
+import { Badge } from '@/components/ui/badge';
+import { selectUserDetails, type RootStateWithAuth } from '@/lib/session/auth-slice';
+import { useSelector } from 'react-redux';
+import {
+  companyApi,
+  useAllRolesQuery,
+  useDeleteUserMutation,
+  useListUsersQuery,
+} from '@/lib/api/company-api';
+import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
+import { formatDateTime, fullName } from '@/lib/format';
+import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
+import { userSlice } from '@/lib/list-view-slices';
+import { sortableHeader } from '@/components/data-table/data-table-column-header';
+import { ResourceList } from '@/components/resource-list/resource-list';
+import { StatusBadge } from './status-badge';
+
+export const USERS_URL: ListUrlConfig = {
+  defaultSort: [],
+  sortFields: USER_SORT_FIELDS,
+  filterKeys: ['status', 'roleId'],
+};
+
+export function UsersList() {
+  const dispatch = useThunkDispatch();
+  const roles = useAllRolesQuery();
+  const me = useSelector((s: RootStateWithAuth) => selectUserDetails({ auth: s.auth })?._id);
+  const [deleteUser] = useDeleteUserMutation();
+  const roleName = useMemo(
+    () => new Map((roles.data ?? []).map((r) => [r._id, r.name])),
+    [roles.data],
+  );
+  const columns = useMemo<ColumnDef<User>[]>(
+    () => [
+      {
+        id: 'userName',
+        accessorKey: 'userName',
+        header: sortableHeader('User name'),
+        cell: ({ row }) => (
+          <Link
+            to={`/app/company/users/${row.original._id}/read`}
+            className="font-medium underline-offset-4 hover:underline"
+          >
+            {row.original.userName}
+          </Link>
+        ),
+        enableHiding: false,
+        meta: { label: 'User name' },
+      },
+      {
+        id: 'userFirstName',
+        accessorKey: 'userFirstName',
+        header: sortableHeader('First name'),
+        meta: { label: 'First name' },
+      },
+      {
+        id: 'userLastName',
+        accessorKey: 'userLastName',
+        header: sortableHeader('Last name'),
+        meta: { label: 'Last name' },
+      },
+      {
+        id: 'email',
+        accessorKey: 'email',
+        header: sortableHeader('Email'),
+        meta: { label: 'Email' },
+      },
+      {
+        id: 'phone',
+        accessorKey: 'phone',
+        header: 'Phone',
+        enableSorting: false,
+        meta: { label: 'Phone' },
+      },
+      {
+        id: 'status',
+        accessorKey: 'status',
+        header: sortableHeader('Status'),
+        cell: ({ row }) => <StatusBadge status={row.original.status} />,
+        meta: { label: 'Status' },
+      },
+      {
+        id: 'roles',
+        header: 'Roles',
+        enableSorting: false,
+        cell: ({ row }) => (
+          <div className="flex flex-wrap gap-1">
+            {row.original.roleIds.map((id) => (
+              <Badge key={id} variant="outline">
+                {roleName.get(id) ?? '…'}
+              </Badge>
+            ))}
+          </div>
+        ),
+        meta: { label: 'Roles' },
+      },
+      {
+        id: 'lastSignInAt',
+        accessorKey: 'lastSignInAt',
+        header: sortableHeader('Last sign-in'),
+        cell: ({ row }) => formatDateTime(row.original.lastSignInAt),
+        meta: { label: 'Last sign-in' },
+      },
+      {
+        id: 'createdAt',
+        accessorKey: 'createdAt',
+        header: sortableHeader('Created'),
+        cell: ({ row }) => formatDateTime(row.original.createdAt),
+        meta: { label: 'Created' },
+      },
+    ],
+    [roleName],
+  );
+  return (
+    <ResourceList<User>
+      title="Users"
+      description="People of your company, their status and roles."
+      noun={['user', 'users']}
+      basePath="/app/company/users"
+      slice={userSlice}
+      urlConfig={USERS_URL}
+      useList={useListUsersQuery}
+      fetchPage={(args: ListQueryArgs) =>
+        dispatch(
+          companyApi.endpoints.listUsers.initiate(args, { subscribe: false, forceRefetch: true }),
+        ).unwrap()
+      }
+      columns={columns}
+      facets={[
+        { key: 'status', title: 'Status', options: USER_STATUS_LIST },
+        {
+          key: 'roleId',
+          title: 'Role',
+          options: (roles.data ?? []).map((r) => ({ value: r._id, label: r.name })),
+        },
+      ]}
+      csvColumns={[
+        { header: 'id', value: (u) => u._id },
+        { header: 'userName', value: (u) => u.userName },
+        { header: 'userFirstName', value: (u) => u.userFirstName },
+        { header: 'userLastName', value: (u) => u.userLastName },
+        { header: 'email', value: (u) => u.email },
+        { header: 'phone', value: (u) => u.phone },
+        { header: 'status', value: (u) => u.status },
+        { header: 'roles', value: (u) => u.roleIds.map((id) => roleName.get(id) ?? id).join('; ') },
+        { header: 'lastSignInAt', value: (u) => u.lastSignInAt },
+        { header: 'createdAt', value: (u) => u.createdAt },
+      ]}
+      permissions={{
+        read: 'users.read',
+        create: 'users.create',
+        update: 'users.update',
+        delete: 'users.delete',
+      }}
+      rowName={(u) => `${u.userName} (${fullName(u)})`}
+      protectedReason={(u) => (u._id === me ? 'You cannot delete your own account.' : null)}
+      deleteOne={(id) => deleteUser(id).unwrap()}
+      fullReset
+      initialHidden={{ phone: false, createdAt: false }}
+      searchLabel="Search users"
+    />
+  );
+}
