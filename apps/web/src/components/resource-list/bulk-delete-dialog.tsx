@@ -19,6 +19,9 @@ interface Outcome {
   error: string | null;
 }
 
+/** How long the "Undo" of a delete stays on screen (the server keeps the rows much longer). */
+export const UNDO_MS = 10_000;
+
 /**
  * One confirmation for deleting the selected rows, naming each; then one call per row and a report
  * of what could not go and why (the server's sentence, e.g. a protected row).
@@ -31,6 +34,7 @@ export function BulkDeleteDialog<T extends { _id: string }>({
   rowName,
   protectedReason,
   deleteOne,
+  restoreMany,
   onDone,
 }: {
   open: boolean;
@@ -40,6 +44,8 @@ export function BulkDeleteDialog<T extends { _id: string }>({
   rowName: (row: T) => string;
   protectedReason?: (row: T) => string | null;
   deleteOne: (id: string) => Promise<unknown>;
+  /** When given, the success toast offers "Undo" (the server keeps deleted rows for a while). */
+  restoreMany?: (ids: string[]) => Promise<unknown>;
   onDone: () => void;
 }) {
   const [running, setRunning] = useState(false);
@@ -63,12 +69,29 @@ export function BulkDeleteDialog<T extends { _id: string }>({
     setRunning(false);
     setOutcomes(results);
     onDone();
-    const deleted = results.filter((r) => !r.error).length;
+    const deletedIds = results.filter((r) => !r.error).map((r) => r.id);
+    const deleted = deletedIds.length;
     const failed = results.length - deleted;
-    if (failed === 0) toast.success(`Deleted ${deleted} ${deleted === 1 ? noun[0] : noun[1]}.`);
+    const undo =
+      restoreMany && deleted > 0
+        ? {
+            duration: UNDO_MS,
+            action: {
+              label: 'Undo',
+              onClick: () =>
+                void restoreMany(deletedIds).then(
+                  () => toast.success(`Restored ${deleted} ${deleted === 1 ? noun[0] : noun[1]}.`),
+                  (error: unknown) => toast.error(`Could not restore: ${errorMessage(error)}`),
+                ),
+            },
+          }
+        : undefined;
+    if (failed === 0)
+      toast.success(`Deleted ${deleted} ${deleted === 1 ? noun[0] : noun[1]}.`, undo);
     else
       toast.warning(
         `Deleted ${deleted} of ${results.length} ${noun[1]}; ${failed} could not be deleted.`,
+        undo,
       );
   };
   const count = rows.length;
@@ -110,8 +133,10 @@ export function BulkDeleteDialog<T extends { _id: string }>({
                 Delete {count} {count === 1 ? noun[0] : noun[1]}?
               </AlertDialogTitle>
               <AlertDialogDescription>
-                This cannot be undone. Each one is deleted on its own; any that cannot go are
-                reported with the reason.
+                {restoreMany
+                  ? 'You can undo it for a few seconds afterwards. '
+                  : 'This cannot be undone. '}
+                Each one is deleted on its own; any that cannot go are reported with the reason.
               </AlertDialogDescription>
             </AlertDialogHeader>
             <ul className="grid max-h-72 gap-1 overflow-y-auto text-sm" aria-label="To be deleted">

@@ -1,3 +1,3 @@
-import { ImportUsersPage } from '@/features/user-import/import-users-page';
+import { ImportUsersPage } from '@/features/users/import/import-users-page';
 
 export const UserImportRoute = () => <ImportUsersPage />;
