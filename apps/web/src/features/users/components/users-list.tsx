@@ -19,6 +19,8 @@ import { sortableHeader } from '@/components/data-table/data-table-column-header
 import { ResourceList } from '@/components/resource-list/resource-list';
 import { useMissingPermissions } from '@/hooks/use-held-permissions';
 import { usersBulkApi, useRestoreUserMutation } from '../api/users-bulk-api';
+import { GatedButton } from '@/components/permission-gate';
+import { Upload } from 'lucide-react';
 import { StatusBadge } from './status-badge';
 import { UserBulkActions } from './user-bulk-actions';
 
@@ -186,6 +188,16 @@ export function UsersList() {
           : undefined
       }
       fullReset
+      headerActions={
+        <GatedButton
+          need="users.create"
+          to="/app/company/users/import"
+          variant="outline"
+          hideWhenMissing
+        >
+          <Upload aria-hidden="true" /> Import users
+        </GatedButton>
+      }
       initialHidden={{ phone: false, createdAt: false }}
       searchLabel="Search users"
     />
