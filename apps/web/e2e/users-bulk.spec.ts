@@ -66,7 +66,9 @@ test('a bulk status change reports the one user the clerk may not change', async
   await signIn(page, clerkName, PASSWORD);
   await page.goto(`/app/company/users?search=${tag}`);
   const table = page.getByRole('table', { name: 'Users' });
-  await expect(table.locator('tbody tr')).toHaveCount(3);
+  await expect(table.locator('tbody tr')).toHaveCount(3, {
+    timeout: 20_000,
+  });
   await page.getByRole('checkbox', { name: 'Select all on this page' }).check();
   await expect(page.getByText('All 3 users on this page are selected.')).toBeVisible();
   await page.getByRole('button', { name: 'Change selected (3)' }).click();
@@ -98,7 +100,9 @@ test('"select all N matching" changes users on every page; dialogs are accessibl
   const roles = await admin.all<{ _id: string; name: string }>('/roles');
   await signIn(page);
   await page.goto(`/app/company/users?search=${tag}&pageSize=10`);
-  await expect(page.getByRole('table', { name: 'Users' }).locator('tbody tr')).toHaveCount(10);
+  await expect(page.getByRole('table', { name: 'Users' }).locator('tbody tr')).toHaveCount(10, {
+    timeout: 20_000,
+  });
   await page.getByRole('checkbox', { name: 'Select all on this page' }).check();
   await page.getByRole('button', { name: 'Select all 12 matching users' }).click();
   await expect(page.getByText('All 12 matching users are selected.')).toBeVisible();
@@ -145,13 +149,15 @@ test('undo after deleting one user and after a bulk delete brings them back', as
   expect((await admin.call('GET', `/users/${one}`)).status).toBe(200);
 
   await page.goto(`/app/company/users?search=${tag}-`);
-  await expect(page.getByRole('table', { name: 'Users' }).locator('tbody tr')).toHaveCount(3);
+  await expect(page.getByRole('table', { name: 'Users' }).locator('tbody tr')).toHaveCount(3, {
+    timeout: 20_000,
+  });
   await page.getByRole('checkbox', { name: `Select ${tag}-1 (Bulk Person 1)` }).check();
   await page.getByRole('checkbox', { name: `Select ${tag}-2 (Bulk Person 2)` }).check();
   await page.getByRole('button', { name: 'Delete selected (2)' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete 2 users' }).click();
   await expect(page.getByText('Deleted 2 users.')).toBeVisible();
-  await page.getByRole('button', { name: 'Undo' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Undo the delete' }).click();
   await expect(page.getByText('Restored 2 users.')).toBeVisible();
   for (const id of [two, three]) expect((await admin.call('GET', `/users/${id}`)).status).toBe(200);
 });
@@ -175,7 +181,9 @@ test('import: the dry run shows the bad row, the apply creates the good ones', a
   await page.getByLabel('Or paste the CSV').fill(csv);
   await page.getByRole('button', { name: 'Check the file' }).click();
   const report = page.getByRole('table', { name: 'Check of the file' });
-  await expect(report.locator('tbody tr')).toHaveCount(3);
+  await expect(report.locator('tbody tr')).toHaveCount(3, {
+    timeout: 20_000,
+  });
   await expect(report.locator('tbody tr').nth(1)).toContainText('Not imported');
   await expect(report.locator('tbody tr').nth(1)).toContainText('No role named "No such role"');
   await expect(report.locator('tbody tr').nth(1)).toContainText('email');

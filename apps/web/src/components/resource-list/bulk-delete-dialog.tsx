@@ -55,6 +55,16 @@ export function BulkDeleteDialog<T extends { _id: string }>({
     onOpenChange(next);
     if (!next) setOutcomes(null);
   };
+  const undoDelete = async (ids: string[]) => {
+    if (!restoreMany) return;
+    try {
+      await restoreMany(ids);
+      toast.success(`Restored ${ids.length} ${ids.length === 1 ? noun[0] : noun[1]}.`);
+      onDone();
+    } catch (error) {
+      toast.error(`Could not restore: ${errorMessage(error)}`);
+    }
+  };
   const run = async () => {
     setRunning(true);
     const results: Outcome[] = [];
@@ -76,14 +86,7 @@ export function BulkDeleteDialog<T extends { _id: string }>({
       restoreMany && deleted > 0
         ? {
             duration: UNDO_MS,
-            action: {
-              label: 'Undo',
-              onClick: () =>
-                void restoreMany(deletedIds).then(
-                  () => toast.success(`Restored ${deleted} ${deleted === 1 ? noun[0] : noun[1]}.`),
-                  (error: unknown) => toast.error(`Could not restore: ${errorMessage(error)}`),
-                ),
-            },
+            action: { label: 'Undo', onClick: () => void undoDelete(deletedIds) },
           }
         : undefined;
     if (failed === 0)
@@ -123,6 +126,17 @@ export function BulkDeleteDialog<T extends { _id: string }>({
               ))}
             </ul>
             <AlertDialogFooter>
+              {restoreMany && outcomes.some((o) => !o.error) ? (
+                <Button
+                  variant="outline"
+                  onClick={() => {
+                    close(false);
+                    void undoDelete(outcomes.filter((o) => !o.error).map((o) => o.id));
+                  }}
+                >
+                  Undo the delete
+                </Button>
+              ) : null}
               <AlertDialogCancel>Close</AlertDialogCancel>
             </AlertDialogFooter>
           </>

@@ -1,7 +1,6 @@
 import type { ImportAnswer, ImportRowResult } from '@pa/contracts/users-bulk';
 import { CheckCircle2, CircleAlert, CirclePlus } from 'lucide-react';
 import {
-  ScrollRegion,
   Table,
   TableBody,
   TableCell,
@@ -29,8 +28,8 @@ export function ImportReport({ answer }: { answer: ImportAnswer }) {
           ? `${answer.valid} row(s) can be imported, ${answer.invalid} cannot. Nothing has been changed yet.`
           : `${answer.created} user(s) created, ${answer.invalid} row(s) not imported.`}
       </p>
-      <ScrollRegion label={title} className="rounded-md border">
-        <Table aria-label={title}>
+      <div className="rounded-md border">
+        <Table aria-label={title} scrollLabel={`${title} (scrolls sideways)`}>
           <TableHeader>
             <TableRow>
               <TableHead>Line</TableHead>
@@ -78,7 +77,7 @@ export function ImportReport({ answer }: { answer: ImportAnswer }) {
             })}
           </TableBody>
         </Table>
-      </ScrollRegion>
+      </div>
     </section>
   );
 }
