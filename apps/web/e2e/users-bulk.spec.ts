@@ -41,6 +41,7 @@ test('a bulk status change reports the one user the clerk may not change', async
   page,
   request,
 }) => {
+  test.setTimeout(180_000);
   const admin = new PortalClient(request);
   const permissions = await admin.all<{ _id: string; code: string }>('/permissions');
   const codes = ['users.read', 'users.update', 'roles.read'];
@@ -94,6 +95,7 @@ test('"select all N matching" changes users on every page; dialogs are accessibl
   page,
   request,
 }) => {
+  test.setTimeout(300_000);
   const admin = new PortalClient(request);
   const tag = unique('bulkall');
   const ids = await seedUsers(admin, tag, 12);
@@ -135,6 +137,7 @@ test('undo after deleting one user and after a bulk delete brings them back', as
   page,
   request,
 }) => {
+  test.setTimeout(180_000);
   const admin = new PortalClient(request);
   const tag = unique('undo');
   const [one, two, three] = await seedUsers(admin, tag, 3);
@@ -166,6 +169,7 @@ test('import: the dry run shows the bad row, the apply creates the good ones', a
   page,
   request,
 }) => {
+  test.setTimeout(300_000);
   const admin = new PortalClient(request);
   const tag = unique('imp');
   const csv = [
