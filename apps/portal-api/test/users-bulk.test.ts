@@ -16,7 +16,7 @@ describe.each(DATABASES)('bulk user changes and restore on %s', (database) => {
   });
   afterAll(() => t?.close());
 
-  const bulk = (headers: { authorization: string }, payload: unknown) =>
+  const bulk = (headers: { authorization: string }, payload: Record<string, unknown>) =>
     t.app.inject({ method: 'PATCH', url: '/api/users/bulk', headers, payload });
 
   it('changes the status of many users, reporting each refused one with its reason', async () => {
