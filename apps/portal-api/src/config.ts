@@ -86,6 +86,8 @@ export const portalConfigSchema = z
     /** smtp:// or smtps:// URL; unset = write each message to DATA_DIR/outbox and log it. */
     SMTP_URL: z.url().optional(),
     MAIL_FROM: z.string().default('Power Analyzer <no-reply@power-analyzer.local>'),
+    /** Seconds after a delete during which `POST /api/users/:id/restore` brings the user back. */
+    USER_RESTORE_WINDOW_SECONDS: seconds(600, 10),
   })
   .transform((config) => {
     const PUBLIC_URL =

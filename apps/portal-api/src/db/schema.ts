@@ -450,3 +450,25 @@ export const mfaPolicies = pgTable('mfa_policies', {
     .default(sql`'{}'::text[]`),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Deleted users kept for a short while so the delete can be undone (docs/reference/bulk-import-palette.md).
+ * The user row itself is really deleted (sign-in, lists, sessions and the unique names behave as
+ * for any deleted user); this keeps what a restore needs: the row as it was and its links. Rows past
+ * `restorable_until` are purged.
+ */
+export const deletedUsers = pgTable(
+  'deleted_users',
+  {
+    /** The deleted user's id; a restore brings the user back under it. */
+    id: uuid('id').primaryKey(),
+    companyId: companyRef(),
+    row: jsonb('row').$type<Record<string, unknown>>().notNull(),
+    roleIds: jsonb('role_ids').$type<string[]>().notNull(),
+    permissionIds: jsonb('permission_ids').$type<string[]>().notNull(),
+    deletedBy: uuid('deleted_by'),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }).notNull().defaultNow(),
+    restorableUntil: timestamp('restorable_until', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('deleted_users_company_idx').on(t.companyId, t.restorableUntil)],
+);

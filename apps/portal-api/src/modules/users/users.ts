@@ -1,9 +1,9 @@
-import { and, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { paginate, type ListQuery, type Paginated } from '@pa/contracts/list-query';
 import type { CreateUserBody, UpdateUserBody, User, USER_SORT_FIELDS } from '@pa/contracts/users';
 import { conflict, forbidden, invalidField, notFound } from '@pa/server-kit/errors';
 import type { PortalDb, PortalTx } from '../../db/client';
-import { userPermissions, userRoles, users } from '../../db/schema';
+import { deletedUsers, userPermissions, userRoles, users } from '../../db/schema';
 import { hashPassword, passwordProblem } from '../accounts/passwords';
 import { revokeAllSignIns } from '../accounts/sessions';
 import { changedFields, recordAudit, type AuditActor } from '../audit/record';
@@ -104,12 +104,11 @@ function searchUsers(search: string | undefined): SQL | undefined {
   return sql`${users.searchText} like lower(${`%${escapeLike(text)}%`})`;
 }
 
-/** One page of the company's users: search over names, email and phone; filters status and roleId. */
-export async function listUsers(
-  db: PortalDb,
+/** The users a list shows: the company's, matching the search and filters (also "select all N"). */
+export function userListWhere(
   companyId: string,
-  query: UserListQuery,
-): Promise<Paginated<User>> {
+  query: Pick<UserListQuery, 'search' | 'filters'>,
+): SQL | undefined {
   const conditions: (SQL | undefined)[] = [
     eq(users.companyId, companyId),
     searchUsers(query.search),
@@ -120,7 +119,16 @@ export async function listUsers(
       sql`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.roleId} = ${query.filters.roleId})`,
     );
   }
-  const where = and(...conditions);
+  return and(...conditions);
+}
+
+/** One page of the company's users: search over names, email and phone; filters status and roleId. */
+export async function listUsers(
+  db: PortalDb,
+  companyId: string,
+  query: UserListQuery,
+): Promise<Paginated<User>> {
+  const where = userListWhere(companyId, query);
   const { limit, offset } = pageWindow(query.page, query.pageSize);
   const [[counted], rows] = await Promise.all([
     db.select({ n: countAll }).from(users).where(where),
@@ -146,7 +154,7 @@ export async function listUsers(
   );
 }
 
-async function loadRow(db: PortalTx, companyId: string, id: string, forUpdate = false) {
+export async function loadRow(db: PortalTx, companyId: string, id: string, forUpdate = false) {
   const base = db
     .select(userColumns)
     .from(users)
@@ -173,7 +181,7 @@ export async function getUser(db: PortalTx, companyId: string, id: string): Prom
 }
 
 /** 409 when the user name or email (unique across every company, case-insensitive) is taken. */
-async function assertUnique(
+export async function assertUnique(
   tx: PortalTx,
   fields: { userName?: string | undefined; email?: string | undefined },
   exceptId?: string,
@@ -195,7 +203,7 @@ async function assertUnique(
   }
 }
 
-async function setLinks(
+export async function setLinks(
   tx: PortalTx,
   companyId: string,
   userId: string,
@@ -219,7 +227,7 @@ async function setLinks(
 }
 
 /** What the audit trail keeps of a user (never secrets). */
-const snapshot = (user: User) => {
+export const snapshot = (user: User) => {
   const { _id, createdAt, updatedAt, lastSignInAt, ...rest } = user;
   void _id;
   void createdAt;
@@ -227,6 +235,63 @@ const snapshot = (user: User) => {
   void lastSignInAt;
   return rest as Record<string, unknown>;
 };
+
+/** What a new user is made of; `passwordHash` is already hashed. */
+export type NewUser = {
+  userName: string;
+  email: string;
+  userFirstName: string;
+  userLastName: string;
+  phone: string;
+  status: User['status'];
+  passwordHash: string;
+  roleIds: string[];
+  permissionIds: string[];
+};
+
+/**
+ * Inserts a user inside the caller's transaction (company already locked): roles and direct
+ * permissions must be ones the caller holds, user name and email unused. Audited as `user.create`.
+ */
+export async function insertUser(
+  tx: PortalTx,
+  actor: Actor,
+  body: NewUser,
+  audit: AuditActor,
+): Promise<User> {
+  assertHolds(actor, await codesOfRoles(tx, actor.companyId, body.roleIds), 'give these roles');
+  assertHolds(
+    actor,
+    await codesOfPermissions(tx, actor.companyId, body.permissionIds),
+    'give these permissions',
+  );
+  const email = body.email.toLowerCase();
+  await assertUnique(tx, { userName: body.userName, email });
+  const [row] = await tx
+    .insert(users)
+    .values({
+      companyId: actor.companyId,
+      userName: body.userName,
+      email,
+      userFirstName: body.userFirstName,
+      userLastName: body.userLastName,
+      phone: body.phone,
+      status: body.status,
+      passwordHash: body.passwordHash,
+    })
+    .returning({ id: users.id });
+  if (!row) throw new Error('user insert returned nothing');
+  await setLinks(tx, actor.companyId, row.id, body.roleIds, body.permissionIds);
+  const created = await getUser(tx, actor.companyId, row.id);
+  await recordAudit(tx, {
+    ...audit,
+    action: 'user.create',
+    entityType: 'user',
+    entityId: row.id,
+    after: snapshot(created),
+  });
+  return created;
+}
 
 /** Creates a user of the caller's company; roles and direct permissions must be ones the caller holds. */
 export async function createUser(
@@ -242,41 +307,11 @@ export async function createUser(
 ): Promise<User> {
   const problem = passwordProblem(body.password);
   if (problem) throw invalidField('password', problem);
-  const passwordHash = await hashPassword(body.password);
+  const { password, ...fields } = body;
+  const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
     await lockCompany(tx, actor.companyId);
-    assertHolds(actor, await codesOfRoles(tx, actor.companyId, body.roleIds), 'give these roles');
-    assertHolds(
-      actor,
-      await codesOfPermissions(tx, actor.companyId, body.permissionIds),
-      'give these permissions',
-    );
-    const email = body.email.toLowerCase();
-    await assertUnique(tx, { userName: body.userName, email });
-    const [row] = await tx
-      .insert(users)
-      .values({
-        companyId: actor.companyId,
-        userName: body.userName,
-        email,
-        userFirstName: body.userFirstName,
-        userLastName: body.userLastName,
-        phone: body.phone,
-        status: body.status,
-        passwordHash,
-      })
-      .returning({ id: users.id });
-    if (!row) throw new Error('user insert returned nothing');
-    await setLinks(tx, actor.companyId, row.id, body.roleIds, body.permissionIds);
-    const created = await getUser(tx, actor.companyId, row.id);
-    await recordAudit(tx, {
-      ...audit,
-      action: 'user.create',
-      entityType: 'user',
-      entityId: row.id,
-      after: snapshot(created),
-    });
-    return created;
+    return insertUser(tx, actor, { ...fields, passwordHash }, audit);
   });
 }
 
@@ -295,11 +330,28 @@ export async function updateUser(
   body: UpdateUserBody,
   audit: AuditActor,
 ): Promise<User> {
+  return (await updateUserWith(db, actor, id, () => body, audit)).user;
+}
+
+/**
+ * `updateUser` with the edit computed from the user as it is under the lock (bulk changes add or
+ * remove a role relative to the current ones). `edit` returning null means "nothing to change":
+ * nothing is written and `changed` is false, after the same right-to-touch checks.
+ */
+export async function updateUserWith(
+  db: PortalDb,
+  actor: Actor,
+  id: string,
+  edit: (before: User) => UpdateUserBody | null,
+  audit: AuditActor,
+): Promise<{ user: User; changed: boolean }> {
   return db.transaction(async (tx) => {
     await lockCompany(tx, actor.companyId);
     const row = await loadRow(tx, actor.companyId, id, true);
     if (!row) throw notFound('The user');
     const before = await getUser(tx, actor.companyId, id);
+    const edited = edit(before);
+    const body = edited ?? { version: before.version };
     const rolesChange = body.roleIds && !sameSet(body.roleIds, before.roleIds);
     const permissionsChange =
       body.permissionIds && !sameSet(body.permissionIds, before.permissionIds);
@@ -328,6 +380,7 @@ export async function updateUser(
         await codesOfPermissions(tx, actor.companyId, body.permissionIds),
         'give these permissions',
       );
+    if (edited === null) return { user: before, changed: false };
     const email = body.email?.toLowerCase();
     await assertUnique(
       tx,
@@ -370,12 +423,59 @@ export async function updateUser(
       entityId: id,
       ...changedFields(snapshot(before), snapshot(after)),
     });
-    return after;
+    return { user: after, changed: true };
   });
 }
 
-/** Deletes a user of the company (never yourself, never one more powerful than you). */
-export async function deleteUser(db: PortalDb, actor: Actor, id: string, audit: AuditActor) {
+/**
+ * Keeps what a restore needs of a user about to be deleted (the row as stored, its links) until
+ * `restorableUntil`, and purges the company's kept users whose time is up.
+ */
+async function keepForRestore(
+  tx: PortalTx,
+  companyId: string,
+  before: User,
+  deletedBy: string,
+  restorableUntil: Date,
+) {
+  await tx
+    .delete(deletedUsers)
+    .where(
+      and(eq(deletedUsers.companyId, companyId), lt(deletedUsers.restorableUntil, new Date())),
+    );
+  const [stored] = await tx.select().from(users).where(eq(users.id, before._id));
+  if (!stored) return;
+  const { searchText, ...row } = stored;
+  void searchText;
+  await tx
+    .insert(deletedUsers)
+    .values({
+      id: before._id,
+      companyId,
+      row,
+      roleIds: before.roleIds,
+      permissionIds: before.permissionIds,
+      deletedBy,
+      restorableUntil,
+    })
+    .onConflictDoUpdate({
+      target: deletedUsers.id,
+      set: { row, roleIds: before.roleIds, permissionIds: before.permissionIds, restorableUntil },
+    });
+}
+
+/**
+ * Deletes a user of the company (never yourself, never one more powerful than you). The user can be
+ * restored for `restoreWindowMs` (see modules/users/restore.ts); returns until when.
+ */
+export async function deleteUser(
+  db: PortalDb,
+  actor: Actor,
+  id: string,
+  audit: AuditActor,
+  restoreWindowMs = 0,
+): Promise<{ restorableUntil: Date }> {
+  const restorableUntil = new Date(Date.now() + restoreWindowMs);
   await db.transaction(async (tx) => {
     await lockCompany(tx, actor.companyId);
     const row = await loadRow(tx, actor.companyId, id, true);
@@ -386,6 +486,8 @@ export async function deleteUser(db: PortalDb, actor: Actor, id: string, audit: 
     assertHolds(actor, await effectivePermissionCodes(tx, id, actor.companyId), 'delete this user');
     const before = await getUser(tx, actor.companyId, id);
     await revokeAllSignIns(tx, id, 'user deleted');
+    if (restoreWindowMs > 0)
+      await keepForRestore(tx, actor.companyId, before, actor.userId, restorableUntil);
     await tx.delete(users).where(and(eq(users.id, id), eq(users.companyId, actor.companyId)));
     await assertSomeoneManagesRoles(tx, actor.companyId);
     await recordAudit(tx, {
@@ -396,4 +498,5 @@ export async function deleteUser(db: PortalDb, actor: Actor, id: string, audit: 
       before: snapshot(before),
     });
   });
+  return { restorableUntil };
 }

@@ -4,6 +4,7 @@ import { registerAuditRoutes } from './audit-events/index';
 import { registerPermissionRoutes } from './permissions/index';
 import { registerRoleRoutes } from './roles/index';
 import { registerSecurityRoutes } from './security/index';
+import { registerUserBulkRoutes } from './users/bulk';
 import { registerUserRoutes } from './users/index';
 import { registerInvitationRoutes } from './users/invitations';
 import { registerUserPasswordResetRoute } from './users/password-reset';
@@ -18,6 +19,7 @@ export async function registerAdminRoutes(app: FastifyInstance) {
     request.query = foldBracketKeys(request.query);
   });
   await app.register(registerUserRoutes);
+  await app.register(registerUserBulkRoutes);
   await app.register(registerUserSessionRoutes);
   await app.register(registerInvitationRoutes);
   await app.register(registerUserPasswordResetRoute);

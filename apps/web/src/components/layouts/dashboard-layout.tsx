@@ -7,7 +7,14 @@ import { AppBreadcrumb } from './app-breadcrumb';
 import { AppSidebar } from './app-sidebar';
 
 /** The protected shell of docs/product/web.md §2: sidebar, top bar, breadcrumb and content. */
-export function DashboardLayout({ accountMenu }: { accountMenu: React.ReactNode }) {
+export function DashboardLayout({
+  accountMenu,
+  commandPalette,
+}: {
+  accountMenu: React.ReactNode;
+  /** The Ctrl/Cmd+K palette's button (a feature, so handed in by the app layer). */
+  commandPalette?: React.ReactNode;
+}) {
   return (
     <SidebarProvider>
       <AppSidebar />
@@ -18,6 +25,7 @@ export function DashboardLayout({ accountMenu }: { accountMenu: React.ReactNode 
           <div className="min-w-0 flex-1 overflow-hidden">
             <AppBreadcrumb />
           </div>
+          {commandPalette}
           <ThemeMenu />
           {accountMenu}
         </header>

@@ -19,6 +19,9 @@ interface Outcome {
   error: string | null;
 }
 
+/** How long the "Undo" of a delete stays on screen (the server keeps the rows much longer). */
+export const UNDO_MS = 10_000;
+
 /**
  * One confirmation for deleting the selected rows, naming each; then one call per row and a report
  * of what could not go and why (the server's sentence, e.g. a protected row).
@@ -31,6 +34,7 @@ export function BulkDeleteDialog<T extends { _id: string }>({
   rowName,
   protectedReason,
   deleteOne,
+  restoreMany,
   onDone,
 }: {
   open: boolean;
@@ -40,6 +44,8 @@ export function BulkDeleteDialog<T extends { _id: string }>({
   rowName: (row: T) => string;
   protectedReason?: (row: T) => string | null;
   deleteOne: (id: string) => Promise<unknown>;
+  /** When given, the success toast offers "Undo" (the server keeps deleted rows for a while). */
+  restoreMany?: (ids: string[]) => Promise<unknown>;
   onDone: () => void;
 }) {
   const [running, setRunning] = useState(false);
@@ -48,6 +54,16 @@ export function BulkDeleteDialog<T extends { _id: string }>({
     if (running) return;
     onOpenChange(next);
     if (!next) setOutcomes(null);
+  };
+  const undoDelete = async (ids: string[]) => {
+    if (!restoreMany) return;
+    try {
+      await restoreMany(ids);
+      toast.success(`Restored ${ids.length} ${ids.length === 1 ? noun[0] : noun[1]}.`);
+      onDone();
+    } catch (error) {
+      toast.error(`Could not restore: ${errorMessage(error)}`);
+    }
   };
   const run = async () => {
     setRunning(true);
@@ -63,12 +79,22 @@ export function BulkDeleteDialog<T extends { _id: string }>({
     setRunning(false);
     setOutcomes(results);
     onDone();
-    const deleted = results.filter((r) => !r.error).length;
+    const deletedIds = results.filter((r) => !r.error).map((r) => r.id);
+    const deleted = deletedIds.length;
     const failed = results.length - deleted;
-    if (failed === 0) toast.success(`Deleted ${deleted} ${deleted === 1 ? noun[0] : noun[1]}.`);
+    const undo =
+      restoreMany && deleted > 0
+        ? {
+            duration: UNDO_MS,
+            action: { label: 'Undo', onClick: () => void undoDelete(deletedIds) },
+          }
+        : undefined;
+    if (failed === 0)
+      toast.success(`Deleted ${deleted} ${deleted === 1 ? noun[0] : noun[1]}.`, undo);
     else
       toast.warning(
         `Deleted ${deleted} of ${results.length} ${noun[1]}; ${failed} could not be deleted.`,
+        undo,
       );
   };
   const count = rows.length;
@@ -100,6 +126,17 @@ export function BulkDeleteDialog<T extends { _id: string }>({
               ))}
             </ul>
             <AlertDialogFooter>
+              {restoreMany && outcomes.some((o) => !o.error) ? (
+                <Button
+                  variant="outline"
+                  onClick={() => {
+                    close(false);
+                    void undoDelete(outcomes.filter((o) => !o.error).map((o) => o.id));
+                  }}
+                >
+                  Undo the delete
+                </Button>
+              ) : null}
               <AlertDialogCancel>Close</AlertDialogCancel>
             </AlertDialogFooter>
           </>
@@ -110,8 +147,10 @@ export function BulkDeleteDialog<T extends { _id: string }>({
                 Delete {count} {count === 1 ? noun[0] : noun[1]}?
               </AlertDialogTitle>
               <AlertDialogDescription>
-                This cannot be undone. Each one is deleted on its own; any that cannot go are
-                reported with the reason.
+                {restoreMany
+                  ? 'You can undo it for a few seconds afterwards. '
+                  : 'This cannot be undone. '}
+                Each one is deleted on its own; any that cannot go are reported with the reason.
               </AlertDialogDescription>
             </AlertDialogHeader>
             <ul className="grid max-h-72 gap-1 overflow-y-auto text-sm" aria-label="To be deleted">

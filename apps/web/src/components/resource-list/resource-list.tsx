@@ -14,6 +14,7 @@ import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
 import type { PermissionCode } from '@/lib/permission-gate';
 import type { ListViewSlice } from '@/lib/list-view-slices';
 import { BulkDeleteDialog } from './bulk-delete-dialog';
+import { SelectionBanner } from './selection-banner';
 import { DataTable } from '@/components/data-table/data-table';
 import {
   DataTableFacetFilter,
@@ -75,6 +76,22 @@ export interface ResourceListProps<T extends { _id: string }> {
   toolbarExtra?: (controls: ListViewControls) => React.ReactNode;
   /** Replaces the view/edit/delete buttons of each row. */
   renderRowActions?: (row: T) => React.ReactNode;
+  /** Changes for the selection (ids of the selected rows, or of every matching one). */
+  bulkActions?: (selection: BulkSelection) => React.ReactNode;
+  /** Every id the current search and filters match, for "select all N matching". */
+  fetchMatchingIds?: (
+    query: ListQueryArgs,
+  ) => Promise<{ ids: string[]; total: number; truncated: boolean }>;
+  /** Brings deleted rows back: the bulk delete's toast then offers "Undo". */
+  restoreMany?: (ids: string[]) => Promise<unknown>;
+}
+
+export interface BulkSelection {
+  ids: string[];
+  /** A selected row's name (its id when the row is on another page). */
+  nameOf: (id: string) => string;
+  /** Clears the selection (after a change). */
+  clear: () => void;
 }
 
 export function ResourceList<T extends { _id: string }>(props: ResourceListProps<T>) {
@@ -106,6 +123,9 @@ function ResourceListScreen<T extends { _id: string }>({
   searchLabel,
   toolbarExtra,
   renderRowActions,
+  bulkActions,
+  fetchMatchingIds,
+  restoreMany,
 }: ResourceListProps<T>) {
   const controls = useListView(slice, urlConfig);
   const { view } = controls;
@@ -113,6 +133,13 @@ function ResourceListScreen<T extends { _id: string }>({
   const forbidden = (result.error as { status?: unknown } | undefined)?.status === 403;
   const [bulkOpen, setBulkOpen] = useState(false);
   const [exporting, setExporting] = useState<string | null>(null);
+  const queryKey = JSON.stringify([controls.query.search, controls.query.filters]);
+  const [matching, setMatching] = useState<{
+    key: string;
+    ids: string[];
+    truncated: boolean;
+  } | null>(null);
+  const [selectingMatching, setSelectingMatching] = useState(false);
 
   const allColumns: ColumnDef<T>[] = [
     {
@@ -191,12 +218,32 @@ function ResourceListScreen<T extends { _id: string }>({
     },
   ];
   const { table, resetColumns } = useServerTable({
-    columns: permissions.delete ? allColumns : allColumns.filter((c) => c.id !== 'select'),
+    columns:
+      permissions.delete || bulkActions ? allColumns : allColumns.filter((c) => c.id !== 'select'),
     answer: result.data,
     controls,
     initialHidden,
   });
   const selectedRows = table.getSelectedRowModel().rows.map((r) => r.original);
+  const pageRows = table.getRowModel().rows.length;
+  const allMatching =
+    matching?.key === queryKey && table.getIsAllPageRowsSelected() ? matching : null;
+  const clearSelection = () => {
+    table.resetRowSelection();
+    setMatching(null);
+  };
+  const selectMatching = async () => {
+    if (!fetchMatchingIds) return;
+    setSelectingMatching(true);
+    try {
+      const answer = await fetchMatchingIds(controls.query);
+      setMatching({ key: queryKey, ids: answer.ids, truncated: answer.truncated });
+    } catch (error) {
+      toast.error(`Could not select every matching ${noun[0]}: ${errorMessage(error)}`);
+    } finally {
+      setSelectingMatching(false);
+    }
+  };
 
   if (forbidden) return <ForbiddenState need={[permissions.read]} what={`the ${noun[1]} list`} />;
 
@@ -299,6 +346,14 @@ function ResourceListScreen<T extends { _id: string }>({
               {selectedRows.length ? ` (${selectedRows.length})` : ''}
             </GatedButton>
           ) : null}
+          {bulkActions?.({
+            ids: allMatching ? allMatching.ids : selectedRows.map((row) => row._id),
+            nameOf: (id) => {
+              const row = table.getRowModel().rows.find((r) => r.original._id === id);
+              return row ? rowName(row.original) : id;
+            },
+            clear: clearSelection,
+          })}
           <Button
             variant="outline"
             size="sm"
@@ -311,6 +366,19 @@ function ResourceListScreen<T extends { _id: string }>({
           <DataTableViewOptions table={table} />
         </div>
       </div>
+      {fetchMatchingIds && pageRows > 0 && table.getIsAllPageRowsSelected() ? (
+        <SelectionBanner
+          pageCount={pageRows}
+          total={result.data?.total ?? pageRows}
+          matching={
+            allMatching ? { count: allMatching.ids.length, truncated: allMatching.truncated } : null
+          }
+          loading={selectingMatching}
+          noun={noun}
+          onSelectMatching={() => void selectMatching()}
+          onClear={clearSelection}
+        />
+      ) : null}
       <DataTable
         table={table}
         label={title}
@@ -351,7 +419,8 @@ function ResourceListScreen<T extends { _id: string }>({
           rowName={rowName}
           protectedReason={protectedReason}
           deleteOne={deleteOne}
-          onDone={() => table.resetRowSelection()}
+          restoreMany={restoreMany}
+          onDone={clearSelection}
         />
       ) : null}
     </div>

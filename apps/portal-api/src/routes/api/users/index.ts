@@ -23,7 +23,8 @@ import {
   updateUser,
 } from '../../../modules/users/users';
 import { authOf } from '../../../plugins/external/auth';
-import { crudErrors, idParams, ok, okEmpty } from '../admin-schemas';
+import { deletedUserSchema } from '@pa/contracts/users-bulk';
+import { crudErrors, idParams, ok } from '../admin-schemas';
 
 const listQuery = listQuerySchema(USER_SORT_FIELDS).extend({
   filters: userFiltersSchema.optional(),
@@ -135,14 +136,24 @@ export async function registerUserRoutes(base: FastifyInstance) {
       schema: {
         tags,
         security,
-        summary: 'Delete a user (never yourself); ends all their sign-ins',
+        summary:
+          'Delete a user (never yourself); ends all their sign-ins. Restorable until `restorableUntil`',
         params: idParams,
-        response: { 200: okEmpty, ...crudErrors },
+        response: { 200: ok(deletedUserSchema), ...crudErrors },
       },
     },
     async (request) => {
-      await deleteUser(app.db, authOf(request), request.params.id, auditFrom(request));
-      return envelope(null, 'The user was deleted.');
+      const { restorableUntil } = await deleteUser(
+        app.db,
+        authOf(request),
+        request.params.id,
+        auditFrom(request),
+        app.config.USER_RESTORE_WINDOW_SECONDS * 1000,
+      );
+      return envelope(
+        { _id: request.params.id, restorableUntil: restorableUntil.toISOString() },
+        'The user was deleted.',
+      );
     },
   );
 }

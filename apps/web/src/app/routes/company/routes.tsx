@@ -16,11 +16,13 @@ const users = () => import('./users');
 const roles = () => import('./roles');
 const permissions = () => import('./permissions');
 const audit = () => import('./audit');
+const userImport = () => import('./user-import');
 
 export const companyRoutes: RouteObject[] = [
   { path: 'users', lazy: screen(users, 'UsersListRoute') },
   { path: 'users/create', lazy: screen(users, 'UserCreateRoute') },
   { path: 'users/invite', lazy: screen(users, 'UserInviteRoute') },
+  { path: 'users/import', lazy: screen(userImport, 'UserImportRoute') },
   { path: 'users/:id/read', lazy: screen(users, 'UserViewRoute') },
   { path: 'users/:id/update', lazy: screen(users, 'UserEditRoute') },
   { path: 'users/:id/delete', lazy: screen(users, 'UserDeleteRoute') },

@@ -52,6 +52,8 @@ import { ForbiddenState } from '@/components/forbidden-state';
 import { PageHeader } from '@/components/page-header';
 import { GatedButton } from '@/components/permission-gate';
 import { PermissionPicker } from '@/components/permission-picker';
+import { UNDO_MS } from '@/components/resource-list/bulk-delete-dialog';
+import { useRestoreUserMutation } from '../api/users-bulk-api';
 import { DeleteConfirm } from '@/components/record/delete-confirm';
 import { DetailList } from '@/components/record/detail-list';
 import { Field } from '@/components/record/field';
@@ -495,6 +497,7 @@ export function UserDelete({ id }: { id: string }) {
   const navigate = useNavigate();
   const me = useMyId();
   const [remove] = useDeleteUserMutation();
+  const [restore] = useRestoreUserMutation();
   const missing = useMissingPermissions('users.delete');
   if (missing.length) return <ForbiddenState need={missing} what="deleting users" />;
   return (
@@ -505,7 +508,7 @@ export function UserDelete({ id }: { id: string }) {
           what={[
             `The account of ${fullName(user)} (${user.email}).`,
             'Every device where they are signed in is signed out at once.',
-            'Their past actions stay in the audit trail. This cannot be undone.',
+            'Their past actions stay in the audit trail. You can undo it for a few seconds afterwards.',
           ]}
           block={
             user._id === me
@@ -518,7 +521,20 @@ export function UserDelete({ id }: { id: string }) {
           onConfirm={async () => {
             try {
               await remove(user._id).unwrap();
-              toast.success(`User “${user.userName}” deleted.`);
+              toast.success(`User “${user.userName}” deleted.`, {
+                duration: UNDO_MS,
+                action: {
+                  label: 'Undo',
+                  onClick: () =>
+                    void restore(user._id)
+                      .unwrap()
+                      .then(
+                        () => toast.success(`User “${user.userName}” restored.`),
+                        (error: unknown) =>
+                          toast.error(`Could not restore: ${errorMessage(error)}`),
+                      ),
+                },
+              });
               void navigate(LIST);
             } catch (error) {
               toast.error(errorMessage(error));

@@ -19,7 +19,11 @@ import { userSlice } from '@/lib/list-view-slices';
 import { sortableHeader } from '@/components/data-table/data-table-column-header';
 import { GatedButton } from '@/components/permission-gate';
 import { ResourceList } from '@/components/resource-list/resource-list';
+import { useMissingPermissions } from '@/hooks/use-held-permissions';
+import { usersBulkApi, useRestoreUserMutation } from '../api/users-bulk-api';
+import { Upload } from 'lucide-react';
 import { StatusBadge } from './status-badge';
+import { UserBulkActions } from './user-bulk-actions';
 
 export const USERS_URL: ListUrlConfig = {
   defaultSort: [],
@@ -32,6 +36,8 @@ export function UsersList() {
   const roles = useAllRolesQuery();
   const me = useSelector((s: RootStateWithAuth) => selectUserDetails({ auth: s.auth })?._id);
   const [deleteUser] = useDeleteUserMutation();
+  const [restoreUser] = useRestoreUserMutation();
+  const canUpdate = useMissingPermissions('users.update').length === 0;
   const roleName = useMemo(
     () => new Map((roles.data ?? []).map((r) => [r._id, r.name])),
     [roles.data],
@@ -119,11 +125,6 @@ export function UsersList() {
   );
   return (
     <ResourceList<User>
-      headerActions={
-        <GatedButton need="users.create" to="/app/company/users/invite" variant="outline">
-          <MailPlus aria-hidden="true" /> Invite user
-        </GatedButton>
-      }
       title="Users"
       description="People of your company, their status and roles."
       noun={['user', 'users']}
@@ -166,7 +167,48 @@ export function UsersList() {
       rowName={(u) => `${u.userName} (${fullName(u)})`}
       protectedReason={(u) => (u._id === me ? 'You cannot delete your own account.' : null)}
       deleteOne={(id) => deleteUser(id).unwrap()}
+      restoreMany={async (ids) => {
+        for (const id of ids) await restoreUser(id).unwrap();
+      }}
+      fetchMatchingIds={(query) =>
+        dispatch(
+          usersBulkApi.endpoints.matchingUserIds.initiate(
+            { search: query.search, filters: query.filters },
+            { subscribe: false, forceRefetch: true },
+          ),
+        ).unwrap()
+      }
+      bulkActions={
+        canUpdate
+          ? (selection) => (
+              <UserBulkActions
+                selection={selection}
+                roles={(roles.data ?? []).map((r) => ({ value: r._id, label: r.name }))}
+              />
+            )
+          : undefined
+      }
       fullReset
+      headerActions={
+        <>
+          <GatedButton
+            need="users.create"
+            to="/app/company/users/invite"
+            variant="outline"
+            hideWhenMissing
+          >
+            <MailPlus aria-hidden="true" /> Invite user
+          </GatedButton>
+          <GatedButton
+            need="users.create"
+            to="/app/company/users/import"
+            variant="outline"
+            hideWhenMissing
+          >
+            <Upload aria-hidden="true" /> Import users
+          </GatedButton>
+        </>
+      }
       initialHidden={{ phone: false, createdAt: false }}
       searchLabel="Search users"
     />

@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import { eq, inArray, or, sql } from 'drizzle-orm';
+import type { ImportAnswer, ImportColumn, ImportRowResult } from '@pa/contracts/users-bulk';
+import { createUserSchema } from '@pa/contracts/users';
+import { AppError } from '@pa/server-kit/errors';
+import type { PortalDb } from '../../db/client';
+import { roles, users } from '../../db/schema';
+import { hashPassword } from '../accounts/passwords';
+import { recordAudit, type AuditActor } from '../audit/record';
+import { assertHolds, codesOfRoles, lockCompany, type Actor } from '../roles/guards';
+import { readUserCsv, type CsvUserRow } from './import-csv';
+import { insertUser, type NewUser } from './users';
+
+const rowSchema = createUserSchema.omit({ password: true, roleIds: true, permissionIds: true });
+/** Which CSV column reports a problem of each user field. */
+const COLUMN_OF: Record<string, ImportColumn> = {
+  email: 'email',
+  userName: 'userName',
+  userFirstName: 'firstName',
+  userLastName: 'lastName',
+  phone: 'phone',
+  status: 'status',
+};
+
+type Checked = { line: number; result: ImportRowResult; user?: Omit<NewUser, 'passwordHash'> };
+
+/** The company's roles by lower-cased name. */
+async function rolesByName(db: PortalDb, companyId: string) {
+  const rows = await db
+    .select({ id: roles.id, name: roles.name })
+    .from(roles)
+    .where(eq(roles.companyId, companyId));
+  return new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
+}
+
+/** User names and emails (lower-cased) already taken among the file's, across every company. */
+async function takenNames(db: PortalDb, rows: CsvUserRow[]) {
+  const names = rows.map((row) => row.cells.userName.toLowerCase()).filter(Boolean);
+  const emails = rows.map((row) => row.cells.email.toLowerCase()).filter(Boolean);
+  const taken = await db
+    .select({ userName: users.userName, email: users.email })
+    .from(users)
+    .where(
+      or(
+        inArray(sql`lower(${users.userName})`, names.length ? names : ['']),
+        inArray(sql`lower(${users.email})`, emails.length ? emails : ['']),
+      ),
+    );
+  return {
+    names: new Set(taken.map((row) => row.userName.toLowerCase())),
+    emails: new Set(taken.map((row) => row.email.toLowerCase())),
+  };
+}
+
+/**
+ * Checks every row as `POST /api/users` would (field rules, unique user name and email, in the
+ * database and within the file, roles by name that the caller holds) without writing anything.
+ */
+async function checkRows(db: PortalDb, actor: Actor, rows: CsvUserRow[]): Promise<Checked[]> {
+  const [roleIds, taken] = await Promise.all([
+    rolesByName(db, actor.companyId),
+    takenNames(db, rows),
+  ]);
+  const seen = { names: new Set<string>(), emails: new Set<string>() };
+  const checked: Checked[] = [];
+  for (const { line, cells } of rows) {
+    const errors: ImportRowResult['errors'] = [];
+    const parsed = rowSchema.safeParse({
+      email: cells.email,
+      userName: cells.userName,
+      userFirstName: cells.firstName,
+      userLastName: cells.lastName,
+      phone: cells.phone,
+      status: cells.status ? cells.status.toLowerCase() : undefined,
+    });
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues)
+        errors.push({ field: COLUMN_OF[String(issue.path[0])] ?? 'row', message: issue.message });
+    }
+    const name = cells.userName.toLowerCase();
+    const email = cells.email.toLowerCase();
+    if (name && (taken.names.has(name) || seen.names.has(name)))
+      errors.push({
+        field: 'userName',
+        message: `The user name "${cells.userName}" is already taken.`,
+      });
+    if (email && (taken.emails.has(email) || seen.emails.has(email)))
+      errors.push({ field: 'email', message: `The email ${cells.email} is already used.` });
+    seen.names.add(name);
+    seen.emails.add(email);
+    const names = cells.roles
+      .split(';')
+      .map((n) => n.trim())
+      .filter(Boolean);
+    const unknown = names.filter((n) => !roleIds.has(n.toLowerCase()));
+    if (unknown.length)
+      errors.push({
+        field: 'roles',
+        message: `No role named ${unknown.map((n) => `"${n}"`).join(', ')}.`,
+      });
+    const ids = names.map((n) => roleIds.get(n.toLowerCase())).filter((id) => id !== undefined);
+    try {
+      assertHolds(actor, await codesOfRoles(db, actor.companyId, ids), 'give these roles');
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      errors.push({ field: 'roles', message: error.message });
+    }
+    const result: ImportRowResult = {
+      line,
+      email: cells.email,
+      userName: cells.userName,
+      outcome: errors.length ? 'error' : 'create',
+      errors,
+    };
+    const user =
+      parsed.success && !errors.length
+        ? { ...parsed.data, roleIds: [...new Set(ids)], permissionIds: [] }
+        : undefined;
+    checked.push({ line, result, ...(user && { user }) });
+  }
+  return checked;
+}
+
+/**
+ * The CSV import: a dry run reports each row's outcome and writes nothing; an apply creates every
+ * valid row (one transaction each, so a row refused at the last moment does not undo the others)
+ * and reports each row. Imported users get an unknown random password: they sign in after a
+ * password reset (or an invitation). One `user.import` event sums the apply up, next to each
+ * user's own `user.create`.
+ */
+export async function importUsers(
+  db: PortalDb,
+  actor: Actor,
+  csv: string,
+  dryRun: boolean,
+  audit: AuditActor,
+): Promise<ImportAnswer> {
+  const checked = await checkRows(db, actor, readUserCsv(csv));
+  const valid = checked.filter((row) => row.user).length;
+  if (dryRun || valid === 0) return summary(checked, dryRun);
+  const passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
+  for (const row of checked) {
+    if (!row.user) continue;
+    const user = row.user;
+    try {
+      const created = await db.transaction(async (tx) => {
+        await lockCompany(tx, actor.companyId);
+        return insertUser(tx, actor, { ...user, passwordHash }, audit);
+      });
+      row.result = { ...row.result, outcome: 'created', userId: created._id };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      row.result = {
+        ...row.result,
+        outcome: 'error',
+        errors: [{ field: 'row', message: error.message }],
+      };
+    }
+  }
+  const answer = summary(checked, false);
+  await recordAudit(db, {
+    ...audit,
+    action: 'user.import',
+    entityType: 'user',
+    after: { rows: checked.length, created: answer.created, failed: answer.invalid },
+  });
+  return answer;
+}
+
+function summary(checked: Checked[], dryRun: boolean): ImportAnswer {
+  const rows = checked.map((row) => row.result);
+  const invalid = rows.filter((row) => row.outcome === 'error').length;
+  return {
+    dryRun,
+    rows,
+    valid: rows.length - invalid,
+    invalid,
+    created: rows.filter((row) => row.outcome === 'created').length,
+  };
+}

@@ -1,0 +1,3 @@
+import { ImportUsersPage } from '@/features/users/import/import-users-page';
+
+export const UserImportRoute = () => <ImportUsersPage />;
