@@ -235,6 +235,34 @@ describe.each(DATABASES)('invitations on %s', (database) => {
     );
   });
 
+  it('a company that requires a second step has the invitee enrol before any token', async () => {
+    const policy = (requireFor: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/security/mfa-policy',
+        payload: { requireFor, permissionCodes: [] },
+        headers: admin,
+      });
+    const email = newEmail();
+    expect((await invite({ email })).statusCode).toBe(201);
+    const { token } = await mailedToken(email, 'accept-invitation');
+    expect((await policy('everyone')).statusCode).toBe(200);
+    try {
+      const done = await accept({ token, password: PASSWORD });
+      expect(done.statusCode).toBe(200);
+      const data = done.json().data;
+      expect(data).toMatchObject({ mfaRequired: true, enrolmentRequired: true });
+      expect(typeof data.mfaToken).toBe('string');
+      expect(data.accessToken).toBeUndefined();
+      expect(done.headers['set-cookie']).toBeUndefined();
+      // the account exists and the link is used
+      expect(await usersWithEmail(email)).toHaveLength(1);
+      expect((await accept({ token, password: PASSWORD })).statusCode).toBe(410);
+    } finally {
+      expect((await policy('nobody')).statusCode).toBe(200);
+    }
+  });
+
   it('suggests a free user name from the email when none is given', async () => {
     const first = await t.createUser();
     const email = `${first.userName}@elsewhere.test`;
