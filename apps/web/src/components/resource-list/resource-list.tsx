@@ -1,6 +1,6 @@
 import type { ColumnDef, VisibilityState } from '@tanstack/react-table';
 import { Download, Eye, Pencil, Plus, RotateCcw, Trash2, X } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type * as React from 'react';
 import { toast } from 'sonner';
 import { formatSort, type Paginated } from '@pa/contracts/list-query';
@@ -18,6 +18,7 @@ import { DataTable } from '@/components/data-table/data-table';
 import {
   DataTableFacetFilter,
   type FacetOption,
+  type FacetSearch,
 } from '@/components/data-table/data-table-facet-filter';
 import { DataTablePagination } from '@/components/data-table/data-table-pagination';
 import { DataTableViewOptions } from '@/components/data-table/data-table-view-options';
@@ -32,10 +33,16 @@ export interface Facet {
   key: string;
   title: string;
   options: readonly FacetOption[];
+  /** One value at a time (the API takes one for this filter); otherwise several. */
+  single?: boolean;
+  search?: FacetSearch;
+  labelOf?: (value: string) => string;
 }
 
 export interface ListResult<T> {
   data?: Paginated<T>;
+  /** The answer for the current arguments only (undefined while a new search or page loads). */
+  currentData?: Paginated<T>;
   error?: unknown;
   isLoading: boolean;
   isFetching: boolean;
@@ -75,6 +82,13 @@ export interface ResourceListProps<T extends { _id: string }> {
   toolbarExtra?: (controls: ListViewControls) => React.ReactNode;
   /** Replaces the view/edit/delete buttons of each row. */
   renderRowActions?: (row: T) => React.ReactNode;
+  /**
+   * Rows can be selected for bulk actions other than delete (status, roles…): shows the row
+   * checkboxes even to those who may not delete. Hook for the bulk changes of issue 26.
+   */
+  selectable?: boolean;
+  /** Buttons acting on the selected rows, beside "Delete selected". */
+  bulkActions?: (rows: T[], clearSelection: () => void) => React.ReactNode;
 }
 
 export function ResourceList<T extends { _id: string }>(props: ResourceListProps<T>) {
@@ -106,10 +120,21 @@ function ResourceListScreen<T extends { _id: string }>({
   searchLabel,
   toolbarExtra,
   renderRowActions,
+  selectable,
+  bulkActions,
 }: ResourceListProps<T>) {
   const controls = useListView(slice, urlConfig);
   const { view } = controls;
   const result = useList(controls.query, { skip: controls.restoring });
+  // Row checkboxes only for those who may act on a selection.
+  const missingDelete = useMissingPermissions(permissions.delete ?? []);
+  const canDelete = !!permissions.delete && !!deleteOne && missingDelete.length === 0;
+  // A page past the end (after deleting the last rows, or `?page=999`) moves to the last real one.
+  const lastPage = result.currentData ? Math.max(result.currentData.totalPages, 1) : null;
+  const { clampPage } = controls;
+  useEffect(() => {
+    if (lastPage !== null && view.currentPage > lastPage) clampPage(lastPage);
+  }, [lastPage, view.currentPage, clampPage]);
   const forbidden = (result.error as { status?: unknown } | undefined)?.status === 403;
   const [bulkOpen, setBulkOpen] = useState(false);
   const [exporting, setExporting] = useState<string | null>(null);
@@ -178,6 +203,7 @@ function ResourceListScreen<T extends { _id: string }>({
                 size="icon"
                 className="size-8 text-destructive hover:text-destructive"
                 aria-label={`Delete ${name}`}
+                blockedReason={protectedReason?.(row.original) ?? null}
               >
                 <Trash2 aria-hidden="true" />
               </GatedButton>
@@ -191,10 +217,12 @@ function ResourceListScreen<T extends { _id: string }>({
     },
   ];
   const { table, resetColumns } = useServerTable({
-    columns: permissions.delete ? allColumns : allColumns.filter((c) => c.id !== 'select'),
+    columns: canDelete || selectable ? allColumns : allColumns.filter((c) => c.id !== 'select'),
     answer: result.data,
     controls,
     initialHidden,
+    storageKey: slice.name,
+    selectable: canDelete || !!selectable,
   });
   const selectedRows = table.getSelectedRowModel().rows.map((r) => r.original);
 
@@ -260,6 +288,9 @@ function ResourceListScreen<T extends { _id: string }>({
               key={facet.key}
               title={facet.title}
               options={facet.options}
+              single={facet.single}
+              search={facet.search}
+              labelOf={facet.labelOf}
               value={view.filters[facet.key]}
               onChange={(value) => controls.setFilter(facet.key, value)}
             />
@@ -285,7 +316,8 @@ function ResourceListScreen<T extends { _id: string }>({
           ) : null}
         </div>
         <div className="flex flex-wrap items-center gap-2 xl:ml-auto">
-          {permissions.delete && deleteOne ? (
+          {bulkActions?.(selectedRows, () => table.resetRowSelection())}
+          {canDelete && permissions.delete ? (
             <GatedButton
               need={permissions.delete}
               size="sm"
@@ -314,7 +346,10 @@ function ResourceListScreen<T extends { _id: string }>({
       <DataTable
         table={table}
         label={title}
-        isLoading={result.isLoading || controls.restoring}
+        // A new search, filter or page shows placeholders, not the old rows under the new query.
+        isLoading={
+          result.isLoading || controls.restoring || (result.isFetching && !result.currentData)
+        }
         isFetching={result.isFetching}
         error={result.error}
         onRetry={() => void result.refetch()}

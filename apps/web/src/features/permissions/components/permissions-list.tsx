@@ -10,7 +10,7 @@ import {
   useListPermissionsQuery,
 } from '@/lib/api/company-api';
 import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
-import { formatDateTime } from '@/lib/format';
+import { RelativeTime } from '@/components/relative-time';
 import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
 import { permissionSlice } from '@/lib/list-view-slices';
 import { sortableHeader } from '@/components/data-table/data-table-column-header';
@@ -92,7 +92,7 @@ export function PermissionsList() {
         id: 'createdAt',
         accessorKey: 'createdAt',
         header: sortableHeader('Created'),
-        cell: ({ row }) => formatDateTime(row.original.createdAt),
+        cell: ({ row }) => <RelativeTime iso={row.original.createdAt} />,
         meta: { label: 'Created' },
       },
     ],
@@ -117,8 +117,8 @@ export function PermissionsList() {
       }
       columns={columns}
       facets={[
-        { key: 'group', title: 'Group', options: groups },
-        { key: 'isSystem', title: 'Type', options: SYSTEM_OPTIONS },
+        { key: 'group', title: 'Group', options: groups, single: true },
+        { key: 'isSystem', title: 'Type', options: SYSTEM_OPTIONS, single: true },
       ]}
       csvColumns={[
         { header: 'id', value: (p) => p._id },

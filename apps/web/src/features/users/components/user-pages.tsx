@@ -100,15 +100,20 @@ function useRecord(id: string) {
   return result;
 }
 
+/** What this user may read besides users: role pages and the permission list. */
+function useReadable() {
+  const held = useHeldPermissions();
+  return { roles: held.includes('roles.read'), permissions: held.includes('permissions.read') };
+}
+
 export function UserView({ id }: { id: string }) {
   const result = useRecord(id);
-  const roles = useAllRolesQuery();
-  const permissions = useAllPermissionsQuery();
+  const can = useReadable();
+  const permissions = useAllPermissionsQuery(undefined, { skip: !can.permissions });
   const me = useMyId();
   return (
     <RecordState {...result} noun="user" listPath={LIST} need="users.read">
       {(user) => {
-        const roleNames = (roles.data ?? []).filter((r) => user.roleIds.includes(r._id));
         const direct = (permissions.data ?? []).filter((p) => user.permissionIds.includes(p._id));
         return (
           <div className="grid max-w-4xl gap-6">
@@ -144,13 +149,19 @@ export function UserView({ id }: { id: string }) {
                     ['Status', <StatusBadge status={user.status} />],
                     [
                       'Roles',
-                      roleNames.length ? (
+                      user.roles.length ? (
                         <span className="flex flex-wrap gap-1">
-                          {roleNames.map((r) => (
-                            <Badge key={r._id} variant="outline" asChild>
-                              <Link to={`/app/company/roles/${r._id}/read`}>{r.name}</Link>
-                            </Badge>
-                          ))}
+                          {user.roles.map((r) =>
+                            can.roles ? (
+                              <Badge key={r._id} variant="outline" asChild>
+                                <Link to={`/app/company/roles/${r._id}/read`}>{r.name}</Link>
+                              </Badge>
+                            ) : (
+                              <Badge key={r._id} variant="outline">
+                                {r.name}
+                              </Badge>
+                            ),
+                          )}
                         </span>
                       ) : (
                         'None'
@@ -158,7 +169,9 @@ export function UserView({ id }: { id: string }) {
                     ],
                     [
                       'Direct permissions',
-                      direct.length ? (
+                      !can.permissions && user.permissionIds.length ? (
+                        `${user.permissionIds.length} (their names need the permissions.read permission)`
+                      ) : direct.length ? (
                         <span className="flex flex-wrap gap-1">
                           {direct.map((p) => (
                             <Badge key={p._id} variant="secondary" className="font-mono">
@@ -256,8 +269,9 @@ export function UserEdit({ id }: { id: string }) {
 
 function UserFormCard({ record }: { record?: User }) {
   const dispatch = useThunkDispatch();
-  const roles = useAllRolesQuery();
-  const permissions = useAllPermissionsQuery();
+  const can = useReadable();
+  const roles = useAllRolesQuery(undefined, { skip: !can.roles });
+  const permissions = useAllPermissionsQuery(undefined, { skip: !can.permissions });
   const held = new Set(useHeldPermissions());
   const me = useMyId();
   const [create] = useCreateUserMutation();
@@ -393,6 +407,9 @@ function UserFormCard({ record }: { record?: User }) {
                 {errors.roleIds.message}
               </p>
             ) : null}
+            {can.roles ? null : (
+              <NeedToChoose code="roles.read" what="roles" current={record?.roles} />
+            )}
             <Controller
               control={form.control}
               name="roleIds"
@@ -442,19 +459,23 @@ function UserFormCard({ record }: { record?: User }) {
             <legend className="mb-2 text-sm font-medium">
               Direct permissions (besides the roles’)
             </legend>
-            <Controller
-              control={form.control}
-              name="permissionIds"
-              render={({ field }) => (
-                <PermissionPicker
-                  permissions={permissions.data ?? []}
-                  value={field.value}
-                  onChange={field.onChange}
-                  disabledReason={selfLock}
-                  idPrefix="user-permission"
-                />
-              )}
-            />
+            {can.permissions ? (
+              <Controller
+                control={form.control}
+                name="permissionIds"
+                render={({ field }) => (
+                  <PermissionPicker
+                    permissions={permissions.data ?? []}
+                    value={field.value}
+                    onChange={field.onChange}
+                    disabledReason={selfLock}
+                    idPrefix="user-permission"
+                  />
+                )}
+              />
+            ) : (
+              <NeedToChoose code="permissions.read" what="direct permissions" />
+            )}
           </fieldset>
           <RecordFormActions
             submitting={isSubmitting}
@@ -485,6 +506,24 @@ function UserFormCard({ record }: { record?: User }) {
         onCancel={editor.cancelStale}
       />
     </Card>
+  );
+}
+
+/** In place of a picker whose choices this user may not read: why, and what is set now. */
+function NeedToChoose({
+  code,
+  what,
+  current,
+}: {
+  code: string;
+  what: string;
+  current?: readonly { _id: string; name: string }[] | undefined;
+}) {
+  return (
+    <p className="text-sm text-muted-foreground">
+      Choosing {what} needs the {code} permission; they stay as they are.
+      {current ? ` Now: ${current.map((r) => r.name).join(', ') || 'none'}.` : ''}
+    </p>
   );
 }
 

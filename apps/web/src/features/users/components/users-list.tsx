@@ -11,8 +11,10 @@ import {
   useDeleteUserMutation,
   useListUsersQuery,
 } from '@/lib/api/company-api';
+import { useMissingPermissions } from '@/hooks/use-held-permissions';
 import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
-import { formatDateTime, fullName } from '@/lib/format';
+import { RelativeTime } from '@/components/relative-time';
+import { fullName } from '@/lib/format';
 import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
 import { userSlice } from '@/lib/list-view-slices';
 import { sortableHeader } from '@/components/data-table/data-table-column-header';
@@ -27,13 +29,11 @@ export const USERS_URL: ListUrlConfig = {
 
 export function UsersList() {
   const dispatch = useThunkDispatch();
-  const roles = useAllRolesQuery();
+  // Role names come with each user; the full role list (for the filter) needs roles.read.
+  const canReadRoles = useMissingPermissions('roles.read').length === 0;
+  const roles = useAllRolesQuery(undefined, { skip: !canReadRoles });
   const me = useSelector((s: RootStateWithAuth) => selectUserDetails({ auth: s.auth })?._id);
   const [deleteUser] = useDeleteUserMutation();
-  const roleName = useMemo(
-    () => new Map((roles.data ?? []).map((r) => [r._id, r.name])),
-    [roles.data],
-  );
   const columns = useMemo<ColumnDef<User>[]>(
     () => [
       {
@@ -89,9 +89,9 @@ export function UsersList() {
         enableSorting: false,
         cell: ({ row }) => (
           <div className="flex flex-wrap gap-1">
-            {row.original.roleIds.map((id) => (
-              <Badge key={id} variant="outline">
-                {roleName.get(id) ?? '…'}
+            {row.original.roles.map((role) => (
+              <Badge key={role._id} variant="outline">
+                {role.name}
               </Badge>
             ))}
           </div>
@@ -102,18 +102,18 @@ export function UsersList() {
         id: 'lastSignInAt',
         accessorKey: 'lastSignInAt',
         header: sortableHeader('Last sign-in'),
-        cell: ({ row }) => formatDateTime(row.original.lastSignInAt),
+        cell: ({ row }) => <RelativeTime iso={row.original.lastSignInAt} />,
         meta: { label: 'Last sign-in' },
       },
       {
         id: 'createdAt',
         accessorKey: 'createdAt',
         header: sortableHeader('Created'),
-        cell: ({ row }) => formatDateTime(row.original.createdAt),
+        cell: ({ row }) => <RelativeTime iso={row.original.createdAt} />,
         meta: { label: 'Created' },
       },
     ],
-    [roleName],
+    [],
   );
   return (
     <ResourceList<User>
@@ -132,11 +132,15 @@ export function UsersList() {
       columns={columns}
       facets={[
         { key: 'status', title: 'Status', options: USER_STATUS_LIST },
-        {
-          key: 'roleId',
-          title: 'Role',
-          options: (roles.data ?? []).map((r) => ({ value: r._id, label: r.name })),
-        },
+        ...(canReadRoles
+          ? [
+              {
+                key: 'roleId',
+                title: 'Role',
+                options: (roles.data ?? []).map((r) => ({ value: r._id, label: r.name })),
+              },
+            ]
+          : []),
       ]}
       csvColumns={[
         { header: 'id', value: (u) => u._id },
@@ -146,7 +150,7 @@ export function UsersList() {
         { header: 'email', value: (u) => u.email },
         { header: 'phone', value: (u) => u.phone },
         { header: 'status', value: (u) => u.status },
-        { header: 'roles', value: (u) => u.roleIds.map((id) => roleName.get(id) ?? id).join('; ') },
+        { header: 'roles', value: (u) => u.roles.map((role) => role.name).join('; ') },
         { header: 'lastSignInAt', value: (u) => u.lastSignInAt },
         { header: 'createdAt', value: (u) => u.createdAt },
       ]}
