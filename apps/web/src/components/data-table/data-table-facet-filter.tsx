@@ -86,7 +86,11 @@ export function DataTableFacetFilter({
           ) : null}
         </Button>
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="start" className="max-h-80 min-w-52 overflow-y-auto">
+      <DropdownMenuContent
+        align="start"
+        className="max-h-80 min-w-52 overflow-y-auto"
+        regionLabel={`${title} filter`}
+      >
         <DropdownMenuLabel>{title}</DropdownMenuLabel>
         {search ? (
           <div className="px-2 pb-1">

@@ -16,8 +16,10 @@ const users = () => import('./users');
 const roles = () => import('./roles');
 const permissions = () => import('./permissions');
 const audit = () => import('./audit');
+const index = () => import('./company-index');
 
 export const companyRoutes: RouteObject[] = [
+  { index: true, lazy: screen(index, 'CompanyIndexRoute') },
   { path: 'users', lazy: screen(users, 'UsersListRoute') },
   { path: 'users/create', lazy: screen(users, 'UserCreateRoute') },
   { path: 'users/:id/read', lazy: screen(users, 'UserViewRoute') },

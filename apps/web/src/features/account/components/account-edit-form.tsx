@@ -66,7 +66,7 @@ export function AccountEditForm() {
   return (
     <Card className="max-w-2xl">
       <CardHeader>
-        <CardTitle>Edit account</CardTitle>
+        <CardTitle level={1}>Edit account</CardTitle>
         <CardDescription>
           Your name and email. Roles are managed by your administrators.
         </CardDescription>

@@ -27,7 +27,7 @@ export function AccountView() {
     <div className="grid max-w-3xl gap-6">
       <Card>
         <CardHeader>
-          <CardTitle>My account</CardTitle>
+          <CardTitle level={1}>My account</CardTitle>
           <CardDescription>Your details in {data?.companyName ?? 'your company'}.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">

@@ -34,7 +34,7 @@ export function ChangePasswordCard() {
   return (
     <Card className="max-w-2xl">
       <CardHeader>
-        <CardTitle>Change password</CardTitle>
+        <CardTitle level={1}>Change password</CardTitle>
         <CardDescription>At least 12 characters.</CardDescription>
       </CardHeader>
       <CardContent>

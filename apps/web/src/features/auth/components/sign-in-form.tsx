@@ -44,7 +44,7 @@ export function SignInCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Sign In</CardTitle>
+        <CardTitle level={1}>Sign In</CardTitle>
         <CardDescription>Use your user name or email and your password.</CardDescription>
       </CardHeader>
       <CardContent>

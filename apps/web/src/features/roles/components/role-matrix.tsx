@@ -232,7 +232,7 @@ function RoleMatrixScreen() {
                                   <span
                                     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a disabled control cannot take focus; this wrapper does, so keyboard users reach the tooltip saying why
                                     tabIndex={0}
-                                    className="inline-flex rounded-sm p-1 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                                    className="inline-flex rounded-sm p-1 outline-none focus-visible:ring-[3px] focus-visible:ring-ring"
                                     aria-label={`${label} — locked: ${lock}`}
                                   >
                                     {box}

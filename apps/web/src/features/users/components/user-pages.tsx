@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { LogOut, Pencil, Trash2 } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useSelector } from 'react-redux';
 import { Link, useNavigate } from 'react-router';
@@ -202,12 +202,17 @@ export function UserView({ id }: { id: string }) {
 function EndSessionsButton({ user, self }: { user: User; self: boolean }) {
   const [open, setOpen] = useState(false);
   const [revoke, { isLoading }] = useRevokeUserSessionsMutation();
+  // The dialog opens from state, not from its own trigger, so it is told where focus goes back.
+  const trigger = useRef<HTMLElement | null>(null);
   return (
     <>
       <GatedButton
         need="users.update"
         variant="outline"
-        onClick={() => setOpen(true)}
+        onClick={(event) => {
+          trigger.current = event.currentTarget;
+          setOpen(true);
+        }}
         blockedReason={
           self
             ? 'To end your own sign-ins, use “Sign out everywhere else” on your account page.'
@@ -217,7 +222,12 @@ function EndSessionsButton({ user, self }: { user: User; self: boolean }) {
         <LogOut aria-hidden="true" /> End all sessions
       </GatedButton>
       <AlertDialog open={open} onOpenChange={setOpen}>
-        <AlertDialogContent>
+        <AlertDialogContent
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            trigger.current?.focus();
+          }}
+        >
           <AlertDialogHeader>
             <AlertDialogTitle>End all sessions of {user.userName}?</AlertDialogTitle>
             <AlertDialogDescription>
@@ -340,7 +350,7 @@ function UserFormCard({ record }: { record?: User }) {
     <Card className="max-w-4xl">
       <PageTitle title={title} />
       <CardHeader>
-        <CardTitle>{title}</CardTitle>
+        <CardTitle level={1}>{title}</CardTitle>
         <CardDescription>
           You can give only roles and permissions you hold yourself.
         </CardDescription>
