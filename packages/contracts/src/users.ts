@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { passwordSchema } from './accounts';
+import { passwordSchema, phoneSchema } from './accounts';
 import { anyOf } from './list-query';
 import { singleLineText } from './text';
 
@@ -64,11 +64,6 @@ export const userNameSchema = singleLineText()
 const emailSchema = z.email('Enter a valid email address').max(254);
 const nameSchema = (label: string) =>
   singleLineText().trim().min(1, `Enter the ${label}`).max(100, `The ${label} is too long`);
-const phoneSchema = z
-  .string()
-  .trim()
-  .max(40, 'The phone number is too long')
-  .regex(/^[0-9+()./ -]*$/, 'Enter a phone number (digits, spaces, + ( ) . / -)');
 
 /** `POST /api/users`. */
 export const createUserSchema = z.object({

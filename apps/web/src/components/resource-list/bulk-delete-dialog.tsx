@@ -141,10 +141,10 @@ export function BulkDeleteDialog<T extends { _id: string }>({
 /** A list that may scroll: keyboard users can focus it to scroll (axe `scrollable-region-focusable`). */
 function ScrollList({ label, children }: { label: string; children: React.ReactNode }) {
   return (
-    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must be reachable by keyboard
     <div
       role="region"
       aria-label={label}
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must be reachable by keyboard
       tabIndex={0}
       className="max-h-72 overflow-y-auto rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring"
     >

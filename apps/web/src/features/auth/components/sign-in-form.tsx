@@ -13,7 +13,7 @@ import { useSignInMutation } from '../api/auth-api';
 import { returnPathAfterSignIn, type ReturnState } from '../lib/return-path';
 
 export function SignInCard() {
-  const [signIn, { error, isLoading }] = useSignInMutation();
+  const [signIn, { error, isLoading, reset: forgetAnswer }] = useSignInMutation();
   const dispatch = useDispatch();
   const navigate = useNavigate();
   const location = useLocation();
@@ -27,7 +27,9 @@ export function SignInCard() {
     defaultValues: { login: '', password: '' },
   });
 
+  // A new attempt (valid or not) starts without the last answer's "Invalid credentials.".
   const onSubmit = handleSubmit(async (form) => {
+    forgetAnswer();
     try {
       const { accessToken, refreshToken, ...userDetails } = await signIn(
         toSignInBody(form),
@@ -38,7 +40,7 @@ export function SignInCard() {
     } catch (err) {
       console.error('Sign-in error:', err);
     }
-  });
+  }, forgetAnswer);
 
   const busy = isLoading || isSubmitting;
   return (

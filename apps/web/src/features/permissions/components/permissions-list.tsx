@@ -45,7 +45,7 @@ export function PermissionsList() {
         cell: ({ row }) => (
           <Link
             to={`/app/company/permissions/${row.original._id}/read`}
-            className="font-mono text-xs font-medium underline-offset-4 hover:underline"
+            className="block max-w-56 truncate font-mono text-xs font-medium underline-offset-4 hover:underline"
           >
             {row.original.code}
           </Link>
@@ -53,7 +53,17 @@ export function PermissionsList() {
         enableHiding: false,
         meta: { label: 'Code' },
       },
-      { id: 'name', accessorKey: 'name', header: sortableHeader('Name'), meta: { label: 'Name' } },
+      {
+        id: 'name',
+        accessorKey: 'name',
+        header: sortableHeader('Name'),
+        cell: ({ row }) => (
+          <span className="block max-w-56 truncate" title={row.original.name}>
+            {row.original.name}
+          </span>
+        ),
+        meta: { label: 'Name' },
+      },
       {
         id: 'group',
         accessorKey: 'group',
@@ -140,6 +150,7 @@ export function PermissionsList() {
       protectedReason={(p) => permissionDeleteBlock(p)?.reason ?? null}
       deleteOne={(id) => deletePermission(id).unwrap()}
       initialHidden={{ createdAt: false, description: false }}
+      fullReset
       searchLabel="Search permissions"
     />
   );

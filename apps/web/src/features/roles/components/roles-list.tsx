@@ -39,7 +39,7 @@ export function RolesList() {
         cell: ({ row }) => (
           <Link
             to={`/app/company/roles/${row.original._id}/read`}
-            className="font-medium underline-offset-4 hover:underline"
+            className="block max-w-56 truncate font-medium underline-offset-4 hover:underline"
           >
             {row.original.name}
           </Link>
@@ -138,6 +138,7 @@ export function RolesList() {
           <Grid3x3 aria-hidden="true" /> Permission matrix
         </GatedButton>
       }
+      fullReset
       searchLabel="Search roles"
     />
   );

@@ -43,7 +43,8 @@ export function UsersList() {
         cell: ({ row }) => (
           <Link
             to={`/app/company/users/${row.original._id}/read`}
-            className="font-medium underline-offset-4 hover:underline"
+            className="block max-w-40 truncate font-medium underline-offset-4 hover:underline"
+            title={row.original.userName}
           >
             {row.original.userName}
           </Link>
@@ -54,12 +55,14 @@ export function UsersList() {
       {
         id: 'userFirstName',
         accessorKey: 'userFirstName',
+        cell: ({ row }) => <Clipped text={row.original.userFirstName} />,
         header: sortableHeader('First name'),
         meta: { label: 'First name' },
       },
       {
         id: 'userLastName',
         accessorKey: 'userLastName',
+        cell: ({ row }) => <Clipped text={row.original.userLastName} />,
         header: sortableHeader('Last name'),
         meta: { label: 'Last name' },
       },
@@ -67,6 +70,7 @@ export function UsersList() {
         id: 'email',
         accessorKey: 'email',
         header: sortableHeader('Email'),
+        cell: ({ row }) => <Clipped text={row.original.email} width="max-w-56" />,
         meta: { label: 'Email' },
       },
       {
@@ -88,10 +92,12 @@ export function UsersList() {
         header: 'Roles',
         enableSorting: false,
         cell: ({ row }) => (
-          <div className="flex flex-wrap gap-1">
+          <div className="flex max-w-64 flex-wrap gap-1">
             {row.original.roles.map((role) => (
-              <Badge key={role._id} variant="outline">
-                {role.name}
+              <Badge key={role._id} variant="outline" className="max-w-full">
+                <span className="truncate" title={role.name}>
+                  {role.name}
+                </span>
               </Badge>
             ))}
           </div>
@@ -167,5 +173,14 @@ export function UsersList() {
       initialHidden={{ phone: false, createdAt: false }}
       searchLabel="Search users"
     />
+  );
+}
+
+/** Long names stop at a width (full text on hover), so Status, Roles and actions stay on screen. */
+function Clipped({ text, width = 'max-w-40' }: { text: string; width?: string }) {
+  return (
+    <span className={`block truncate ${width}`} title={text}>
+      {text || '—'}
+    </span>
   );
 }
