@@ -213,7 +213,8 @@ function ResourceListScreen<T extends { _id: string }>({
       },
       enableSorting: false,
       enableHiding: false,
-      meta: { className: 'w-28 text-right' },
+      // Stays in view when long content makes the table scroll sideways.
+      meta: { className: 'sticky right-0 w-28 bg-background text-right' },
     },
   ];
   const { table, resetColumns } = useServerTable({

@@ -43,7 +43,7 @@ export function UsersList() {
         cell: ({ row }) => (
           <Link
             to={`/app/company/users/${row.original._id}/read`}
-            className="block max-w-40 truncate font-medium underline-offset-4 hover:underline"
+            className="block max-w-32 truncate font-medium underline-offset-4 hover:underline"
             title={row.original.userName}
           >
             {row.original.userName}
@@ -70,7 +70,7 @@ export function UsersList() {
         id: 'email',
         accessorKey: 'email',
         header: sortableHeader('Email'),
-        cell: ({ row }) => <Clipped text={row.original.email} width="max-w-56" />,
+        cell: ({ row }) => <Clipped text={row.original.email} width="max-w-44 2xl:max-w-64" />,
         meta: { label: 'Email' },
       },
       {
@@ -92,7 +92,7 @@ export function UsersList() {
         header: 'Roles',
         enableSorting: false,
         cell: ({ row }) => (
-          <div className="flex max-w-64 flex-wrap gap-1">
+          <div className="flex max-w-48 flex-wrap gap-1">
             {row.original.roles.map((role) => (
               <Badge key={role._id} variant="outline" className="max-w-full">
                 <span className="truncate" title={role.name}>
@@ -177,7 +177,7 @@ export function UsersList() {
 }
 
 /** Long names stop at a width (full text on hover), so Status, Roles and actions stay on screen. */
-function Clipped({ text, width = 'max-w-40' }: { text: string; width?: string }) {
+function Clipped({ text, width = 'max-w-28 2xl:max-w-48' }: { text: string; width?: string }) {
   return (
     <span className={`block truncate ${width}`} title={text}>
       {text || '—'}
