@@ -93,7 +93,8 @@ export function DataTableFacetFilter({
       >
         <DropdownMenuLabel>{title}</DropdownMenuLabel>
         {search ? (
-          <div className="px-2 pb-1">
+          // A menu holds only items and groups (axe aria-required-children): the field is a group.
+          <div role="group" aria-label={search.label} className="px-2 pb-1">
             <label htmlFor={searchId} className="sr-only">
               {search.label}
             </label>
@@ -127,7 +128,13 @@ export function DataTableFacetFilter({
           </DropdownMenuCheckboxItem>
         ))}
         {shown.length === 0 ? (
-          <p className="px-2 py-1.5 text-sm text-muted-foreground">No matches.</p>
+          <div
+            role="group"
+            aria-label="No matches"
+            className="px-2 py-1.5 text-sm text-muted-foreground"
+          >
+            No matches.
+          </div>
         ) : null}
         {chosen.length ? (
           <>
