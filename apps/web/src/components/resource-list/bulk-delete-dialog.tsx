@@ -148,7 +148,9 @@ function ScrollList({ label, children }: { label: string; children: React.ReactN
       tabIndex={0}
       className="max-h-72 overflow-y-auto rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring"
     >
-      <ul className="grid gap-1 text-sm">{children}</ul>
+      <ul className="grid gap-1 text-sm" aria-label={label}>
+        {children}
+      </ul>
     </div>
   );
 }
