@@ -90,11 +90,13 @@ export function DataTableFacetFilter({
         align="start"
         className="max-h-80 min-w-52 overflow-y-auto"
         regionLabel={`${title} filter`}
+        // With a search field it is not a pure menu (axe aria-required-children): a dialog whose
+        // choices form a group.
+        {...(search ? { role: 'dialog', 'aria-label': `${title} filter` } : {})}
       >
         <DropdownMenuLabel>{title}</DropdownMenuLabel>
         {search ? (
-          // A menu holds only items and groups (axe aria-required-children): the field is a group.
-          <div role="group" aria-label={search.label} className="px-2 pb-1">
+          <div className="px-2 pb-1">
             <label htmlFor={searchId} className="sr-only">
               {search.label}
             </label>
@@ -115,35 +117,31 @@ export function DataTableFacetFilter({
             ) : null}
           </div>
         ) : null}
-        <DropdownMenuSeparator />
-        {shown.map((option) => (
-          <DropdownMenuCheckboxItem
-            key={option.value}
-            checked={chosen.includes(option.value)}
-            onCheckedChange={(on) => toggle(option.value, on === true)}
-            // Several values: the menu stays open for the next one.
-            onSelect={(event) => (single ? undefined : event.preventDefault())}
-          >
-            {option.label}
-          </DropdownMenuCheckboxItem>
-        ))}
-        {shown.length === 0 ? (
-          <div
-            role="group"
-            aria-label="No matches"
-            className="px-2 py-1.5 text-sm text-muted-foreground"
-          >
-            No matches.
-          </div>
-        ) : null}
-        {chosen.length ? (
-          <>
-            <DropdownMenuSeparator />
-            <DropdownMenuItem onSelect={() => onChange(undefined)}>
-              <X aria-hidden="true" /> Clear {title.toLowerCase()} filter
-            </DropdownMenuItem>
-          </>
-        ) : null}
+        <div role="group" aria-label={title}>
+          <DropdownMenuSeparator />
+          {shown.map((option) => (
+            <DropdownMenuCheckboxItem
+              key={option.value}
+              checked={chosen.includes(option.value)}
+              onCheckedChange={(on) => toggle(option.value, on === true)}
+              // Several values: the menu stays open for the next one.
+              onSelect={(event) => (single ? undefined : event.preventDefault())}
+            >
+              {option.label}
+            </DropdownMenuCheckboxItem>
+          ))}
+          {shown.length === 0 ? (
+            <p className="px-2 py-1.5 text-sm text-muted-foreground">No matches.</p>
+          ) : null}
+          {chosen.length ? (
+            <>
+              <DropdownMenuSeparator />
+              <DropdownMenuItem onSelect={() => onChange(undefined)}>
+                <X aria-hidden="true" /> Clear {title.toLowerCase()} filter
+              </DropdownMenuItem>
+            </>
+          ) : null}
+        </div>
       </DropdownMenuContent>
     </DropdownMenu>
   );
