@@ -231,8 +231,8 @@ test('shell and record pages: skip link, focus back after End all sessions, read
   await expectAccessible(page);
   await page.keyboard.press('Escape');
   await page.goto('/app/company/audit');
-  await page.getByRole('button', { name: 'Filter by Who' }).click();
   await page.getByRole('searchbox', { name: 'Search users' }).fill(tag);
+  await page.getByRole('button', { name: 'Filter by Who' }).click();
   await page.getByRole('menuitemcheckbox', { name: tag }).click();
   await expect(page).toHaveURL(new RegExp(`filters%5BactorId%5D=${user._id}`));
   await expectAccessible(page);

@@ -68,7 +68,7 @@ export function DataTableFacetFilter({
       .map((v) => ({ value: v, label: label(v) })),
     ...options,
   ];
-  return (
+  const menu = (
     <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <Button
@@ -90,59 +90,51 @@ export function DataTableFacetFilter({
         align="start"
         className="max-h-80 min-w-52 overflow-y-auto"
         regionLabel={`${title} filter`}
-        // With a search field it is not a pure menu (axe aria-required-children): a dialog whose
-        // choices form a group.
-        {...(search ? { role: 'dialog', 'aria-label': `${title} filter` } : {})}
       >
         <DropdownMenuLabel>{title}</DropdownMenuLabel>
-        {search ? (
-          <div className="px-2 pb-1">
-            <label htmlFor={searchId} className="sr-only">
-              {search.label}
-            </label>
-            <input
-              id={searchId}
-              type="search"
-              value={search.text}
-              placeholder={search.label}
-              // The menu's type-ahead would take the keys; the field keeps them.
-              onKeyDown={(event) => event.stopPropagation()}
-              onChange={(event) => search.onText(event.target.value)}
-              className="h-8 w-full rounded-md border bg-transparent px-2 text-sm"
-            />
-            {search.busy ? (
-              <p role="status" className="pt-1 text-xs text-muted-foreground">
-                Searching…
-              </p>
-            ) : null}
-          </div>
+        <DropdownMenuSeparator />
+        {shown.map((option) => (
+          <DropdownMenuCheckboxItem
+            key={option.value}
+            checked={chosen.includes(option.value)}
+            onCheckedChange={(on) => toggle(option.value, on === true)}
+            // Several values: the menu stays open for the next one.
+            onSelect={(event) => (single ? undefined : event.preventDefault())}
+          >
+            {option.label}
+          </DropdownMenuCheckboxItem>
+        ))}
+        {shown.length === 0 ? (
+          <p className="px-2 py-1.5 text-sm text-muted-foreground">No matches.</p>
         ) : null}
-        <div role="group" aria-label={title}>
-          <DropdownMenuSeparator />
-          {shown.map((option) => (
-            <DropdownMenuCheckboxItem
-              key={option.value}
-              checked={chosen.includes(option.value)}
-              onCheckedChange={(on) => toggle(option.value, on === true)}
-              // Several values: the menu stays open for the next one.
-              onSelect={(event) => (single ? undefined : event.preventDefault())}
-            >
-              {option.label}
-            </DropdownMenuCheckboxItem>
-          ))}
-          {shown.length === 0 ? (
-            <p className="px-2 py-1.5 text-sm text-muted-foreground">No matches.</p>
-          ) : null}
-          {chosen.length ? (
-            <>
-              <DropdownMenuSeparator />
-              <DropdownMenuItem onSelect={() => onChange(undefined)}>
-                <X aria-hidden="true" /> Clear {title.toLowerCase()} filter
-              </DropdownMenuItem>
-            </>
-          ) : null}
-        </div>
+        {chosen.length ? (
+          <>
+            <DropdownMenuSeparator />
+            <DropdownMenuItem onSelect={() => onChange(undefined)}>
+              <X aria-hidden="true" /> Clear {title.toLowerCase()} filter
+            </DropdownMenuItem>
+          </>
+        ) : null}
       </DropdownMenuContent>
     </DropdownMenu>
+  );
+  if (!search) return menu;
+  // The search field sits beside the menu: a menu may hold only items (axe aria-required-children).
+  return (
+    <div className="flex items-center gap-1">
+      <label htmlFor={searchId} className="sr-only">
+        {search.label}
+      </label>
+      <input
+        id={searchId}
+        type="search"
+        value={search.text}
+        placeholder={search.label}
+        onChange={(event) => search.onText(event.target.value)}
+        className="h-8 w-36 rounded-md border bg-transparent px-2 text-sm"
+        aria-busy={search.busy || undefined}
+      />
+      {menu}
+    </div>
   );
 }
