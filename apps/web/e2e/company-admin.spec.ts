@@ -188,7 +188,8 @@ test('create a permission, a role using it and a user with that role; that user 
   // The audit trail shows what was just done, with before/after in the side panel.
   await page.goto('/app/company/audit');
   await page.getByRole('button', { name: 'Filter by Action' }).click();
-  await page.getByRole('menuitemradio', { name: 'role.update' }).click();
+  await page.getByRole('menuitemcheckbox', { name: 'role.update' }).click();
+  await page.keyboard.press('Escape');
   await expect(page).toHaveURL(/filters%5Baction%5D=role.update/);
   const details = page.getByRole('button', { name: /^Details of role.update by/ }).first();
   await details.click();
@@ -199,7 +200,7 @@ test('create a permission, a role using it and a user with that role; that user 
   await expectAccessible(page);
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Filter by Action' }).click();
-  await page.getByRole('menuitemradio', { name: 'All' }).click();
+  await page.getByRole('menuitem', { name: 'Clear action filter' }).click();
   await expect(page.getByRole('table', { name: 'Audit trail' })).toContainText('permission.delete');
   await expect(page.getByRole('table', { name: 'Audit trail' })).toContainText('user.delete');
   await screenshotsOf(page, 'company-audit', async () => {

@@ -76,7 +76,8 @@ test('users list: sort, multi-sort, search, filter and paging match the API; URL
 
   // Filter by status through the facet.
   await page.getByRole('button', { name: 'Filter by Status' }).click();
-  await page.getByRole('menuitemradio', { name: 'Locked' }).click();
+  await page.getByRole('menuitemcheckbox', { name: 'Locked' }).click();
+  await page.keyboard.press('Escape');
   await expect(page).toHaveURL(/filters%5Bstatus%5D=locked/);
   expected = await apiNames({
     sort: 'userName:desc,userFirstName:asc',
@@ -160,7 +161,7 @@ test('permissions and roles lists: default newest first, filters and the 403-fre
   await expect(page.getByRole('heading', { name: 'Permissions', level: 1 })).toBeVisible();
   await expect(page.getByText(/of \d+ permissions/)).toBeVisible();
   await page.getByRole('button', { name: 'Filter by Group' }).click();
-  await page.getByRole('menuitemradio', { name: 'Users' }).click();
+  await page.getByRole('menuitemcheckbox', { name: 'Users' }).click();
   await expect(page.getByText('1–4 of 4 permissions')).toBeVisible();
   await expectAccessible(page);
   await screenshotsOf(page, 'company-permissions-list', async () => {

@@ -84,11 +84,19 @@ export type ChangePasswordForm = z.infer<typeof changePasswordFormSchema>;
  * `currentPassword` (an access token alone must not be enough to take the account, ADR 007); it is
  * ignored otherwise.
  */
+/** A phone number as people write it (empty for none); shared with the users resource. */
+export const phoneSchema = z
+  .string()
+  .trim()
+  .max(40, 'The phone number is too long')
+  .regex(/^[0-9+()./ -]*$/, 'Enter a phone number (digits, spaces, + ( ) . / -)');
+
 export const updateMeSchema = z
   .object({
     userFirstName: singleLineText().trim().min(1, 'Enter your first name').max(100),
     userLastName: singleLineText().trim().min(1, 'Enter your last name').max(100),
     email: emailSchema,
+    phone: phoneSchema,
     currentPassword: z.string().min(1, 'Enter your current password').max(PASSWORD_MAX_LENGTH),
   })
   .partial();

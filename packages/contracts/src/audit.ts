@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { anyOf } from './list-query';
 import { singleLineText } from './text';
 
 /** The company's audit trail (`GET /api/audit-events`, behind `audit.read`). */
@@ -20,11 +21,12 @@ const isoDate = z.iso
     { message: 'must be a date between 1900-01-01 and 9999-12-30' },
   );
 
+/** `filters[...]` of the trail; action, entityType and actorId take several values joined by commas. */
 export const auditFiltersSchema = z.strictObject({
-  action: singleLineText().trim().max(100).optional(),
-  entityType: singleLineText().trim().max(100).optional(),
+  action: anyOf(singleLineText().trim().max(100), 'an action').optional(),
+  entityType: anyOf(singleLineText().trim().max(100), 'an entity type').optional(),
   entityId: singleLineText().trim().max(100).optional(),
-  actorId: z.uuid('must be a user id').optional(),
+  actorId: anyOf(z.uuid(), 'a user id').optional(),
   /** Events at or after this instant (a date means its start, UTC). */
   from: isoDate.optional(),
   /** Events before this instant (a date means the end of that day, UTC). */
@@ -43,5 +45,9 @@ export const auditEventSchema = z.object({
   ip: z.string(),
   userAgent: z.string(),
   createdAt: z.string(),
+  /** The entity's current name (or the one its snapshot kept after a delete); null when unknown. */
+  entityName: z.string().nullable(),
+  /** Names of the role and permission ids in before/after (ids of deleted records are absent). */
+  names: z.record(z.string(), z.string()),
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;

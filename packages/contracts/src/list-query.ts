@@ -69,12 +69,34 @@ export function listQuerySchema<const F extends readonly [string, ...string[]]>(
   });
 }
 
+/** Most values one multi-value filter takes. */
+export const MAX_FILTER_VALUES = 50;
+
+/**
+ * A filter taking one value or several joined by commas (`filters[status]=active,locked`), parsed
+ * into the list of values; `what` names one value in the error (`must be a status, or several…`).
+ */
+export function anyOf<T extends z.ZodType<string>>(value: T, what: string) {
+  return z.string().transform((text, ctx) => {
+    const parts = [...new Set(text.split(',').map((part) => part.trim()))].filter(Boolean);
+    const parsed = z.array(value).min(1).max(MAX_FILTER_VALUES).safeParse(parts);
+    if (!parsed.success) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be ${what}, or up to ${MAX_FILTER_VALUES} of them joined by commas`,
+      });
+      return z.NEVER;
+    }
+    return parsed.data as z.output<T>[];
+  });
+}
+
 export type ListQuery<F extends string = string> = {
   page: number;
   pageSize: number;
   search?: string | undefined;
   sort: { field: F; order: SortOrder }[];
-  filters?: Record<string, string> | undefined;
+  filters?: Record<string, string | string[]> | undefined;
 };
 
 /** The paginated-list shape every list answer carries in `data`. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, paginatedSchema } from './list-query';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, paginatedSchema } from './list-query';
 import { multiLineText, singleLineText } from './text';
 
 /**
@@ -161,7 +161,7 @@ export const filterBodySchema = z.strictObject({
     )
     .optional(),
   page: z.number().int().min(1).default(1),
-  pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).default(10),
+  pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
 });
 export type FilterBody = z.input<typeof filterBodySchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { passwordSchema } from './accounts';
+import { passwordSchema, phoneSchema } from './accounts';
+import { anyOf } from './list-query';
 import { singleLineText } from './text';
 
 /**
@@ -36,10 +37,13 @@ export const USER_SORT_FIELDS = [
   'updatedAt',
 ] as const;
 
-/** `filters[...]` a user list accepts. */
+/**
+ * `filters[...]` a user list accepts; each takes one value or several joined by commas
+ * (`filters[status]=active,locked`: any of them).
+ */
 export const userFiltersSchema = z.strictObject({
-  status: userStatusSchema.optional(),
-  roleId: z.uuid('must be a role id').optional(),
+  status: anyOf(userStatusSchema, 'a status (active, inactive, locked)').optional(),
+  roleId: anyOf(z.uuid(), 'a role id').optional(),
 });
 
 const idList = (what: string) => z.array(z.uuid(`must be a list of ${what} ids`)).max(200);
@@ -60,11 +64,6 @@ export const userNameSchema = singleLineText()
 const emailSchema = z.email('Enter a valid email address').max(254);
 const nameSchema = (label: string) =>
   singleLineText().trim().min(1, `Enter the ${label}`).max(100, `The ${label} is too long`);
-const phoneSchema = z
-  .string()
-  .trim()
-  .max(40, 'The phone number is too long')
-  .regex(/^[0-9+()./ -]*$/, 'Enter a phone number (digits, spaces, + ( ) . / -)');
 
 /** `POST /api/users`. */
 export const createUserSchema = z.object({
@@ -104,6 +103,8 @@ export const userSchema = z.object({
   phone: z.string(),
   status: userStatusSchema,
   roleIds: z.array(z.string()),
+  /** The roles' names, so anyone who may read users sees them (without `roles.read`). */
+  roles: z.array(z.object({ _id: z.string(), name: z.string() })),
   /** Permissions given directly, next to those of the roles. */
   permissionIds: z.array(z.string()),
   lastSignInAt: z.string().nullable(),

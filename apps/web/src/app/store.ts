@@ -12,14 +12,7 @@ import {
 } from 'redux-persist';
 // `redux-persist/lib/storage` breaks the Vite 8 production build; the ES factory works.
 import createWebStorage from 'redux-persist/es/storage/createWebStorage';
-import {
-  auditSlice,
-  companyPermissionSlice,
-  companyRoleSlice,
-  permissionSlice,
-  roleSlice,
-  userSlice,
-} from '@/lib/list-view-slices';
+import { auditSlice, permissionSlice, roleSlice, userSlice } from '@/lib/list-view-slices';
 import { PERSIST_KEY_PREFIX, PERSIST_TIMEOUT_MS, PERSIST_VERSION } from '@/config/constants';
 import { portalApi } from '@/lib/api/portal-api';
 import { power7Api } from '@/lib/api/power7-api';
@@ -31,8 +24,6 @@ export const rootReducer = combineReducers({
   [permissionSlice.name]: permissionSlice.reducer,
   [roleSlice.name]: roleSlice.reducer,
   [userSlice.name]: userSlice.reducer,
-  [companyPermissionSlice.name]: companyPermissionSlice.reducer,
-  [companyRoleSlice.name]: companyRoleSlice.reducer,
   [auditSlice.name]: auditSlice.reducer,
   [portalApi.reducerPath]: portalApi.reducer,
   [power7Api.reducerPath]: power7Api.reducer,

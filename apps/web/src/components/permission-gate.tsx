@@ -65,7 +65,7 @@ export function DisabledWithReason({
         <span
           // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a disabled control cannot take focus; this wrapper does, so keyboard users reach the tooltip saying why
           tabIndex={0}
-          className="inline-flex rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+          className="inline-flex rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring"
           data-disabled-reason={reason}
         >
           {button}

@@ -98,7 +98,7 @@ export function PermissionPicker({
                     <div
                       // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a disabled control cannot take focus; this wrapper does, so keyboard users reach the tooltip saying why
                       tabIndex={0}
-                      className="rounded-sm outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                      className="rounded-sm outline-none focus-visible:ring-[3px] focus-visible:ring-ring"
                       aria-describedby={`${id}-why`}
                     >
                       {row}

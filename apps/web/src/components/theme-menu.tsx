@@ -18,7 +18,7 @@ export function ThemeMenu({ defaultOpen }: { defaultOpen?: boolean }) {
       <DropdownMenuTrigger asChild>
         <ThemeMenuButton />
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
+      <DropdownMenuContent align="end" regionLabel="Theme">
         <DropdownMenuRadioGroup value={theme} onValueChange={(v) => setTheme(v as Theme)}>
           <DropdownMenuRadioItem value="light">
             <Sun /> Light

@@ -41,9 +41,15 @@ export const NAV_GROUPS: NavGroup[] = [
     title: 'Company',
     icon: Building2,
     items: [
-      { title: 'Users', url: '/app/company/users', icon: Users },
-      { title: 'Permissions', url: '/app/company/permissions', icon: KeyRound },
-      { title: 'Roles', url: '/app/company/roles', icon: ShieldCheck },
+      // Like Audit, each shows only to those who may open it (no links to 403 pages).
+      { title: 'Users', url: '/app/company/users', icon: Users, permission: 'users.read' },
+      {
+        title: 'Permissions',
+        url: '/app/company/permissions',
+        icon: KeyRound,
+        permission: 'permissions.read',
+      },
+      { title: 'Roles', url: '/app/company/roles', icon: ShieldCheck, permission: 'roles.read' },
       { title: 'Audit', url: '/app/company/audit', icon: ScrollText, permission: 'audit.read' },
       {
         title: 'Two-step sign-in',
@@ -56,7 +62,10 @@ export const NAV_GROUPS: NavGroup[] = [
 ];
 
 /** The items of a group the user may see (items without a permission are for everyone). */
-export function visibleNavItems(items: NavItem[], permissions: readonly string[] | undefined) {
+export function visibleNavItems<T extends { permission?: string }>(
+  items: T[],
+  permissions: readonly string[] | undefined,
+): T[] {
   return items.filter((item) => !item.permission || (permissions ?? []).includes(item.permission));
 }
 

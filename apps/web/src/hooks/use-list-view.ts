@@ -10,7 +10,8 @@ import {
   type ListUrlConfig,
   type ListView,
 } from '@/lib/list-url';
-import type { SortItem } from '@pa/contracts/paging';
+import { DEFAULT_PAGE_SIZE, type SortItem } from '@pa/contracts/paging';
+import { storedPageSize, storePageSize } from '@/lib/list-prefs';
 import type { ListViewSlice, ListViewState } from '@/lib/list-view-slices';
 
 /**
@@ -27,10 +28,17 @@ export function useListView(slice: ListViewSlice, config: ListUrlConfig) {
   );
   const view = useMemo(() => parseListView(params, config), [params, config]);
 
-  // Once, when the list opens without parameters: bring back the remembered view.
-  const [restoreFrom] = useState(() =>
-    !hasListParams(params) && !isDefaultView(remembered, config) ? remembered : null,
-  );
+  // Once, when the list opens without parameters: bring back the remembered view, with the page
+  // size chosen in an earlier visit (kept in localStorage).
+  const [restoreFrom] = useState(() => {
+    if (hasListParams(params)) return null;
+    const stored = storedPageSize(slice.name);
+    const base =
+      stored && remembered.pageSize === DEFAULT_PAGE_SIZE
+        ? { ...remembered, pageSize: stored }
+        : remembered;
+    return isDefaultView(base, config) ? null : base;
+  });
   const restoring = restoreFrom !== null && !hasListParams(params);
   const restoredOnce = useRef(false);
   useEffect(() => {
@@ -68,7 +76,12 @@ export function useListView(slice: ListViewSlice, config: ListUrlConfig) {
     restoring,
     query: listViewToQuery(view),
     setPage: (page: number) => apply(actions.setCurrentPage(page)),
-    setPageSize: (size: number) => apply(actions.setPageSize(size)),
+    /** Moves off a page past the end (after deletes, or `?page=999`) without a history entry. */
+    clampPage: (last: number) => apply(actions.setCurrentPage(last), { replace: true }),
+    setPageSize: (size: number) => {
+      storePageSize(slice.name, size === DEFAULT_PAGE_SIZE ? null : size);
+      apply(actions.setPageSize(size));
+    },
     setSort: (sort: SortItem[]) => apply(actions.setSort(sort)),
     setSearch: (text: string) => apply(actions.setSearchCriteria(text), { replace: true }),
     setFilter: (key: string, value: string | undefined) => {
@@ -78,7 +91,10 @@ export function useListView(slice: ListViewSlice, config: ListUrlConfig) {
       apply(actions.setFilters(filters));
     },
     resetFilters: () => apply(actions.resetFilters()),
-    resetAll: () => apply(actions.resetState()),
+    resetAll: () => {
+      storePageSize(slice.name, null);
+      apply(actions.resetState());
+    },
   };
 }
 

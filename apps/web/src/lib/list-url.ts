@@ -19,6 +19,14 @@ export interface ListUrlConfig {
 
 export type ListView = Omit<ListViewState, 'selectedId'>;
 
+/** A multi-value filter's values (`active,locked` → both); empty for none. */
+export const splitFilterValues = (value: string | undefined): string[] =>
+  [...new Set((value ?? '').split(',').map((v) => v.trim()))].filter(Boolean);
+
+/** The inverse of `splitFilterValues`: undefined (no filter) for no values. */
+export const joinFilterValues = (values: readonly string[]): string | undefined =>
+  values.length ? [...new Set(values)].join(',') : undefined;
+
 const FILTER_PARAM = /^filters\[([A-Za-z0-9_]+)\]$/;
 const positiveInt = (text: string | null) =>
   text && /^[1-9][0-9]{0,6}$/.test(text) ? Number(text) : null;

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { companyRoleSlice, permissionSlice, roleSlice, userSlice } from './list-view-slices';
+import { permissionSlice, roleSlice, userSlice } from './list-view-slices';
 
 describe('list-view slices', () => {
   it('start on page 1 of 10; permission and role lists sort by _id descending', () => {
@@ -35,7 +35,7 @@ describe('list-view slices', () => {
   });
 
   it('a full reset returns to the defaults', () => {
-    const { actions, reducer } = companyRoleSlice;
+    const { actions, reducer } = roleSlice;
     let state = reducer(undefined, actions.setPageSize(50));
     state = reducer(state, actions.setSelectedId('r1'));
     expect(reducer(state, actions.resetState())).toEqual(reducer(undefined, { type: 'init' }));

@@ -61,7 +61,7 @@ function createListViewSlice<Name extends string>(name: Name, defaultSort: SortI
         state.sort = [];
         state.currentPage = DEFAULT_PAGE;
       },
-      /** Full reset to the defaults (docs/product/web.md §4: users, companyPermission, companyRole). */
+      /** Full reset to the defaults (docs/product/web.md §4: users, company permissions and roles). */
       resetState() {
         return initialState;
       },
@@ -70,11 +70,12 @@ function createListViewSlice<Name extends string>(name: Name, defaultSort: SortI
 }
 
 // Permission and role lists sort by _id descending (newest first); the others start unsorted.
+// The seed's companyPermission and companyRole lists are these two: every permission and role here
+// belongs to the signed-in user's company, so one slice each (with the full reset the seed gives the
+// company lists) rather than a second, unused copy (docs/reference/admin-screens.md).
 export const permissionSlice = createListViewSlice('permission', ID_DESC);
 export const roleSlice = createListViewSlice('role', ID_DESC);
 export const userSlice = createListViewSlice('user', []);
-export const companyPermissionSlice = createListViewSlice('companyPermission', []);
-export const companyRoleSlice = createListViewSlice('companyRole', []);
 /** The audit trail (beyond the seed): newest first by the server when unsorted. */
 export const auditSlice = createListViewSlice('audit', []);
 

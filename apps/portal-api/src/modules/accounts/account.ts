@@ -26,7 +26,7 @@ export interface EmailChanged {
 }
 
 /**
- * A user edits their own first name, last name or email (never roles or status): one transaction,
+ * A user edits their own first name, last name, phone or email (never roles or status): one transaction,
  * an audit event with what changed, nothing written when nothing changed. The caller has proven the
  * current password when the email changes (ADR 007); then, in the same transaction, an undo token
  * for the old address is stored, the account's outstanding reset links die (they may have gone to
@@ -39,7 +39,7 @@ export async function updateOwnAccount(
   audit: AuditActor,
   options: { keepSignIn: string; undoTtlMs: number; passwordProven: boolean },
 ): Promise<EmailChanged | null> {
-  const { userFirstName, userLastName } = body;
+  const { userFirstName, userLastName, phone } = body;
   const email = body.email?.toLowerCase();
   return db.transaction(async (tx) => {
     const [before] = await tx
@@ -47,6 +47,7 @@ export async function updateOwnAccount(
         userFirstName: users.userFirstName,
         userLastName: users.userLastName,
         email: users.email,
+        phone: users.phone,
         userName: users.userName,
       })
       .from(users)
@@ -67,11 +68,13 @@ export async function updateOwnAccount(
       userFirstName: before.userFirstName,
       userLastName: before.userLastName,
       email: before.email,
+      phone: before.phone,
     };
     const after = {
       userFirstName: userFirstName ?? before.userFirstName,
       userLastName: userLastName ?? before.userLastName,
       email: email ?? before.email,
+      phone: phone ?? before.phone,
     };
     const diff = changedFields(fields, after);
     if (Object.keys(diff.after).length === 0) return null;

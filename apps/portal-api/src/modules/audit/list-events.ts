@@ -1,18 +1,19 @@
-import { and, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import type { AuditEvent, AUDIT_SORT_FIELDS } from '@pa/contracts/audit';
 import { paginate, type ListQuery, type Paginated } from '@pa/contracts/list-query';
 import type { PortalDb } from '../../db/client';
 import { auditEvents } from '../../db/schema';
 import { countAll, orderFor, pageWindow, searchAcross } from '../lists/list-sql';
+import { namesForEvents } from './event-names';
 
 type AuditSortField = (typeof AUDIT_SORT_FIELDS)[number];
 export type AuditListQuery = ListQuery<AuditSortField> & {
   filters?:
     | {
-        action?: string | undefined;
-        entityType?: string | undefined;
+        action?: string[] | undefined;
+        entityType?: string[] | undefined;
         entityId?: string | undefined;
-        actorId?: string | undefined;
+        actorId?: string[] | undefined;
         from?: string | undefined;
         to?: string | undefined;
       }
@@ -51,10 +52,11 @@ export async function listAuditEvents(
       auditEvents.entityType,
       auditEvents.entityId,
     ]),
-    f.action ? eq(auditEvents.action, f.action) : undefined,
-    f.entityType ? eq(auditEvents.entityType, f.entityType) : undefined,
+    // Several values of one filter mean any of them.
+    f.action?.length ? inArray(auditEvents.action, f.action) : undefined,
+    f.entityType?.length ? inArray(auditEvents.entityType, f.entityType) : undefined,
     f.entityId ? eq(auditEvents.entityId, f.entityId) : undefined,
-    f.actorId ? eq(auditEvents.actorId, f.actorId) : undefined,
+    f.actorId?.length ? inArray(auditEvents.actorId, f.actorId) : undefined,
     f.from ? gte(auditEvents.createdAt, instant(f.from, false)) : undefined,
     f.to ? lt(auditEvents.createdAt, instant(f.to, true)) : undefined,
   ];
@@ -72,8 +74,9 @@ export async function listAuditEvents(
       .limit(limit)
       .offset(offset),
   ]);
+  const named = await namesForEvents(db, companyId, rows);
   return paginate(
-    rows.map((row) => ({
+    rows.map((row, i) => ({
       _id: row.id,
       actorId: row.actorId,
       actorName: row.actorName,
@@ -85,6 +88,8 @@ export async function listAuditEvents(
       ip: row.ip,
       userAgent: row.userAgent,
       createdAt: row.createdAt.toISOString(),
+      entityName: named[i]?.entityName ?? null,
+      names: named[i]?.names ?? {},
     })),
     counted?.n ?? 0,
     query.page,

@@ -9,7 +9,8 @@ import type { SortOrder } from '@pa/contracts/list-query';
 /**
  * Fastify's query-string parser keeps `filters[status]=active` as a flat key; the list schemas want
  * `{ filters: { status: 'active' } }`. Folds every `name[key]` into a nested object (one level, which
- * is all the protocol uses). A repeated key keeps its last value.
+ * is all the protocol uses). A repeated filter (`filters[status]=active&filters[status]=locked`) is
+ * the same as its values joined by commas (any of them); any other repeated key keeps its last value.
  */
 export function foldBracketKeys(query: unknown): unknown {
   if (!query || typeof query !== 'object') return query;
@@ -23,7 +24,9 @@ export function foldBracketKeys(query: unknown): unknown {
     }
     const [, name = '', inner = ''] = match;
     const nested = (out[name] ??= {});
-    if (nested && typeof nested === 'object') (nested as Record<string, unknown>)[inner] = last;
+    const joined =
+      Array.isArray(value) && value.every((v) => typeof v === 'string') ? value.join(',') : last;
+    if (nested && typeof nested === 'object') (nested as Record<string, unknown>)[inner] = joined;
   }
   return out;
 }

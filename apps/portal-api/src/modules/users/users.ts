@@ -3,7 +3,7 @@ import { paginate, type ListQuery, type Paginated } from '@pa/contracts/list-que
 import type { CreateUserBody, UpdateUserBody, User, USER_SORT_FIELDS } from '@pa/contracts/users';
 import { conflict, forbidden, invalidField, notFound } from '@pa/server-kit/errors';
 import type { PortalDb, PortalTx } from '../../db/client';
-import { deletedUsers, userPermissions, userRoles, users } from '../../db/schema';
+import { deletedUsers, roles, userPermissions, userRoles, users } from '../../db/schema';
 import { hashPassword, passwordProblem } from '../accounts/passwords';
 import { revokeAllSignIns } from '../accounts/sessions';
 import { changedFields, recordAudit, type AuditActor } from '../audit/record';
@@ -20,7 +20,7 @@ import {
 
 type UserSortField = (typeof USER_SORT_FIELDS)[number];
 export type UserListQuery = ListQuery<UserSortField> & {
-  filters?: { status?: User['status'] | undefined; roleId?: string | undefined } | undefined;
+  filters?: { status?: User['status'][] | undefined; roleId?: string[] | undefined } | undefined;
 };
 
 const userColumns = {
@@ -52,7 +52,9 @@ const sortColumns = {
   updatedAt: users.updatedAt,
 } satisfies Record<UserSortField, unknown>;
 
-function toDto(row: UserRow, roleIds: string[], permissionIds: string[]): User {
+type RoleRef = User['roles'][number];
+
+function toDto(row: UserRow, roleRefs: RoleRef[], permissionIds: string[]): User {
   return {
     _id: row.id,
     userName: row.userName,
@@ -61,7 +63,8 @@ function toDto(row: UserRow, roleIds: string[], permissionIds: string[]): User {
     userLastName: row.userLastName,
     phone: row.phone,
     status: row.status,
-    roleIds,
+    roleIds: roleRefs.map((role) => role._id),
+    roles: roleRefs,
     permissionIds,
     lastSignInAt: row.lastSignInAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
@@ -70,15 +73,16 @@ function toDto(row: UserRow, roleIds: string[], permissionIds: string[]): User {
   };
 }
 
-/** Role and direct-permission ids of some users, one query each. */
+/** Roles (id and name) and direct-permission ids of some users, one query each. */
 async function linksOf(db: PortalTx, ids: string[]) {
-  const roleIds = new Map<string, string[]>();
+  const roleIds = new Map<string, RoleRef[]>();
   const permissionIds = new Map<string, string[]>();
   if (ids.length === 0) return { roleIds, permissionIds };
   const [roleRows, permissionRows] = await Promise.all([
     db
-      .select({ userId: userRoles.userId, id: userRoles.roleId })
+      .select({ userId: userRoles.userId, id: userRoles.roleId, name: roles.name })
       .from(userRoles)
+      .innerJoin(roles, eq(roles.id, userRoles.roleId))
       .where(inArray(userRoles.userId, ids))
       .orderBy(userRoles.roleId),
     db
@@ -87,7 +91,8 @@ async function linksOf(db: PortalTx, ids: string[]) {
       .where(inArray(userPermissions.userId, ids))
       .orderBy(userPermissions.permissionId),
   ]);
-  for (const row of roleRows) roleIds.set(row.userId, [...(roleIds.get(row.userId) ?? []), row.id]);
+  for (const row of roleRows)
+    roleIds.set(row.userId, [...(roleIds.get(row.userId) ?? []), { _id: row.id, name: row.name }]);
   for (const row of permissionRows)
     permissionIds.set(row.userId, [...(permissionIds.get(row.userId) ?? []), row.id]);
   return { roleIds, permissionIds };
@@ -113,10 +118,11 @@ export function userListWhere(
     eq(users.companyId, companyId),
     searchUsers(query.search),
   ];
-  if (query.filters?.status) conditions.push(eq(users.status, query.filters.status));
-  if (query.filters?.roleId) {
+  // Several values of one filter mean any of them.
+  if (query.filters?.status?.length) conditions.push(inArray(users.status, query.filters.status));
+  if (query.filters?.roleId?.length) {
     conditions.push(
-      sql`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.roleId} = ${query.filters.roleId})`,
+      sql`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${inArray(userRoles.roleId, query.filters.roleId)})`,
     );
   }
   return and(...conditions);
@@ -226,9 +232,9 @@ export async function setLinks(
   }
 }
 
-/** What the audit trail keeps of a user (never secrets). */
+/** What the audit trail keeps of a user (never secrets; role ids, not the names of the moment). */
 export const snapshot = (user: User) => {
-  const { _id, createdAt, updatedAt, lastSignInAt, ...rest } = user;
+  const { _id, createdAt, updatedAt, lastSignInAt, roles: _roles, ...rest } = user;
   void _id;
   void createdAt;
   void updatedAt;

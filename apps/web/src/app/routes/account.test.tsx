@@ -76,6 +76,7 @@ describe('account pages', () => {
       userFirstName: 'Ada',
       userLastName: 'Admin',
       email: 'admin@demo.local',
+      phone: '',
     });
     expect(store.getState().auth.userDetails?.userFirstName).toBe('Ada');
     expect(screen.getByRole('button', { name: 'Account menu for Ada Admin' })).toBeInTheDocument();
@@ -145,6 +146,7 @@ describe('account pages', () => {
       userFirstName: 'Demo',
       userLastName: 'Admin',
       email: 'ada@demo.local',
+      phone: '',
       currentPassword: 'the-right-password',
     });
     expect(store.getState().auth.userDetails?.email).toBe('ada@demo.local');

@@ -1,69 +1,140 @@
-import { ListFilter } from 'lucide-react';
+import { ListFilter, X } from 'lucide-react';
+import { useId } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
+  DropdownMenuCheckboxItem,
   DropdownMenuContent,
+  DropdownMenuItem,
   DropdownMenuLabel,
-  DropdownMenuRadioGroup,
-  DropdownMenuRadioItem,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { joinFilterValues, splitFilterValues } from '@/lib/list-url';
 
 export interface FacetOption {
   value: string;
   label: string;
 }
 
-const ALL = '__all__';
+/** Options found by a search on the server (the audit trail's "Who" among all users). */
+export interface FacetSearch {
+  label: string;
+  text: string;
+  onText: (text: string) => void;
+  busy: boolean;
+}
 
-/** One faceted filter (the API takes one value per filter): "All" or one of the options. */
+/**
+ * One faceted filter taking several values (any of them matches; the URL and the API join them
+ * with commas), or one with `single`. Not modal, so the page behind it stays in the accessibility tree (axe
+ * `aria-hidden-focus`); with `search`, the options come from the server as the user types.
+ */
 export function DataTableFacetFilter({
   title,
   options,
   value,
   onChange,
+  search,
+  labelOf,
+  single,
 }: {
   title: string;
   options: readonly FacetOption[];
   value: string | undefined;
   onChange: (value: string | undefined) => void;
+  search?: FacetSearch;
+  /** The label of a chosen value that is not among the options (an older search's result). */
+  labelOf?: (value: string) => string;
+  /** One value at a time (the API takes one for this filter). */
+  single?: boolean | undefined;
 }) {
-  const current = options.find((o) => o.value === value);
-  return (
-    <DropdownMenu>
+  const searchId = useId();
+  const chosen = splitFilterValues(value);
+  const label = (v: string) => options.find((o) => o.value === v)?.label ?? labelOf?.(v) ?? v;
+  const summary = chosen.length > 2 ? `${chosen.length} selected` : chosen.map(label).join(', ');
+  const toggle = (v: string, on: boolean) =>
+    onChange(
+      single
+        ? on
+          ? v
+          : undefined
+        : joinFilterValues(on ? [...chosen, v] : chosen.filter((c) => c !== v)),
+    );
+  const shown = [
+    ...chosen
+      .filter((v) => !options.some((o) => o.value === v))
+      .map((v) => ({ value: v, label: label(v) })),
+    ...options,
+  ];
+  const menu = (
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <Button
           variant="outline"
           size="sm"
           className="h-8 border-dashed"
-          aria-label={`Filter by ${title}${value ? `: ${current?.label ?? value}` : ''}`}
+          aria-label={`Filter by ${title}${chosen.length ? `: ${chosen.map(label).join(', ')}` : ''}`}
         >
           <ListFilter aria-hidden="true" />
           {title}
-          {value ? (
+          {chosen.length ? (
             <Badge variant="secondary" className="max-w-40 truncate rounded-sm px-1 font-normal">
-              {current?.label ?? value}
+              {summary}
             </Badge>
           ) : null}
         </Button>
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="start" className="max-h-80 min-w-48">
+      <DropdownMenuContent
+        align="start"
+        className="max-h-80 min-w-52 overflow-y-auto"
+        regionLabel={`${title} filter`}
+      >
         <DropdownMenuLabel>{title}</DropdownMenuLabel>
         <DropdownMenuSeparator />
-        <DropdownMenuRadioGroup
-          value={value ?? ALL}
-          onValueChange={(v) => onChange(v === ALL ? undefined : v)}
-        >
-          <DropdownMenuRadioItem value={ALL}>All</DropdownMenuRadioItem>
-          {options.map((option) => (
-            <DropdownMenuRadioItem key={option.value} value={option.value}>
-              {option.label}
-            </DropdownMenuRadioItem>
-          ))}
-        </DropdownMenuRadioGroup>
+        {shown.map((option) => (
+          <DropdownMenuCheckboxItem
+            key={option.value}
+            checked={chosen.includes(option.value)}
+            onCheckedChange={(on) => toggle(option.value, on === true)}
+            // Several values: the menu stays open for the next one.
+            onSelect={(event) => (single ? undefined : event.preventDefault())}
+          >
+            {option.label}
+          </DropdownMenuCheckboxItem>
+        ))}
+        {shown.length === 0 ? (
+          <p className="px-2 py-1.5 text-sm text-muted-foreground">No matches.</p>
+        ) : null}
+        {chosen.length ? (
+          <>
+            <DropdownMenuSeparator />
+            <DropdownMenuItem onSelect={() => onChange(undefined)}>
+              <X aria-hidden="true" /> Clear {title.toLowerCase()} filter
+            </DropdownMenuItem>
+          </>
+        ) : null}
       </DropdownMenuContent>
     </DropdownMenu>
+  );
+  if (!search) return menu;
+  // The search field sits beside the menu: a menu may hold only items (axe aria-required-children).
+  return (
+    <div className="flex items-center gap-1">
+      <label htmlFor={searchId} className="sr-only">
+        {search.label}
+      </label>
+      <input
+        id={searchId}
+        type="search"
+        value={search.text}
+        placeholder={search.label}
+        onChange={(event) => search.onText(event.target.value)}
+        className="h-8 w-36 rounded-md border bg-transparent px-2 text-sm"
+        aria-busy={search.busy || undefined}
+      />
+      {menu}
+    </div>
   );
 }

@@ -1,5 +1,7 @@
 import { ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight } from 'lucide-react';
+import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
 import {
   Select,
   SelectContent,
@@ -43,8 +45,9 @@ export function DataTablePagination({
   onPageSize: (size: number) => void;
 }) {
   const last = Math.max(totalPages ?? 1, 1);
-  const from = total ? (page - 1) * pageSize + 1 : 0;
-  const to = total ? Math.min(page * pageSize, total) : 0;
+  // Past the end (until the list moves to its last page) counts nothing rather than "9981–2 of 2".
+  const from = total && page <= last ? (page - 1) * pageSize + 1 : 0;
+  const to = total && page <= last ? Math.min(page * pageSize, total) : 0;
   return (
     <nav
       aria-label="Pagination"
@@ -73,6 +76,7 @@ export function DataTablePagination({
             </SelectContent>
           </Select>
         </div>
+        {last > 1 ? <JumpToPage last={last} onPage={onPage} /> : null}
         <div className="flex items-center gap-1">
           <Button
             variant="outline"
@@ -136,5 +140,41 @@ export function DataTablePagination({
         </div>
       </div>
     </nav>
+  );
+}
+
+/** "Go to page [ ] of N": typed page numbers beyond the ends go to the nearest end. */
+function JumpToPage({ last, onPage }: { last: number; onPage: (page: number) => void }) {
+  const id = useId();
+  const [text, setText] = useState('');
+  return (
+    <form
+      className="flex items-center gap-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const page = Number.parseInt(text, 10);
+        if (Number.isFinite(page)) onPage(Math.min(Math.max(page, 1), last));
+        setText('');
+      }}
+    >
+      <label htmlFor={id} className="whitespace-nowrap">
+        Go to page
+      </label>
+      <Input
+        id={id}
+        inputMode="numeric"
+        pattern="[0-9]*"
+        value={text}
+        onChange={(event) => setText(event.target.value.replace(/\D/g, '').slice(0, 7))}
+        className="h-8 w-16"
+        aria-describedby={`${id}-of`}
+      />
+      <span id={`${id}-of`} className="whitespace-nowrap text-muted-foreground">
+        of {last}
+      </span>
+      <Button type="submit" variant="outline" size="sm" className="h-8">
+        Go
+      </Button>
+    </form>
   );
 }

@@ -13,13 +13,13 @@ import {
 /** Shows or hides columns. */
 export function DataTableViewOptions<T>({ table }: { table: Table<T> }) {
   return (
-    <DropdownMenu>
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <Button variant="outline" size="sm" className="h-8">
           <Columns3 aria-hidden="true" /> Columns
         </Button>
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="min-w-44">
+      <DropdownMenuContent align="end" className="min-w-44" regionLabel="Columns">
         <DropdownMenuLabel>Show columns</DropdownMenuLabel>
         <DropdownMenuSeparator />
         {table

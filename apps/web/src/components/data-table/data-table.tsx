@@ -42,7 +42,17 @@ export function DataTable<T>({
   const rows = table.getRowModel().rows;
   const showError = !!error && !isFetching;
   return (
-    <div className="rounded-md border" aria-busy={isFetching || undefined}>
+    <div className="relative rounded-md border" aria-busy={isFetching || undefined}>
+      {isFetching ? (
+        // Seen as a bar over the header and heard as "Loading users…" on every reload.
+        <div
+          role="status"
+          className="absolute inset-x-0 top-0 z-10 h-1 animate-pulse rounded-t-md bg-primary"
+          data-testid="list-loading"
+        >
+          <span className="sr-only">Loading {label.toLowerCase()}…</span>
+        </div>
+      ) : null}
       <Table aria-label={label} className={cn(isFetching && !isLoading && 'opacity-70')}>
         <TableHeader>
           {table.getHeaderGroups().map((group) => (

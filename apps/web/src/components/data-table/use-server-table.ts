@@ -10,6 +10,7 @@ import {
 import { useState } from 'react';
 import type { Paginated } from '@pa/contracts/list-query';
 import type { ListViewControls } from '@/hooks/use-list-view';
+import { storeColumns, storedColumns } from '@/lib/list-prefs';
 
 const resolve = <T>(updater: Updater<T>, old: T): T =>
   typeof updater === 'function' ? (updater as (old: T) => T)(old) : updater;
@@ -23,14 +24,26 @@ export function useServerTable<T extends { _id: string }>({
   answer,
   controls,
   initialHidden = {},
+  storageKey,
+  selectable = true,
 }: {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TanStack's column value types vary per column
   columns: ColumnDef<T, any>[];
   answer: Paginated<T> | undefined;
   controls: ListViewControls;
   initialHidden?: VisibilityState;
+  /** Where the shown/hidden columns are kept between visits (localStorage); none: not kept. */
+  storageKey?: string;
+  selectable?: boolean;
 }) {
-  const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(initialHidden);
+  const [columnVisibility, setVisibility] = useState<VisibilityState>(
+    () => (storageKey ? storedColumns(storageKey) : null) ?? initialHidden,
+  );
+  const setColumnVisibility = (updater: Updater<VisibilityState>) => {
+    const next = resolve(updater, columnVisibility);
+    if (storageKey) storeColumns(storageKey, next);
+    setVisibility(next);
+  };
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
   // Selection belongs to the page on screen; a new page or query starts with none.
   const pageKey = JSON.stringify(controls.query);
@@ -69,7 +82,11 @@ export function useServerTable<T extends { _id: string }>({
       ),
     onColumnVisibilityChange: setColumnVisibility,
     onRowSelectionChange: setRowSelection,
-    enableRowSelection: true,
+    enableRowSelection: selectable,
   });
-  return { table, resetColumns: () => setColumnVisibility(initialHidden) };
+  const resetColumns = () => {
+    if (storageKey) storeColumns(storageKey, null);
+    setVisibility(initialHidden);
+  };
+  return { table, resetColumns };
 }

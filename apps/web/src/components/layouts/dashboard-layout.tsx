@@ -17,6 +17,13 @@ export function DashboardLayout({
 }) {
   return (
     <SidebarProvider>
+      {/* First in the tab order: past the sidebar and top bar to the page. */}
+      <a
+        href="#main-content"
+        className="sr-only z-50 rounded-md bg-background px-3 py-2 text-sm font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus-visible:ring-[3px] focus-visible:ring-ring"
+      >
+        Skip to content
+      </a>
       <AppSidebar />
       <SidebarInset>
         <header className="print:hidden sticky top-0 z-10 flex h-14 shrink-0 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur sm:px-4">
@@ -29,7 +36,11 @@ export function DashboardLayout({
           <ThemeMenu />
           {accountMenu}
         </header>
-        <main className="flex flex-1 flex-col gap-4 p-4 sm:p-6 print:p-0">
+        <main
+          id="main-content"
+          tabIndex={-1}
+          className="flex flex-1 flex-col gap-4 p-4 outline-none sm:p-6 print:p-0"
+        >
           <Outlet />
         </main>
       </SidebarInset>

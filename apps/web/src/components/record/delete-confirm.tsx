@@ -28,7 +28,7 @@ export function DeleteConfirm({
     <Card className="max-w-2xl">
       <PageTitle title={title} />
       <CardHeader>
-        <CardTitle>{title}</CardTitle>
+        <CardTitle level={1}>{title}</CardTitle>
         <CardDescription>
           {block ? 'This cannot be deleted now.' : 'Please check before you confirm.'}
         </CardDescription>

@@ -1,3 +1,4 @@
+import type * as React from 'react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import {
@@ -110,10 +111,7 @@ export function BulkDeleteDialog<T extends { _id: string }>({
                 {outcomes.filter((o) => o.error).length} not deleted.
               </AlertDialogDescription>
             </AlertDialogHeader>
-            <ul
-              className="grid max-h-72 gap-1 overflow-y-auto text-sm"
-              aria-label="Outcome per row"
-            >
+            <ScrollList label="Outcome per row">
               {outcomes.map((o) => (
                 <li key={o.id} className="rounded-md border px-3 py-2">
                   <span className="font-medium break-all">{o.name}</span>:{' '}
@@ -124,7 +122,7 @@ export function BulkDeleteDialog<T extends { _id: string }>({
                   )}
                 </li>
               ))}
-            </ul>
+            </ScrollList>
             <AlertDialogFooter>
               {restoreMany && outcomes.some((o) => !o.error) ? (
                 <Button
@@ -153,7 +151,7 @@ export function BulkDeleteDialog<T extends { _id: string }>({
                 Each one is deleted on its own; any that cannot go are reported with the reason.
               </AlertDialogDescription>
             </AlertDialogHeader>
-            <ul className="grid max-h-72 gap-1 overflow-y-auto text-sm" aria-label="To be deleted">
+            <ScrollList label="To be deleted">
               {rows.map((row) => {
                 const reason = protectedReason?.(row);
                 return (
@@ -165,7 +163,7 @@ export function BulkDeleteDialog<T extends { _id: string }>({
                   </li>
                 );
               })}
-            </ul>
+            </ScrollList>
             <AlertDialogFooter>
               <AlertDialogCancel disabled={running}>Cancel</AlertDialogCancel>
               <Button className={DANGER_BUTTON} onClick={run} disabled={running || count === 0}>
@@ -176,5 +174,22 @@ export function BulkDeleteDialog<T extends { _id: string }>({
         )}
       </AlertDialogContent>
     </AlertDialog>
+  );
+}
+
+/** A list that may scroll: keyboard users can focus it to scroll (axe `scrollable-region-focusable`). */
+function ScrollList({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div
+      role="region"
+      aria-label={label}
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must be reachable by keyboard
+      tabIndex={0}
+      className="max-h-72 overflow-y-auto rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring"
+    >
+      <ul className="grid gap-1 text-sm" aria-label={label}>
+        {children}
+      </ul>
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { ColumnDef, VisibilityState } from '@tanstack/react-table';
 import { Download, Eye, Pencil, Plus, RotateCcw, Trash2, X } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type * as React from 'react';
 import { toast } from 'sonner';
 import { formatSort, type Paginated } from '@pa/contracts/list-query';
@@ -19,6 +19,7 @@ import { DataTable } from '@/components/data-table/data-table';
 import {
   DataTableFacetFilter,
   type FacetOption,
+  type FacetSearch,
 } from '@/components/data-table/data-table-facet-filter';
 import { DataTablePagination } from '@/components/data-table/data-table-pagination';
 import { DataTableViewOptions } from '@/components/data-table/data-table-view-options';
@@ -33,10 +34,16 @@ export interface Facet {
   key: string;
   title: string;
   options: readonly FacetOption[];
+  /** One value at a time (the API takes one for this filter); otherwise several. */
+  single?: boolean;
+  search?: FacetSearch;
+  labelOf?: (value: string) => string;
 }
 
 export interface ListResult<T> {
   data?: Paginated<T>;
+  /** The answer for the current arguments only (undefined while a new search or page loads). */
+  currentData?: Paginated<T>;
   error?: unknown;
   isLoading: boolean;
   isFetching: boolean;
@@ -130,6 +137,15 @@ function ResourceListScreen<T extends { _id: string }>({
   const controls = useListView(slice, urlConfig);
   const { view } = controls;
   const result = useList(controls.query, { skip: controls.restoring });
+  // Row checkboxes only for those who may act on a selection.
+  const missingDelete = useMissingPermissions(permissions.delete ?? []);
+  const canDelete = !!permissions.delete && !!deleteOne && missingDelete.length === 0;
+  // A page past the end (after deleting the last rows, or `?page=999`) moves to the last real one.
+  const lastPage = result.currentData ? Math.max(result.currentData.totalPages, 1) : null;
+  const { clampPage } = controls;
+  useEffect(() => {
+    if (lastPage !== null && view.currentPage > lastPage) clampPage(lastPage);
+  }, [lastPage, view.currentPage, clampPage]);
   const forbidden = (result.error as { status?: unknown } | undefined)?.status === 403;
   const [bulkOpen, setBulkOpen] = useState(false);
   const [exporting, setExporting] = useState<string | null>(null);
@@ -205,6 +221,7 @@ function ResourceListScreen<T extends { _id: string }>({
                 size="icon"
                 className="size-8 text-destructive hover:text-destructive"
                 aria-label={`Delete ${name}`}
+                blockedReason={protectedReason?.(row.original) ?? null}
               >
                 <Trash2 aria-hidden="true" />
               </GatedButton>
@@ -214,15 +231,18 @@ function ResourceListScreen<T extends { _id: string }>({
       },
       enableSorting: false,
       enableHiding: false,
-      meta: { className: 'w-28 text-right' },
+      // Stays in view when long content makes the table scroll sideways.
+      meta: { className: 'sticky right-0 w-28 bg-background text-right' },
     },
   ];
   const { table, resetColumns } = useServerTable({
     columns:
-      permissions.delete || bulkActions ? allColumns : allColumns.filter((c) => c.id !== 'select'),
+      canDelete || bulkActions ? allColumns : allColumns.filter((c) => c.id !== 'select'),
     answer: result.data,
     controls,
     initialHidden,
+    storageKey: slice.name,
+    selectable: canDelete || !!bulkActions,
   });
   const selectedRows = table.getSelectedRowModel().rows.map((r) => r.original);
   const pageRows = table.getRowModel().rows.length;
@@ -307,6 +327,9 @@ function ResourceListScreen<T extends { _id: string }>({
               key={facet.key}
               title={facet.title}
               options={facet.options}
+              single={facet.single}
+              search={facet.search}
+              labelOf={facet.labelOf}
               value={view.filters[facet.key]}
               onChange={(value) => controls.setFilter(facet.key, value)}
             />
@@ -332,7 +355,7 @@ function ResourceListScreen<T extends { _id: string }>({
           ) : null}
         </div>
         <div className="flex flex-wrap items-center gap-2 xl:ml-auto">
-          {permissions.delete && deleteOne ? (
+          {canDelete && permissions.delete ? (
             <GatedButton
               need={permissions.delete}
               size="sm"
@@ -382,7 +405,10 @@ function ResourceListScreen<T extends { _id: string }>({
       <DataTable
         table={table}
         label={title}
-        isLoading={result.isLoading || controls.restoring}
+        // A new search, filter or page shows placeholders, not the old rows under the new query.
+        isLoading={
+          result.isLoading || controls.restoring || (result.isFetching && !result.currentData)
+        }
         isFetching={result.isFetching}
         error={result.error}
         onRetry={() => void result.refetch()}

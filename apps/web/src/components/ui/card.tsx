@@ -18,15 +18,25 @@ function CardHeader({ className, ...props }: React.ComponentProps<'div'>) {
   return <div data-slot="card-header" className={cn('grid gap-1.5 px-6', className)} {...props} />;
 }
 
-function CardTitle({ className, children, ...props }: React.ComponentProps<'h1'>) {
+/**
+ * A card's heading: h2 under the page's h1 (one h1 per page); `level={1}` when the card is the
+ * whole page (a form, a sign-in).
+ */
+function CardTitle({
+  className,
+  children,
+  level = 2,
+  ...props
+}: React.ComponentProps<'h2'> & { level?: 1 | 2 | 3 }) {
+  const Heading = `h${level}` as const;
   return (
-    <h1
+    <Heading
       data-slot="card-title"
       className={cn('text-xl leading-none font-semibold', className)}
       {...props}
     >
       {children}
-    </h1>
+    </Heading>
   );
 }
 

@@ -19,7 +19,7 @@ function ScrollRegion({
       // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
       tabIndex={0}
       className={cn(
-        'overflow-x-auto rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50',
+        'overflow-x-auto rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring',
         className,
       )}
       {...props}

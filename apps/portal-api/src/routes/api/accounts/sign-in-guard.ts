@@ -91,7 +91,7 @@ export class SignInGuard {
     void reply.header('retry-after', String(seconds));
     throw new AppError(
       ErrorCode.RATE_LIMITED,
-      `Too many sign-in attempts. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+      `Too many sign-in attempts. Try again in ${waitInWords(seconds)}.`,
     );
   }
 
@@ -133,4 +133,12 @@ export class SignInGuard {
     await this.limits.succeeded(attempt);
     return { ...account, deviceId };
   }
+}
+
+/** "45 seconds", "15 minutes", "2 hours": a wait as people say it (rounded up). */
+export function waitInWords(seconds: number): string {
+  const say = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (seconds < 60) return say(seconds, 'second');
+  if (seconds < 3600) return say(Math.ceil(seconds / 60), 'minute');
+  return say(Math.ceil(seconds / 3600), 'hour');
 }

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { CSV_BOM } from '@pa/contracts/csv';
-import { MAX_PAGE_SIZE } from '@pa/contracts/list-query';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@pa/contracts/list-query';
 import { errorAnswers } from '@pa/server-kit/openapi';
 import type { Caller } from '../../../plugins/external/auth';
 
@@ -17,7 +17,7 @@ export const sessionQuery = z.object({ session: sessionId.optional() });
 export const sessionParams = z.object({ id: sessionId });
 export const pageQuery = {
   page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(10),
+  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
 };
 export const bearer = [{ bearerAuth: [] }];
 

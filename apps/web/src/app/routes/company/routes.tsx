@@ -17,8 +17,10 @@ const roles = () => import('./roles');
 const permissions = () => import('./permissions');
 const audit = () => import('./audit');
 const userImport = () => import('./user-import');
+const index = () => import('./company-index');
 
 export const companyRoutes: RouteObject[] = [
+  { index: true, lazy: screen(index, 'CompanyIndexRoute') },
   { path: 'users', lazy: screen(users, 'UsersListRoute') },
   { path: 'users/create', lazy: screen(users, 'UserCreateRoute') },
   { path: 'users/invite', lazy: screen(users, 'UserInviteRoute') },

@@ -28,7 +28,13 @@ export function AccountEditForm() {
     formState: { errors, isSubmitting, isDirty },
   } = useForm<UpdateMeForm>({
     resolver: zodResolver(schema),
-    defaultValues: { userFirstName: '', userLastName: '', email: '', currentPassword: '' },
+    defaultValues: {
+      userFirstName: '',
+      userLastName: '',
+      email: '',
+      phone: '',
+      currentPassword: '',
+    },
   });
   const email = useWatch({ control, name: 'email' });
   const changingEmail = Boolean(data) && emailChanges(currentEmail, email);
@@ -39,6 +45,7 @@ export function AccountEditForm() {
         userFirstName: data.userFirstName,
         userLastName: data.userLastName,
         email: data.email,
+        phone: data.phone ?? '',
         currentPassword: '',
       });
     }
@@ -66,9 +73,9 @@ export function AccountEditForm() {
   return (
     <Card className="max-w-2xl">
       <CardHeader>
-        <CardTitle>Edit account</CardTitle>
+        <CardTitle level={1}>Edit account</CardTitle>
         <CardDescription>
-          Your name and email. Roles are managed by your administrators.
+          Your name, phone and email. Roles are managed by your administrators.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -97,6 +104,14 @@ export function AccountEditForm() {
             autoComplete="email"
             error={errors.email?.message ?? server.email}
             {...register('email')}
+          />
+          <FormField
+            id="phone"
+            label="Phone"
+            type="tel"
+            autoComplete="tel"
+            error={errors.phone?.message ?? server.phone}
+            {...register('phone')}
           />
           {changingEmail ? (
             <div className="grid gap-2">

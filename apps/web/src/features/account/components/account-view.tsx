@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { USER_STATUS_LIST } from '@pa/contracts/users';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert } from '@/components/ui/form-field';
@@ -10,6 +11,12 @@ import { SignInsCard } from './sign-ins-card';
 const dateTime = (iso: string | null | undefined) =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
 
+/** "Active — can sign in." rather than the stored "active". */
+const statusWords = (status: string | undefined) => {
+  const item = USER_STATUS_LIST.find((s) => s.value === status);
+  return item ? `${item.label} — ${item.description.toLowerCase()}` : status;
+};
+
 export function AccountView() {
   const { data, error, isLoading } = useMyAccountQuery();
   const rows: [string, string | null | undefined][] = [
@@ -19,7 +26,7 @@ export function AccountView() {
     ['Email', data?.email],
     ['Phone', data?.phone],
     ['Company', data?.companyName],
-    ['Status', data?.status],
+    ['Status', statusWords(data?.status)],
     ['Roles', data?.roles.map((r) => r.name).join(', ')],
     ['Last sign-in', data ? dateTime(data.lastSignInAt) : undefined],
   ];
@@ -27,7 +34,7 @@ export function AccountView() {
     <div className="grid max-w-3xl gap-6">
       <Card>
         <CardHeader>
-          <CardTitle>My account</CardTitle>
+          <CardTitle level={1}>My account</CardTitle>
           <CardDescription>Your details in {data?.companyName ?? 'your company'}.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">

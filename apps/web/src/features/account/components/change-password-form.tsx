@@ -9,7 +9,7 @@ import { errorMessage, fieldErrors } from '@/lib/api/api-error';
 import { useChangePasswordMutation } from '../api/account-api';
 
 export function ChangePasswordCard() {
-  const [changePassword, { error }] = useChangePasswordMutation();
+  const [changePassword, { error, reset: forgetAnswer }] = useChangePasswordMutation();
   const {
     register,
     handleSubmit,
@@ -20,7 +20,9 @@ export function ChangePasswordCard() {
     defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
   });
 
+  // A new attempt (valid or not) starts without the last answer's message.
   const onSubmit = handleSubmit(async ({ currentPassword, newPassword }) => {
+    forgetAnswer();
     try {
       await changePassword({ currentPassword, newPassword }).unwrap();
       reset();
@@ -28,18 +30,20 @@ export function ChangePasswordCard() {
     } catch (err) {
       console.error('Change-password error:', err);
     }
-  });
+  }, forgetAnswer);
 
   const server = fieldErrors(error);
+  // A message the server tied to a field shows there only, not a second time above the form.
+  const fieldSaid = Object.keys(server).length > 0;
   return (
     <Card className="max-w-2xl">
       <CardHeader>
-        <CardTitle>Change password</CardTitle>
+        <CardTitle level={1}>Change password</CardTitle>
         <CardDescription>At least 12 characters.</CardDescription>
       </CardHeader>
       <CardContent>
         <form noValidate onSubmit={onSubmit} className="grid gap-4" aria-label="Change password">
-          {error ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
+          {error && !fieldSaid ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
           <FormField
             id="currentPassword"
             label="Current password"

@@ -8,6 +8,7 @@ import {
 } from '@/components/ui/sheet';
 import { AuditChanges } from '@/components/audit/audit-changes';
 import { formatDateTime } from '@/lib/format';
+import { entityLabel } from './audit-labels';
 
 export function AuditEventSheet({
   event,
@@ -29,9 +30,7 @@ export function AuditEventSheet({
             </SheetHeader>
             <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1 text-sm">
               <dt className="text-muted-foreground">Entity</dt>
-              <dd className="break-all">
-                {event.entityType} {event.entityId ?? ''}
-              </dd>
+              <dd className="break-all">{entityLabel(event)}</dd>
               <dt className="text-muted-foreground">Address</dt>
               <dd>{event.ip || '—'}</dd>
               <dt className="text-muted-foreground">Browser</dt>

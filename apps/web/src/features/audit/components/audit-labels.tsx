@@ -40,10 +40,14 @@ const PAGES: Record<string, string> = {
   permission: '/app/company/permissions',
 };
 
+/** "role Auditors": the entity's type and name (the id's end when the server knows no name). */
+export const entityLabel = (event: AuditEvent) =>
+  `${event.entityType}${event.entityName ? ` ${event.entityName}` : event.entityId ? ` ${event.entityId.slice(-8)}` : ''}`;
+
 /** The entity of an event, linked to its page while it exists (deleted ones answer "not found"). */
 export function EntityLink({ event }: { event: AuditEvent }) {
   const base = PAGES[event.entityType];
-  const label = `${event.entityType}${event.entityId ? ` ${event.entityId.slice(-8)}` : ''}`;
+  const label = entityLabel(event);
   if (!base || !event.entityId || event.action.endsWith('.delete')) return <span>{label}</span>;
   return (
     <Link to={`${base}/${event.entityId}/read`} className="underline-offset-4 hover:underline">

@@ -8,11 +8,13 @@ import { Label } from '@/components/ui/label';
 import { companyApi, useListAuditEventsQuery, useListUsersQuery } from '@/lib/api/company-api';
 import { useMissingPermissions } from '@/hooks/use-held-permissions';
 import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
+import { RelativeTime } from '@/components/relative-time';
 import { formatDateTime } from '@/lib/format';
 import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
 import { auditSlice } from '@/lib/list-view-slices';
 import { sortableHeader } from '@/components/data-table/data-table-column-header';
-import { ResourceList } from '@/components/resource-list/resource-list';
+import { ResourceList, type Facet } from '@/components/resource-list/resource-list';
+import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { AuditEventSheet } from './audit-event-sheet';
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, EntityLink } from './audit-labels';
 
@@ -24,13 +26,49 @@ export const AUDIT_URL: ListUrlConfig = {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-export function AuditList() {
-  const dispatch = useThunkDispatch();
+/** Users offered by the "Who" filter per search (the server searches all of them). */
+const WHO_OPTIONS = 20;
+
+/**
+ * The "Who" filter: the company's users found by a search on the server as the user types, the
+ * chosen ones keeping their names. Needs users.read (without it the filter is left out).
+ */
+function useActorFacet(): Facet | null {
   const canReadUsers = useMissingPermissions('users.read').length === 0;
-  const actors = useListUsersQuery(
-    { page: 1, pageSize: 100, sort: 'userName:asc', search: undefined, filters: undefined },
+  const [text, setText] = useState('');
+  const search = useDebouncedValue(text.trim(), 300);
+  const found = useListUsersQuery(
+    {
+      page: 1,
+      pageSize: WHO_OPTIONS,
+      sort: 'userName:asc',
+      search: search || undefined,
+      filters: undefined,
+    },
     { skip: !canReadUsers },
   );
+  const [known, setKnown] = useState<Record<string, string>>({});
+  const items = found.data?.items;
+  const options = useMemo(
+    () => (items ?? []).map((u) => ({ value: u._id, label: u.userName })),
+    [items],
+  );
+  // Chosen users stay named after the search moves on.
+  if (options.some((o) => known[o.value] !== o.label))
+    setKnown((old) => ({ ...old, ...Object.fromEntries(options.map((o) => [o.value, o.label])) }));
+  if (!canReadUsers) return null;
+  return {
+    key: 'actorId',
+    title: 'Who',
+    options,
+    search: { label: 'Search users', text, onText: setText, busy: found.isFetching },
+    labelOf: (id) => known[id] ?? `user ${id.slice(-8)}`,
+  };
+}
+
+export function AuditList() {
+  const dispatch = useThunkDispatch();
+  const who = useActorFacet();
   const [open, setOpen] = useState<AuditEvent | null>(null);
   const columns = useMemo<ColumnDef<AuditEvent>[]>(
     () => [
@@ -38,7 +76,7 @@ export function AuditList() {
         id: 'createdAt',
         accessorKey: 'createdAt',
         header: sortableHeader('When'),
-        cell: ({ row }) => formatDateTime(row.original.createdAt),
+        cell: ({ row }) => <RelativeTime iso={row.original.createdAt} />,
         enableHiding: false,
         meta: { label: 'When' },
       },
@@ -98,18 +136,7 @@ export function AuditList() {
         facets={[
           { key: 'action', title: 'Action', options: AUDIT_ACTIONS },
           { key: 'entityType', title: 'Entity', options: AUDIT_ENTITIES },
-          ...(canReadUsers
-            ? [
-                {
-                  key: 'actorId',
-                  title: 'Who',
-                  options: (actors.data?.items ?? []).map((u) => ({
-                    value: u._id,
-                    label: u.userName,
-                  })),
-                },
-              ]
-            : []),
+          ...(who ? [who] : []),
         ]}
         toolbarExtra={(controls) => (
           <div className="flex flex-wrap items-center gap-2">

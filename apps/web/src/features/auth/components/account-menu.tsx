@@ -37,7 +37,7 @@ export function AccountMenu() {
           <span className="hidden text-sm font-medium sm:inline">{name}</span>
         </Button>
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-56">
+      <DropdownMenuContent align="end" className="w-56" regionLabel="Account">
         <DropdownMenuLabel className="flex items-center gap-2 font-normal">
           <Avatar aria-hidden="true">{initials(details, signedIn)}</Avatar>
           <span className="grid min-w-0 text-left leading-tight">

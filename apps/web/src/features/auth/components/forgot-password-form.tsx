@@ -36,7 +36,7 @@ export function ForgotPasswordCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Forgot password</CardTitle>
+        <CardTitle level={1}>Forgot password</CardTitle>
         <CardDescription>We will email you a link to choose a new password.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">

@@ -48,7 +48,7 @@ export function ResetPasswordCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Choose a new password</CardTitle>
+        <CardTitle level={1}>Choose a new password</CardTitle>
         <CardDescription>
           At least 12 characters. Every signed-in device is signed out.
         </CardDescription>

@@ -24,7 +24,7 @@ export function SignInCard({
   onChallenge: (challenge: MfaChallenge) => void;
   alternative?: React.ReactNode;
 }) {
-  const [signIn, { error, isLoading }] = useSignInMutation();
+  const [signIn, { error, isLoading, reset: forgetAnswer }] = useSignInMutation();
   const dispatch = useDispatch();
   const navigate = useNavigate();
   const location = useLocation();
@@ -38,7 +38,9 @@ export function SignInCard({
     defaultValues: { login: '', password: '' },
   });
 
+  // A new attempt (valid or not) starts without the last answer's "Invalid credentials.".
   const onSubmit = handleSubmit(async (form) => {
+    forgetAnswer();
     try {
       const answer = await signIn(toSignInBody(form)).unwrap();
       if ('mfaRequired' in answer) return onChallenge(answer);
@@ -49,13 +51,13 @@ export function SignInCard({
     } catch (err) {
       console.error('Sign-in error:', err);
     }
-  });
+  }, forgetAnswer);
 
   const busy = isLoading || isSubmitting;
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Sign In</CardTitle>
+        <CardTitle level={1}>Sign In</CardTitle>
         <CardDescription>Use your user name or email and your password.</CardDescription>
       </CardHeader>
       <CardContent>

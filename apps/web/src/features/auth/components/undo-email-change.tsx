@@ -41,7 +41,7 @@ export function UndoEmailChangeCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Undo the email change</CardTitle>
+        <CardTitle level={1}>Undo the email change</CardTitle>
         <CardDescription>
           The email address of your account was changed. If it was not you, undo it here.
         </CardDescription>

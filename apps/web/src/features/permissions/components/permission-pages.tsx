@@ -165,7 +165,9 @@ function PermissionFormCard({ record }: { record?: Permission }) {
     <Card className="max-w-2xl">
       <CardHeader>
         <PageTitle title={record ? `Edit permission ${record.code}` : 'Create permission'} />
-        <CardTitle>{record ? `Edit permission ${record.code}` : 'Create permission'}</CardTitle>
+        <CardTitle level={1}>
+          {record ? `Edit permission ${record.code}` : 'Create permission'}
+        </CardTitle>
         <CardDescription>
           {record
             ? 'Roles holding it keep it; a change applies on their next request.'

@@ -10,7 +10,7 @@ import {
   useListPermissionsQuery,
 } from '@/lib/api/company-api';
 import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
-import { formatDateTime } from '@/lib/format';
+import { RelativeTime } from '@/components/relative-time';
 import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
 import { permissionSlice } from '@/lib/list-view-slices';
 import { sortableHeader } from '@/components/data-table/data-table-column-header';
@@ -45,7 +45,7 @@ export function PermissionsList() {
         cell: ({ row }) => (
           <Link
             to={`/app/company/permissions/${row.original._id}/read`}
-            className="font-mono text-xs font-medium underline-offset-4 hover:underline"
+            className="block max-w-56 truncate font-mono text-xs font-medium underline-offset-4 hover:underline"
           >
             {row.original.code}
           </Link>
@@ -53,7 +53,17 @@ export function PermissionsList() {
         enableHiding: false,
         meta: { label: 'Code' },
       },
-      { id: 'name', accessorKey: 'name', header: sortableHeader('Name'), meta: { label: 'Name' } },
+      {
+        id: 'name',
+        accessorKey: 'name',
+        header: sortableHeader('Name'),
+        cell: ({ row }) => (
+          <span className="block max-w-56 truncate" title={row.original.name}>
+            {row.original.name}
+          </span>
+        ),
+        meta: { label: 'Name' },
+      },
       {
         id: 'group',
         accessorKey: 'group',
@@ -92,7 +102,7 @@ export function PermissionsList() {
         id: 'createdAt',
         accessorKey: 'createdAt',
         header: sortableHeader('Created'),
-        cell: ({ row }) => formatDateTime(row.original.createdAt),
+        cell: ({ row }) => <RelativeTime iso={row.original.createdAt} />,
         meta: { label: 'Created' },
       },
     ],
@@ -117,8 +127,8 @@ export function PermissionsList() {
       }
       columns={columns}
       facets={[
-        { key: 'group', title: 'Group', options: groups },
-        { key: 'isSystem', title: 'Type', options: SYSTEM_OPTIONS },
+        { key: 'group', title: 'Group', options: groups, single: true },
+        { key: 'isSystem', title: 'Type', options: SYSTEM_OPTIONS, single: true },
       ]}
       csvColumns={[
         { header: 'id', value: (p) => p._id },
@@ -140,6 +150,7 @@ export function PermissionsList() {
       protectedReason={(p) => permissionDeleteBlock(p)?.reason ?? null}
       deleteOne={(id) => deletePermission(id).unwrap()}
       initialHidden={{ createdAt: false, description: false }}
+      fullReset
       searchLabel="Search permissions"
     />
   );

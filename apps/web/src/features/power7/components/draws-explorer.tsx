@@ -194,7 +194,7 @@ function DrawsTable({
               {canDownload ? (
                 <Link
                   to={resultsLink(session, draw, (answer.page - 1) * DRAWS_PAGE_SIZE + i, search)}
-                  className="rounded-full outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                  className="rounded-full outline-none focus-visible:ring-[3px] focus-visible:ring-ring"
                   aria-label={`Winners of draw ${draw.numbers.join(', ')}`}
                 >
                   <NumberBalls numbers={draw.numbers} />
@@ -401,7 +401,7 @@ function DrawFilterForm({
                 onClick={() => cycle(n)}
                 aria-label={`${n}: ${state === 'must' ? 'must be drawn' : state === 'mustNot' ? 'must not be drawn' : 'any'}`}
                 className={cn(
-                  'inline-flex size-8 items-center justify-center rounded-full border text-xs font-semibold tabular-nums outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50',
+                  'inline-flex size-8 items-center justify-center rounded-full border text-xs font-semibold tabular-nums outline-none focus-visible:ring-[3px] focus-visible:ring-ring',
                   state === 'must' && 'border-primary bg-primary text-primary-foreground',
                   state === 'mustNot' && 'border-destructive text-destructive line-through',
                 )}
@@ -421,7 +421,7 @@ function DrawFilterForm({
             onChange={(event) =>
               setDraft((d) => ({ ...d, sort: event.target.value as DrawsView['sort'] }))
             }
-            className="border-input bg-background h-9 rounded-md border px-3 text-sm shadow-xs outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+            className="border-input bg-background h-9 rounded-md border px-3 text-sm shadow-xs outline-none focus-visible:ring-[3px] focus-visible:ring-ring"
           >
             {SORT_OPTIONS.map((option) => (
               <option key={option.value} value={option.value}>

@@ -7,6 +7,7 @@ import {
   type SessionParams,
   type WinnersAnswer,
 } from '@pa/contracts/power7';
+import { DEFAULT_PAGE_SIZE } from '@/config/constants';
 import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -46,7 +47,8 @@ import { LoadError, NoPermission, NumberBalls, StepHeader, httpStatusOf } from '
 import { Pager, resultsLink } from './draws-explorer';
 import { skipToken } from '@reduxjs/toolkit/query';
 
-const WINNERS_PAGE_SIZE = 10;
+// The seed's page size (docs/product/web.md §9), like every other list.
+const WINNERS_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 const TIERS = [...MATCH_TYPES].reverse();
 
 /** The results step: one draw, its winners per match type, downloads, and the neighbouring draws. */

@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import type { InsightBody } from '@pa/contracts/power7';
 import { FormField } from '@/components/ui/form-field';
 import { useInsightQuery } from '../api/power7-endpoints';
-import { useDebouncedValue } from '../hooks/use-debounced-value';
+import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { formatMoney } from '../lib/format';
 import { parseTypedAmount, type BudgetBand } from '../lib/insight';
 import { excessText, shareOfDraws } from './insight-summary';

@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_SIZE } from '@/config/constants';
 import {
   MATCH_TYPES,
   SORT_KEYS,
@@ -23,7 +24,7 @@ export interface DrawsView {
 }
 
 export const DEFAULT_SORT: DrawsView['sort'] = 'totalPayout:desc';
-export const DRAWS_PAGE_SIZE = 10;
+export const DRAWS_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 
 export const emptyDrawsView = (): DrawsView => ({
   winners: {},

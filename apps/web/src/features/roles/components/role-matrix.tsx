@@ -114,7 +114,8 @@ function RoleMatrixScreen() {
         }
       />
       <div
-        className="sticky top-0 z-20 flex flex-wrap items-center gap-3 rounded-md border bg-background p-3"
+        // Sticks below the top bar (h-14), never over it.
+        className="sticky top-16 z-[5] flex flex-wrap items-center gap-3 rounded-md border bg-background p-3"
         aria-live="polite"
       >
         <p className="text-sm">
@@ -156,13 +157,20 @@ function RoleMatrixScreen() {
       ) : loading ? (
         <Skeleton className="h-96 w-full" />
       ) : (
-        <div className="overflow-x-auto rounded-md border">
+        // Scrolls inside the window's height, so the header row with the role names stays in view.
+        <div
+          role="region"
+          aria-label="Matrix, scrollable"
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must be reachable by keyboard
+          tabIndex={0}
+          className="max-h-[calc(100svh-16rem)] min-h-80 overflow-auto rounded-md border outline-none focus-visible:ring-[3px] focus-visible:ring-ring"
+        >
           <table className="w-full border-collapse text-sm" aria-label="Role–permission matrix">
             <thead>
               <tr className="border-b">
                 <th
                   scope="col"
-                  className="sticky left-0 z-10 bg-background px-3 py-2 text-left font-medium"
+                  className="sticky top-0 left-0 z-30 bg-background px-3 py-2 text-left font-medium"
                 >
                   Permission
                 </th>
@@ -170,7 +178,7 @@ function RoleMatrixScreen() {
                   <th
                     key={role._id}
                     scope="col"
-                    className="px-3 py-2 text-center font-medium whitespace-nowrap"
+                    className="sticky top-0 z-20 bg-background px-3 py-2 text-center font-medium whitespace-nowrap shadow-[inset_0_-1px_0_var(--border)]"
                   >
                     <Link
                       to={`/app/company/roles/${role._id}/read`}
@@ -232,7 +240,7 @@ function RoleMatrixScreen() {
                                   <span
                                     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a disabled control cannot take focus; this wrapper does, so keyboard users reach the tooltip saying why
                                     tabIndex={0}
-                                    className="inline-flex rounded-sm p-1 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                                    className="inline-flex rounded-sm p-1 outline-none focus-visible:ring-[3px] focus-visible:ring-ring"
                                     aria-label={`${label} — locked: ${lock}`}
                                   >
                                     {box}

@@ -208,7 +208,7 @@ function RoleFormCard({ record }: { record?: Role }) {
     <Card className="max-w-4xl">
       <CardHeader>
         <PageTitle title={record ? `Edit role ${record.name}` : 'Create role'} />
-        <CardTitle>{record ? `Edit role ${record.name}` : 'Create role'}</CardTitle>
+        <CardTitle level={1}>{record ? `Edit role ${record.name}` : 'Create role'}</CardTitle>
         <CardDescription>You can give a role only permissions you hold yourself.</CardDescription>
       </CardHeader>
       <CardContent>

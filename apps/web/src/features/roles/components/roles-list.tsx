@@ -11,7 +11,7 @@ import {
   useListRolesQuery,
 } from '@/lib/api/company-api';
 import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
-import { formatDateTime } from '@/lib/format';
+import { RelativeTime } from '@/components/relative-time';
 import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
 import { roleSlice } from '@/lib/list-view-slices';
 import { sortableHeader } from '@/components/data-table/data-table-column-header';
@@ -39,7 +39,7 @@ export function RolesList() {
         cell: ({ row }) => (
           <Link
             to={`/app/company/roles/${row.original._id}/read`}
-            className="font-medium underline-offset-4 hover:underline"
+            className="block max-w-56 truncate font-medium underline-offset-4 hover:underline"
           >
             {row.original.name}
           </Link>
@@ -84,7 +84,7 @@ export function RolesList() {
         id: 'updatedAt',
         accessorKey: 'updatedAt',
         header: sortableHeader('Updated'),
-        cell: ({ row }) => formatDateTime(row.original.updatedAt),
+        cell: ({ row }) => <RelativeTime iso={row.original.updatedAt} />,
         meta: { label: 'Updated' },
       },
     ],
@@ -106,10 +106,11 @@ export function RolesList() {
       }
       columns={columns}
       facets={[
-        { key: 'isSystem', title: 'Type', options: SYSTEM_OPTIONS },
+        { key: 'isSystem', title: 'Type', options: SYSTEM_OPTIONS, single: true },
         {
           key: 'permissionId',
           title: 'Holds permission',
+          single: true,
           options: (permissions.data ?? []).map((p) => ({ value: p._id, label: p.code })),
         },
       ]}
@@ -137,6 +138,7 @@ export function RolesList() {
           <Grid3x3 aria-hidden="true" /> Permission matrix
         </GatedButton>
       }
+      fullReset
       searchLabel="Search roles"
     />
   );

@@ -1,7 +1,7 @@
 import type { MfaPolicy } from '@pa/contracts/mfa';
 import { portalApi } from '@/lib/api/portal-api';
 
-/** The company's two-step policy and the administrator's reset (docs/reference/two-step-sign-in.md). */
+/** The company's two-step policy (docs/reference/two-step-sign-in.md). */
 export const securityApi = portalApi.injectEndpoints({
   endpoints: (build) => ({
     mfaPolicy: build.query<MfaPolicy, void>({
@@ -12,14 +12,6 @@ export const securityApi = portalApi.injectEndpoints({
       query: (body) => ({ url: '/security/mfa-policy', method: 'PUT', body }),
       invalidatesTags: ['Permission'],
     }),
-    resetSecondStep: build.mutation<unknown, string>({
-      query: (id) => ({
-        url: `/users/${encodeURIComponent(id)}/reset-second-step`,
-        method: 'POST',
-        body: {},
-      }),
-      invalidatesTags: ['User'],
-    }),
     policyPermissions: build.query<{ code: string; name: string }[], void>({
       query: () => ({ url: '/permissions', params: { page: 1, pageSize: 100, sort: 'code:asc' } }),
       transformResponse: (data: { items: { code: string; name: string }[] }) => data.items,
@@ -28,9 +20,5 @@ export const securityApi = portalApi.injectEndpoints({
   }),
 });
 
-export const {
-  useMfaPolicyQuery,
-  useSaveMfaPolicyMutation,
-  useResetSecondStepMutation,
-  usePolicyPermissionsQuery,
-} = securityApi;
+export const { useMfaPolicyQuery, useSaveMfaPolicyMutation, usePolicyPermissionsQuery } =
+  securityApi;

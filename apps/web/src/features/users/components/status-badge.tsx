@@ -5,7 +5,8 @@ import { cn } from '@/lib/utils';
 const styles: Record<UserStatus, string> = {
   active: 'border-emerald-600/40 text-emerald-800 dark:text-emerald-300',
   inactive: 'text-muted-foreground',
-  locked: 'border-destructive/50 text-destructive dark:text-red-300',
+  // red-700 keeps 4.5:1 on a selected (muted) row too.
+  locked: 'border-destructive/50 text-red-700 dark:text-red-300',
 };
 
 export function StatusBadge({ status }: { status: UserStatus }) {

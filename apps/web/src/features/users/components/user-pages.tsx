@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { LogOut, Pencil, Trash2 } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useSelector } from 'react-redux';
 import { Link, useNavigate } from 'react-router';
@@ -61,6 +61,7 @@ import { RecordFormActions } from '@/components/record/form-actions';
 import { LeaveGuard } from '@/components/record/leave-guard';
 import { RecordState } from '@/components/record/record-state';
 import { StaleEditDialog } from '@/components/record/stale-edit-dialog';
+import { ResetSecondStepButton } from './reset-second-step-button';
 import { SendResetLinkButton } from './send-reset-link-button';
 import { StatusBadge } from './status-badge';
 import { DANGER_BUTTON } from '@/lib/danger-button';
@@ -103,15 +104,20 @@ function useRecord(id: string) {
   return result;
 }
 
+/** What this user may read besides users: role pages and the permission list. */
+function useReadable() {
+  const held = useHeldPermissions();
+  return { roles: held.includes('roles.read'), permissions: held.includes('permissions.read') };
+}
+
 export function UserView({ id }: { id: string }) {
   const result = useRecord(id);
-  const roles = useAllRolesQuery();
-  const permissions = useAllPermissionsQuery();
+  const can = useReadable();
+  const permissions = useAllPermissionsQuery(undefined, { skip: !can.permissions });
   const me = useMyId();
   return (
     <RecordState {...result} noun="user" listPath={LIST} need="users.read">
       {(user) => {
-        const roleNames = (roles.data ?? []).filter((r) => user.roleIds.includes(r._id));
         const direct = (permissions.data ?? []).filter((p) => user.permissionIds.includes(p._id));
         return (
           <div className="grid max-w-4xl gap-6">
@@ -124,6 +130,9 @@ export function UserView({ id }: { id: string }) {
                     <Pencil aria-hidden="true" /> Edit
                   </GatedButton>
                   <SendResetLinkButton user={user} />
+                  {user._id === me ? null : (
+                    <ResetSecondStepButton userId={user._id} userName={user.userName} />
+                  )}
                   <EndSessionsButton user={user} self={user._id === me} />
                   <GatedButton
                     need="users.delete"
@@ -148,13 +157,19 @@ export function UserView({ id }: { id: string }) {
                     ['Status', <StatusBadge status={user.status} />],
                     [
                       'Roles',
-                      roleNames.length ? (
+                      user.roles.length ? (
                         <span className="flex flex-wrap gap-1">
-                          {roleNames.map((r) => (
-                            <Badge key={r._id} variant="outline" asChild>
-                              <Link to={`/app/company/roles/${r._id}/read`}>{r.name}</Link>
-                            </Badge>
-                          ))}
+                          {user.roles.map((r) =>
+                            can.roles ? (
+                              <Badge key={r._id} variant="outline" asChild>
+                                <Link to={`/app/company/roles/${r._id}/read`}>{r.name}</Link>
+                              </Badge>
+                            ) : (
+                              <Badge key={r._id} variant="outline">
+                                {r.name}
+                              </Badge>
+                            ),
+                          )}
                         </span>
                       ) : (
                         'None'
@@ -162,7 +177,9 @@ export function UserView({ id }: { id: string }) {
                     ],
                     [
                       'Direct permissions',
-                      direct.length ? (
+                      !can.permissions && user.permissionIds.length ? (
+                        `${user.permissionIds.length} (their names need the permissions.read permission)`
+                      ) : direct.length ? (
                         <span className="flex flex-wrap gap-1">
                           {direct.map((p) => (
                             <Badge key={p._id} variant="secondary" className="font-mono">
@@ -193,12 +210,17 @@ export function UserView({ id }: { id: string }) {
 function EndSessionsButton({ user, self }: { user: User; self: boolean }) {
   const [open, setOpen] = useState(false);
   const [revoke, { isLoading }] = useRevokeUserSessionsMutation();
+  // The dialog opens from state, not from its own trigger, so it is told where focus goes back.
+  const trigger = useRef<HTMLElement | null>(null);
   return (
     <>
       <GatedButton
         need="users.update"
         variant="outline"
-        onClick={() => setOpen(true)}
+        onClick={(event) => {
+          trigger.current = event.currentTarget;
+          setOpen(true);
+        }}
         blockedReason={
           self
             ? 'To end your own sign-ins, use “Sign out everywhere else” on your account page.'
@@ -208,7 +230,12 @@ function EndSessionsButton({ user, self }: { user: User; self: boolean }) {
         <LogOut aria-hidden="true" /> End all sessions
       </GatedButton>
       <AlertDialog open={open} onOpenChange={setOpen}>
-        <AlertDialogContent>
+        <AlertDialogContent
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            trigger.current?.focus();
+          }}
+        >
           <AlertDialogHeader>
             <AlertDialogTitle>End all sessions of {user.userName}?</AlertDialogTitle>
             <AlertDialogDescription>
@@ -260,8 +287,9 @@ export function UserEdit({ id }: { id: string }) {
 
 function UserFormCard({ record }: { record?: User }) {
   const dispatch = useThunkDispatch();
-  const roles = useAllRolesQuery();
-  const permissions = useAllPermissionsQuery();
+  const can = useReadable();
+  const roles = useAllRolesQuery(undefined, { skip: !can.roles });
+  const permissions = useAllPermissionsQuery(undefined, { skip: !can.permissions });
   const held = new Set(useHeldPermissions());
   const me = useMyId();
   const [create] = useCreateUserMutation();
@@ -330,7 +358,7 @@ function UserFormCard({ record }: { record?: User }) {
     <Card className="max-w-4xl">
       <PageTitle title={title} />
       <CardHeader>
-        <CardTitle>{title}</CardTitle>
+        <CardTitle level={1}>{title}</CardTitle>
         <CardDescription>
           You can give only roles and permissions you hold yourself.
         </CardDescription>
@@ -397,6 +425,9 @@ function UserFormCard({ record }: { record?: User }) {
                 {errors.roleIds.message}
               </p>
             ) : null}
+            {can.roles ? null : (
+              <NeedToChoose code="roles.read" what="roles" current={record?.roles} />
+            )}
             <Controller
               control={form.control}
               name="roleIds"
@@ -446,19 +477,23 @@ function UserFormCard({ record }: { record?: User }) {
             <legend className="mb-2 text-sm font-medium">
               Direct permissions (besides the roles’)
             </legend>
-            <Controller
-              control={form.control}
-              name="permissionIds"
-              render={({ field }) => (
-                <PermissionPicker
-                  permissions={permissions.data ?? []}
-                  value={field.value}
-                  onChange={field.onChange}
-                  disabledReason={selfLock}
-                  idPrefix="user-permission"
-                />
-              )}
-            />
+            {can.permissions ? (
+              <Controller
+                control={form.control}
+                name="permissionIds"
+                render={({ field }) => (
+                  <PermissionPicker
+                    permissions={permissions.data ?? []}
+                    value={field.value}
+                    onChange={field.onChange}
+                    disabledReason={selfLock}
+                    idPrefix="user-permission"
+                  />
+                )}
+              />
+            ) : (
+              <NeedToChoose code="permissions.read" what="direct permissions" />
+            )}
           </fieldset>
           <RecordFormActions
             submitting={isSubmitting}
@@ -489,6 +524,24 @@ function UserFormCard({ record }: { record?: User }) {
         onCancel={editor.cancelStale}
       />
     </Card>
+  );
+}
+
+/** In place of a picker whose choices this user may not read: why, and what is set now. */
+function NeedToChoose({
+  code,
+  what,
+  current,
+}: {
+  code: string;
+  what: string;
+  current?: readonly { _id: string; name: string }[] | undefined;
+}) {
+  return (
+    <p className="text-sm text-muted-foreground">
+      Choosing {what} needs the {code} permission; they stay as they are.
+      {current ? ` Now: ${current.map((r) => r.name).join(', ') || 'none'}.` : ''}
+    </p>
   );
 }
 

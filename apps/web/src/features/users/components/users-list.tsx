@@ -1,5 +1,5 @@
 import type { ColumnDef } from '@tanstack/react-table';
-import { MailPlus } from 'lucide-react';
+import { MailPlus, Upload } from 'lucide-react';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { USER_SORT_FIELDS, USER_STATUS_LIST, type User } from '@pa/contracts/users';
@@ -12,16 +12,16 @@ import {
   useDeleteUserMutation,
   useListUsersQuery,
 } from '@/lib/api/company-api';
+import { useMissingPermissions } from '@/hooks/use-held-permissions';
 import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
-import { formatDateTime, fullName } from '@/lib/format';
+import { RelativeTime } from '@/components/relative-time';
+import { fullName } from '@/lib/format';
 import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
 import { userSlice } from '@/lib/list-view-slices';
 import { sortableHeader } from '@/components/data-table/data-table-column-header';
 import { GatedButton } from '@/components/permission-gate';
 import { ResourceList } from '@/components/resource-list/resource-list';
-import { useMissingPermissions } from '@/hooks/use-held-permissions';
 import { usersBulkApi, useRestoreUserMutation } from '../api/users-bulk-api';
-import { Upload } from 'lucide-react';
 import { StatusBadge } from './status-badge';
 import { UserBulkActions } from './user-bulk-actions';
 
@@ -33,15 +33,13 @@ export const USERS_URL: ListUrlConfig = {
 
 export function UsersList() {
   const dispatch = useThunkDispatch();
-  const roles = useAllRolesQuery();
+  // Role names come with each user; the full role list (for the filter) needs roles.read.
+  const canReadRoles = useMissingPermissions('roles.read').length === 0;
+  const roles = useAllRolesQuery(undefined, { skip: !canReadRoles });
   const me = useSelector((s: RootStateWithAuth) => selectUserDetails({ auth: s.auth })?._id);
   const [deleteUser] = useDeleteUserMutation();
   const [restoreUser] = useRestoreUserMutation();
   const canUpdate = useMissingPermissions('users.update').length === 0;
-  const roleName = useMemo(
-    () => new Map((roles.data ?? []).map((r) => [r._id, r.name])),
-    [roles.data],
-  );
   const columns = useMemo<ColumnDef<User>[]>(
     () => [
       {
@@ -51,7 +49,8 @@ export function UsersList() {
         cell: ({ row }) => (
           <Link
             to={`/app/company/users/${row.original._id}/read`}
-            className="font-medium underline-offset-4 hover:underline"
+            className="block max-w-32 truncate font-medium underline-offset-4 hover:underline"
+            title={row.original.userName}
           >
             {row.original.userName}
           </Link>
@@ -62,12 +61,14 @@ export function UsersList() {
       {
         id: 'userFirstName',
         accessorKey: 'userFirstName',
+        cell: ({ row }) => <Clipped text={row.original.userFirstName} />,
         header: sortableHeader('First name'),
         meta: { label: 'First name' },
       },
       {
         id: 'userLastName',
         accessorKey: 'userLastName',
+        cell: ({ row }) => <Clipped text={row.original.userLastName} />,
         header: sortableHeader('Last name'),
         meta: { label: 'Last name' },
       },
@@ -75,6 +76,7 @@ export function UsersList() {
         id: 'email',
         accessorKey: 'email',
         header: sortableHeader('Email'),
+        cell: ({ row }) => <Clipped text={row.original.email} width="max-w-44 2xl:max-w-64" />,
         meta: { label: 'Email' },
       },
       {
@@ -96,10 +98,12 @@ export function UsersList() {
         header: 'Roles',
         enableSorting: false,
         cell: ({ row }) => (
-          <div className="flex flex-wrap gap-1">
-            {row.original.roleIds.map((id) => (
-              <Badge key={id} variant="outline">
-                {roleName.get(id) ?? '…'}
+          <div className="flex max-w-48 flex-wrap gap-1">
+            {row.original.roles.map((role) => (
+              <Badge key={role._id} variant="outline" className="max-w-full">
+                <span className="truncate" title={role.name}>
+                  {role.name}
+                </span>
               </Badge>
             ))}
           </div>
@@ -110,18 +114,18 @@ export function UsersList() {
         id: 'lastSignInAt',
         accessorKey: 'lastSignInAt',
         header: sortableHeader('Last sign-in'),
-        cell: ({ row }) => formatDateTime(row.original.lastSignInAt),
+        cell: ({ row }) => <RelativeTime iso={row.original.lastSignInAt} />,
         meta: { label: 'Last sign-in' },
       },
       {
         id: 'createdAt',
         accessorKey: 'createdAt',
         header: sortableHeader('Created'),
-        cell: ({ row }) => formatDateTime(row.original.createdAt),
+        cell: ({ row }) => <RelativeTime iso={row.original.createdAt} />,
         meta: { label: 'Created' },
       },
     ],
-    [roleName],
+    [],
   );
   return (
     <ResourceList<User>
@@ -140,11 +144,15 @@ export function UsersList() {
       columns={columns}
       facets={[
         { key: 'status', title: 'Status', options: USER_STATUS_LIST },
-        {
-          key: 'roleId',
-          title: 'Role',
-          options: (roles.data ?? []).map((r) => ({ value: r._id, label: r.name })),
-        },
+        ...(canReadRoles
+          ? [
+              {
+                key: 'roleId',
+                title: 'Role',
+                options: (roles.data ?? []).map((r) => ({ value: r._id, label: r.name })),
+              },
+            ]
+          : []),
       ]}
       csvColumns={[
         { header: 'id', value: (u) => u._id },
@@ -154,7 +162,7 @@ export function UsersList() {
         { header: 'email', value: (u) => u.email },
         { header: 'phone', value: (u) => u.phone },
         { header: 'status', value: (u) => u.status },
-        { header: 'roles', value: (u) => u.roleIds.map((id) => roleName.get(id) ?? id).join('; ') },
+        { header: 'roles', value: (u) => u.roles.map((role) => role.name).join('; ') },
         { header: 'lastSignInAt', value: (u) => u.lastSignInAt },
         { header: 'createdAt', value: (u) => u.createdAt },
       ]}
@@ -212,5 +220,14 @@ export function UsersList() {
       initialHidden={{ phone: false, createdAt: false }}
       searchLabel="Search users"
     />
+  );
+}
+
+/** Long names stop at a width (full text on hover), so Status, Roles and actions stay on screen. */
+function Clipped({ text, width = 'max-w-28 2xl:max-w-48' }: { text: string; width?: string }) {
+  return (
+    <span className={`block truncate ${width}`} title={text}>
+      {text || '—'}
+    </span>
   );
 }

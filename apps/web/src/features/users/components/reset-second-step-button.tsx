@@ -12,7 +12,8 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api/api-error';
-import { useResetSecondStepMutation } from '../api/security-api';
+import { useMissingPermissions } from '@/hooks/use-held-permissions';
+import { useResetSecondStepMutation } from '../api/second-step-api';
 
 /**
  * An administrator's "Reset second step" for a user who lost their device: removes their app,
@@ -20,6 +21,7 @@ import { useResetSecondStepMutation } from '../api/security-api';
  */
 export function ResetSecondStepButton({ userId, userName }: { userId: string; userName: string }) {
   const [reset, { isLoading }] = useResetSecondStepMutation();
+  const allowed = useMissingPermissions('users.update').length === 0;
   const confirm = async () => {
     try {
       await reset(userId).unwrap();
@@ -30,6 +32,7 @@ export function ResetSecondStepButton({ userId, userName }: { userId: string; us
       toast.error(errorMessage(err));
     }
   };
+  if (!allowed) return null;
   return (
     <AlertDialog>
       <AlertDialogTrigger asChild>
