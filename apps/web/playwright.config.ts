@@ -4,17 +4,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
-// The browser suite runs the real services (`npm start`'s script) on their own ports and a fresh data
-// folder. Workers inherit the environment, so every worker sees the same folder (the mail outbox) and
-// the same ports.
+// The browser suite runs the real product (`npm start`'s script) on its own ports and fresh data
+// folders: one product per Playwright worker, so spec files run in parallel without sharing an
+// administrator, sign-in limits or an outbox. The runner and its workers load this file with the same
+// environment; a worker finds its product by its parallel index.
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'pa-e2e-'));
 
+/** Products (and workers) of one run: two keep both cores busy while a browser waits on a service. */
+const instances = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
+
 /**
- * A free pair of consecutive ports (portal P, Power 7 P + 1 — the web app derives the Power 7 address
- * that way), so several runs on one machine (engineers, a CI clone) never collide.
+ * The first of 2 × `instances` free consecutive ports (product i: portal P + 2i, Power 7 P + 2i + 1 —
+ * the web app derives the Power 7 address that way), so several runs on one machine never collide.
  */
-function freePortPair(): number {
+function freePortBlock(): number {
   const probe = `
     const net = require('node:net');
     const free = (p) => new Promise((ok) => {
@@ -24,21 +28,36 @@ function freePortPair(): number {
     (async () => {
       for (let i = 0; i < 50; i++) {
         const p = 20000 + 2 * Math.floor(Math.random() * 10000);
-        if ((await free(p)) && (await free(p + 1))) { process.stdout.write(String(p)); return; }
+        let all = true;
+        for (let q = p; all && q < p + ${2 * instances}; q++) all = await free(q);
+        if (all) { process.stdout.write(String(p)); return; }
       }
       process.exit(1);
     })();`;
   const out = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
-  if (out.status !== 0) throw new Error('No free port pair for the browser suite.');
+  if (out.status !== 0) throw new Error('No free ports for the browser suite.');
   return Number(out.stdout);
 }
-process.env.E2E_PORTAL_PORT ??= String(freePortPair());
-const portalPort = Number(process.env.E2E_PORTAL_PORT);
+process.env.E2E_PORTAL_PORT ??= String(freePortBlock());
+const firstPort = Number(process.env.E2E_PORTAL_PORT);
+
+function product(index: number) {
+  const portalPort = firstPort + 2 * index;
+  return {
+    portalPort,
+    portalUrl: `http://127.0.0.1:${portalPort}`,
+    power7Url: `http://127.0.0.1:${portalPort + 1}`,
+    dataDir: path.join(process.env.E2E_DATA_DIR!, `product-${index}`),
+  };
+}
+
+/** The product of this worker (the runner itself, which has no index, describes product 0). */
+const mine = product(Number(process.env.TEST_PARALLEL_INDEX ?? 0) % instances);
 
 export const E2E = {
-  portalUrl: `http://127.0.0.1:${portalPort}`,
-  power7Url: `http://127.0.0.1:${portalPort + 1}`,
-  dataDir: process.env.E2E_DATA_DIR,
+  portalUrl: mine.portalUrl,
+  power7Url: mine.power7Url,
+  dataDir: mine.dataDir,
   adminPassword: 'e2e-demo-admin-passphrase',
   accessTokenTtl: 20,
   screenshotsDir: path.join(repoRoot, 'artifacts/screenshots'),
@@ -47,14 +66,18 @@ export const E2E = {
 export default defineConfig({
   testDir: './e2e',
   // Playwright empties its output folder at start; one per run keeps concurrent runs apart.
-  outputDir: path.join(repoRoot, 'test-results', `e2e-${portalPort}`),
+  outputDir: path.join(repoRoot, 'test-results', `e2e-${firstPort}`),
+  // Spec files run in parallel, each worker on its own product; the tests of one file run in order.
   fullyParallel: false,
-  workers: 1,
+  workers: instances,
   // No retries: a test that fails once is a defect to find (the last silent sign-out, a rotation
   // answer cut off by a navigation, hid behind a retry; ADR 006).
   retries: 0,
   forbidOnly: !!process.env.CI,
   timeout: 60_000,
+  // Two products, two browsers and other work share 2 cores: an element can take over Playwright's
+  // 5 s default to appear while the machine is busy (seen at load ~20), so waits get 15 s.
+  expect: { timeout: 15_000 },
   reporter: [['list']],
   use: {
     baseURL: E2E.portalUrl,
@@ -84,28 +107,31 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: 'node scripts/start.mjs',
-    cwd: repoRoot,
-    url: `${E2E.portalUrl}/api/ready/`,
-    // Both services start through tsx; at load ~15 that alone took 90 s.
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORTAL_PORT: String(portalPort),
-      POWER7_PORT: String(portalPort + 1),
-      DATA_DIR: E2E.dataDir,
-      PUBLIC_URL: E2E.portalUrl,
-      CORS_ORIGINS: E2E.portalUrl,
-      DEMO_ADMIN_PASSWORD: E2E.adminPassword,
-      // Short-lived access tokens, so the suite sees expiry and refresh happen for real.
-      ACCESS_TOKEN_TTL: String(E2E.accessTokenTtl),
-      // The suite signs in more often than a person would; the limit itself is tested by the portal.
-      SIGNIN_RATE_LIMIT_IP: '200',
-      LOG_LEVEL: 'warn',
-      SKIP_WEB_BUILD: '1',
-    },
-  },
+  webServer: Array.from({ length: instances }, (_, index) => {
+    const { portalPort, portalUrl, dataDir } = product(index);
+    return {
+      command: 'node scripts/start.mjs',
+      cwd: repoRoot,
+      url: `${portalUrl}/api/ready/`,
+      // Both services start through tsx; at load ~15 that alone took 90 s.
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+      env: {
+        PORTAL_PORT: String(portalPort),
+        POWER7_PORT: String(portalPort + 1),
+        DATA_DIR: dataDir,
+        PUBLIC_URL: portalUrl,
+        CORS_ORIGINS: portalUrl,
+        DEMO_ADMIN_PASSWORD: E2E.adminPassword,
+        // Short-lived access tokens, so the suite sees expiry and refresh happen for real.
+        ACCESS_TOKEN_TTL: String(E2E.accessTokenTtl),
+        // The suite signs in more often than a person would; the limit itself is tested by the portal.
+        SIGNIN_RATE_LIMIT_IP: '200',
+        LOG_LEVEL: 'warn',
+        SKIP_WEB_BUILD: '1',
+      },
+    };
+  }),
 });

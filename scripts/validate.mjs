@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// `npm run validate`: every check and test, in stages. The steps of a stage run at the same time (the
+// static checks are CPU-bound and short; the test runners mostly wait on servers, databases and the
+// browser), each line prefixed with its step; a stage starts when the one before it passed.
+// Where the time goes and why this shape: docs/benchmarks/test-suite.md.
+import { spawn } from 'node:child_process';
+import readline from 'node:readline';
+
+/** npm scripts, stage by stage. `build:web` is the browser suite's web build, made before it runs. */
+const STAGES = [
+  ['typecheck', 'lint', 'knip', 'format:check', 'build:web'],
+  ['test:unit', 'test:browser'],
+];
+/** Steps of a stage running at once: two keep both cores busy without starving the test runners. */
+const AT_ONCE = Number(process.env.VALIDATE_AT_ONCE ?? 2);
+
+function runStep(script) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '--silent', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      readline
+        .createInterface({ input: stream })
+        .on('line', (line) => process.stdout.write(`[${script}] ${line}\n`));
+    }
+    child.on('close', (code) => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      console.log(
+        `[${script}] ${code === 0 ? 'passed' : `FAILED (exit code ${code})`} in ${seconds} s`,
+      );
+      resolve({ script, code: code ?? 1, seconds });
+    });
+  });
+}
+
+/** Runs the steps with at most `limit` at a time; resolves with every step's result. */
+async function runStage(steps, limit) {
+  const queue = [...steps];
+  const results = [];
+  const lane = async () => {
+    for (let step = queue.shift(); step; step = queue.shift()) results.push(await runStep(step));
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, steps.length) }, lane));
+  return results;
+}
+
+const timings = [];
+for (const steps of STAGES) {
+  const results = await runStage(steps, AT_ONCE);
+  timings.push(...results);
+  const failed = results.filter((r) => r.code !== 0);
+  if (failed.length > 0) {
+    console.error(`\nFailed: ${failed.map((r) => r.script).join(', ')}`);
+    process.exit(1);
+  }
+}
+console.log(`\nSteps: ${timings.map((r) => `${r.script} ${r.seconds} s`).join(', ')}`);
