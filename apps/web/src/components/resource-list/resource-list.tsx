@@ -236,8 +236,7 @@ function ResourceListScreen<T extends { _id: string }>({
     },
   ];
   const { table, resetColumns } = useServerTable({
-    columns:
-      canDelete || bulkActions ? allColumns : allColumns.filter((c) => c.id !== 'select'),
+    columns: canDelete || bulkActions ? allColumns : allColumns.filter((c) => c.id !== 'select'),
     answer: result.data,
     controls,
     initialHidden,
