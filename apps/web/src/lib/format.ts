@@ -1,3 +1,7 @@
+const count = new Intl.NumberFormat('en-US');
+/** A count with thousands separators (5,830,000), the same on every screen. */
+export const formatCount = (value: number) => count.format(value);
+
 /** Dates as people read them in the admin screens ("24 Nov 2026, 14:05"); empty → "—". */
 export function formatDateTime(iso: string | null | undefined): string {
   return iso

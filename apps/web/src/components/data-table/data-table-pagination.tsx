@@ -9,6 +9,7 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
+import { formatCount } from '@/lib/format';
 import { PAGE_SIZES } from '@/lib/list-url';
 
 /** The page numbers around the current one, with gaps: 1 … 4 5 6 … 12. */
@@ -24,6 +25,10 @@ export function pageWindow(current: number, total: number): (number | 'gap')[] {
   return out;
 }
 
+/**
+ * The pager of every server-side list — company administration and the Power 7 draws and winners:
+ * where we are, rows per page, go to page, first/previous/numbers/next/last.
+ */
 export function DataTablePagination({
   page,
   pageSize,
@@ -42,7 +47,8 @@ export function DataTablePagination({
   noun: [string, string];
   selected: number;
   onPage: (page: number) => void;
-  onPageSize: (size: number) => void;
+  /** Absent for lists of a fixed page size (the Power 7 draws and winners). */
+  onPageSize?: (size: number) => void;
 }) {
   const last = Math.max(totalPages ?? 1, 1);
   // Past the end (until the list moves to its last page) counts nothing rather than "9981–2 of 2".
@@ -56,26 +62,28 @@ export function DataTablePagination({
       <p className="text-muted-foreground" aria-live="polite">
         {total === undefined
           ? ' '
-          : `${from}–${to} of ${total} ${total === 1 ? noun[0] : noun[1]}${selected ? ` · ${selected} selected` : ''}`}
+          : `${formatCount(from)}–${formatCount(to)} of ${formatCount(total)} ${total === 1 ? noun[0] : noun[1]}${selected ? ` · ${formatCount(selected)} selected` : ''}`}
       </p>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <div className="flex items-center gap-2">
-          <span id="rows-per-page" className="whitespace-nowrap">
-            Rows per page
-          </span>
-          <Select value={String(pageSize)} onValueChange={(v) => onPageSize(Number(v))}>
-            <SelectTrigger size="sm" aria-labelledby="rows-per-page" className="w-18">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {PAGE_SIZES.map((size) => (
-                <SelectItem key={size} value={String(size)}>
-                  {size}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
+        {onPageSize ? (
+          <div className="flex items-center gap-2">
+            <span id="rows-per-page" className="whitespace-nowrap">
+              Rows per page
+            </span>
+            <Select value={String(pageSize)} onValueChange={(v) => onPageSize(Number(v))}>
+              <SelectTrigger size="sm" aria-labelledby="rows-per-page" className="w-18">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {PAGE_SIZES.map((size) => (
+                  <SelectItem key={size} value={String(size)}>
+                    {size}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+        ) : null}
         {last > 1 ? <JumpToPage last={last} onPage={onPage} /> : null}
         <div className="flex items-center gap-1">
           <Button
@@ -109,11 +117,11 @@ export function DataTablePagination({
                 variant={item === page ? 'default' : 'ghost'}
                 size="icon"
                 className="size-8"
-                aria-label={`Page ${item}`}
+                aria-label={`Page ${formatCount(item)}`}
                 aria-current={item === page ? 'page' : undefined}
                 onClick={() => onPage(item)}
               >
-                {item}
+                {formatCount(item)}
               </Button>
             ),
           )}
@@ -170,7 +178,7 @@ function JumpToPage({ last, onPage }: { last: number; onPage: (page: number) => 
         aria-describedby={`${id}-of`}
       />
       <span id={`${id}-of`} className="whitespace-nowrap text-muted-foreground">
-        of {last}
+        of {formatCount(last)}
       </span>
       <Button type="submit" variant="outline" size="sm" className="h-8">
         Go

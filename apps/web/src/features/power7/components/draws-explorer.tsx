@@ -1,4 +1,4 @@
-import { ChevronLeft, ChevronRight, Filter, RotateCcw } from 'lucide-react';
+import { Filter, RotateCcw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import {
@@ -7,6 +7,7 @@ import {
   type FilterAnswerView,
   type SessionParams,
 } from '@pa/contracts/power7';
+import { DataTablePagination } from '@/components/data-table/data-table-pagination';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -139,9 +140,13 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
               canDownload={canDownload}
               fetching={query.isFetching}
             />
-            <Pager
+            <DataTablePagination
               page={data.page}
+              pageSize={DRAWS_PAGE_SIZE}
+              total={data.total}
               totalPages={totalPages}
+              noun={['draw', 'draws']}
+              selected={0}
               onPage={(page) => apply({ ...view, page })}
             />
           </>
@@ -245,42 +250,6 @@ function useFocusAfterApply(
   return () => {
     pending.current = true;
   };
-}
-
-export function Pager({
-  page,
-  totalPages,
-  onPage,
-}: {
-  page: number;
-  totalPages: number;
-  onPage: (page: number) => void;
-}) {
-  return (
-    <nav aria-label="Pages" className="flex items-center justify-end gap-2 text-sm">
-      <span className="text-muted-foreground">
-        Page {formatCount(page)} of {formatCount(Math.max(1, totalPages))}
-      </span>
-      <Button
-        variant="outline"
-        size="icon"
-        aria-label="Previous page"
-        disabled={page <= 1}
-        onClick={() => onPage(page - 1)}
-      >
-        <ChevronLeft className="size-4" aria-hidden="true" />
-      </Button>
-      <Button
-        variant="outline"
-        size="icon"
-        aria-label="Next page"
-        disabled={page >= totalPages}
-        onClick={() => onPage(page + 1)}
-      >
-        <ChevronRight className="size-4" aria-hidden="true" />
-      </Button>
-    </nav>
-  );
 }
 
 /** The filters whose minimum is above their maximum, by name, so the form refuses them itself. */

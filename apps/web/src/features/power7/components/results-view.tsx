@@ -44,7 +44,8 @@ import {
   type DrawsView,
 } from '../lib/url-state';
 import { LoadError, NoPermission, NumberBalls, StepHeader, httpStatusOf } from './common';
-import { Pager, resultsLink } from './draws-explorer';
+import { resultsLink } from './draws-explorer';
+import { DataTablePagination } from '@/components/data-table/data-table-pagination';
 import { skipToken } from '@reduxjs/toolkit/query';
 
 // The seed's page size (docs/product/web.md §9), like every other list.
@@ -454,7 +455,15 @@ function WinnersCard({
                 ))}
               </TableBody>
             </Table>
-            <Pager page={data.page} totalPages={data.totalPages} onPage={onPage} />
+            <DataTablePagination
+              page={data.page}
+              pageSize={data.pageSize}
+              total={data.total}
+              totalPages={data.totalPages}
+              noun={['winner', 'winners']}
+              selected={0}
+              onPage={onPage}
+            />
           </>
         )}
       </CardContent>

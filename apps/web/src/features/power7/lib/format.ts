@@ -1,5 +1,4 @@
-const count = new Intl.NumberFormat('en-US');
-export const formatCount = (value: number) => count.format(value);
+export { formatCount } from '@/lib/format';
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
