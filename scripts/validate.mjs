@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run validate`: every check and test, in stages. The steps of a stage run at the same time (the
-// static checks are CPU-bound and short; the test runners mostly wait on servers, databases and the
-// browser), each line prefixed with its step; a stage starts when the one before it passed.
+// `npm run validate`: every check and test, in stages. The steps of a stage run two at a time, each
+// line prefixed with its step; a stage starts when the one before it passed. The two test runners get
+// a stage each: side by side on 2 cores (tried on 2026-11-26) every test ran ~5× slower and the whole
+// took longer than one after the other.
 // Where the time goes and why this shape: docs/benchmarks/test-suite.md.
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
@@ -9,7 +10,8 @@ import readline from 'node:readline';
 /** npm scripts, stage by stage. `build:web` is the browser suite's web build, made before it runs. */
 const STAGES = [
   ['typecheck', 'lint', 'knip', 'format:check', 'build:web'],
-  ['test:unit', 'test:browser'],
+  ['test:unit'],
+  ['test:browser'],
 ];
 /** Steps of a stage running at once: two keep both cores busy without starving the test runners. */
 const AT_ONCE = Number(process.env.VALIDATE_AT_ONCE ?? 2);

@@ -260,9 +260,9 @@ test('shell and record pages: skip link, focus back after End all sessions, read
   await page.goto('/auth/signin');
   await page.getByLabel('User name or email').fill(tag);
   await page.getByLabel('Password').fill('not the password at all');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page.getByText('Invalid credentials.')).toBeVisible();
   await page.getByLabel('Password').fill('');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page.getByText('Invalid credentials.')).toHaveCount(0);
 });
