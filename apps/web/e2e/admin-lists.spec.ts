@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { expectAccessible, screenshot, signIn } from './support';
+import { expectAccessible, forgetSignIn, screenshot, signIn } from './support';
 import { PortalClient, unique } from './company-support';
 
 // Issue 26: each defect a real administrator hit, and the list kit's new features.
@@ -255,8 +255,7 @@ test('shell and record pages: skip link, focus back after End all sessions, read
   await expect(page.getByLabel('Phone')).toBeVisible();
 
   // Sign-in: the last answer's message goes away on a new attempt.
-  await page.context().clearCookies();
-  await page.evaluate(() => localStorage.clear());
+  await forgetSignIn(page);
   await page.goto('/auth/signin');
   await page.getByLabel('User name or email').fill(tag);
   await page.getByLabel('Password').fill('not the password at all');

@@ -6,6 +6,18 @@ import { E2E } from '../playwright.config';
 
 export const ADMIN = { userName: 'admin', email: 'admin@demo.local' };
 
+/**
+ * Forgets the browser's sign-in (cookies and the persisted session) without signing out. The page
+ * first leaves the app for a plain answer of the same origin: a running app writes its session back
+ * to storage when its state changes (a sign-in just made, a token rotation), which could undo a clear
+ * made under it.
+ */
+export async function forgetSignIn(page: Page) {
+  await page.goto(`${new URL(page.url()).origin}/api/live/`);
+  await page.context().clearCookies();
+  await page.evaluate(() => localStorage.clear());
+}
+
 /** Signs in through the form and waits for the dashboard. */
 export async function signIn(
   page: Page,

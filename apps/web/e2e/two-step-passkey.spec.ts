@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from '../playwright.config';
 import { PortalClient, unique } from './company-support';
-import { persistedAccessToken } from './support';
+import { forgetSignIn, persistedAccessToken } from './support';
 import { enterPassword } from './two-step-support';
 
 const PASSWORD = 'two-step-e2e-passphrase';
@@ -51,8 +51,7 @@ test('a user registers a passkey on the account page and signs in with it alone'
   expect(credentials[0]!.isResidentCredential).toBe(true);
 
   // Signed out: "Sign in with a passkey" needs no user name.
-  await page.context().clearCookies();
-  await page.evaluate(() => localStorage.clear());
+  await forgetSignIn(page);
   await page.goto(`${LOCAL}/auth/signin`);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
@@ -64,8 +63,7 @@ test('a user registers a passkey on the account page and signs in with it alone'
   expect(claims).toMatchObject({ amr: ['hwk'], name: userName });
 
   // Now a second step after the password too: the passkey answers it.
-  await page.context().clearCookies();
-  await page.evaluate(() => localStorage.clear());
+  await forgetSignIn(page);
   await page.goto(`${LOCAL}/auth/signin`);
   await enterPassword(page, userName, PASSWORD);
   await page.getByRole('button', { name: 'Use a passkey' }).click();

@@ -9,7 +9,7 @@ import {
   stepNow,
   totpCode,
 } from './two-step-support';
-import { signIn } from './support';
+import { forgetSignIn, signIn } from './support';
 
 const PASSWORD = 'two-step-e2e-passphrase';
 // Each screen is checked with axe four times (light, dark, 1280, 360 px): slow on a busy machine.
@@ -56,8 +56,7 @@ test('a user turns on an authenticator app, signs in with a code and with a reco
   await expect(page.getByText('10 recovery codes left.')).toBeVisible();
 
   // Signed out, the password now leads to the second step.
-  await page.context().clearCookies();
-  await page.evaluate(() => localStorage.clear());
+  await forgetSignIn(page);
   await page.goto('/auth/signin');
   await enterPassword(page, userName, PASSWORD);
   await expect(page.getByRole('heading', { name: 'Second step' })).toBeVisible();
@@ -76,8 +75,7 @@ test('a user turns on an authenticator app, signs in with a code and with a reco
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 
   // A recovery code, once.
-  await page.context().clearCookies();
-  await page.evaluate(() => localStorage.clear());
+  await forgetSignIn(page);
   await page.goto('/auth/signin');
   await enterPassword(page, userName, PASSWORD);
   await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
@@ -120,8 +118,7 @@ test('a company policy takes a user to enrolment after the password; the adminis
     await page.getByRole('button', { name: 'Save policy' }).click();
     await expect(page.getByText('Two-step policy saved.')).toBeVisible();
 
-    await page.context().clearCookies();
-    await page.evaluate(() => localStorage.clear());
+    await forgetSignIn(page);
     await page.goto('/auth/signin');
     await enterPassword(page, tag, PASSWORD);
     await expect(page).toHaveURL(/\/auth\/enrol$/);
