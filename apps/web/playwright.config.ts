@@ -113,7 +113,7 @@ export default defineConfig({
       command: 'node scripts/start.mjs',
       cwd: repoRoot,
       url: `${portalUrl}/api/ready/`,
-      // Both services start through tsx; at load ~15 that alone took 90 s.
+      // The compiled services open their databases first; at load ~15 a start took 90 s (ADR 009).
       timeout: 300_000,
       reuseExistingServer: false,
       stdout: 'ignore' as const,
