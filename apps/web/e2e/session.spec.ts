@@ -4,6 +4,7 @@ import {
   ADMIN,
   expectAccessible,
   expOf,
+  forgetPersistedSession,
   forgetSignIn,
   persistedAccessToken,
   screenshot,
@@ -105,7 +106,7 @@ test('sign in, reload, survive token expiry, guest pages redirect, sign out', as
 
 test('a session is restored from the refresh cookie alone', async ({ page }) => {
   await signIn(page);
-  await page.evaluate(() => localStorage.removeItem('persist:root'));
+  await forgetPersistedSession(page);
   await page.goto('/app/account/view');
   await expect(page.getByText('admin@demo.local')).toBeVisible();
 });
@@ -119,14 +120,13 @@ test('a verification without an answer never ends the session', async ({ page })
   const cookie = await refreshCookieOf(page);
   expect(cookie).toBeTruthy();
   // Each case restores the session from the refresh cookie alone, so the startup verification runs.
-  const forgetPersistedSession = () => page.evaluate(() => localStorage.removeItem('persist:root'));
 
   // 1. The verification is slow and the page is left while it is in flight (the browser aborts it).
   await page.route('**/api/accounts/verify', async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 3000));
     await route.continue().catch(() => {});
   });
-  await forgetPersistedSession();
+  await forgetPersistedSession(page);
   const verifyAsked = page.waitForRequest('**/api/accounts/verify');
   void page.goto('/app/account/view').catch(() => {});
   await verifyAsked;
@@ -142,7 +142,7 @@ test('a verification without an answer never ends the session', async ({ page })
       route.fulfill({ status: 503, contentType: 'text/html', body: '<h1>Unavailable</h1>' }),
   ]) {
     await page.route('**/api/accounts/verify', fail);
-    await forgetPersistedSession();
+    await forgetPersistedSession(page);
     // The app logs the failed verification, then decides; the decision is checked after the log.
     const verifyFailed = page.waitForEvent('console', (m) =>
       m.text().includes('Auth initialization error'),

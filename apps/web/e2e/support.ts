@@ -13,9 +13,23 @@ export const ADMIN = { userName: 'admin', email: 'admin@demo.local' };
  * made under it.
  */
 export async function forgetSignIn(page: Page) {
-  await page.goto(`${new URL(page.url()).origin}/api/live/`);
+  await leaveApp(page);
   await page.context().clearCookies();
   await page.evaluate(() => localStorage.clear());
+}
+
+/**
+ * Drops the persisted session but keeps the refresh cookie, so the next visit restores the session
+ * from the cookie alone. The app is left first: a running app writes its state back into storage.
+ */
+export async function forgetPersistedSession(page: Page) {
+  await leaveApp(page);
+  await page.evaluate(() => localStorage.removeItem('persist:root'));
+}
+
+/** Navigates to a page of the same origin that runs no app code. */
+async function leaveApp(page: Page) {
+  await page.goto(`${new URL(page.url()).origin}/api/live/`);
 }
 
 /** Signs in through the form and waits for the dashboard. */
