@@ -26,17 +26,17 @@ export const SERVICE_BUILDS = [
   },
 ];
 const SCAN_WORKER = {
-  entry: 'packages/power7-engine/src/scan-worker.ts',
+  entry: 'packages/power7-engine/src/parallel/scan-worker.ts',
   out: 'scan-worker.cjs',
 };
 /** The threads that find winners and write winners CSVs (downloads of a service). */
 const WINNERS_WORKER = {
-  entry: 'packages/power7-engine/src/winners-worker.ts',
+  entry: 'packages/power7-engine/src/parallel/winners-worker.ts',
   out: 'winners-worker.cjs',
 };
 /** The XLSX reading thread (ExcelJS stays external: it loads from node_modules when an XLSX comes). */
 const XLSX_WORKER = {
-  entry: 'packages/power7-engine/src/xlsx-worker.ts',
+  entry: 'packages/power7-engine/src/parallel/xlsx-worker.ts',
   out: 'xlsx-worker.cjs',
 };
 

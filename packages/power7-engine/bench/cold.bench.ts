@@ -13,7 +13,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readCustomerFile } from '../src/customer-file';
+import { readCustomerFile } from '../src/reading/customer-file';
 import { generateTickets, writeCustomerCsv } from './generate';
 import { engineYardstick, median } from './yardstick';
 

@@ -14,10 +14,10 @@ import { existsSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyzeTickets } from '../src/analyze';
-import { readCustomerFile } from '../src/customer-file';
-import { numbersOfRank } from '../src/model';
-import { countWinners, findWinners, ticketMasks } from '../src/winners';
+import { analyzeTickets } from '../src/analysis/analyze';
+import { readCustomerFile } from '../src/reading/customer-file';
+import { numbersOfRank } from '../src/core/model';
+import { countWinners, findWinners, ticketMasks } from '../src/analysis/winners';
 import { generateTickets, mulberry32, writeCustomerCsv, type Distribution } from './generate';
 
 interface Case {

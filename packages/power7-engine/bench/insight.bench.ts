@@ -12,8 +12,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
-import { closeScanWorkers } from '../src/analyze';
-import { ingestFile, openSession, runAnalysis, SESSION_FILES } from '../src/session-store';
+import { closeScanWorkers } from '../src/analysis/analyze';
+import { ingestFile, openSession, runAnalysis, SESSION_FILES } from '../src/store/session-store';
 import { generateTickets, mulberry32, writeCustomerCsv, type Distribution } from './generate';
 import { engineYardstick } from './yardstick';
 

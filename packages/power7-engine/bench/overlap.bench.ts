@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs';
 import { copyFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeScanWorkers } from '../src/analyze';
-import { ingestFile, readUpload, runAnalysis } from '../src/session-store';
+import { closeScanWorkers } from '../src/analysis/analyze';
+import { ingestFile, readUpload, runAnalysis } from '../src/store/session-store';
 import { generateTickets, writeCustomerCsv } from './generate';
 import { median } from './yardstick';
 

@@ -3,9 +3,9 @@
  * in the same run as what it is compared with, since this shared machine's speed drifts from one
  * hour to the next.
  */
-import { analyzeTickets, closeScanWorkers } from '../src/analyze';
-import { readCustomerFile } from '../src/customer-file';
-import type { Budget, Payouts } from '../src/model';
+import { analyzeTickets, closeScanWorkers } from '../src/analysis/analyze';
+import { readCustomerFile } from '../src/reading/customer-file';
+import type { Budget, Payouts } from '../src/core/model';
 
 export const median = (xs: number[]) =>
   [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BINOM } from '../src/model';
+import { BINOM } from '../src/core/model';
 import {
   buildTables,
   radixSort27,
@@ -8,8 +8,8 @@ import {
   splitTops,
   type BuildOp,
   type BuildPlan,
-} from '../src/tables';
-import { deriveWeights } from '../src/weights';
+} from '../src/core/tables';
+import { deriveWeights } from '../src/core/weights';
 
 /** A plan that runs each step's pieces in the calling thread, in a shuffled order. */
 function shuffledPlan(parts: number, seed: number): BuildPlan {

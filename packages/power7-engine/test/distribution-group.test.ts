@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { binStarts, groupDistribution } from '../src/distribution';
-import { drawBytes, type GroupedColumn } from '../src/distribution-group';
-import { BINOM } from '../src/model';
-import { HIST_BINS } from '../src/scan';
-import { runBuildOp, splitTops, type BuildOp, type BuildPlan } from '../src/tables';
+import { binStarts, groupDistribution } from '../src/analysis/distribution';
+import { drawBytes, type GroupedColumn } from '../src/core/distribution-group';
+import { BINOM } from '../src/core/model';
+import { HIST_BINS } from '../src/core/scan';
+import { runBuildOp, splitTops, type BuildOp, type BuildPlan } from '../src/core/tables';
 
 /**
  * The draws grouped by bin on several parts at once (each walking only its own top numbers, as the

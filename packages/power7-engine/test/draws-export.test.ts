@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DRAWS_CSV_HEADER } from '../src/draw-query';
-import { ingestFile, openSession, runAnalysis, type OpenSession } from '../src/session-store';
+import { DRAWS_CSV_HEADER } from '../src/core/draw-query';
+import { ingestFile, openSession, runAnalysis, type OpenSession } from '../src/store/session-store';
 
 let dir: string;
 let session: OpenSession;

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeTickets } from '../src/analyze';
-import { queryDraws } from '../src/draw-query';
-import { numbersOfRank, type Budget, type Payouts } from '../src/model';
+import { analyzeTickets } from '../src/analysis/analyze';
+import { queryDraws } from '../src/core/draw-query';
+import { numbersOfRank, type Budget, type Payouts } from '../src/core/model';
 import { naiveAnalysis, qualifies } from './reference';
 
 const ticketArb = (pool: number) =>

@@ -14,7 +14,7 @@ import {
   type IngestSummary,
   type MatchType,
   type OpenSession,
-} from '../src/session-store';
+} from '../src/store/session-store';
 
 /** A session's winners CSV written into `out` with back-pressure, then ended (as the service streams it). */
 async function writeWinnersCsv(

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestFile, openSession, runAnalysis } from '../src/session-store';
+import { ingestFile, openSession, runAnalysis } from '../src/store/session-store';
 
 let dir: string;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestFile, openSession, runAnalysis } from '../src/session-store';
+import { ingestFile, openSession, runAnalysis } from '../src/store/session-store';
 import { naiveAnalysis } from './reference';
 
 /**

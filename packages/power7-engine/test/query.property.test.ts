@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeTickets } from '../src/analyze';
-import { queryDraws, SORT_KEYS, type FilterQuery } from '../src/draw-query';
-import type { MatchType } from '../src/model';
+import { analyzeTickets } from '../src/analysis/analyze';
+import { queryDraws, SORT_KEYS, type FilterQuery } from '../src/core/draw-query';
+import type { MatchType } from '../src/core/model';
 import { naiveAnalysis, type NaiveDraw } from './reference';
 
 const payouts = { 3: 1, 4: 5, 5: 20, 6: 100, 7: 1000 };

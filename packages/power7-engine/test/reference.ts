@@ -1,4 +1,4 @@
-import type { Budget, Payouts } from '../src/model';
+import type { Budget, Payouts } from '../src/core/model';
 
 export interface NaiveDraw {
   numbers: number[];

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeTickets } from '../src/analyze';
+import { analyzeTickets } from '../src/analysis/analyze';
 import {
   ingestFile,
   openSession,
@@ -11,7 +11,7 @@ import {
   readUpload,
   runAnalysis,
   type Progress,
-} from '../src/session-store';
+} from '../src/store/session-store';
 
 let dir: string;
 beforeAll(async () => {

@@ -2,11 +2,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MATCH_TYPES, parseCombo, PICK } from '../src/model';
-import { readAligned, fileIn } from '../src/session-files';
-import { ingestFile, openSession, runAnalysis, type OpenSession } from '../src/session-store';
-import { RowReader, ticketMasks, winnersCsv } from '../src/winners';
-import { closeWinnersThreads } from '../src/winners-pool';
+import { MATCH_TYPES, parseCombo, PICK } from '../src/core/model';
+import { readAligned, fileIn } from '../src/store/session-files';
+import { ingestFile, openSession, runAnalysis, type OpenSession } from '../src/store/session-store';
+import { RowReader, ticketMasks, winnersCsv } from '../src/analysis/winners';
+import { closeWinnersThreads } from '../src/parallel/winners-pool';
 
 // Cells the byte-level writer must treat exactly as `csvCell` does: formulas, plain numbers, quotes,
 // delimiters inside quotes, line breaks inside quotes, non-ASCII text, tabs, empty cells.

@@ -1,7 +1,11 @@
 import os from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyzeTickets } from '../src/analyze';
-import { closeScanWorkers, idleScanWorkerCount, prestartScanWorkers } from '../src/workers';
+import { analyzeTickets } from '../src/analysis/analyze';
+import {
+  closeScanWorkers,
+  idleScanWorkerCount,
+  prestartScanWorkers,
+} from '../src/parallel/workers';
 
 afterAll(closeScanWorkers);
 

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { startScanWorker } from '../src/analyze';
+import { startScanWorker } from '../src/analysis/analyze';
 
 /** The worker's first message; the worker is terminated either way. */
 async function firstMessage(w: Worker): Promise<unknown> {

@@ -15,11 +15,11 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { analyzeTickets, prestartScanWorkers } from '../analyze';
-import { DistributionQuery, quantiles, scannedBins } from '../distribution';
-import { readCustomerFile } from '../customer-file';
-import { queryDraws } from '../draw-query';
-import { EngineError } from '../errors';
+import { analyzeTickets, prestartScanWorkers } from '../analysis/analyze';
+import { DistributionQuery, quantiles, scannedBins } from '../analysis/distribution';
+import { readCustomerFile } from '../reading/customer-file';
+import { queryDraws } from '../core/draw-query';
+import { EngineError } from '../core/errors';
 import {
   type Budget,
   DEFAULT_POOL,
@@ -30,8 +30,8 @@ import {
   validateBudget,
   validatePayouts,
   validatePool,
-} from '../model';
-import { RowReader, ticketMasks, winnersCsv } from '../winners';
+} from '../core/model';
+import { RowReader, ticketMasks, winnersCsv } from '../analysis/winners';
 
 class UsageError extends Error {}
 

@@ -1,9 +1,9 @@
 import type { Worker } from 'node:worker_threads';
-import { CancelledError, type RejectedRow } from './errors';
+import { CancelledError, type RejectedRow } from '../core/errors';
 import { HEAD_BYTES } from './parallel-read';
 import type { RangeRequest } from './range-reader';
 import { PartJoiner, TicketReader, type TicketFile, type TicketPart } from './ticket-reader';
-import { readRangeOnWorker, releaseWorkers, takeWorkers } from './workers';
+import { readRangeOnWorker, releaseWorkers, takeWorkers } from '../parallel/workers';
 
 const LF = 0x0a;
 const QUOTE = 0x22;

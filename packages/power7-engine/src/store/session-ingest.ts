@@ -1,14 +1,14 @@
 import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { csvRow } from '@pa/contracts/csv';
-import { readCustomerFile } from './customer-file';
-import { EngineError, NoValidRowsError, throwIfAborted, type RejectedRow } from './errors';
-import { sniffFile } from './file-sniff';
-import { DEFAULT_POOL, validatePool } from './model';
-import { ReasonCounts } from './reject-reasons';
+import { readCustomerFile } from '../reading/customer-file';
+import { EngineError, NoValidRowsError, throwIfAborted, type RejectedRow } from '../core/errors';
+import { sniffFile } from '../reading/file-sniff';
+import { DEFAULT_POOL, validatePool } from '../core/model';
+import { ReasonCounts } from '../core/reject-reasons';
 import { exists, fileIn, syncDir, syncFile, writeAtomic, writeSynced } from './session-files';
 import type { IngestInput, IngestSummary, NoValidRowsSummary, ReadUpload } from './session-types';
-import type { TicketFile } from './ticket-reader';
+import type { TicketFile } from '../reading/ticket-reader';
 
 const rejectedHeader = 'line,reason,raw\r\n';
 /** A rejected row's report line; its raw text is the customer's, so formulas are neutralised. */

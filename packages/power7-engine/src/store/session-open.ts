@@ -5,10 +5,10 @@ import {
   queryDraws,
   type FilterQuery,
   type QueryContext,
-} from './draw-query';
-import { EngineError } from './errors';
-import { formatCombo, MATCH_TYPES, parseCombo, PICK, type MatchType } from './model';
-import type { CountColumn } from './scan';
+} from '../core/draw-query';
+import { EngineError } from '../core/errors';
+import { formatCombo, MATCH_TYPES, parseCombo, PICK, type MatchType } from '../core/model';
+import type { CountColumn } from '../core/scan';
 import {
   budgetInsight,
   DistributionQuery,
@@ -18,7 +18,7 @@ import {
   rangeInsight,
   type BinReader,
   type DistributionIndex,
-} from './distribution';
+} from '../analysis/distribution';
 import { fileIn, readAligned, readJson, type StoredAnalysis } from './session-files';
 import type {
   AnalysisSummary,
@@ -32,9 +32,9 @@ import type {
   WinnerRow,
   WinnersPage,
 } from './session-types';
-import { matchedNumbers, RowReader, ticketMasks } from './winners';
-import type { WinnerOrder, WinnersSource } from './winners-csv';
-import { findWinnersOnThreads, winnersCsvOnThreads } from './winners-pool';
+import { matchedNumbers, RowReader, ticketMasks } from '../analysis/winners';
+import type { WinnerOrder, WinnersSource } from '../analysis/winners-csv';
+import { findWinnersOnThreads, winnersCsvOnThreads } from '../parallel/winners-pool';
 
 /** Winners of recent draws kept per open session (concurrent downloads of one draw walk once). */
 const KEPT_WINNER_ORDERS = 8;

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEADER_ROW, sheetXml, ticketsWorkbook, workbookWith } from './testing/xlsx-zip';
+import { HEADER_ROW, sheetXml, ticketsWorkbook, workbookWith } from '../testing/xlsx-zip';
 import { checkXlsxLimits } from './xlsx-guard';
 import { xlsxAsCsv, type XlsxReadOptions } from './xlsx-reader';
 

@@ -6,10 +6,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArrivingCsvRead } from './arriving-read';
 import { readCustomerFile } from './customer-file';
-import type { RejectedRow } from './errors';
+import type { RejectedRow } from '../core/errors';
 import { readCsvInParallel } from './parallel-read';
 import type { TicketFile } from './ticket-reader';
-import { closeScanWorkers } from './workers';
+import { closeScanWorkers } from '../parallel/workers';
 
 let dir: string;
 beforeAll(async () => {

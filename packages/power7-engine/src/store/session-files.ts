@@ -1,9 +1,9 @@
 /** The session folder on disk: its file names and the durable (fsync + rename) ways to write them. */
 import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DrawBytes } from './distribution-group';
+import type { DrawBytes } from '../core/distribution-group';
 import type { AnalysisSummary } from './session-types';
-import { XLSX_SCRATCH_PREFIX } from './xlsx-reader';
+import { XLSX_SCRATCH_PREFIX } from '../reading/xlsx-reader';
 
 /** File names inside a session folder (stable, for the service's own bookkeeping). */
 export const SESSION_FILES = {

@@ -1,10 +1,10 @@
 /** The types of the session API (`session-store.ts`): inputs, progress, summaries and answers. */
-import type { DrawRow, FilterQuery } from './draw-query';
-import type { ArrivedRead } from './arriving-read';
-import type { RejectedRow } from './errors';
-import type { Budget, MatchType, Payouts, WinnerCounts } from './model';
-import type { BudgetInsight, Quantiles, RangeInsight } from './distribution';
-import type { XlsxReadOptions } from './xlsx-reader';
+import type { DrawRow, FilterQuery } from '../core/draw-query';
+import type { ArrivedRead } from '../reading/arriving-read';
+import type { RejectedRow } from '../core/errors';
+import type { Budget, MatchType, Payouts, WinnerCounts } from '../core/model';
+import type { BudgetInsight, Quantiles, RangeInsight } from '../analysis/distribution';
+import type { XlsxReadOptions } from '../reading/xlsx-reader';
 
 /** How far reading one XLSX may go (`XlsxReadOptions`). */
 export type XlsxLimits = Pick<XlsxReadOptions, 'maxMemoryMb' | 'maxSeconds'>;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCustomerFile } from './customer-file';
-import { HEADER_ROW, MAIN, numbers, sheetXml, workbookWith, zip } from './testing/xlsx-zip';
+import { HEADER_ROW, MAIN, numbers, sheetXml, workbookWith, zip } from '../testing/xlsx-zip';
 import { checkXlsxLimits } from './xlsx-guard';
 
 let dir: string;

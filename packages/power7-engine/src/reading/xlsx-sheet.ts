@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type ExcelJS from 'exceljs';
-import { csvField } from './csv';
-import { EngineError } from './errors';
+import { csvField } from '../core/csv';
+import { EngineError } from '../core/errors';
 import { checkXlsxLimits } from './xlsx-guard';
 
 /** Excel's last row: a sheet row numbered beyond it is not a spreadsheet's (and would mean millions of blank lines). */

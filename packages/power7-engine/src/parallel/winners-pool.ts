@@ -1,14 +1,14 @@
 import os from 'node:os';
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
-import { EngineError, type EngineErrorCode } from './errors';
-import type { MatchType } from './model';
+import { EngineError, type EngineErrorCode } from '../core/errors';
+import type { MatchType } from '../core/model';
 import { startWinnersWorker } from './workers';
 import {
   winnersCsvChunks,
   winnersInOrder,
   type WinnerOrder,
   type WinnersSource,
-} from './winners-csv';
+} from '../analysis/winners-csv';
 import type { WinnersReply, WinnersRequest } from './winners-worker';
 
 /**

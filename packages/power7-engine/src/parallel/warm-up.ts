@@ -1,8 +1,8 @@
-import { groupDraws, groupedColumn } from './distribution-group';
-import { HIST_BINS, scanTops, type CountWidth, type ScanParams } from './scan';
-import { addTierTables, buildTables } from './tables';
-import { deriveWeights } from './weights';
-import { drawCount } from './model';
+import { groupDraws, groupedColumn } from '../core/distribution-group';
+import { HIST_BINS, scanTops, type CountWidth, type ScanParams } from '../core/scan';
+import { addTierTables, buildTables } from '../core/tables';
+import { deriveWeights } from '../core/weights';
+import { drawCount } from '../core/model';
 
 /**
  * Runs the build and scan kernels on a small synthetic problem (P=20, 3,000 tickets with duplicates:

@@ -6,12 +6,12 @@ import {
   recordRaw,
   type CsvRecord,
   type SimpleRecordHook,
-} from './csv';
-import { EngineError, NoValidRowsError, throwIfAborted, type RejectedRow } from './errors';
-import { recogniseColumns } from './file-columns';
+} from '../core/csv';
+import { EngineError, NoValidRowsError, throwIfAborted, type RejectedRow } from '../core/errors';
+import { recogniseColumns } from '../core/file-columns';
 import { SNIFF_BYTES } from './file-sniff';
-import { PICK } from './model';
-import { readNumbers } from './row-numbers';
+import { PICK } from '../core/model';
+import { readNumbers } from '../core/row-numbers';
 
 /** Tickets read from a customer file, in file order. */
 export interface TicketFile {

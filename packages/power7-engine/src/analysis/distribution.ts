@@ -6,9 +6,9 @@ import {
   type DrawBytes,
   type GroupedColumn,
   type GroupOp,
-} from './distribution-group';
-import { HIST_BINS } from './scan';
-import type { BuildPlan } from './tables';
+} from '../core/distribution-group';
+import { HIST_BINS } from '../core/scan';
+import type { BuildPlan } from '../core/tables';
 
 /**
  * The exact distribution of every draw's total payout, kept so that any budget question is answered

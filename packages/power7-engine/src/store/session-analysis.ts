@@ -1,8 +1,8 @@
 import { readFile, rename, rm } from 'node:fs/promises';
-import { analyzeTickets } from './analyze';
-import type { DrawRow } from './draw-query';
-import { EngineError, throwIfAborted } from './errors';
-import { formatCombo, numbersOfRank, PICK } from './model';
+import { analyzeTickets } from '../analysis/analyze';
+import type { DrawRow } from '../core/draw-query';
+import { EngineError, throwIfAborted } from '../core/errors';
+import { formatCombo, numbersOfRank, PICK } from '../core/model';
 import {
   fileIn,
   openPieceFile,
@@ -13,8 +13,14 @@ import {
   type StoredAnalysis,
 } from './session-files';
 import type { AnalysisInput, AnalysisSummary, IngestSummary } from './session-types';
-import { DistributionQuery, fileBins, indexColumns, usedBins, quantiles } from './distribution';
-import { drawBytes } from './distribution-group';
+import {
+  DistributionQuery,
+  fileBins,
+  indexColumns,
+  usedBins,
+  quantiles,
+} from '../analysis/distribution';
+import { drawBytes } from '../core/distribution-group';
 
 /**
  * Runs the exhaustive analysis of an ingested session and writes `qualifying.bin` and `analysis.json`

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { CancelledError, EngineError } from './errors';
-import type { XlsxWorkerAck, XlsxWorkerData, XlsxWorkerReply } from './xlsx-worker';
+import { CancelledError, EngineError } from '../core/errors';
+import type { XlsxWorkerAck, XlsxWorkerData, XlsxWorkerReply } from '../parallel/xlsx-worker';
 
 /**
  * How far reading one XLSX may go. A workbook is read on a worker thread of its own: a hostile one
@@ -44,7 +44,7 @@ function startXlsxWorker(data: XlsxWorkerData, maxMemoryMb: number, tmpDir: stri
   };
   return typeof __PA_XLSX_WORKER__ === 'string'
     ? new Worker(__PA_XLSX_WORKER__, options)
-    : new Worker(new URL('./xlsx-worker.mjs', import.meta.url), options);
+    : new Worker(new URL('../parallel/xlsx-worker.mjs', import.meta.url), options);
 }
 
 const tooLarge = (message: string) => new EngineError('XLSX_TOO_LARGE', message);

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
-import { CsvTokenizer, detectDelimiter, fieldText } from './csv';
-import { EngineError } from './errors';
-import { recogniseColumns } from './file-columns';
+import { CsvTokenizer, detectDelimiter, fieldText } from '../core/csv';
+import { EngineError } from '../core/errors';
+import { recogniseColumns } from '../core/file-columns';
 
 const SPACE = 0x20;
 const TAB = 0x09;

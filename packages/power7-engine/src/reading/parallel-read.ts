@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { throwIfAborted } from './errors';
+import { throwIfAborted } from '../core/errors';
 import type { RangeRequest, RangeResult } from './range-reader';
 import {
   joinParts,
@@ -8,7 +8,7 @@ import {
   type TicketFile,
   type TicketPart,
 } from './ticket-reader';
-import { readOnWorkers, releaseWorkers, takeWorkers } from './workers';
+import { readOnWorkers, releaseWorkers, takeWorkers } from '../parallel/workers';
 
 const LF = 0x0a;
 const QUOTE = 0x22;

@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readCustomerFile } from './customer-file';
-import { recogniseColumns } from './file-columns';
+import { recogniseColumns } from '../core/file-columns';
 import { sniffUpload, SNIFF_BYTES } from './file-sniff';
 import { readCsvTickets, TicketReader } from './ticket-reader';
 

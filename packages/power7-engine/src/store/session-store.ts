@@ -16,17 +16,24 @@
 // session-files, session-types; reading the file in customer-file and its parts).
 export { ingestFile, readUpload } from './session-ingest';
 /** Reading an upload's CSV while it arrives (hand the result to `readUpload` as `arrived`). */
-export { ArrivingCsvRead, type ArrivedRead } from './arriving-read';
+export { ArrivingCsvRead, type ArrivedRead } from '../reading/arriving-read';
 export { runAnalysis } from './session-analysis';
 export { openSession, readSessionStatus } from './session-open';
 export { rejectedRowsCsvPath, removeLeftovers, SESSION_FILES } from './session-files';
 export type * from './session-types';
-export { sniffUpload, SNIFF_BYTES } from './file-sniff';
+export { sniffUpload, SNIFF_BYTES } from '../reading/file-sniff';
 /** Scan worker threads started (and their kernels warmed) ahead of the first analysis, and stopped. */
-export { closeScanWorkers, prestartScanWorkers } from './analyze';
-export { EngineError, CancelledError, NoValidRowsError } from './errors';
-export type { EngineErrorCode, RejectedRow } from './errors';
-export type { Budget, MatchType, Payouts, WinnerCounts } from './model';
-export { parseCombo, formatCombo, validatePool, DEFAULT_POOL, MIN_POOL, MAX_POOL } from './model';
-export type { DrawRow, FilterQuery, Range, SortKey } from './draw-query';
-export { SORT_KEYS } from './draw-query';
+export { closeScanWorkers, prestartScanWorkers } from '../analysis/analyze';
+export { EngineError, CancelledError, NoValidRowsError } from '../core/errors';
+export type { EngineErrorCode, RejectedRow } from '../core/errors';
+export type { Budget, MatchType, Payouts, WinnerCounts } from '../core/model';
+export {
+  parseCombo,
+  formatCombo,
+  validatePool,
+  DEFAULT_POOL,
+  MIN_POOL,
+  MAX_POOL,
+} from '../core/model';
+export type { DrawRow, FilterQuery, Range, SortKey } from '../core/draw-query';
+export { SORT_KEYS } from '../core/draw-query';

@@ -1,4 +1,4 @@
-import type { QualifyingTable } from './analyze';
+import type { QualifyingTable } from '../analysis/analyze';
 import type { CountColumn } from './scan';
 import { EngineError } from './errors';
 import { BINOM, formatCombo, MATCH_TYPES, type MatchType, type WinnerCounts } from './model';

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { EngineError, throwIfAborted } from './errors';
+import { EngineError, throwIfAborted } from '../core/errors';
 import {
   type Budget,
   type Payouts,
@@ -10,7 +10,7 @@ import {
   validateBudget,
   validatePayouts,
   validatePool,
-} from './model';
+} from '../core/model';
 import {
   coarsen,
   HIST_BINS,
@@ -20,22 +20,22 @@ import {
   type ScanChunk,
   type ScanParams,
   type ScanStats,
-} from './scan';
+} from '../core/scan';
 import {
   addTierTables,
   buildTables,
   estimateQualifyingShare,
   INLINE_BUILD,
   splitTops,
-} from './tables';
-import { SharedBufferLease, tableBufferPool } from './shared-buffers';
+} from '../core/tables';
+import { SharedBufferLease, tableBufferPool } from '../core/shared-buffers';
 import { groupDistribution, type DistributionIndex, type ScannedPart } from './distribution';
-import type { GroupedColumn } from './distribution-group';
-import { deriveWeights, unitsToAmount, type Weights } from './weights';
+import type { GroupedColumn } from '../core/distribution-group';
+import { deriveWeights, unitsToAmount, type Weights } from '../core/weights';
 import { countWinners } from './winners';
-import { buildOnWorkers, releaseWorkers, scanOnWorkers, takeWorkers } from './workers';
+import { buildOnWorkers, releaseWorkers, scanOnWorkers, takeWorkers } from '../parallel/workers';
 
-export { closeScanWorkers, prestartScanWorkers, startScanWorker } from './workers';
+export { closeScanWorkers, prestartScanWorkers, startScanWorker } from '../parallel/workers';
 
 export type AnalysisPhase = 'building' | 'scanning';
 

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createInflateRaw } from 'node:zlib';
-import { EngineError } from './errors';
+import { EngineError } from '../core/errors';
 
 /**
  * Limits of what an XLSX may make the reader hold. The workbook reader (ExcelJS) keeps one cell's

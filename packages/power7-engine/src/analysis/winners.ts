@@ -1,8 +1,8 @@
 import { open } from 'node:fs/promises';
 import { csvCell, csvRow, numberListCell } from '@pa/contracts/csv';
-import { CsvTokenizer, recordFields } from './csv';
-import { EngineError } from './errors';
-import { type MatchType, MATCH_TYPES, PICK } from './model';
+import { CsvTokenizer, recordFields } from '../core/csv';
+import { EngineError } from '../core/errors';
+import { type MatchType, MATCH_TYPES, PICK } from '../core/model';
 
 /** Tickets as bitmasks (number n → bit n-1; bits 0..31 in `lo`, 32..48 in `hi`). */
 export interface TicketMasks {

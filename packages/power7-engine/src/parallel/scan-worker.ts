@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { readRange, type RangeRequest, type RangeResult } from './range-reader';
-import { scanTops, type ScanChunk, type ScanParams, type ScanStats } from './scan';
-import { runBuildOp, type BuildOp, type Tables } from './tables';
+import { readRange, type RangeRequest, type RangeResult } from '../reading/range-reader';
+import { scanTops, type ScanChunk, type ScanParams, type ScanStats } from '../core/scan';
+import { runBuildOp, type BuildOp, type Tables } from '../core/tables';
 import { warmUpKernels } from './warm-up';
 
 /**

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { EngineError } from './errors';
+import { EngineError } from '../core/errors';
 import { TicketReader, type BodySetup, type TicketPart } from './ticket-reader';
 
 /**

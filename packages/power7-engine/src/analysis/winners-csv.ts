@@ -1,8 +1,8 @@
 import { open } from 'node:fs/promises';
 import { csvCell, csvRow } from '@pa/contracts/csv';
-import { CsvTokenizer, recordFields } from './csv';
-import { EngineError } from './errors';
-import { type MatchType, MATCH_TYPES, PICK } from './model';
+import { CsvTokenizer, recordFields } from '../core/csv';
+import { EngineError } from '../core/errors';
+import { type MatchType, MATCH_TYPES, PICK } from '../core/model';
 import { findWinners, type TicketMasks } from './winners';
 
 /**

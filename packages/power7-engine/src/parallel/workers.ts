@@ -2,12 +2,12 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { CancelledError } from './errors';
-import type { RangeRequest, RangeResult } from './range-reader';
-import type { ScanChunk, ScanParams, ScanStats } from './scan';
-import { tableBufferPool } from './shared-buffers';
+import { CancelledError } from '../core/errors';
+import type { RangeRequest, RangeResult } from '../reading/range-reader';
+import type { ScanChunk, ScanParams, ScanStats } from '../core/scan';
+import { tableBufferPool } from '../core/shared-buffers';
 import type { ScanWorkerData, WorkerReply, WorkerRequest } from './scan-worker';
-import type { BuildOp, BuildPlan, Tables } from './tables';
+import type { BuildOp, BuildPlan, Tables } from '../core/tables';
 
 const workerBundles = new Map<string, string | null>();
 

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { EngineError } from './errors';
-import { sheetAsCsv } from './xlsx-sheet';
+import { EngineError } from '../core/errors';
+import { sheetAsCsv } from '../reading/xlsx-sheet';
 
 /**
  * The XLSX worker thread: checks a workbook against `XLSX_LIMITS`, then streams its first sheet as CSV

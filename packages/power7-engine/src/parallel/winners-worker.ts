@@ -1,12 +1,12 @@
 import { parentPort, type MessagePort } from 'node:worker_threads';
-import { EngineError } from './errors';
-import type { MatchType } from './model';
+import { EngineError } from '../core/errors';
+import type { MatchType } from '../core/model';
 import {
   winnersCsvChunks,
   winnersInOrder,
   type WinnerOrder,
   type WinnersSource,
-} from './winners-csv';
+} from '../analysis/winners-csv';
 
 /**
  * A request to a winners thread, answered on its own `port`: the winners of a draw in download order
