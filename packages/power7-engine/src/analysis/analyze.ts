@@ -16,7 +16,6 @@ import {
   HIST_BINS,
   scanTops,
   countWidth,
-  type CountColumn,
   type ScanChunk,
   type ScanParams,
   type ScanStats,
@@ -31,6 +30,7 @@ import {
 import { SharedBufferLease, tableBufferPool } from '../core/shared-buffers';
 import { groupDistribution, type DistributionIndex, type ScannedPart } from './distribution';
 import type { GroupedColumn } from '../core/distribution-group';
+import type { QualifyingTable } from '../core/draw-query';
 import { deriveWeights, unitsToAmount, type Weights } from '../core/weights';
 import { countWinners } from './winners';
 import { buildOnWorkers, releaseWorkers, scanOnWorkers, takeWorkers } from '../parallel/workers';
@@ -64,15 +64,6 @@ export interface AnalyzeOptions {
    * of the previous one has settled. Unset: they are not grouped (the index's sums are still made).
    */
   onDistributionPiece?: (piece: GroupedColumn) => Promise<void>;
-}
-
-/**
- * The qualifying draws in ascending colex rank, column-wise and chunked (no single huge allocation):
- * each chunk has `ranks` and winners per match type 3..7 (`counts[0..4]`).
- */
-export interface QualifyingTable {
-  length: number;
-  chunks: { length: number; ranks: Uint32Array; counts: CountColumn[] }[];
 }
 
 export interface AnalysisResult {

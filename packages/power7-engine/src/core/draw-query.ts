@@ -1,4 +1,3 @@
-import type { QualifyingTable } from '../analysis/analyze';
 import type { CountColumn } from './scan';
 import { EngineError } from './errors';
 import { BINOM, formatCombo, MATCH_TYPES, type MatchType, type WinnerCounts } from './model';
@@ -6,6 +5,16 @@ import { unitsToAmount } from './weights';
 
 import { csvRow } from '@pa/contracts/csv';
 import { SORT_KEYS, type DrawSortKey } from '@pa/contracts/power7';
+
+/**
+ * The qualifying draws in ascending colex rank, column-wise and chunked (no single huge allocation):
+ * each chunk has `ranks` and winners per match type 3..7 (`counts[0..4]`). Made by `analyzeTickets`
+ * (`analysis/analyze.ts`), saved by `store/session-analysis.ts`.
+ */
+export interface QualifyingTable {
+  length: number;
+  chunks: { length: number; ranks: Uint32Array; counts: CountColumn[] }[];
+}
 
 /** What the qualifying draws can be sorted by (shared with the service's and the browser's forms). */
 export { SORT_KEYS };
