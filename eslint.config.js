@@ -14,6 +14,14 @@ const webFeatures = fs.existsSync('apps/web/src/features')
       .map((d) => d.name)
   : [];
 
+const engineSrc = './packages/power7-engine/src';
+const engineFolders = fs.existsSync(engineSrc)
+  ? fs
+      .readdirSync(engineSrc, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+  : [];
+
 /**
  * Import directions (docs/architecture.md, "Workspaces"), enforced rather than hoped for:
  * packages never import apps; services never import the web app or each other;
@@ -53,6 +61,21 @@ const boundaryZones = [
     except: [`./${feature}`],
     message: 'Features must not import each other; compose them in src/app.',
   })),
+  // The engine (packages/power7-engine/README.md): `core/` is pure and stands alone; `store/`, the
+  // facade a service uses, is imported by no other folder of the engine.
+  {
+    target: `${engineSrc}/core`,
+    from: engineSrc,
+    except: ['./core'],
+    message: 'The engine core imports only itself and @pa/contracts.',
+  },
+  {
+    target: engineFolders
+      .filter((folder) => !['store', 'cli'].includes(folder))
+      .map((folder) => `${engineSrc}/${folder}`),
+    from: `${engineSrc}/store`,
+    message: 'Only the facade (store/) and the CLI sit above the session store.',
+  },
   {
     target: './apps/web/src/features',
     from: './apps/web/src/app',
@@ -108,6 +131,13 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
+  },
+  {
+    // The engine core is pure computation: no Node built-ins (files, threads, OS), so it runs anywhere
+    // and is tested without I/O. What needs them lives in reading/, analysis/, parallel/ or store/.
+    files: ['packages/power7-engine/src/core/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'import-x/no-nodejs-modules': 'error' },
   },
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
