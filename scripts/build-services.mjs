@@ -5,8 +5,8 @@
 //
 // One esbuild bundle per entry point. The workspace packages (@pa/*, TypeScript sources) are bundled
 // in; npm dependencies stay external and load from node_modules as they do under tsx. The sources find
-// files next to them through `import.meta.dirname` / `import.meta.url` (migrations, the password list,
-// the scan worker); each file's own value is kept, computed from the bundle's location, so a bundle
+// files next to them through `import.meta.dirname` / `import.meta.url` (migrations, the password
+// list); each file's own value is kept, computed from the bundle's location, so a bundle
 // behaves exactly as its sources do (and the repository can be moved).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,7 +15,7 @@ import * as esbuild from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-/** What is built: entry point → bundle (ESM), plus the scan worker as the CommonJS file workers load. */
+/** What is built: entry point → bundle (ESM); `scans`: the engine's workers beside it (below). */
 export const SERVICE_BUILDS = [
   { entry: 'apps/portal-api/src/server.ts', out: 'apps/portal-api/dist/server.mjs' },
   { entry: 'apps/power7-api/src/server.ts', out: 'apps/power7-api/dist/server.mjs', scans: true },
@@ -25,20 +25,16 @@ export const SERVICE_BUILDS = [
     scans: true,
   },
 ];
-const SCAN_WORKER = {
-  entry: 'packages/power7-engine/src/parallel/scan-worker.ts',
-  out: 'scan-worker.cjs',
-};
-/** The threads that find winners and write winners CSVs (downloads of a service). */
-const WINNERS_WORKER = {
-  entry: 'packages/power7-engine/src/parallel/winners-worker.ts',
-  out: 'winners-worker.cjs',
-};
-/** The XLSX reading thread (ExcelJS stays external: it loads from node_modules when an XLSX comes). */
-const XLSX_WORKER = {
-  entry: 'packages/power7-engine/src/parallel/xlsx-worker.ts',
-  out: 'xlsx-worker.cjs',
-};
+/**
+ * The engine's worker threads, compiled beside each bundle that analyses as `<name>-worker.cjs` (plain
+ * CommonJS: a thread needs no loader); `workerEntry` (packages/power7-engine/src/parallel/
+ * worker-entry.ts) starts them from there. npm dependencies stay external (ExcelJS loads from
+ * node_modules when an XLSX comes).
+ */
+const ENGINE_WORKERS = ['scan', 'winners', 'xlsx'].map((name) => ({
+  entry: `packages/power7-engine/src/parallel/${name}-worker.ts`,
+  out: `${name}-worker.cjs`,
+}));
 
 /** The sources a build depends on: a bundle older than any of them is stale. */
 export const SERVICE_SOURCES = [
@@ -109,9 +105,7 @@ import { fileURLToPath as __paToPath, pathToFileURL as __paToUrl } from 'node:ur
 const __paBundleDir = __paDirname(__paToPath(import.meta.url));
 const __paFrom = (relative) => __paResolve(__paBundleDir, relative);
 const __paUrl = (relative) => __paToUrl(__paFrom(relative)).href;
-const __PA_SCAN_WORKER__ = __paFrom('${SCAN_WORKER.out}');
-const __PA_XLSX_WORKER__ = __paFrom('${XLSX_WORKER.out}');
-const __PA_WINNERS_WORKER__ = __paFrom('${WINNERS_WORKER.out}');`;
+const __PA_WORKERS_DIR__ = __paBundleDir;`;
 
 export async function buildServices() {
   const started = performance.now();
@@ -133,23 +127,20 @@ export async function buildServices() {
       });
       if (out.endsWith('cli.mjs')) await fs.promises.chmod(outfile, 0o755); // `npx power7`
       if (!scans) return;
-      // The workers beside the bundles that analyse (plain CommonJS: a worker needs no loader).
-      const worker = (entry, out, plugins) =>
-        esbuild.build({
-          entryPoints: [path.join(root, entry)],
-          outfile: path.join(outDir, out),
-          bundle: true,
-          platform: 'node',
-          format: 'cjs',
-          target: 'node20',
-          plugins,
-          logLevel: 'warning',
-        });
-      await Promise.all([
-        worker(SCAN_WORKER.entry, SCAN_WORKER.out, []),
-        worker(WINNERS_WORKER.entry, WINNERS_WORKER.out, []),
-        worker(XLSX_WORKER.entry, XLSX_WORKER.out, [externalDependencies]),
-      ]);
+      await Promise.all(
+        ENGINE_WORKERS.map(({ entry, out }) =>
+          esbuild.build({
+            entryPoints: [path.join(root, entry)],
+            outfile: path.join(outDir, out),
+            bundle: true,
+            platform: 'node',
+            format: 'cjs',
+            target: 'node20',
+            plugins: [externalDependencies],
+            logLevel: 'warning',
+          }),
+        ),
+      );
     }),
   );
   return performance.now() - started;

@@ -1,6 +1,6 @@
-// Worker bootstrap: the engine runs as TypeScript without a build step, so a worker thread first
-// registers tsx's loader (worker threads do not inherit the parent's loader hooks), then loads the
-// real worker. Works the same under `tsx`, Vitest and a service started with `tsx src/server.ts`.
+// The scan worker started from the sources (`workerEntry` in worker-entry.ts): a thread does not
+// inherit its parent's loader hooks, so this registers tsx's loader in the thread, then loads the
+// worker. A build starts the compiled scan-worker.cjs instead (scripts/build-services.mjs).
 import { tsImport } from 'tsx/esm/api';
 
 await tsImport('./scan-worker.ts', import.meta.url);

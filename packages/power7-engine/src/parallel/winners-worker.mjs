@@ -1,5 +1,6 @@
-// Worker bootstrap for running from sources without esbuild: registers tsx's loader in the thread,
-// then loads the real winners worker (see scan-worker.mjs).
+// The winners worker started from the sources (`workerEntry` in worker-entry.ts): a thread does not
+// inherit its parent's loader hooks, so this registers tsx's loader in the thread, then loads the
+// worker. A build starts the compiled winners-worker.cjs instead (scripts/build-services.mjs).
 import { tsImport } from 'tsx/esm/api';
 
 await tsImport('./winners-worker.ts', import.meta.url);

@@ -1,77 +1,22 @@
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { CancelledError } from '../core/errors';
 import type { RangeRequest, RangeResult } from '../reading/range-reader';
 import type { ScanChunk, ScanParams, ScanStats } from '../core/scan';
 import { tableBufferPool } from '../core/shared-buffers';
 import type { ScanWorkerData, WorkerReply, WorkerRequest } from './scan-worker';
 import type { BuildOp, BuildPlan, Tables } from '../core/tables';
+import { startWorker } from './worker-entry';
 
-const workerBundles = new Map<string, string | null>();
-
-/**
- * A worker (`scan-worker.ts`, `winners-worker.ts`) as one plain-JS (CommonJS) string, bundled once per
- * process with the esbuild that tsx itself runs on (so no extra dependency). Starting such a worker
- * costs ~30 ms instead of the ~250 ms CPU of registering tsx in every worker. Null when esbuild cannot
- * be found.
- */
-function workerBundle(entry: string): string | null {
-  const known = workerBundles.get(entry);
-  if (known !== undefined) return known;
-  let code: string | null = null;
-  try {
-    const here = createRequire(import.meta.url);
-    const esbuild = createRequire(here.resolve('tsx'))('esbuild') as {
-      buildSync(o: Record<string, unknown>): { outputFiles: { text: string }[] };
-    };
-    const out = esbuild.buildSync({
-      entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      write: false,
-      logLevel: 'silent',
-    });
-    code = out.outputFiles[0]?.text ?? null;
-  } catch {
-    code = null;
-  }
-  workerBundles.set(entry, code);
-  return code;
-}
-
-/**
- * In the compiled services and CLI (scripts/build-services.mjs): the path of the scan worker compiled
- * beside the bundle. Undeclared when running from the sources.
- */
-declare const __PA_SCAN_WORKER__: string | undefined;
-declare const __PA_WINNERS_WORKER__: string | undefined;
-
-/** Starts one winners thread (`winners-pool.ts`): compiled in a build, else the esbuild bundle. */
+/** Starts one winners thread (`winners-pool.ts`). */
 export function startWinnersWorker(): Worker {
-  if (typeof __PA_WINNERS_WORKER__ === 'string') return new Worker(__PA_WINNERS_WORKER__);
-  const code = workerBundle('./winners-worker.ts');
-  if (code !== null) return new Worker(code, { eval: true });
-  return new Worker(new URL('./winners-worker.mjs', import.meta.url));
+  return startWorker('winners');
 }
 
-/**
- * Starts one scan worker thread: the compiled worker in a build; from sources, the esbuild bundle
- * when possible, else through the `scan-worker.mjs` bootstrap that registers tsx in the worker.
- */
-export function startScanWorker(
-  via: 'auto' | 'tsx' = 'auto',
-  { warmUp = true }: StartOptions = {},
-): Worker {
+/** Starts one scan worker thread (`scan-worker.ts`). */
+export function startScanWorker({ warmUp = true }: StartOptions = {}): Worker {
   const workerData: ScanWorkerData = { warmUp };
-  if (via === 'auto' && typeof __PA_SCAN_WORKER__ === 'string')
-    return new Worker(__PA_SCAN_WORKER__, { workerData });
-  const code = via === 'auto' ? workerBundle('./scan-worker.ts') : null;
-  if (code !== null) return new Worker(code, { eval: true, workerData });
-  return new Worker(new URL('./scan-worker.mjs', import.meta.url), { workerData });
+  return startWorker('scan', { workerData });
 }
 
 export interface StartOptions {
@@ -127,7 +72,7 @@ export function prestartScanWorkers(
   const missing = Math.min(n, os.availableParallelism()) - idleWorkers.length;
   if (missing > 0)
     releaseWorkers(
-      Array.from({ length: missing }, () => startScanWorker('auto', options)),
+      Array.from({ length: missing }, () => startScanWorker(options)),
       true,
     );
 }

@@ -1,5 +1,6 @@
-// Worker bootstrap from the sources (as scan-worker.mjs): registers tsx's loader in this thread, then
-// loads the real worker. The compiled services start the compiled xlsx-worker.cjs instead.
+// The xlsx worker started from the sources (`workerEntry` in worker-entry.ts): a thread does not
+// inherit its parent's loader hooks, so this registers tsx's loader in the thread, then loads the
+// worker. A build starts the compiled xlsx-worker.cjs instead (scripts/build-services.mjs).
 import { tsImport } from 'tsx/esm/api';
 
 await tsImport('./xlsx-worker.ts', import.meta.url);

@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { CancelledError, EngineError } from '../core/errors';
+import { startWorker } from '../parallel/worker-entry';
 import type { XlsxWorkerAck, XlsxWorkerData, XlsxWorkerReply } from '../parallel/xlsx-worker';
 
 /**
@@ -28,12 +29,6 @@ export const XLSX_SCRATCH_PREFIX = 'xlsx-scratch-';
 
 export const XLSX_READ_DEFAULTS = { maxMemoryMb: 1024, maxSeconds: 600 } as const;
 
-/**
- * In the compiled services and CLI (scripts/build-services.mjs): the path of the XLSX worker compiled
- * beside the bundle. Undeclared when running from the sources.
- */
-declare const __PA_XLSX_WORKER__: string | undefined;
-
 function startXlsxWorker(data: XlsxWorkerData, maxMemoryMb: number, tmpDir: string): Worker {
   const options = {
     workerData: data,
@@ -42,9 +37,7 @@ function startXlsxWorker(data: XlsxWorkerData, maxMemoryMb: number, tmpDir: stri
     // ExcelJS's temp files (via `tmp`, which asks os.tmpdir() each time) land in the scratch folder
     env: { ...process.env, TMPDIR: tmpDir },
   };
-  return typeof __PA_XLSX_WORKER__ === 'string'
-    ? new Worker(__PA_XLSX_WORKER__, options)
-    : new Worker(new URL('../parallel/xlsx-worker.mjs', import.meta.url), options);
+  return startWorker('xlsx', options);
 }
 
 const tooLarge = (message: string) => new EngineError('XLSX_TOO_LARGE', message);
