@@ -75,8 +75,3 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 export function invariant(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`Invariant failed: ${message}`);
 }
-
-/** For exhaustive switches: reaching it is a bug. */
-export function assertNever(value: never): never {
-  throw new Error(`Unexpected value: ${String(value)}`);
-}

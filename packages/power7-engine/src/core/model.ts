@@ -45,17 +45,10 @@ export function drawCount(pool: number): number {
 }
 
 /**
- * Colex rank of a k-subset given as ascending 0-based elements: Σ C(e_i, i+1).
- * Colex order sorts by the largest element first, so all subsets whose largest element is < m come
- * before those containing m — the property the scan split relies on.
+ * The k-subset of colex rank `r` (rank of ascending 0-based elements e_i: Σ C(e_i, i+1)), written
+ * ascending into `out[0..k)`. Colex order sorts by the largest element first, so all subsets whose
+ * largest element is < m come before those containing m — the property the scan split relies on.
  */
-export function colexRank(sorted0: ArrayLike<number>, k = sorted0.length): number {
-  let r = 0;
-  for (let i = 0; i < k; i++) r += BINOM[sorted0[i]!]![i + 1]!;
-  return r;
-}
-
-/** Inverse of `colexRank`: writes the ascending 0-based elements of rank `r` into `out[0..k)`. */
 export function colexUnrank(r: number, k: number, out: Uint8Array | number[], maxN = 63): void {
   let c = maxN;
   for (let i = k; i >= 1; i--) {
@@ -102,13 +95,6 @@ export function parseCombo(text: string, pool: number): number[] {
 /** The combo text form of seven ascending 1-based numbers. */
 export function formatCombo(numbers: ArrayLike<number>): string {
   return Array.from(numbers).join('-');
-}
-
-/** Colex rank of a draw given as seven ascending 1-based numbers. */
-export function rankOfNumbers(numbers: ArrayLike<number>): number {
-  let r = 0;
-  for (let i = 0; i < PICK; i++) r += BINOM[numbers[i]! - 1]![i + 1]!;
-  return r;
 }
 
 /** The seven ascending 1-based numbers of the draw with colex rank `rank`. */
