@@ -23,10 +23,12 @@ import {
 } from './scan';
 import {
   addTierTables,
-  buildTables,
+  countTables,
   estimateQualifyingShare,
+  foldTables,
   INLINE_BUILD,
   splitTops,
+  type CountTables,
 } from './tables';
 import { SharedBufferLease, tableBufferPool } from './shared-buffers';
 import { groupDistribution, type DistributionIndex, type ScannedPart } from './distribution';
@@ -64,6 +66,17 @@ export interface AnalyzeOptions {
    * of the previous one has settled. Unset: they are not grouped (the index's sums are still made).
    */
   onDistributionPiece?: (piece: GroupedColumn) => Promise<void>;
+  /**
+   * The count tables of an earlier analysis of the same tickets and pool (they do not depend on payouts
+   * or budget), read into arrays that `take` hands out (this analysis' shared buffers); null when none
+   * fits, and they are counted from the tickets.
+   */
+  loadCounts?: (take: (length: number) => Uint32Array) => Promise<CountTables | null>;
+  /**
+   * Handed the count tables once counted here (not when loaded), to store them; the analysis settles
+   * only after the promise has (the tables' buffers go to the next analysis afterwards).
+   */
+  onCounts?: (counts: CountTables) => Promise<void>;
 }
 
 /**
@@ -134,7 +147,12 @@ export async function analyzeTickets(
     onProgress?.({ phase: 'building', fraction: 0, drawsEvaluated: 0 });
     await yieldToLoop();
     const plan = workers.length > 0 ? buildOnWorkers(workers, signal) : INLINE_BUILD;
-    const tables = await buildTables(tickets, count, pool, weights, plan, buffers);
+    const loaded = await opts.loadCounts?.((length) => buffers.u32(length, false));
+    const counts = loaded ?? (await countTables(tickets, count, pool, plan, buffers));
+    // written while the scan runs; awaited before the buffers are handed on
+    const storing = loaded ? undefined : opts.onCounts?.(counts);
+    storing?.catch(() => {});
+    const tables = await foldTables(counts, weights, plan, buffers);
     throwIfAborted(signal);
     const mode = opts.countMode ?? 'auto';
     if (
@@ -225,6 +243,7 @@ export async function analyzeTickets(
     // this thread waits on the workers meanwhile: the worst draw's winners, straight from the tickets
     const worstWinners = countWinners(tickets, count, numbersOfRank(stats.worstRank));
     const sums = await grouping;
+    await storing;
     clean = true;
     return {
       pool,

@@ -4,8 +4,10 @@ import type { DrawRow } from './draw-query';
 import { EngineError, throwIfAborted } from './errors';
 import { formatCombo, numbersOfRank, PICK } from './model';
 import {
+  countTableParts,
   fileIn,
   openPieceFile,
+  readCountTables,
   readJson,
   syncDir,
   writeAtomic,
@@ -52,10 +54,13 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
   const tickets = ingested?.tickets ?? new Uint8Array(await readFile(fileIn(dir, 'tickets')));
   const count = tickets.length / PICK;
   const stamp = `tmp-${process.pid}-${Date.now()}`;
-  const names = ['distribution', 'qualifying', 'distributionIndex'] as const;
+  const names = ['distribution', 'qualifying', 'distributionIndex', 'counts'] as const;
   const tmp = (name: (typeof names)[number]) => `${fileIn(dir, name)}.${stamp}`;
   // the draws grouped by bin go to disk as the workers group them, right after the scan
   const distributionFile = await openPieceFile(tmp('distribution'));
+  // the count tables too, while the scan runs, unless this folder's (a rerun's: its source's) fit
+  const countsFile = await openPieceFile(tmp('counts'));
+  let countsReused = false;
   let res: Awaited<ReturnType<typeof analyzeTickets>>;
   let widths: number[];
   const started = performance.now();
@@ -73,6 +78,14 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
           counts: { drawsEvaluated: p.drawsEvaluated },
         }),
       onDistributionPiece: (piece) => distributionFile.write(piece),
+      loadCounts: async (take) => {
+        const counts = await readCountTables(fileIn(dir, 'counts'), ingest.pool, count, take);
+        countsReused = counts !== null;
+        return counts;
+      },
+      onCounts: async (counts) => {
+        for (const part of countTableParts(counts, count)) await countsFile.write(part);
+      },
     });
     throwIfAborted(signal);
     onProgress?.({
@@ -94,16 +107,19 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
     // all settled before a failure removes the files
     const writes = await Promise.allSettled([
       distributionFile.finish(),
+      countsReused ? countsFile.discard() : countsFile.finish(),
       writeSynced(tmp('qualifying'), columns),
       writeSynced(tmp('distributionIndex'), indexColumns(index, usedBins(index.counts))),
     ]);
     for (const w of writes) if (w.status === 'rejected') throw w.reason;
   } catch (err) {
     await distributionFile.discard();
+    await countsFile.discard();
     await Promise.all(names.map((name) => rm(tmp(name), { force: true })));
     throw err;
   }
-  await Promise.all(names.map((name) => rename(tmp(name), fileIn(dir, name))));
+  const written = names.filter((name) => name !== 'counts' || !countsReused);
+  await Promise.all(written.map((name) => rename(tmp(name), fileIn(dir, name))));
   await syncDir(dir);
   // a few bins read back from the file just written
   const { index } = res.distribution;
@@ -139,7 +155,7 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
       quantiles: quantilesOfTotals,
       jackpotDraws: res.jackpotDraws,
     },
-    timings: { ...res.timings, saveMs: 0 },
+    timings: { ...res.timings, saveMs: 0, countsReused },
     finishedAt: new Date().toISOString(),
     storage: {
       qualified: res.qualified,

@@ -50,6 +50,8 @@ export class SessionJobRunner {
   readsWhileArriving = 0;
   /** Jobs that read their file (a rerun over the same pool reads none; for tests and the bench). */
   fileReads = 0;
+  /** Analyses that took their count tables from the session folder (a rerun's, linked from its source). */
+  countsReused = 0;
   /** Progress writes per session, chained so a late one never lands after the final state. */
   private readonly writes = new Map<string, Promise<void>>();
   /** Told how each job run here ended and how long it took (metrics). */
@@ -276,6 +278,7 @@ export class SessionJobRunner {
       // a failure before the analysis took the upload over leaves no session file being written
       await ingested?.saved.catch(() => {});
     }
+    if (analysis.timings.countsReused) this.countsReused++;
     // an XLSX upload (its rows were stored as CSV); a CSV one became rows.csv
     await rm(join(dir, UPLOAD_FILE), { force: true });
     Object.assign(timings, {
