@@ -77,6 +77,8 @@ export interface AnalyzeOptions {
    * only after the promise has (the tables' buffers go to the next analysis afterwards).
    */
   onCounts?: (counts: CountTables) => Promise<void>;
+  /** Handed the qualifying draws as soon as the scan ends (while the distribution is grouped). */
+  onScanned?: (table: QualifyingTable) => void;
 }
 
 /**
@@ -143,6 +145,7 @@ export async function analyzeTickets(
   const workers = nWorkers > 1 ? takeWorkers(nWorkers) : [];
   const buffers = new SharedBufferLease(tableBufferPool);
   let clean = false;
+  let storing: Promise<void> | undefined;
   try {
     onProgress?.({ phase: 'building', fraction: 0, drawsEvaluated: 0 });
     await yieldToLoop();
@@ -150,7 +153,7 @@ export async function analyzeTickets(
     const loaded = await opts.loadCounts?.((length) => buffers.u32(length, false));
     const counts = loaded ?? (await countTables(tickets, count, pool, plan, buffers));
     // written while the scan runs; awaited before the buffers are handed on
-    const storing = loaded ? undefined : opts.onCounts?.(counts);
+    storing = loaded ? undefined : opts.onCounts?.(counts);
     storing?.catch(() => {});
     const tables = await foldTables(counts, weights, plan, buffers);
     throwIfAborted(signal);
@@ -220,6 +223,7 @@ export async function analyzeTickets(
       length: chunks.reduce((s, c) => s + c.length, 0),
       chunks: chunks.map((c) => ({ length: c.length, ranks: c.ranks, counts: c.counts })),
     };
+    opts.onScanned?.(table);
     const { fine, ...stats } = mergeStats(
       statsList,
       weights,
@@ -272,6 +276,8 @@ export async function analyzeTickets(
       },
     };
   } finally {
+    // no write of the count tables is left running (the caller closes its file next)
+    await storing?.catch(() => {});
     releaseWorkers(workers, clean && opts.reuseWorkers !== false);
     // only after a clean finish is no worker writing to the tables any more
     if (clean) buffers.release();

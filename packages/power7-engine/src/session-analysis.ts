@@ -1,5 +1,5 @@
 import { readFile, rename, rm } from 'node:fs/promises';
-import { analyzeTickets } from './analyze';
+import { analyzeTickets, type AnalysisResult, type QualifyingTable } from './analyze';
 import type { DrawRow } from './draw-query';
 import { EngineError, throwIfAborted } from './errors';
 import { formatCombo, numbersOfRank, PICK } from './model';
@@ -10,7 +10,6 @@ import {
   readCountTables,
   readJson,
   syncDir,
-  writeAtomic,
   writeSynced,
   type StoredAnalysis,
 } from './session-files';
@@ -50,19 +49,28 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
     );
   }
   const { onProgress, signal } = input;
-  await rm(fileIn(dir, 'analysis'), { force: true });
-  const tickets = ingested?.tickets ?? new Uint8Array(await readFile(fileIn(dir, 'tickets')));
-  const count = tickets.length / PICK;
   const stamp = `tmp-${process.pid}-${Date.now()}`;
-  const names = ['distribution', 'qualifying', 'distributionIndex', 'counts'] as const;
+  const names = ['distribution', 'qualifying', 'distributionIndex', 'counts', 'analysis'] as const;
   const tmp = (name: (typeof names)[number]) => `${fileIn(dir, name)}.${stamp}`;
-  // the draws grouped by bin go to disk as the workers group them, right after the scan
-  const distributionFile = await openPieceFile(tmp('distribution'));
-  // the count tables too, while the scan runs, unless this folder's (a rerun's: its source's) fit
-  const countsFile = await openPieceFile(tmp('counts'));
+  const [, tickets, distributionFile, countsFile] = await Promise.all([
+    rm(fileIn(dir, 'analysis'), { force: true }),
+    ingested?.tickets ?? readFile(fileIn(dir, 'tickets')).then((b) => new Uint8Array(b)),
+    // the draws grouped by bin go to disk as the workers group them, right after the scan
+    openPieceFile(tmp('distribution')),
+    // the count tables too, while the scan runs, unless this folder's (a rerun's: its source's) fit
+    openPieceFile(tmp('counts')),
+  ]);
+  const count = tickets.length / PICK;
   let countsReused = false;
+  // each file is written and fsynced as soon as its content is known
+  const writes: Promise<unknown>[] = [];
+  const settle = async () => {
+    const all = await Promise.allSettled(writes.splice(0));
+    for (const w of all) if (w.status === 'rejected') throw w.reason;
+  };
   let res: Awaited<ReturnType<typeof analyzeTickets>>;
-  let widths: number[];
+  let widths: number[] = [];
+  let summary: StoredAnalysis;
   const started = performance.now();
   try {
     res = await analyzeTickets(tickets, count, {
@@ -85,6 +93,13 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
       },
       onCounts: async (counts) => {
         for (const part of countTableParts(counts, count)) await countsFile.write(part);
+        writes.push(countsFile.finish());
+      },
+      // the qualifying draws go to disk while the workers group the distribution
+      onScanned: (table) => {
+        const qualifying = qualifyingColumns(table);
+        widths = qualifying.widths;
+        writes.push(writeSynced(tmp('qualifying'), qualifying.columns));
       },
     });
     throwIfAborted(signal);
@@ -93,40 +108,89 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
       fraction: 0.95,
       counts: { drawsEvaluated: res.draws, drawsQualified: res.qualified },
     });
-    widths = res.table.chunks[0]?.counts.map((c) => c.BYTES_PER_ELEMENT) ?? [4, 4, 4, 4, 4];
-    // every file goes to the thread pool at once
-    const columns: ArrayBufferView[] = [];
-    for (const ch of res.table.chunks) columns.push(ch.ranks);
-    for (let m = 0; m < 5; m++) {
-      for (const ch of res.table.chunks) columns.push(ch.counts[m]!);
-      // keep every column 4-byte aligned
-      const bytes = res.table.length * widths[m]!;
-      if (bytes % 4) columns.push(new Uint8Array(4 - (bytes % 4)));
-    }
     const { index } = res.distribution;
-    // all settled before a failure removes the files
-    const writes = await Promise.allSettled([
+    if (countsReused) writes.push(countsFile.discard());
+    writes.push(
       distributionFile.finish(),
-      countsReused ? countsFile.discard() : countsFile.finish(),
-      writeSynced(tmp('qualifying'), columns),
       writeSynced(tmp('distributionIndex'), indexColumns(index, usedBins(index.counts))),
-    ]);
-    for (const w of writes) if (w.status === 'rejected') throw w.reason;
+    );
+    // meanwhile a few bins read back from the draws just written (not renamed into place yet)
+    const bytes = drawBytes(index.shift);
+    const quantilesOfTotals = await quantiles(
+      new DistributionQuery(index, fileBins(tmp('distribution'), index, bytes)),
+    );
+    summary = storedAnalysis(input, ingest, count, res, widths, quantilesOfTotals, countsReused);
+    // from the scan's end until `analysis.json` is written (the files may still be syncing then)
+    summary.timings.saveMs = Math.round(
+      performance.now() - started - res.timings.buildMs - res.timings.scanMs,
+    );
+    writes.push(writeSynced(tmp('analysis'), [JSON.stringify(summary)]));
+    await settle();
   } catch (err) {
+    // all settled before a failure removes the files
+    await Promise.allSettled(writes);
     await distributionFile.discard();
     await countsFile.discard();
     await Promise.all(names.map((name) => rm(tmp(name), { force: true })));
     throw err;
   }
-  const written = names.filter((name) => name !== 'counts' || !countsReused);
+  const written = names.filter(
+    (name) => name !== 'analysis' && (name !== 'counts' || !countsReused),
+  );
   await Promise.all(written.map((name) => rename(tmp(name), fileIn(dir, name))));
   await syncDir(dir);
-  // a few bins read back from the file just written
+  // "analysed" is never on disk before "ingested", nor before the results
+  try {
+    await ingested?.saved;
+  } catch (err) {
+    await rm(tmp('analysis'), { force: true });
+    throw err;
+  }
+  await rename(tmp('analysis'), fileIn(dir, 'analysis'));
+  await syncDir(dir);
+  onProgress?.({
+    phase: 'done',
+    fraction: 1,
+    counts: { drawsEvaluated: res.draws, drawsQualified: res.qualified },
+  });
+  const { storage: _storage, ...pub } = summary;
+  void _storage;
+  // the returned timings count until every file is durable
+  const { buildMs, scanMs } = res.timings;
+  pub.timings = {
+    ...pub.timings,
+    saveMs: Math.round(performance.now() - started - buildMs - scanMs),
+  };
+  return pub;
+}
+
+/** `qualifying.bin`'s columns: the ranks, then each match type's winners, every column 4-byte aligned. */
+function qualifyingColumns(table: QualifyingTable): {
+  columns: ArrayBufferView[];
+  widths: number[];
+} {
+  const widths = table.chunks[0]?.counts.map((c) => c.BYTES_PER_ELEMENT) ?? [4, 4, 4, 4, 4];
+  const columns: ArrayBufferView[] = [];
+  for (const ch of table.chunks) columns.push(ch.ranks);
+  for (let m = 0; m < 5; m++) {
+    for (const ch of table.chunks) columns.push(ch.counts[m]!);
+    const bytes = table.length * widths[m]!;
+    if (bytes % 4) columns.push(new Uint8Array(4 - (bytes % 4)));
+  }
+  return { columns, widths };
+}
+
+/** The content of `analysis.json`. */
+function storedAnalysis(
+  input: AnalysisInput,
+  ingest: IngestSummary,
+  count: number,
+  res: AnalysisResult,
+  widths: number[],
+  quantilesOfTotals: StoredAnalysis['stats']['quantiles'],
+  countsReused: boolean,
+): StoredAnalysis {
   const { index } = res.distribution;
-  const bytes = drawBytes(index.shift);
-  const quantilesOfTotals = await quantiles(
-    new DistributionQuery(index, fileBins(fileIn(dir, 'distribution'), index, bytes)),
-  );
   const worstNumbers = numbersOfRank(res.stats.worstRank);
   const wc = res.stats.worstWinners;
   const worstDraw: DrawRow = {
@@ -135,12 +199,11 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
     winners: { 3: wc[3]!, 4: wc[4]!, 5: wc[5]!, 6: wc[6]!, 7: wc[7]! },
     totalPayout: res.stats.max,
   };
-  const payouts = { ...input.payouts };
-  const summary: StoredAnalysis = {
+  return {
     pool: ingest.pool,
     tickets: count,
     rejectedRows: ingest.rejected,
-    payouts,
+    payouts: { ...input.payouts },
     budget: input.budget,
     draws: res.draws,
     qualified: res.qualified,
@@ -162,23 +225,11 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
       widths,
       unit: res.weights.unit,
       w: Array.from(res.weights.w),
-      distribution: { shift: index.shift, bins: usedBins(index.counts), bytes },
+      distribution: {
+        shift: index.shift,
+        bins: usedBins(index.counts),
+        bytes: drawBytes(index.shift),
+      },
     },
   };
-  // "analysed" is never on disk before "ingested"
-  await ingested?.saved;
-  // from the scan's end: grouping the distribution, writing every file
-  const { buildMs, scanMs } = res.timings;
-  summary.timings.saveMs = Math.round(performance.now() - started - buildMs - scanMs);
-  await writeAtomic(fileIn(dir, 'analysis'), (fh) =>
-    fh.write(JSON.stringify(summary)).then(() => undefined),
-  );
-  onProgress?.({
-    phase: 'done',
-    fraction: 1,
-    counts: { drawsEvaluated: res.draws, drawsQualified: res.qualified },
-  });
-  const { storage: _storage, ...pub } = summary;
-  void _storage;
-  return pub;
 }

@@ -302,7 +302,7 @@ export async function readCountTables(
     for (const length of lengths) {
       const array = take(length);
       const bytes = new Uint8Array(array.buffer, array.byteOffset, length * 4);
-      for (let off = 0; off < bytes.length; ) {
+      for (let off = 0; off < bytes.length;) {
         const read = await fh.read(bytes, off, bytes.length - off, at + off);
         if (read.bytesRead === 0) return null;
         off += read.bytesRead;
