@@ -14,8 +14,8 @@ import {
   type StoredAnalysis,
 } from './session-files';
 import type { AnalysisInput, AnalysisSummary, IngestSummary } from './session-types';
-import { DistributionQuery, fileBins, indexColumns, usedBins, quantiles } from './distribution';
-import { drawBytes } from './distribution-group';
+import { DistributionQuery, indexColumns, memoryBins, usedBins, quantiles } from './distribution';
+import { drawBytes, type GroupedColumn } from './distribution-group';
 
 /**
  * Runs the exhaustive analysis of an ingested session and writes `qualifying.bin` and `analysis.json`
@@ -62,6 +62,8 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
   ]);
   const count = tickets.length / PICK;
   let countsReused = false;
+  // the grouped draws, kept until the quantiles are read from them
+  const grouped: GroupedColumn[] = [];
   // each file is written and fsynced as soon as its content is known
   const writes: Promise<unknown>[] = [];
   const settle = async () => {
@@ -85,7 +87,10 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
           fraction: p.fraction * 0.95,
           counts: { drawsEvaluated: p.drawsEvaluated },
         }),
-      onDistributionPiece: (piece) => distributionFile.write(piece),
+      onDistributionPiece: (piece) => {
+        grouped.push(piece);
+        return distributionFile.write(piece);
+      },
       loadCounts: async (take) => {
         const counts = await readCountTables(fileIn(dir, 'counts'), ingest.pool, count, take);
         countsReused = counts !== null;
@@ -114,11 +119,12 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
       distributionFile.finish(),
       writeSynced(tmp('distributionIndex'), indexColumns(index, usedBins(index.counts))),
     );
-    // meanwhile a few bins read back from the draws just written (not renamed into place yet)
+    // meanwhile a few bins of the draws just grouped, from memory (the thread pool is syncing)
     const bytes = drawBytes(index.shift);
     const quantilesOfTotals = await quantiles(
-      new DistributionQuery(index, fileBins(tmp('distribution'), index, bytes)),
+      new DistributionQuery(index, memoryBins(grouped, index, bytes)),
     );
+    grouped.length = 0;
     summary = storedAnalysis(input, ingest, count, res, widths, quantilesOfTotals, countsReused);
     // from the scan's end until `analysis.json` is written (the files may still be syncing then)
     summary.timings.saveMs = Math.round(
