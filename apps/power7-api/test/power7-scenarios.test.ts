@@ -1,6 +1,7 @@
 // Issue #25: scenarios without re-upload (rerun), sessions an analyst can keep track of (name, note,
 // currency, delete, the list's columns), the draws export and CSV downloads that open cleanly.
-import { readdir, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { buildTestApp, cleanup, customerCsv, DEFAULT_FIELDS, multipart, tempDir } from './helper';
@@ -123,6 +124,87 @@ describe('a rerun of a session with other parameters', () => {
     expect(empty.rejectedReasons).toEqual({ 'duplicate number': 1 });
     const conflict = await rerun(empty._id, FIELDS);
     expect(conflict.statusCode).toBe(409);
+  });
+});
+
+/** What a finished session stored: its result files' digests and `analysis.json` but its timings. */
+async function storedResults(id: string) {
+  const dir = app.power7.sessions.memory.dirOf(id);
+  const names = ['qualifying.bin', 'distribution.bin', 'distribution-index.bin', 'counts.bin'];
+  const files: Record<string, string> = {};
+  for (const name of names) {
+    files[name] = createHash('sha256')
+      .update(await readFile(join(dir, name)))
+      .digest('hex');
+  }
+  const stored = JSON.parse(await readFile(join(dir, 'analysis.json'), 'utf8'));
+  const { timings, finishedAt, ...analysis } = stored;
+  expect(timings.buildMs).toBeGreaterThanOrEqual(0);
+  expect(Date.parse(finishedAt)).toBeGreaterThan(0);
+  return { files, analysis };
+}
+
+/** The winners of a session's worst draw, every match type. */
+async function worstDrawWinners(session: string) {
+  const insight = await post('/api/insight/', { session, budgets: [0] });
+  const combo = insight.json().data.worst.combo;
+  const pages = [];
+  for (const m of [3, 4, 5, 6, 7]) {
+    const res = await app.inject({
+      url: `/api/winners/${combo}/${m}/?session=${session}&pageSize=100`,
+      headers: auth(tokenA),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { session: _session, ...page } = res.json().data;
+    pages.push(page);
+  }
+  return { combo, pages };
+}
+
+const inode = async (id: string) =>
+  (await stat(join(app.power7.sessions.memory.dirOf(id), 'counts.bin'))).ino;
+
+describe('a rerun over the same tickets and pool', () => {
+  it("takes its source's count tables (linked, so deleting the source changes nothing) and stores what a fresh upload stores, byte for byte", async () => {
+    const source = await uploadAndWait(tokenA, csvText, FIELDS);
+    const reused = app.power7.sessions.jobs.countsReused;
+    const res = await rerun(source._id, OTHER);
+    expect(res.statusCode, res.body).toBe(202);
+    const id = res.json().data._id;
+    expect(await inode(id)).toBe(await inode(source._id));
+    const deleted = await app.inject({
+      method: 'DELETE',
+      url: `/api/power7/sessions/${source._id}/`,
+      headers: auth(tokenA),
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect((await finished(tokenA, id)).status).toBe('done');
+    expect(app.power7.sessions.jobs.countsReused).toBe(reused + 1);
+
+    const fresh = await uploadAndWait(tokenA, csvText, OTHER);
+    expect(app.power7.sessions.jobs.countsReused).toBe(reused + 1);
+    expect(await storedResults(id)).toEqual(await storedResults(fresh._id));
+    expect(await answers(id)).toEqual(await answers(fresh._id));
+    expect(await worstDrawWinners(id)).toEqual(await worstDrawWinners(fresh._id));
+    // and a rerun of the rerun takes them from it
+    const again = await rerunAndWait(id, FIELDS);
+    expect(app.power7.sessions.jobs.countsReused).toBe(reused + 2);
+    expect(await storedResults(again._id)).toEqual(await storedResults(sessionA));
+  });
+
+  it('counts the tables afresh when the pool changes, as an upload with that pool', async () => {
+    const reused = app.power7.sessions.jobs.countsReused;
+    const wider = { ...OTHER, pool_size: 18, payout_4: 7 };
+    const done = await rerunAndWait(sessionA, wider);
+    expect(app.power7.sessions.jobs.countsReused).toBe(reused);
+    expect(await inode(done._id)).not.toBe(await inode(sessionA));
+    const fresh = await uploadAndWait(
+      tokenA,
+      csvText,
+      Object.fromEntries(Object.entries(wider).map(([k, v]) => [k, String(v)])),
+    );
+    expect(await storedResults(done._id)).toEqual(await storedResults(fresh._id));
+    expect(await worstDrawWinners(done._id)).toEqual(await worstDrawWinners(fresh._id));
   });
 });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { binStarts, groupDistribution } from '../src/analysis/distribution';
+import { binStarts, groupDistribution, memoryBins } from '../src/analysis/distribution';
 import { drawBytes, type GroupedColumn } from '../src/core/distribution-group';
 import { BINOM } from '../src/core/model';
 import { HIST_BINS } from '../src/core/scan';
@@ -9,7 +9,8 @@ import { runBuildOp, splitTops, type BuildOp, type BuildPlan } from '../src/core
 /**
  * The draws grouped by bin on several parts at once (each walking only its own top numbers, as the
  * scan workers do) and written piece by piece equal a grouping done the obvious way: per bin, the same
- * totals (in any order), and the same exact sums, whatever the bin width and stored bytes per draw.
+ * totals (in any order), and the same exact sums, whatever the bin width and stored bytes per draw;
+ * the bins read back from the pieces in memory hold those totals too.
  */
 
 /** Runs the parts in the calling thread, last first (the order must not matter). */
@@ -79,14 +80,17 @@ describe('distribution grouped on parts', () => {
         const starts = binStarts(counts);
         const expected = new Map<number, number[]>();
         for (const t of totals) expected.set(binOf(t), [...(expected.get(binOf(t)) ?? []), t]);
+        // the bins read from the pieces in memory, as the analysis reads its quantiles
+        const inMemory = memoryBins(pieces, { counts, shift }, bytes);
+        const byValue = (a: number, b: number) => a - b;
         for (const [bin, list] of expected) {
           const sum = list.reduce((s, t) => s + BigInt(t), 0n);
           expect(BigInt(sums.sumHigh[bin]!) * 2n ** 26n + BigInt(sums.sumLow[bin]!)).toBe(sum);
+          expect(Array.from(await inMemory(bin)).sort(byValue)).toEqual([...list].sort(byValue));
           if (bytes === 0) continue;
           const got = stored
             .slice(starts[bin]!, starts[bin + 1]!)
             .map((v) => (bytes === 8 ? v : bin * 2 ** shift + v));
-          const byValue = (a: number, b: number) => a - b;
           expect(got.sort(byValue)).toEqual([...list].sort(byValue));
         }
       }),

@@ -151,6 +151,47 @@ describe('session store', () => {
     );
   }, 30_000);
 
+  it('takes the count tables from counts.bin when they fit the tickets and pool, else counts them again', async () => {
+    const lines = ['id,n1,n2,n3,n4,n5,n6,n7'];
+    for (let i = 0; i < 400; i++) {
+      const n = [1, 2, 3, 4, 5, 6, 7].map((k) => ((i * 11 + k * 3) % 16) + 1);
+      lines.push(`C${i},${([...new Set(n)].length === 7 ? n : [1, 2, 3, 4, 5, 9, 16]).join(',')}`);
+    }
+    const sessionDir = join(dir, 'counts');
+    await writeFile(`${sessionDir}.csv`, lines.join('\n') + '\n');
+    await ingestFile({ sourcePath: `${sessionDir}.csv`, sessionDir, pool: 16 });
+    const budget = { type: 'range', min: 10, max: 1e9 } as const;
+    const first = await runAnalysis({
+      sessionDir,
+      payouts: { 3: 1, 4: 5, 5: 50, 6: 500, 7: 5000 },
+      budget,
+      workers: 2,
+    });
+    expect(first.timings.countsReused).toBe(false);
+    const stored = await readFile(join(sessionDir, 'counts.bin'));
+    // other payouts over the same tickets: the stored tables, the results of a fresh analysis
+    const payouts = { 3: 2, 4: 7, 5: 40, 6: 900, 7: 2000 };
+    const results = async () => {
+      const s = await openSession(sessionDir);
+      const answer = { stats: s.analysis.stats, draws: s.filter({ pageSize: 500 }).items };
+      s.close();
+      return answer;
+    };
+    const again = await runAnalysis({ sessionDir, payouts, budget, workers: 2 });
+    expect(again.timings.countsReused).toBe(true);
+    const reused = await results();
+    const tickets = new Uint8Array(await readFile(join(sessionDir, 'tickets.bin')));
+    const direct = await analyzeTickets(tickets, tickets.length / 7, { pool: 16, payouts, budget });
+    expect(again.qualified).toBe(direct.qualified);
+    expect(again.stats.max).toBe(direct.stats.max);
+    // a file of other tickets (here: cut short) is not taken; the tables are counted and stored again
+    await writeFile(join(sessionDir, 'counts.bin'), stored.subarray(0, stored.length - 4));
+    const counted = await runAnalysis({ sessionDir, payouts, budget, workers: 2 });
+    expect(counted.timings.countsReused).toBe(false);
+    expect(await results()).toEqual(reused);
+    expect(await readFile(join(sessionDir, 'counts.bin'))).toEqual(stored);
+  }, 30_000);
+
   it('fails an analysis whose session files could not be written, and writes no analysis.json', async () => {
     const sessionDir = join(dir, 'save-fails');
     const src = `${sessionDir}.csv`;

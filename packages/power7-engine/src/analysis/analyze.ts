@@ -22,10 +22,12 @@ import {
 } from '../core/scan';
 import {
   addTierTables,
-  buildTables,
+  countTables,
   estimateQualifyingShare,
+  foldTables,
   INLINE_BUILD,
   splitTops,
+  type CountTables,
 } from '../core/tables';
 import { SharedBufferLease, tableBufferPool } from '../core/shared-buffers';
 import { groupDistribution, type DistributionIndex, type ScannedPart } from './distribution';
@@ -64,6 +66,19 @@ export interface AnalyzeOptions {
    * of the previous one has settled. Unset: they are not grouped (the index's sums are still made).
    */
   onDistributionPiece?: (piece: GroupedColumn) => Promise<void>;
+  /**
+   * The count tables of an earlier analysis of the same tickets and pool (they do not depend on payouts
+   * or budget), read into arrays that `take` hands out (this analysis' shared buffers); null when none
+   * fits, and they are counted from the tickets.
+   */
+  loadCounts?: (take: (length: number) => Uint32Array) => Promise<CountTables | null>;
+  /**
+   * Handed the count tables once counted here (not when loaded), to store them; the analysis settles
+   * only after the promise has (the tables' buffers go to the next analysis afterwards).
+   */
+  onCounts?: (counts: CountTables) => Promise<void>;
+  /** Handed the qualifying draws as soon as the scan ends (while the distribution is grouped). */
+  onScanned?: (table: QualifyingTable) => void;
 }
 
 export interface AnalysisResult {
@@ -121,11 +136,17 @@ export async function analyzeTickets(
   const workers = nWorkers > 1 ? takeWorkers(nWorkers) : [];
   const buffers = new SharedBufferLease(tableBufferPool);
   let clean = false;
+  let storing: Promise<void> | undefined;
   try {
     onProgress?.({ phase: 'building', fraction: 0, drawsEvaluated: 0 });
     await yieldToLoop();
     const plan = workers.length > 0 ? buildOnWorkers(workers, signal) : INLINE_BUILD;
-    const tables = await buildTables(tickets, count, pool, weights, plan, buffers);
+    const loaded = await opts.loadCounts?.((length) => buffers.u32(length, false));
+    const counts = loaded ?? (await countTables(tickets, count, pool, plan, buffers));
+    // written while the scan runs; awaited before the buffers are handed on
+    storing = loaded ? undefined : opts.onCounts?.(counts);
+    storing?.catch(() => {});
+    const tables = await foldTables(counts, weights, plan, buffers);
     throwIfAborted(signal);
     const mode = opts.countMode ?? 'auto';
     if (
@@ -193,6 +214,7 @@ export async function analyzeTickets(
       length: chunks.reduce((s, c) => s + c.length, 0),
       chunks: chunks.map((c) => ({ length: c.length, ranks: c.ranks, counts: c.counts })),
     };
+    opts.onScanned?.(table);
     const { fine, ...stats } = mergeStats(
       statsList,
       weights,
@@ -216,6 +238,7 @@ export async function analyzeTickets(
     // this thread waits on the workers meanwhile: the worst draw's winners, straight from the tickets
     const worstWinners = countWinners(tickets, count, numbersOfRank(stats.worstRank));
     const sums = await grouping;
+    await storing;
     clean = true;
     return {
       pool,
@@ -244,6 +267,8 @@ export async function analyzeTickets(
       },
     };
   } finally {
+    // no write of the count tables is left running (the caller closes its file next)
+    await storing?.catch(() => {});
     releaseWorkers(workers, clean && opts.reuseWorkers !== false);
     // only after a clean finish is no worker writing to the tables any more
     if (clean) buffers.release();

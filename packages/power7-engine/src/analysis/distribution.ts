@@ -301,6 +301,38 @@ export async function quantiles(query: DistributionQuery): Promise<Quantiles> {
 }
 
 /**
+ * Bins read from the grouped draws still in memory: the pieces `groupDistribution` handed over, in
+ * order (their concatenation is `distribution.bin`), as `fileBins` reads them from the file.
+ */
+export function memoryBins(
+  pieces: GroupedColumn[],
+  { counts, shift }: Pick<DistributionIndex, 'counts' | 'shift'>,
+  bytes: DrawBytes,
+): BinReader {
+  const starts = binStarts(counts);
+  const width = 2 ** shift;
+  const firsts: number[] = [];
+  let at = 0;
+  for (const piece of pieces) {
+    firsts.push(at);
+    at += piece.length;
+  }
+  return (i) => {
+    const count = counts[i]!;
+    if (bytes === 0) return Promise.resolve(new Float64Array(count).fill(i));
+    // pieces hold whole bins
+    let k = firsts.length - 1;
+    while (k > 0 && firsts[k]! > starts[i]!) k--;
+    const from = starts[i]! - firsts[k]!;
+    const stored = pieces[k]!.subarray(from, from + count);
+    const base = stored instanceof Float64Array ? 0 : i * width;
+    const out = new Float64Array(count);
+    for (let j = 0; j < count; j++) out[j] = base + stored[j]!;
+    return Promise.resolve(out);
+  };
+}
+
+/**
  * Bins read from the grouped draws on disk (`distribution.bin`), one read each: `bytes` per draw as
  * `drawBytes` says (8, the whole totals, in sessions saved before the remainders).
  */

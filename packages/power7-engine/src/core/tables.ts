@@ -114,6 +114,24 @@ export async function buildTables(
   plan: BuildPlan = INLINE_BUILD,
   buffers: SharedBufferLease = new SharedBufferLease(null),
 ): Promise<Tables> {
+  const counts = await countTables(tickets, count, pool, plan, buffers);
+  return foldTables(counts, weights, plan, buffers);
+}
+
+/**
+ * The part of the tables that depends on the tickets and the pool only (not on payouts or budget), so
+ * an analysis of the same tickets with other payouts can take them over (`foldTables`).
+ */
+export type CountTables = Omit<Tables, 'y6' | 'tiers'>;
+
+/** The count tables of `buildTables`: the k-set counts, the distinct tickets and their maxima. */
+export async function countTables(
+  tickets: Uint8Array,
+  count: number,
+  pool: number,
+  plan: BuildPlan = INLINE_BUILD,
+  buffers: SharedBufferLease = new SharedBufferLease(null),
+): Promise<CountTables> {
   const parts = Math.max(1, plan.parts);
   const n6 = BINOM[pool]![6]!;
   const n5 = BINOM[pool]![5]!;
@@ -158,8 +176,29 @@ export async function buildTables(
   const c3 = buffers.u32(BINOM[pool]![3]!);
   pushDown(c4, c3, 3, pool, allTops(pool, 4));
   divideCounts(c3, 3);
+  return {
+    pool,
+    c3,
+    c4,
+    c5,
+    c6,
+    ticketRanks,
+    ticketMult,
+    maxCount: [0, 0, 0, maxOf(c3), maxOf(c4), maxOf(c5), maxOf(c6), maxC7],
+  };
+}
 
-  // the payout-folded zeta transform: small layers here, the 6-set layer in parts
+/** The payout-folded zeta transform `y6` over the count tables: small layers here, the 6-set layer in parts. */
+export async function foldTables(
+  counts: CountTables,
+  weights: Weights,
+  plan: BuildPlan = INLINE_BUILD,
+  buffers: SharedBufferLease = new SharedBufferLease(null),
+): Promise<Tables> {
+  const { pool, c3, c4, c5, c6 } = counts;
+  const parts = Math.max(1, plan.parts);
+  const n5 = c5.length;
+  const n6 = c6.length;
   const beta = weights.beta;
   const y3 = new Float64Array(c3.length);
   for (let i = 0; i < c3.length; i++) y3[i] = beta[3]! * c3[i]!;
@@ -181,17 +220,7 @@ export async function buildTables(
     })),
   );
 
-  return {
-    pool,
-    c3,
-    c4,
-    c5,
-    c6,
-    y6,
-    ticketRanks,
-    ticketMult,
-    maxCount: [0, 0, 0, maxOf(c3), maxOf(c4), maxOf(c5), maxOf(c6), maxC7],
-  };
+  return { ...counts, y6 };
 }
 
 /**

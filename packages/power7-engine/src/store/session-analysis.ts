@@ -1,26 +1,27 @@
 import { readFile, rename, rm } from 'node:fs/promises';
-import { analyzeTickets } from '../analysis/analyze';
-import type { DrawRow } from '../core/draw-query';
+import { analyzeTickets, type AnalysisResult } from '../analysis/analyze';
+import type { DrawRow, QualifyingTable } from '../core/draw-query';
 import { EngineError, throwIfAborted } from '../core/errors';
 import { formatCombo, numbersOfRank, PICK } from '../core/model';
 import {
+  countTableParts,
   fileIn,
   openPieceFile,
+  readCountTables,
   readJson,
   syncDir,
-  writeAtomic,
   writeSynced,
   type StoredAnalysis,
 } from './session-files';
 import type { AnalysisInput, AnalysisSummary, IngestSummary } from './session-types';
 import {
   DistributionQuery,
-  fileBins,
   indexColumns,
+  memoryBins,
   usedBins,
   quantiles,
 } from '../analysis/distribution';
-import { drawBytes } from '../core/distribution-group';
+import { drawBytes, type GroupedColumn } from '../core/distribution-group';
 
 /**
  * Runs the exhaustive analysis of an ingested session and writes `qualifying.bin` and `analysis.json`
@@ -54,16 +55,30 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
     );
   }
   const { onProgress, signal } = input;
-  await rm(fileIn(dir, 'analysis'), { force: true });
-  const tickets = ingested?.tickets ?? new Uint8Array(await readFile(fileIn(dir, 'tickets')));
-  const count = tickets.length / PICK;
   const stamp = `tmp-${process.pid}-${Date.now()}`;
-  const names = ['distribution', 'qualifying', 'distributionIndex'] as const;
+  const names = ['distribution', 'qualifying', 'distributionIndex', 'counts', 'analysis'] as const;
   const tmp = (name: (typeof names)[number]) => `${fileIn(dir, name)}.${stamp}`;
-  // the draws grouped by bin go to disk as the workers group them, right after the scan
-  const distributionFile = await openPieceFile(tmp('distribution'));
+  const [, tickets, distributionFile, countsFile] = await Promise.all([
+    rm(fileIn(dir, 'analysis'), { force: true }),
+    ingested?.tickets ?? readFile(fileIn(dir, 'tickets')).then((b) => new Uint8Array(b)),
+    // the draws grouped by bin go to disk as the workers group them, right after the scan
+    openPieceFile(tmp('distribution')),
+    // the count tables too, while the scan runs, unless this folder's (a rerun's: its source's) fit
+    openPieceFile(tmp('counts')),
+  ]);
+  const count = tickets.length / PICK;
+  let countsReused = false;
+  // the grouped draws, kept until the quantiles are read from them
+  const grouped: GroupedColumn[] = [];
+  // each file is written and fsynced as soon as its content is known
+  const writes: Promise<unknown>[] = [];
+  const settle = async () => {
+    const all = await Promise.allSettled(writes.splice(0));
+    for (const w of all) if (w.status === 'rejected') throw w.reason;
+  };
   let res: Awaited<ReturnType<typeof analyzeTickets>>;
-  let widths: number[];
+  let widths: number[] = [];
+  let summary: StoredAnalysis;
   const started = performance.now();
   try {
     res = await analyzeTickets(tickets, count, {
@@ -78,7 +93,25 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
           fraction: p.fraction * 0.95,
           counts: { drawsEvaluated: p.drawsEvaluated },
         }),
-      onDistributionPiece: (piece) => distributionFile.write(piece),
+      onDistributionPiece: (piece) => {
+        grouped.push(piece);
+        return distributionFile.write(piece);
+      },
+      loadCounts: async (take) => {
+        const counts = await readCountTables(fileIn(dir, 'counts'), ingest.pool, count, take);
+        countsReused = counts !== null;
+        return counts;
+      },
+      onCounts: async (counts) => {
+        for (const part of countTableParts(counts, count)) await countsFile.write(part);
+        writes.push(countsFile.finish());
+      },
+      // the qualifying draws go to disk while the workers group the distribution
+      onScanned: (table) => {
+        const qualifying = qualifyingColumns(table);
+        widths = qualifying.widths;
+        writes.push(writeSynced(tmp('qualifying'), qualifying.columns));
+      },
     });
     throwIfAborted(signal);
     onProgress?.({
@@ -86,37 +119,90 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
       fraction: 0.95,
       counts: { drawsEvaluated: res.draws, drawsQualified: res.qualified },
     });
-    widths = res.table.chunks[0]?.counts.map((c) => c.BYTES_PER_ELEMENT) ?? [4, 4, 4, 4, 4];
-    // every file goes to the thread pool at once
-    const columns: ArrayBufferView[] = [];
-    for (const ch of res.table.chunks) columns.push(ch.ranks);
-    for (let m = 0; m < 5; m++) {
-      for (const ch of res.table.chunks) columns.push(ch.counts[m]!);
-      // keep every column 4-byte aligned
-      const bytes = res.table.length * widths[m]!;
-      if (bytes % 4) columns.push(new Uint8Array(4 - (bytes % 4)));
-    }
     const { index } = res.distribution;
-    // all settled before a failure removes the files
-    const writes = await Promise.allSettled([
+    if (countsReused) writes.push(countsFile.discard());
+    writes.push(
       distributionFile.finish(),
-      writeSynced(tmp('qualifying'), columns),
       writeSynced(tmp('distributionIndex'), indexColumns(index, usedBins(index.counts))),
-    ]);
-    for (const w of writes) if (w.status === 'rejected') throw w.reason;
+    );
+    // meanwhile a few bins of the draws just grouped, from memory (the thread pool is syncing)
+    const bytes = drawBytes(index.shift);
+    const quantilesOfTotals = await quantiles(
+      new DistributionQuery(index, memoryBins(grouped, index, bytes)),
+    );
+    grouped.length = 0;
+    summary = storedAnalysis(input, ingest, count, res, widths, quantilesOfTotals, countsReused);
+    // from the scan's end until `analysis.json` is written (the files may still be syncing then)
+    summary.timings.saveMs = Math.round(
+      performance.now() - started - res.timings.buildMs - res.timings.scanMs,
+    );
+    writes.push(writeSynced(tmp('analysis'), [JSON.stringify(summary)]));
+    await settle();
   } catch (err) {
+    // all settled before a failure removes the files
+    await Promise.allSettled(writes);
     await distributionFile.discard();
+    await countsFile.discard();
     await Promise.all(names.map((name) => rm(tmp(name), { force: true })));
     throw err;
   }
-  await Promise.all(names.map((name) => rename(tmp(name), fileIn(dir, name))));
-  await syncDir(dir);
-  // a few bins read back from the file just written
-  const { index } = res.distribution;
-  const bytes = drawBytes(index.shift);
-  const quantilesOfTotals = await quantiles(
-    new DistributionQuery(index, fileBins(fileIn(dir, 'distribution'), index, bytes)),
+  const written = names.filter(
+    (name) => name !== 'analysis' && (name !== 'counts' || !countsReused),
   );
+  await Promise.all(written.map((name) => rename(tmp(name), fileIn(dir, name))));
+  await syncDir(dir);
+  // "analysed" is never on disk before "ingested", nor before the results
+  try {
+    await ingested?.saved;
+  } catch (err) {
+    await rm(tmp('analysis'), { force: true });
+    throw err;
+  }
+  await rename(tmp('analysis'), fileIn(dir, 'analysis'));
+  await syncDir(dir);
+  onProgress?.({
+    phase: 'done',
+    fraction: 1,
+    counts: { drawsEvaluated: res.draws, drawsQualified: res.qualified },
+  });
+  const { storage: _storage, ...pub } = summary;
+  void _storage;
+  // the returned timings count until every file is durable
+  const { buildMs, scanMs } = res.timings;
+  pub.timings = {
+    ...pub.timings,
+    saveMs: Math.round(performance.now() - started - buildMs - scanMs),
+  };
+  return pub;
+}
+
+/** `qualifying.bin`'s columns: the ranks, then each match type's winners, every column 4-byte aligned. */
+function qualifyingColumns(table: QualifyingTable): {
+  columns: ArrayBufferView[];
+  widths: number[];
+} {
+  const widths = table.chunks[0]?.counts.map((c) => c.BYTES_PER_ELEMENT) ?? [4, 4, 4, 4, 4];
+  const columns: ArrayBufferView[] = [];
+  for (const ch of table.chunks) columns.push(ch.ranks);
+  for (let m = 0; m < 5; m++) {
+    for (const ch of table.chunks) columns.push(ch.counts[m]!);
+    const bytes = table.length * widths[m]!;
+    if (bytes % 4) columns.push(new Uint8Array(4 - (bytes % 4)));
+  }
+  return { columns, widths };
+}
+
+/** The content of `analysis.json`. */
+function storedAnalysis(
+  input: AnalysisInput,
+  ingest: IngestSummary,
+  count: number,
+  res: AnalysisResult,
+  widths: number[],
+  quantilesOfTotals: StoredAnalysis['stats']['quantiles'],
+  countsReused: boolean,
+): StoredAnalysis {
+  const { index } = res.distribution;
   const worstNumbers = numbersOfRank(res.stats.worstRank);
   const wc = res.stats.worstWinners;
   const worstDraw: DrawRow = {
@@ -125,12 +211,11 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
     winners: { 3: wc[3]!, 4: wc[4]!, 5: wc[5]!, 6: wc[6]!, 7: wc[7]! },
     totalPayout: res.stats.max,
   };
-  const payouts = { ...input.payouts };
-  const summary: StoredAnalysis = {
+  return {
     pool: ingest.pool,
     tickets: count,
     rejectedRows: ingest.rejected,
-    payouts,
+    payouts: { ...input.payouts },
     budget: input.budget,
     draws: res.draws,
     qualified: res.qualified,
@@ -145,30 +230,18 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
       quantiles: quantilesOfTotals,
       jackpotDraws: res.jackpotDraws,
     },
-    timings: { ...res.timings, saveMs: 0 },
+    timings: { ...res.timings, saveMs: 0, countsReused },
     finishedAt: new Date().toISOString(),
     storage: {
       qualified: res.qualified,
       widths,
       unit: res.weights.unit,
       w: Array.from(res.weights.w),
-      distribution: { shift: index.shift, bins: usedBins(index.counts), bytes },
+      distribution: {
+        shift: index.shift,
+        bins: usedBins(index.counts),
+        bytes: drawBytes(index.shift),
+      },
     },
   };
-  // "analysed" is never on disk before "ingested"
-  await ingested?.saved;
-  // from the scan's end: grouping the distribution, writing every file
-  const { buildMs, scanMs } = res.timings;
-  summary.timings.saveMs = Math.round(performance.now() - started - buildMs - scanMs);
-  await writeAtomic(fileIn(dir, 'analysis'), (fh) =>
-    fh.write(JSON.stringify(summary)).then(() => undefined),
-  );
-  onProgress?.({
-    phase: 'done',
-    fraction: 1,
-    counts: { drawsEvaluated: res.draws, drawsQualified: res.qualified },
-  });
-  const { storage: _storage, ...pub } = summary;
-  void _storage;
-  return pub;
 }

@@ -2,6 +2,8 @@
 import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DrawBytes } from '../core/distribution-group';
+import { BINOM } from '../core/model';
+import type { CountTables } from '../core/tables';
 import type { AnalysisSummary } from './session-types';
 import { XLSX_SCRATCH_PREFIX } from '../reading/xlsx-reader';
 
@@ -18,6 +20,8 @@ export const SESSION_FILES = {
   /** Every draw's total, grouped by bin (`distribution.ts`), and the per-bin counts and sums. */
   distribution: 'distribution.bin',
   distributionIndex: 'distribution-index.bin',
+  /** The count tables (tickets and pool only): a rerun with other payouts takes them over. */
+  counts: 'counts.bin',
 } as const;
 
 /** Extra bookkeeping stored beside the summary in `analysis.json`. */
@@ -242,4 +246,81 @@ export async function removeLeftovers(sessionDir: string): Promise<string[]> {
 /** The path of the full rejected-rows CSV (`line,reason,raw`) of a session. */
 export function rejectedRowsCsvPath(sessionDir: string): string {
   return join(sessionDir, SESSION_FILES.rejectedCsv);
+}
+
+/** `counts.bin`: a header of u32s, then c3, c4, c5, c6, the distinct tickets' ranks and multiplicities. */
+const COUNTS_MAGIC = 0x54433750; // "P7CT"
+const COUNTS_VERSION = 1;
+const COUNTS_HEADER = 16;
+
+/** The content of `counts.bin` for the count tables of `tickets` tickets, in order. */
+export function countTableParts(counts: CountTables, tickets: number): Uint32Array[] {
+  const header = new Uint32Array(COUNTS_HEADER);
+  header.set([COUNTS_MAGIC, COUNTS_VERSION, counts.pool, tickets, counts.ticketRanks.length]);
+  header.set(counts.maxCount.slice(3, 8), 5);
+  const { c3, c4, c5, c6, ticketRanks, ticketMult } = counts;
+  return [header, c3, c4, c5, c6, ticketRanks, ticketMult];
+}
+
+/**
+ * Reads `counts.bin` into arrays from `take` when it holds the count tables of `tickets` tickets over
+ * `pool` (header and size checked); null when it is absent or does not fit (they are counted again).
+ */
+export async function readCountTables(
+  path: string,
+  pool: number,
+  tickets: number,
+  take: (length: number) => Uint32Array,
+): Promise<CountTables | null> {
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const header = new Uint32Array(COUNTS_HEADER);
+    const headerBytes = new Uint8Array(header.buffer);
+    const { bytesRead } = await fh.read(headerBytes, 0, headerBytes.length, 0);
+    const distinct = header[4]!;
+    const lengths = [3, 4, 5, 6].map((k) => BINOM[pool]![k]!).concat([distinct, distinct]);
+    const size = 4 * (COUNTS_HEADER + lengths.reduce((sum, n) => sum + n, 0));
+    if (
+      bytesRead !== headerBytes.length ||
+      header[0] !== COUNTS_MAGIC ||
+      header[1] !== COUNTS_VERSION ||
+      header[2] !== pool ||
+      header[3] !== tickets ||
+      distinct < 1 ||
+      distinct > tickets ||
+      (await fh.stat()).size !== size
+    ) {
+      return null;
+    }
+    const arrays: Uint32Array[] = [];
+    let at = 4 * COUNTS_HEADER;
+    for (const length of lengths) {
+      const array = take(length);
+      const bytes = new Uint8Array(array.buffer, array.byteOffset, length * 4);
+      for (let off = 0; off < bytes.length;) {
+        const read = await fh.read(bytes, off, bytes.length - off, at + off);
+        if (read.bytesRead === 0) return null;
+        off += read.bytesRead;
+      }
+      arrays.push(array);
+      at += bytes.length;
+    }
+    const [c3, c4, c5, c6, ticketRanks, ticketMult] = arrays as [
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+    ];
+    const maxCount = [0, 0, 0, ...header.subarray(5, 10)];
+    return { pool, c3, c4, c5, c6, ticketRanks, ticketMult, maxCount };
+  } finally {
+    await fh.close();
+  }
 }

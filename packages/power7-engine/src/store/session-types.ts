@@ -172,7 +172,15 @@ export interface AnalysisSummary {
    * Engine timings (`buildMs`, `scanMs`, `totalMs` of the count tables and the scan) plus `saveMs`:
    * from the scan's end until the results are on disk (worst draw, files written).
    */
-  timings: { buildMs: number; scanMs: number; totalMs: number; workers: number; saveMs: number };
+  timings: {
+    buildMs: number;
+    scanMs: number;
+    totalMs: number;
+    workers: number;
+    saveMs: number;
+    /** The count tables were read from the folder's `counts.bin` (a rerun's), not counted. */
+    countsReused?: boolean;
+  };
   finishedAt: string;
 }
 

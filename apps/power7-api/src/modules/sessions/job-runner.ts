@@ -8,6 +8,7 @@ import {
   removeLeftovers,
   runAnalysis,
   type Budget,
+  type IngestSummary,
   type ReadUpload,
   type XlsxLimits,
 } from '@pa/power7-engine/session-store';
@@ -50,6 +51,8 @@ export class SessionJobRunner {
   readsWhileArriving = 0;
   /** Jobs that read their file (a rerun over the same pool reads none; for tests and the bench). */
   fileReads = 0;
+  /** Analyses that took their count tables from the session folder (a rerun's, linked from its source). */
+  countsReused = 0;
   /** Progress writes per session, chained so a late one never lands after the final state. */
   private readonly writes = new Map<string, Promise<void>>();
   /** Told how each job run here ended and how long it took (metrics). */
@@ -208,6 +211,8 @@ export class SessionJobRunner {
     const counts: SessionCounts = { ...storedCounts };
     const existing = await readSessionStatus(dir);
     let ingest = existing.ingest;
+    // read already (a rerun over the same pool): one write of the row before the analysis
+    if (ingest) Object.assign(counts, readCounts(ingest));
     await this.update(id, {
       status: 'running',
       phase: ingest ? 'building' : 'reading',
@@ -215,6 +220,7 @@ export class SessionJobRunner {
       startedAt: new Date(started),
       error: null,
       attempts: row.attempts + 1,
+      ...(ingest ? { counts } : {}),
     });
     // the session files are written while the analysis runs: only the read is waited for
     let ingested: ReadUpload | undefined;
@@ -248,15 +254,12 @@ export class SessionJobRunner {
     }
     let analysis;
     try {
-      Object.assign(counts, {
-        rowsRead: ingest.rowsRead,
-        accepted: ingest.accepted,
-        rejected: ingest.rejected,
-        ...(ingest.rejectedReasons ? { rejectedReasons: ingest.rejectedReasons } : {}),
-      });
       this.memory.samples.set(id, ingest.rejectedSample);
-      await this.flush(id);
-      await this.update(id, { phase: 'building', progress: READ_SHARE, counts });
+      if (ingested) {
+        Object.assign(counts, readCounts(ingest));
+        await this.flush(id);
+        await this.update(id, { phase: 'building', progress: READ_SHARE, counts });
+      }
       analysis = await runAnalysis({
         sessionDir: dir,
         payouts: params.payouts,
@@ -276,6 +279,7 @@ export class SessionJobRunner {
       // a failure before the analysis took the upload over leaves no session file being written
       await ingested?.saved.catch(() => {});
     }
+    if (analysis.timings.countsReused) this.countsReused++;
     // an XLSX upload (its rows were stored as CSV); a CSV one became rows.csv
     await rm(join(dir, UPLOAD_FILE), { force: true });
     Object.assign(timings, {
@@ -378,6 +382,16 @@ export class SessionJobRunner {
     }
     return queued;
   }
+}
+
+/** What the read of the file counted, as the session row keeps it. */
+function readCounts(ingest: IngestSummary): SessionCounts {
+  return {
+    rowsRead: ingest.rowsRead,
+    accepted: ingest.accepted,
+    rejected: ingest.rejected,
+    ...(ingest.rejectedReasons ? { rejectedReasons: ingest.rejectedReasons } : {}),
+  };
 }
 
 export function budgetOf(params: SessionParams): Budget {

@@ -5,8 +5,25 @@ import { AppError } from '@pa/server-kit/errors';
 import { readSessionStatus, SESSION_FILES } from '@pa/power7-engine/session-store';
 import { UPLOAD_FILE } from './memory';
 
-/** The read file of a session, reused by a rerun over the same pool; `ingest.json` last (it means "read"). */
-const READ_FILES = ['tickets', 'rows', 'rowIndex', 'rejectedCsv', 'ingest'] as const;
+/**
+ * The read file of a session, reused by a rerun over the same pool, with its count tables when its
+ * analysis has stored them (they depend on the tickets and the pool only: the rerun's build skips
+ * counting); `ingest.json` last (it means "read").
+ */
+const READ_FILES = ['tickets', 'rows', 'rowIndex', 'rejectedCsv', 'counts', 'ingest'] as const;
+/** Files a source may lack (a session analysed before they existed, or not analysed yet). */
+const OPTIONAL_FILES: readonly string[] = [SESSION_FILES.counts];
+
+/** A file's size, or null when an optional one is absent. */
+async function sizeOf(path: string): Promise<number | null> {
+  try {
+    return (await stat(path)).size;
+  } catch (error) {
+    const optional = OPTIONAL_FILES.some((name) => path.endsWith(`/${name}`));
+    if (optional && (error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
 
 /**
  * A file of the source session in the rerun's folder: a hard link (no copy, no disk; the files of a
@@ -49,14 +66,15 @@ export async function rerunSource(
     );
   }
   const reread = ingest.pool !== pool;
-  const files: [string, string][] = reread
+  const candidates: [string, string][] = reread
     ? [[join(sourceDir, SESSION_FILES.rows), join(dir, UPLOAD_FILE)]]
     : READ_FILES.map((name) => [
         join(sourceDir, SESSION_FILES[name]),
         join(dir, SESSION_FILES[name]),
       ]);
-  const sizes = await Promise.all(files.map(([from]) => stat(from).then((s) => s.size)));
-  return { reread, bytes: sizes.reduce((sum, size) => sum + size, 0), files };
+  const sizes = await Promise.all(candidates.map(([from]) => sizeOf(from)));
+  const files = candidates.filter((_, i) => sizes[i] !== null);
+  return { reread, bytes: sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0), files };
 }
 
 /** Puts the source's files into the rerun's folder, in order (`ingest.json` last). */
