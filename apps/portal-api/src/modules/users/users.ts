@@ -8,6 +8,7 @@ import { hashPassword, passwordProblem } from '../accounts/passwords';
 import { revokeAllSignIns } from '../accounts/sessions';
 import { changedFields, recordAudit, type AuditActor } from '../audit/record';
 import { countAll, escapeLike, orderFor, pageWindow } from '../lists/list-sql';
+import { assertSameVersion } from '../stale-version';
 import { effectivePermissionCodes } from '../auth/effective-permissions';
 import {
   assertHolds,
@@ -373,11 +374,7 @@ export async function updateUserWith(
       );
     }
     // Checked after the right to touch this user, so a refusal never depends on the version.
-    if (row.version !== body.version) {
-      throw conflict(
-        'Someone else changed this user since you opened it. Reload it to see their changes, then apply yours again.',
-      );
-    }
+    assertSameVersion('user', body.version, row.version);
     if (rolesChange && body.roleIds)
       assertHolds(actor, await codesOfRoles(tx, actor.companyId, body.roleIds), 'give these roles');
     if (permissionsChange && body.permissionIds)
