@@ -19,7 +19,7 @@ import { newOpaqueToken } from '../../../modules/accounts/sessions';
 import { auditFrom } from '../../../modules/audit/record';
 import { clientInfo } from '../../../modules/client-info';
 import { loadUserDetails } from '../../../modules/accounts/user-details';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { mailEmailChangeNotice, mailResetLink } from './account-mail';
 import { authErrors, errors, ok, userDetailsSchema } from './schemas';
 import type { SignInGuard } from './sign-in-guard';

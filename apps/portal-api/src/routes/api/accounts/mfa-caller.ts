@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '@pa/server-kit/errors';
 import { consumeChallenge, liveChallenge, type Challenge } from '../../../modules/mfa/challenges';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import type { SignInGuard } from './sign-in-guard';
 import { activeAccount, finishSignIn, type SignInAccount } from './sign-in-steps';
 import type { AuthMethod } from '../../../modules/accounts/sessions';

@@ -18,7 +18,7 @@ import { passkeysOf } from '../../../modules/mfa/passkeys';
 import { mustHaveSecondStep } from '../../../modules/mfa/policy';
 import { recoveryCodesLeft, replaceRecoveryCodes } from '../../../modules/mfa/recovery-codes';
 import { acceptTotpCode, hasTotp, newTotpSecret, otpauthUrl } from '../../../modules/mfa/totp';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { finishEnrolment, secondStepCaller } from './mfa-caller';
 import { authErrors, errors, ok, okEmpty, signedInSchema } from './schemas';
 import type { SignInGuard } from './sign-in-guard';

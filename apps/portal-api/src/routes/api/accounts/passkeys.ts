@@ -24,7 +24,7 @@ import {
 import { mustHaveSecondStep } from '../../../modules/mfa/policy';
 import { relyingPartyOf } from '../../../modules/mfa/relying-party';
 import { hasTotp } from '../../../modules/mfa/totp';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { finishEnrolment, secondStepCaller } from './mfa-caller';
 import { authErrors, errors, idParams, ok, okEmpty, signedInSchema } from './schemas';
 import type { SignInGuard } from './sign-in-guard';

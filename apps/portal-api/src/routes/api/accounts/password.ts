@@ -12,7 +12,7 @@ import { changePassword, resetPasswordWithToken } from '../../../modules/account
 import { auditFrom } from '../../../modules/audit/record';
 import { hashPassword, passwordProblem } from '../../../modules/accounts/passwords';
 import { ResetMailLimits } from '../../../modules/accounts/limits';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { mailResetLink } from './account-mail';
 import { authErrors, errors, okEmpty } from './schemas';
 import type { SignInGuard } from './sign-in-guard';

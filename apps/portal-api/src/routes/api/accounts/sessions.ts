@@ -10,7 +10,7 @@ import {
   revokeAllSignIns,
   revokeSignIn,
 } from '../../../modules/accounts/sessions';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { authErrors, errors, idParams, ok, revokedSchema } from './schemas';
 
 /**

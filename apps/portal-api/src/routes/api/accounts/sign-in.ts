@@ -17,7 +17,7 @@ import {
   signOut,
 } from '../../../modules/accounts/sessions';
 import { loadUserDetails } from '../../../modules/accounts/user-details';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { clearRefreshCookie, refreshTokenOf, setRefreshCookie } from './refresh-cookie';
 import { errors, ok, okEmpty, signedInSchema, tokenPairSchema, userDetailsSchema } from './schemas';
 import type { SignInGuard } from './sign-in-guard';

@@ -6,7 +6,7 @@ import { revokeAllSignIns } from '../../../modules/accounts/sessions';
 import { effectivePermissionCodes } from '../../../modules/auth/effective-permissions';
 import { assertHolds } from '../../../modules/roles/guards';
 import { userInCompany } from '../../../modules/users/users';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { authErrors, errors, idParams, ok, revokedSchema } from '../accounts/schemas';
 
 /**

@@ -8,7 +8,6 @@ import type {
 import fp from 'fastify-plugin';
 import { and, eq, lt } from 'drizzle-orm';
 import { AppError, forbidden, unauthorized } from '@pa/server-kit/errors';
-import type { PortalDb } from '../../db/client';
 import { companies, signIns, users } from '../../db/schema';
 import { auditFrom, recordAudit } from '../../modules/audit/record';
 import { verifyAccessToken, type VerifiedClaims } from '../../modules/auth/access-token';
@@ -30,7 +29,6 @@ export interface AuthContext {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    db: PortalDb;
     signingKeys: SigningKeys;
     /** The per-user authorisation state cache (ADR 004); `verify` keeps account details in it too. */
     authCache: AuthCache;
@@ -66,7 +64,6 @@ const INVALID_SESSION = 'Your session has expired or is no longer valid. Please 
 const TOUCH_INTERVAL_MS = 60_000;
 
 export interface AuthPluginOptions {
-  db: PortalDb;
   keys: SigningKeys;
   cache: AuthCache;
 }
@@ -79,8 +76,8 @@ export interface AuthPluginOptions {
  */
 export const authPlugin = fp<AuthPluginOptions>(
   async function authPlugin(app: FastifyInstance, options: AuthPluginOptions) {
-    const { db, keys, cache } = options;
-    app.decorate('db', db);
+    const { keys, cache } = options;
+    const { db } = app;
     app.decorate('signingKeys', keys);
     app.decorate('authCache', cache);
     const verified = new VerifiedTokens<VerifiedClaims>();
@@ -191,5 +188,5 @@ export const authPlugin = fp<AuthPluginOptions>(
       }
     });
   },
-  { name: 'portal-auth' },
+  { name: 'portal-auth', dependencies: ['portal-db'] },
 );
