@@ -8,7 +8,7 @@ import { registerPasswordRoutes } from './password';
 import { registerSessionRoutes } from './sessions';
 import { registerSignInRoutes } from './sign-in';
 import { registerSecondStepRoutes } from './sign-in-mfa';
-import { SignInGuard } from './sign-in-guard';
+import { SignInGuard } from '../../../modules/sign-in/guard';
 import { registerAcceptInvitationRoutes } from '../users/accept-invitation';
 
 /** The accounts API (docs/product/services.md §4) and the public key set of the token contract. */

@@ -22,7 +22,7 @@ import { loadUserDetails } from '../../../modules/accounts/user-details';
 import { authOf } from '../../../plugins/app/auth';
 import { mailEmailChangeNotice, mailResetLink } from './account-mail';
 import { authErrors, errors, ok, userDetailsSchema } from './schemas';
-import type { SignInGuard } from './sign-in-guard';
+import type { SignInGuard } from '../../../modules/sign-in/guard';
 
 /**
  * `PATCH /accounts/me`: a user edits their own name and email (never their roles or status); an

@@ -21,7 +21,7 @@ import { acceptTotpCode, hasTotp, newTotpSecret, otpauthUrl } from '../../../mod
 import { authOf } from '../../../plugins/app/auth';
 import { finishEnrolment, secondStepCaller } from './mfa-caller';
 import { authErrors, errors, ok, okEmpty, signedInSchema } from './schemas';
-import type { SignInGuard } from './sign-in-guard';
+import type { SignInGuard } from '../../../modules/sign-in/guard';
 
 const WRONG_CODE = 'That code is not right. Check that your device’s clock is set automatically.';
 const limited = { 429: errors[401].describe('Too many wrong passwords; see Retry-After') };

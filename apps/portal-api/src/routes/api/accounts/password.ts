@@ -15,7 +15,7 @@ import { ResetMailLimits } from '../../../modules/accounts/limits';
 import { authOf } from '../../../plugins/app/auth';
 import { mailResetLink } from './account-mail';
 import { authErrors, errors, okEmpty } from './schemas';
-import type { SignInGuard } from './sign-in-guard';
+import type { SignInGuard } from '../../../modules/sign-in/guard';
 
 const FORGOT_PASSWORD_ANSWER =
   'If an account uses this email, a link to reset its password is on its way. It works for 30 minutes.';
