@@ -11,7 +11,7 @@ import {
   signInOfRefreshToken,
   signOut,
   type IssuedTokens,
-} from '../accounts/sessions';
+} from '../accounts/sign-ins';
 import type { SignInGuard } from './guard';
 import { finishSignIn, INVALID_CREDENTIALS, nextStepAfterPassword, tokenSettingsOf } from './steps';
 
@@ -94,13 +94,13 @@ export async function rotateSignInToken(
   const result = await rotateRefreshToken(app.db, tokenSettingsOf(app), presented);
   if (!result.ok) {
     if (result.reason === 'reused' && result.companyId) {
-      request.log.warn({ sessionId: result.sessionId }, 'refresh token reuse: sign-in revoked');
+      request.log.warn({ signInId: result.signInId }, 'refresh token reuse: sign-in revoked');
       await recordAudit(app.db, {
         companyId: result.companyId,
         actorId: result.userId ?? null,
         action: 'session.revoke',
-        entityType: 'session',
-        entityId: result.sessionId ?? null,
+        entityType: 'session', // a sign-in: stored audit events keep the old word
+        entityId: result.signInId ?? null,
         after: { reason: 'refresh token reuse' },
         ...clientInfo(request),
       });
@@ -109,7 +109,7 @@ export async function rotateSignInToken(
   }
   if (result.retried)
     request.log.info(
-      { sessionId: result.tokens.sessionId },
+      { signInId: result.tokens.signInId },
       'refresh token presented again within the reuse grace: answered again',
     );
   return result.tokens;

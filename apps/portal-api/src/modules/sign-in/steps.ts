@@ -5,7 +5,7 @@ import { unauthorized } from '@pa/server-kit/errors';
 import { users } from '../../db/schema';
 import { recordAudit } from '../audit/record';
 import { clientInfo } from '../client-info';
-import { startSignIn, type AuthMethod, type TokenSettings } from '../accounts/sessions';
+import { startSignIn, type AuthMethod, type TokenSettings } from '../accounts/sign-ins';
 import { loadUserDetails } from '../accounts/user-details';
 import { openChallenge } from '../mfa/challenges';
 import { mustHaveSecondStep } from '../mfa/policy';
@@ -97,8 +97,8 @@ export async function finishSignIn(
     actorId: user.id,
     actorName: user.userName,
     action: 'account.sign-in',
-    entityType: 'session',
-    entityId: tokens.sessionId,
+    entityType: 'session', // a sign-in: stored audit events keep the old word
+    entityId: tokens.signInId,
     after: { amr },
     ...meta,
   });

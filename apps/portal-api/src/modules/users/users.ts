@@ -5,7 +5,7 @@ import { conflict, forbidden, invalidField, notFound } from '@pa/server-kit/erro
 import type { PortalDb, PortalTx } from '../../db/client';
 import { deletedUsers, roles, userPermissions, userRoles, users } from '../../db/schema';
 import { hashPassword, passwordProblem } from '../accounts/passwords';
-import { revokeAllSignIns } from '../accounts/sessions';
+import { revokeAllSignIns } from '../accounts/sign-ins';
 import { changedFields, recordAudit, type AuditActor } from '../audit/record';
 import { countAll, escapeLike, orderFor, pageWindow } from '../lists/list-sql';
 import { assertSameVersion } from '../stale-version';

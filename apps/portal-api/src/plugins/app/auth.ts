@@ -21,7 +21,7 @@ export interface AuthContext {
   companyId: string;
   companyName: string;
   /** The sign-in (refresh-token family) the access token belongs to. */
-  sessionId: string;
+  signInId: string;
   userName: string;
   /** Effective permission codes read from the database on this request. */
   permissions: Set<string>;
@@ -59,7 +59,8 @@ class PermissionDenied extends AppError {
   }
 }
 
-const INVALID_SESSION = 'Your session has expired or is no longer valid. Please sign in again.';
+// The wording clients show (unchanged): "session" here is the person's sign-in.
+const SIGN_IN_ENDED = 'Your session has expired or is no longer valid. Please sign in again.';
 /** Sign-ins record "last used" at most this often from ordinary requests (one write, not one per call). */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -113,7 +114,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       let claims = verified.get(token);
       if (!claims) {
         const checked = await verifyAccessToken(keys, token);
-        if (!checked) throw unauthorized(INVALID_SESSION);
+        if (!checked) throw unauthorized(SIGN_IN_ENDED);
         verified.set(token, checked);
         claims = checked;
       }
@@ -128,7 +129,7 @@ export const authPlugin = fp<AuthPluginOptions>(
         row.revokedAt !== null ||
         row.expiresAt.getTime() <= Date.now()
       ) {
-        throw unauthorized(INVALID_SESSION);
+        throw unauthorized(SIGN_IN_ENDED);
       }
       if (Date.now() - row.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
         // "Last used" is written at most once a minute per sign-in; this write leaves the cache as is
@@ -148,7 +149,7 @@ export const authPlugin = fp<AuthPluginOptions>(
         userId: claims.sub,
         companyId: claims.cid,
         companyName: row.companyName,
-        sessionId: claims.sid,
+        signInId: claims.sid,
         userName: row.userName,
         permissions: row.permissions,
       };

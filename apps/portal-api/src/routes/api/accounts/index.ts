@@ -5,7 +5,7 @@ import { registerMeRoutes } from './me';
 import { registerTotpRoutes } from './mfa-totp';
 import { registerPasskeyRoutes } from './passkeys';
 import { registerPasswordRoutes } from './password';
-import { registerSessionRoutes } from './sessions';
+import { registerSignInListRoutes } from './sign-ins';
 import { registerSignInRoutes } from './sign-in';
 import { registerSecondStepRoutes } from './sign-in-mfa';
 import { SignInGuard } from '../../../modules/sign-in/guard';
@@ -20,7 +20,7 @@ export async function registerAccountRoutes(app: FastifyInstance) {
   await app.register(registerSignInRoutes, { guard });
   await app.register(registerPasswordRoutes, { guard });
   await app.register(registerMeRoutes, { guard });
-  await app.register(registerSessionRoutes);
+  await app.register(registerSignInListRoutes);
   await app.register(registerSecondStepRoutes, { guard });
   await app.register(registerTotpRoutes, { guard });
   await app.register(registerPasskeyRoutes, { guard });

@@ -15,7 +15,7 @@ import {
 } from '../../../modules/accounts/account';
 import { isLiveUndoToken, undoEmailChange } from '../../../modules/accounts/email-change';
 import { hashPassword } from '../../../modules/accounts/passwords';
-import { newOpaqueToken } from '../../../modules/accounts/sessions';
+import { newOpaqueToken } from '../../../modules/accounts/sign-ins';
 import { auditFrom } from '../../../modules/audit/record';
 import { clientInfo } from '../../../modules/client-info';
 import { loadUserDetails } from '../../../modules/accounts/user-details';
@@ -70,7 +70,7 @@ export async function registerMeRoutes(base: FastifyInstance, { guard }: { guard
         );
       }
       const changed = await updateOwnAccount(app.db, auth.userId, changes, auditFrom(request), {
-        keepSignIn: auth.sessionId,
+        keepSignIn: auth.signInId,
         undoTtlMs,
         passwordProven: provingEmail,
       });

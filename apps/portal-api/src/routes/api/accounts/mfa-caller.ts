@@ -4,7 +4,7 @@ import { consumeChallenge, liveChallenge, type Challenge } from '../../../module
 import { authOf } from '../../../plugins/app/auth';
 import type { SignInGuard } from '../../../modules/sign-in/guard';
 import { activeAccount, finishSignIn, type SignInAccount } from '../../../modules/sign-in/steps';
-import type { AuthMethod } from '../../../modules/accounts/sessions';
+import type { AuthMethod } from '../../../modules/accounts/sign-ins';
 
 const ENROLMENT_EXPIRED = 'This enrolment has expired. Please sign in again.';
 

@@ -124,7 +124,7 @@ export async function registerPasswordRoutes(
         app.db,
         auth.userId,
         passwordHash,
-        auth.sessionId,
+        auth.signInId,
         auditFrom(request),
       );
       // Device cookies are bound to the password: this browser keeps its allowance, others lose it.

@@ -6,7 +6,7 @@ import { ErrorCode } from '@pa/contracts/error-codes';
 import { ok as envelope } from '@pa/contracts/envelope';
 import { secondStepSchema } from '@pa/contracts/mfa';
 import { AppError, unauthorized } from '@pa/server-kit/errors';
-import type { AuthMethod } from '../../../modules/accounts/sessions';
+import type { AuthMethod } from '../../../modules/accounts/sign-ins';
 import { recordAudit } from '../../../modules/audit/record';
 import { clientInfo } from '../../../modules/client-info';
 import {
