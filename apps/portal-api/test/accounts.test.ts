@@ -257,22 +257,22 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
 
   describe('POST /api/accounts/signout', () => {
     it('ends the sign-in, clears the cookie, and is idempotent', async () => {
-      const session = await t.signIn('admin', t.company.adminPassword);
+      const signedIn = await t.signIn('admin', t.company.adminPassword);
       const response = await t.app.inject({
         method: 'POST',
         url: '/api/accounts/signout',
-        headers: bearer(session.accessToken),
-        cookies: { refreshToken: session.refreshToken },
+        headers: bearer(signedIn.accessToken),
+        cookies: { refreshToken: signedIn.refreshToken },
       });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ success: true, message: 'Signed out.' });
       expect(response.cookies.find((c) => c.name === 'refreshToken')?.value).toBe('');
-      expect((await verify(session.accessToken)).statusCode).toBe(401);
+      expect((await verify(signedIn.accessToken)).statusCode).toBe(401);
       const again = await t.app.inject({
         method: 'POST',
         url: '/api/accounts/signout',
-        headers: bearer(session.accessToken),
-        cookies: { refreshToken: session.refreshToken },
+        headers: bearer(signedIn.accessToken),
+        cookies: { refreshToken: signedIn.refreshToken },
       });
       expect(again.statusCode).toBe(200);
       const anonymous = await t.app.inject({ method: 'POST', url: '/api/accounts/signout' });
@@ -283,20 +283,20 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
         .where(
           and(
             eq(auditEvents.action, 'account.sign-out'),
-            eq(auditEvents.entityId, String(decodeJwt(session.accessToken).sid)),
+            eq(auditEvents.entityId, String(decodeJwt(signedIn.accessToken).sid)),
           ),
         );
       expect(events).toHaveLength(1);
     });
 
     it('ends the sign-in named by the refresh token alone', async () => {
-      const session = await t.signIn('admin', t.company.adminPassword);
+      const signedIn = await t.signIn('admin', t.company.adminPassword);
       await t.app.inject({
         method: 'POST',
         url: '/api/accounts/signout',
-        payload: { refreshToken: session.refreshToken },
+        payload: { refreshToken: signedIn.refreshToken },
       });
-      expect((await verify(session.accessToken)).statusCode).toBe(401);
+      expect((await verify(signedIn.accessToken)).statusCode).toBe(401);
     });
   });
 
@@ -731,7 +731,7 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
     });
   });
 
-  describe('sessions', () => {
+  describe('sign-ins', () => {
     it('lists the caller’s sign-ins and ends one or all others', async () => {
       const user = await t.createUser();
       const a = await t.signIn(user.userName, user.password);
@@ -836,8 +836,8 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
     });
 
     it('refuses to end the sign-ins of a user holding permissions the caller lacks (403)', async () => {
-      await t.createRole(`Session managers ${database}`, ['users.read', 'users.update']);
-      const manager = await t.createUser({ roles: [`Session managers ${database}`] });
+      await t.createRole(`Sign-in managers ${database}`, ['users.read', 'users.update']);
+      const manager = await t.createUser({ roles: [`Sign-in managers ${database}`] });
       const headers = await t.authHeader(manager.id);
       const adminSignIn = await t.tokenFor(t.company.adminId);
       const refused = await t.app.inject({
@@ -853,7 +853,7 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
       });
       expect((await verify(adminSignIn.accessToken)).statusCode).toBe(200);
       // An equal or weaker user, and the manager themselves: allowed.
-      const peer = await t.createUser({ roles: [`Session managers ${database}`] });
+      const peer = await t.createUser({ roles: [`Sign-in managers ${database}`] });
       const plain = await t.createUser();
       for (const target of [peer.id, plain.id, manager.id]) {
         await t.tokenFor(target);

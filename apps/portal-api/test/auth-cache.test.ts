@@ -29,13 +29,13 @@ describe.each(DATABASES)(
       const name = `reader-${Math.random().toString(36).slice(2)}`;
       const roleId = await t.createRole(name, ['roles.read']);
       const user = await t.createUser({ roles: [name] });
-      const session = await t.tokenFor(user.id);
-      const headers = { authorization: `Bearer ${session.accessToken}` };
+      const signedIn = await t.tokenFor(user.id);
+      const headers = { authorization: `Bearer ${signedIn.accessToken}` };
       for (let i = 0; i < 2; i++) {
         expect((await verify(headers)).statusCode).toBe(200);
         expect((await listRoles(headers)).statusCode).toBe(200);
       }
-      return { user, session, headers, roleId };
+      return { user, signedIn, headers, roleId };
     }
 
     it('a cached answer is served again without a change (the cache is in use)', async () => {
@@ -120,7 +120,7 @@ describe.each(DATABASES)(
       expect((await verify(otherHeaders)).statusCode).toBe(200);
       const ended = await t.app.inject({
         method: 'DELETE',
-        url: `/api/accounts/sessions/${other.sessionId}`,
+        url: `/api/accounts/sessions/${other.signInId}`,
         headers: second.headers,
       });
       expect(ended.json().data).toEqual({ revoked: 1 });
@@ -153,10 +153,10 @@ describe.each(DATABASES)(
     });
 
     it('a token that failed verification is never cached as valid', async () => {
-      const { session } = await warmUser();
-      const at = session.accessToken.length - 10;
-      const flipped = session.accessToken[at] === 'A' ? 'B' : 'A';
-      const tampered = `${session.accessToken.slice(0, at)}${flipped}${session.accessToken.slice(at + 1)}`;
+      const { signedIn } = await warmUser();
+      const at = signedIn.accessToken.length - 10;
+      const flipped = signedIn.accessToken[at] === 'A' ? 'B' : 'A';
+      const tampered = `${signedIn.accessToken.slice(0, at)}${flipped}${signedIn.accessToken.slice(at + 1)}`;
       for (let i = 0; i < 2; i++) {
         expect((await verify({ authorization: `Bearer ${tampered}` })).statusCode).toBe(401);
       }
@@ -179,8 +179,8 @@ describe('auth cache with several processes on PostgreSQL', () => {
 
   it("another process's write applies once AUTH_CACHE_TTL_MS has passed", async () => {
     const user = await t.createUser();
-    const session = await t.tokenFor(user.id);
-    const headers = { authorization: `Bearer ${session.accessToken}` };
+    const signedIn = await t.tokenFor(user.id);
+    const headers = { authorization: `Bearer ${signedIn.accessToken}` };
     const verify = () => t.app.inject({ url: '/api/accounts/verify', headers });
     expect((await verify()).statusCode).toBe(200);
     // "Another portal process": a connection this process's client does not see.

@@ -31,19 +31,19 @@ describe('GET /api/.well-known/revoked-sessions', () => {
     await t.db
       .update(signIns)
       .set({ revokedAt: new Date(Date.now() - 700_000), revokedReason: 'long ago' })
-      .where(eq(signIns.id, long.sessionId));
+      .where(eq(signIns.id, long.signInId));
     // Answers are reused for a second; wait for one that saw both changes.
     let data = await list();
-    const key = endedSignInKey(ended.sessionId);
+    const key = endedSignInKey(ended.signInId);
     for (let i = 0; i < 50 && !data.sessionIds.includes(key); i++) {
       await new Promise((r) => setTimeout(r, 100));
       data = await list();
     }
     expect(data.sessionIds).toContain(key);
-    expect(data.sessionIds).not.toContain(endedSignInKey(live.sessionId));
-    expect(data.sessionIds).not.toContain(endedSignInKey(long.sessionId));
+    expect(data.sessionIds).not.toContain(endedSignInKey(live.signInId));
+    expect(data.sessionIds).not.toContain(endedSignInKey(long.signInId));
     // Opaque: no sign-in id (a UUIDv7, which tells when its user signed in) is published.
-    expect(data.sessionIds).not.toContain(ended.sessionId);
+    expect(data.sessionIds).not.toContain(ended.signInId);
     expect(data.sessionIds.every((listed) => /^[0-9a-f]{64}$/.test(listed))).toBe(true);
     expect(data.windowSeconds).toBe(660);
     expect(Object.keys(data).sort()).toEqual(['sessionIds', 'windowSeconds']);

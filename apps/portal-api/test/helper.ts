@@ -10,7 +10,7 @@ import { portalConfigSchema, type PortalConfig } from '../src/config';
 import { openDatabase, type OpenDatabase, type PortalDb } from '../src/db/client';
 import { permissions, rolePermissions, roles, userRoles, users } from '../src/db/schema';
 import { hashPassword } from '../src/modules/accounts/passwords';
-import { startSignIn } from '../src/modules/accounts/sessions';
+import { startSignIn } from '../src/modules/accounts/sign-ins';
 import { createCompany } from '../src/modules/companies/create-company';
 import { seed } from '../src/modules/companies/seed';
 
@@ -55,7 +55,7 @@ export interface TestApp {
   /** A fresh access token for any user id, issued as a real sign-in (no HTTP, no rate limit). */
   tokenFor(
     userId: string,
-  ): Promise<{ accessToken: string; refreshToken: string; sessionId: string }>;
+  ): Promise<{ accessToken: string; refreshToken: string; signInId: string }>;
   /** `{ authorization: 'Bearer …' }` for a user id (default: the Demo Company admin). */
   authHeader(userId?: string): Promise<{ authorization: string }>;
   /**

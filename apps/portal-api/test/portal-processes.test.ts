@@ -80,13 +80,13 @@ describe('two portal processes on one PostgreSQL and one Redis', () => {
 
   it('rotate one refresh token on both processes at once: one live token remains', async () => {
     for (let round = 0; round < 3; round++) {
-      const session = await first.signIn('admin', ADMIN_PASSWORD);
+      const signedIn = await first.signIn('admin', ADMIN_PASSWORD);
       const answers = await Promise.all(
         [first, second].map((app) =>
           app.app.inject({
             method: 'POST',
             url: '/api/accounts/rotate-token',
-            payload: { refreshToken: session.refreshToken },
+            payload: { refreshToken: signedIn.refreshToken },
           }),
         ),
       );
@@ -98,7 +98,7 @@ describe('two portal processes on one PostgreSQL and one Redis', () => {
         .from(refreshTokens)
         .where(
           and(
-            eq(refreshTokens.familyId, String(decodeJwt(session.accessToken).sid)),
+            eq(refreshTokens.familyId, String(decodeJwt(signedIn.accessToken).sid)),
             isNull(refreshTokens.usedAt),
           ),
         );

@@ -4,7 +4,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { base64url, createLocalJWKSet, decodeJwt, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshTokens, signIns } from '../src/db/schema';
-import { hashToken } from '../src/modules/accounts/sessions';
+import { hashToken } from '../src/modules/accounts/sign-ins';
 import { signAccessToken, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/modules/auth/access-token';
 import { buildTestApp, DATABASES, type TestApp } from './helper';
 
@@ -22,9 +22,9 @@ describe.each(DATABASES)('token suite on %s', (database) => {
 
   /** Claims of a real, live sign-in of the admin, to forge variants of. */
   async function liveClaims() {
-    const session = await t.tokenFor(t.company.adminId);
-    expect((await verify(session.accessToken)).statusCode).toBe(200);
-    return { session, claims: decodeJwt(session.accessToken) };
+    const signedIn = await t.tokenFor(t.company.adminId);
+    expect((await verify(signedIn.accessToken)).statusCode).toBe(200);
+    return { signedIn, claims: decodeJwt(signedIn.accessToken) };
   }
 
   function forge(claims: Record<string, unknown>) {
@@ -54,8 +54,8 @@ describe.each(DATABASES)('token suite on %s', (database) => {
     });
 
     it('tampered payload or signature', async () => {
-      const { session } = await liveClaims();
-      const [header, payload, signature] = session.accessToken.split('.') as [
+      const { signedIn } = await liveClaims();
+      const [header, payload, signature] = signedIn.accessToken.split('.') as [
         string,
         string,
         string,
@@ -98,12 +98,12 @@ describe.each(DATABASES)('token suite on %s', (database) => {
     });
 
     it('a refresh token used as an access token', async () => {
-      const { session } = await liveClaims();
-      expect((await verify(session.refreshToken)).statusCode).toBe(401);
+      const { signedIn } = await liveClaims();
+      expect((await verify(signedIn.refreshToken)).statusCode).toBe(401);
     });
 
     it('a token of a revoked sign-in, or of a user of another company claim', async () => {
-      const { session, claims } = await liveClaims();
+      const { signedIn, claims } = await liveClaims();
       const now = Math.floor(Date.now() / 1000);
       const other = await t.createCompany(`Token Co ${database}`);
       expect(
@@ -113,8 +113,8 @@ describe.each(DATABASES)('token suite on %s', (database) => {
       await t.db
         .update(signIns)
         .set({ revokedAt: new Date() })
-        .where(eq(signIns.id, session.sessionId));
-      expect((await verify(session.accessToken)).statusCode).toBe(401);
+        .where(eq(signIns.id, signedIn.signInId));
+      expect((await verify(signedIn.accessToken)).statusCode).toBe(401);
     });
   });
 
@@ -188,13 +188,13 @@ describe.each(DATABASES)('token suite on %s', (database) => {
 
     it('of two concurrent rotations of one token both are answered and exactly one token stays live', async () => {
       for (let round = 0; round < 3; round++) {
-        const session = await t.signIn('admin', t.company.adminPassword);
+        const signedIn = await t.signIn('admin', t.company.adminPassword);
         const answers = await Promise.all([
-          rotate(session.refreshToken),
-          rotate(session.refreshToken),
+          rotate(signedIn.refreshToken),
+          rotate(signedIn.refreshToken),
         ]);
         expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
-        const live = await liveTokensOf(session.accessToken);
+        const live = await liveTokensOf(signedIn.accessToken);
         expect(live).toHaveLength(1);
         const returned = answers.map((a) => hashToken(a.json().data.refreshToken as string));
         expect(returned).toContain(live[0]?.tokenHash);
@@ -202,30 +202,30 @@ describe.each(DATABASES)('token suite on %s', (database) => {
     });
 
     it('sign-out then rotate answers 401', async () => {
-      const session = await t.signIn('admin', t.company.adminPassword);
+      const signedIn = await t.signIn('admin', t.company.adminPassword);
       await t.app.inject({
         method: 'POST',
         url: '/api/accounts/signout',
-        headers: { authorization: `Bearer ${session.accessToken}` },
+        headers: { authorization: `Bearer ${signedIn.accessToken}` },
       });
-      expect((await rotate(session.refreshToken)).statusCode).toBe(401);
+      expect((await rotate(signedIn.refreshToken)).statusCode).toBe(401);
     });
 
     it('a sign-in past its absolute expiry cannot rotate', async () => {
-      const session = await t.signIn('admin', t.company.adminPassword);
+      const signedIn = await t.signIn('admin', t.company.adminPassword);
       await t.db
         .update(signIns)
         .set({ expiresAt: new Date(Date.now() - 1000) })
-        .where(eq(signIns.id, String(decodeJwt(session.accessToken).sid)));
-      expect((await rotate(session.refreshToken)).statusCode).toBe(401);
-      expect((await verify(session.accessToken)).statusCode).toBe(401);
+        .where(eq(signIns.id, String(decodeJwt(signedIn.accessToken).sid)));
+      expect((await rotate(signedIn.refreshToken)).statusCode).toBe(401);
+      expect((await verify(signedIn.accessToken)).statusCode).toBe(401);
     });
 
     it('stores refresh tokens hashed, never in clear', async () => {
-      const session = await t.signIn('admin', t.company.adminPassword);
+      const signedIn = await t.signIn('admin', t.company.adminPassword);
       const { refreshTokens } = await import('../src/db/schema');
       const rows = await t.db.select().from(refreshTokens);
-      expect(JSON.stringify(rows)).not.toContain(session.refreshToken);
+      expect(JSON.stringify(rows)).not.toContain(signedIn.refreshToken);
     });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { waitInWords } from '../src/routes/api/accounts/sign-in-guard';
+import { waitInWords } from '../src/modules/sign-in/guard';
 
 describe('waitInWords (the 429 message of the sign-in limits)', () => {
   it('says a wait the way people do, rounded up', () => {

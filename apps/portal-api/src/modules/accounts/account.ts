@@ -4,7 +4,7 @@ import { conflict, invalidField, notFound } from '@pa/server-kit/errors';
 import type { PortalDb } from '../../db/client';
 import { emailChangeTokens, passwordResetTokens, users } from '../../db/schema';
 import { changedFields, recordAudit, type AuditActor } from '../audit/record';
-import { hashToken, newOpaqueToken, revokeAllSignIns } from './sessions';
+import { hashToken, newOpaqueToken, revokeAllSignIns } from './sign-ins';
 
 /** The email of an account, as stored (lower-cased). */
 export async function emailOf(db: PortalDb, userId: string): Promise<string | null> {

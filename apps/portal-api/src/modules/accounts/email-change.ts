@@ -4,7 +4,7 @@ import type { PortalDb } from '../../db/client';
 import { emailChangeTokens, passwordResetTokens, users } from '../../db/schema';
 import { recordAudit } from '../audit/record';
 import type { ClientInfo } from '../client-info';
-import { hashToken, revokeAllSignIns } from './sessions';
+import { hashToken, revokeAllSignIns } from './sign-ins';
 
 const liveToken = (token: string, now: Date) =>
   and(

@@ -15,6 +15,7 @@ export async function endSignIns(
     /** `allowed` (after `exists`) throws when the caller may not end these sign-ins. */
     target?: { exists: () => Promise<boolean>; what: string; allowed?: () => Promise<void> };
     end: () => Promise<number>;
+    /** Entity type `session` is a sign-in: the stored audit events keep the old word. */
     audit: { action: string; entityType: 'session' | 'user'; entityId: string };
     after: (revoked: number) => Record<string, unknown>;
     /** false: no audit event when nothing was ended (a sign-in ended twice). */

@@ -3,7 +3,7 @@ import type { PortalDb, PortalTx } from '../../db/client';
 import { passwordResetTokens, users } from '../../db/schema';
 import { recordAudit, type AuditActor } from '../audit/record';
 import type { ClientInfo } from '../client-info';
-import { hashToken, newOpaqueToken, revokeAllSignIns } from './sessions';
+import { hashToken, newOpaqueToken, revokeAllSignIns } from './sign-ins';
 
 /** Stores a new password hash (and bumps the row's version, as every edit of a user does). */
 async function writePasswordHash(tx: PortalTx, userId: string, passwordHash: string) {

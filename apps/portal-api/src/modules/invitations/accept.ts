@@ -5,7 +5,7 @@ import { AppError, conflict, invalidField } from '@pa/server-kit/errors';
 import type { PortalDb, PortalTx } from '../../db/client';
 import { companies, invitationRoles, invitations, userRoles, users } from '../../db/schema';
 import { hashPassword, passwordProblem } from '../accounts/passwords';
-import { hashToken } from '../accounts/sessions';
+import { hashToken } from '../accounts/sign-ins';
 import { recordAudit } from '../audit/record';
 import type { ClientInfo } from '../client-info';
 import { statusOf } from './invitations';

@@ -3,7 +3,7 @@ import type { Invitation, InvitationStatus } from '@pa/contracts/invitations';
 import { conflict, notFound } from '@pa/server-kit/errors';
 import type { PortalDb, PortalTx } from '../../db/client';
 import { invitationRoles, invitations, roles, users } from '../../db/schema';
-import { hashToken, newOpaqueToken } from '../accounts/sessions';
+import { hashToken, newOpaqueToken } from '../accounts/sign-ins';
 import { recordAudit, type AuditActor } from '../audit/record';
 import { assertHolds, codesOfRoles, lockCompany, type Actor } from '../roles/guards';
 

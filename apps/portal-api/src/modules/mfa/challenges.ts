@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNull, lt, or, isNotNull } from 'drizzle-orm';
 import type { PortalTx } from '../../db/client';
 import { signInChallenges, type ChallengePurpose } from '../../db/schema';
-import { hashToken, newOpaqueToken } from '../accounts/sessions';
+import { hashToken, newOpaqueToken } from '../accounts/sign-ins';
 
 export interface Challenge {
   id: string;

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { PortalTx } from '../../db/client';
 import { recoveryCodes } from '../../db/schema';
-import { hashToken } from '../accounts/sessions';
+import { hashToken } from '../accounts/sign-ins';
 
 export const RECOVERY_CODE_COUNT = 10;
 /** No 0/o, 1/l/i: read off paper without doubt. 31 symbols, 10 of them: 49 random bits a code. */

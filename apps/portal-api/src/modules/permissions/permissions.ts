@@ -10,6 +10,7 @@ import type { PortalDb, PortalTx } from '../../db/client';
 import { permissions, rolePermissions, roles, userPermissions } from '../../db/schema';
 import { changedFields, recordAudit, type AuditActor } from '../audit/record';
 import { countAll, orderFor, pageWindow, searchAcross } from '../lists/list-sql';
+import { assertSameVersion } from '../stale-version';
 import { lockCompany, type Actor } from '../roles/guards';
 
 type PermissionSortField = (typeof PERMISSION_SORT_FIELDS)[number];
@@ -193,11 +194,7 @@ export async function updatePermission(
       .for('update');
     if (!locked) throw notFound('The permission');
     const before = await getPermission(tx, actor.companyId, id);
-    if (locked.version !== body.version) {
-      throw conflict(
-        'Someone else changed this permission since you opened it. Reload it to see their changes, then apply yours again.',
-      );
-    }
+    assertSameVersion('permission', body.version, locked.version);
     const changes = {
       ...(body.code !== undefined && body.code !== before.code && { code: body.code }),
       ...(body.name !== undefined && body.name !== before.name && { name: body.name }),

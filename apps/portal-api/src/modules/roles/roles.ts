@@ -6,6 +6,7 @@ import type { PortalDb, PortalTx } from '../../db/client';
 import { rolePermissions, roles, userRoles } from '../../db/schema';
 import { changedFields, recordAudit, type AuditActor } from '../audit/record';
 import { countAll, orderFor, pageWindow, searchAcross } from '../lists/list-sql';
+import { assertSameVersion } from '../stale-version';
 import {
   assertHolds,
   assertSomeoneManagesRoles,
@@ -228,11 +229,7 @@ export async function updateRole(
       await codesOfPermissions(tx, actor.companyId, before.permissionIds),
       'change this role',
     );
-    if (locked.version !== body.version) {
-      throw conflict(
-        'Someone else changed this role since you opened it. Reload it to see their changes, then apply yours again.',
-      );
-    }
+    assertSameVersion('role', body.version, locked.version);
     if (permissionsChange && body.permissionIds) {
       assertHolds(
         actor,

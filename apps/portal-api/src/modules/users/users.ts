@@ -5,9 +5,10 @@ import { conflict, forbidden, invalidField, notFound } from '@pa/server-kit/erro
 import type { PortalDb, PortalTx } from '../../db/client';
 import { deletedUsers, roles, userPermissions, userRoles, users } from '../../db/schema';
 import { hashPassword, passwordProblem } from '../accounts/passwords';
-import { revokeAllSignIns } from '../accounts/sessions';
+import { revokeAllSignIns } from '../accounts/sign-ins';
 import { changedFields, recordAudit, type AuditActor } from '../audit/record';
 import { countAll, escapeLike, orderFor, pageWindow } from '../lists/list-sql';
+import { assertSameVersion } from '../stale-version';
 import { effectivePermissionCodes } from '../auth/effective-permissions';
 import {
   assertHolds,
@@ -373,11 +374,7 @@ export async function updateUserWith(
       );
     }
     // Checked after the right to touch this user, so a refusal never depends on the version.
-    if (row.version !== body.version) {
-      throw conflict(
-        'Someone else changed this user since you opened it. Reload it to see their changes, then apply yours again.',
-      );
-    }
+    assertSameVersion('user', body.version, row.version);
     if (rolesChange && body.roleIds)
       assertHolds(actor, await codesOfRoles(tx, actor.companyId, body.roleIds), 'give these roles');
     if (permissionsChange && body.permissionIds)

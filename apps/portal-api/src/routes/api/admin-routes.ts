@@ -8,7 +8,7 @@ import { registerUserBulkRoutes } from './users/bulk';
 import { registerUserRoutes } from './users/index';
 import { registerInvitationRoutes } from './users/invitations';
 import { registerUserPasswordResetRoute } from './users/password-reset';
-import { registerUserSessionRoutes } from './users/revoke-sessions';
+import { registerUserSignInRoutes } from './users/revoke-sign-ins';
 
 /** Registers the company administration resources (users, roles, permissions, audit events). */
 export async function registerAdminRoutes(app: FastifyInstance) {
@@ -20,7 +20,7 @@ export async function registerAdminRoutes(app: FastifyInstance) {
   });
   await app.register(registerUserRoutes);
   await app.register(registerUserBulkRoutes);
-  await app.register(registerUserSessionRoutes);
+  await app.register(registerUserSignInRoutes);
   await app.register(registerInvitationRoutes);
   await app.register(registerUserPasswordResetRoute);
   await app.register(registerRoleRoutes);

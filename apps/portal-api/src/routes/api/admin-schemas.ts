@@ -7,7 +7,7 @@ export { idParams, ok, okEmpty } from './accounts/schemas';
 
 export const crudErrors = {
   400: errorEnvelopeSchema.describe('Validation error; `errors[].field` names the input at fault'),
-  401: errorEnvelopeSchema.describe('Not signed in, or the session ended'),
+  401: errorEnvelopeSchema.describe('Not signed in, or the sign-in ended'),
   403: errorEnvelopeSchema.describe('Missing permission, or the change would escalate privileges'),
   404: errorEnvelopeSchema.describe('No such row in your company'),
   409: errorEnvelopeSchema.describe('Stale version, taken name, or a protected row'),

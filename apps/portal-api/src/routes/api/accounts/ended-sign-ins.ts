@@ -25,12 +25,13 @@ export const endedSignInsSchema = z.object({
  * `GET /api/.well-known/revoked-sessions`: the sign-ins that ended recently, for the Power 7 API,
  * which verifies access tokens locally and polls this every few seconds. Public like the JWKS: it
  * holds hashes of sign-in ids only (no user, company, reason or sign-in time), useless without a
- * token whose `sid` hashes to one.
+ * token whose `sid` hashes to one. The URL and the `sessionIds` field keep the old word for sign-ins:
+ * Power 7 and other services read them (docs/glossary.md).
  */
 export async function registerEndedSignInsRoute(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const windowSeconds = app.config.ACCESS_TOKEN_TTL + SLACK_SECONDS;
-  let cached: { at: number; sessionIds: Promise<string[]> } | null = null;
+  let cached: { at: number; keys: Promise<string[]> } | null = null;
   app.get(
     '/api/.well-known/revoked-sessions',
     {
@@ -46,14 +47,14 @@ export async function registerEndedSignInsRoute(base: FastifyInstance) {
     async (_request, reply) => {
       const now = Date.now();
       if (!cached || now - cached.at >= REUSE_MS) {
-        const sessionIds = endedSignIns(app.db, windowSeconds);
-        cached = { at: now, sessionIds };
-        sessionIds.catch(() => {
-          if (cached?.sessionIds === sessionIds) cached = null;
+        const keys = endedSignIns(app.db, windowSeconds);
+        cached = { at: now, keys };
+        keys.catch(() => {
+          if (cached?.keys === keys) cached = null;
         });
       }
       void reply.header('cache-control', 'no-store');
-      return envelope({ sessionIds: await cached.sessionIds, windowSeconds });
+      return envelope({ sessionIds: await cached.keys, windowSeconds });
     },
   );
 }

@@ -5,10 +5,10 @@ import { registerMeRoutes } from './me';
 import { registerTotpRoutes } from './mfa-totp';
 import { registerPasskeyRoutes } from './passkeys';
 import { registerPasswordRoutes } from './password';
-import { registerSessionRoutes } from './sessions';
+import { registerSignInListRoutes } from './sign-ins';
 import { registerSignInRoutes } from './sign-in';
 import { registerSecondStepRoutes } from './sign-in-mfa';
-import { SignInGuard } from './sign-in-guard';
+import { SignInGuard } from '../../../modules/sign-in/guard';
 import { registerAcceptInvitationRoutes } from '../users/accept-invitation';
 
 /** The accounts API (docs/product/services.md §4) and the public key set of the token contract. */
@@ -20,7 +20,7 @@ export async function registerAccountRoutes(app: FastifyInstance) {
   await app.register(registerSignInRoutes, { guard });
   await app.register(registerPasswordRoutes, { guard });
   await app.register(registerMeRoutes, { guard });
-  await app.register(registerSessionRoutes);
+  await app.register(registerSignInListRoutes);
   await app.register(registerSecondStepRoutes, { guard });
   await app.register(registerTotpRoutes, { guard });
   await app.register(registerPasskeyRoutes, { guard });

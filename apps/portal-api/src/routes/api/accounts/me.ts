@@ -15,14 +15,14 @@ import {
 } from '../../../modules/accounts/account';
 import { isLiveUndoToken, undoEmailChange } from '../../../modules/accounts/email-change';
 import { hashPassword } from '../../../modules/accounts/passwords';
-import { newOpaqueToken } from '../../../modules/accounts/sessions';
+import { newOpaqueToken } from '../../../modules/accounts/sign-ins';
 import { auditFrom } from '../../../modules/audit/record';
 import { clientInfo } from '../../../modules/client-info';
 import { loadUserDetails } from '../../../modules/accounts/user-details';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { mailEmailChangeNotice, mailResetLink } from './account-mail';
 import { authErrors, errors, ok, userDetailsSchema } from './schemas';
-import type { SignInGuard } from './sign-in-guard';
+import type { SignInGuard } from '../../../modules/sign-in/guard';
 
 /**
  * `PATCH /accounts/me`: a user edits their own name and email (never their roles or status); an
@@ -70,7 +70,7 @@ export async function registerMeRoutes(base: FastifyInstance, { guard }: { guard
         );
       }
       const changed = await updateOwnAccount(app.db, auth.userId, changes, auditFrom(request), {
-        keepSignIn: auth.sessionId,
+        keepSignIn: auth.signInId,
         undoTtlMs,
         passwordProven: provingEmail,
       });

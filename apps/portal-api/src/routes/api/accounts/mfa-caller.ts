@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '@pa/server-kit/errors';
 import { consumeChallenge, liveChallenge, type Challenge } from '../../../modules/mfa/challenges';
-import { authOf } from '../../../plugins/external/auth';
-import type { SignInGuard } from './sign-in-guard';
-import { activeAccount, finishSignIn, type SignInAccount } from './sign-in-steps';
-import type { AuthMethod } from '../../../modules/accounts/sessions';
+import { authOf } from '../../../plugins/app/auth';
+import type { SignInGuard } from '../../../modules/sign-in/guard';
+import { activeAccount, finishSignIn, type SignInAccount } from '../../../modules/sign-in/steps';
+import type { AuthMethod } from '../../../modules/accounts/sign-ins';
 
 const ENROLMENT_EXPIRED = 'This enrolment has expired. Please sign in again.';
 

@@ -18,10 +18,10 @@ import { passkeysOf } from '../../../modules/mfa/passkeys';
 import { mustHaveSecondStep } from '../../../modules/mfa/policy';
 import { recoveryCodesLeft, replaceRecoveryCodes } from '../../../modules/mfa/recovery-codes';
 import { acceptTotpCode, hasTotp, newTotpSecret, otpauthUrl } from '../../../modules/mfa/totp';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { finishEnrolment, secondStepCaller } from './mfa-caller';
 import { authErrors, errors, ok, okEmpty, signedInSchema } from './schemas';
-import type { SignInGuard } from './sign-in-guard';
+import type { SignInGuard } from '../../../modules/sign-in/guard';
 
 const WRONG_CODE = 'That code is not right. Check that your device’s clock is set automatically.';
 const limited = { 429: errors[401].describe('Too many wrong passwords; see Retry-After') };

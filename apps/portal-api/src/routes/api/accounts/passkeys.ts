@@ -24,10 +24,10 @@ import {
 import { mustHaveSecondStep } from '../../../modules/mfa/policy';
 import { relyingPartyOf } from '../../../modules/mfa/relying-party';
 import { hasTotp } from '../../../modules/mfa/totp';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { finishEnrolment, secondStepCaller } from './mfa-caller';
 import { authErrors, errors, idParams, ok, okEmpty, signedInSchema } from './schemas';
-import type { SignInGuard } from './sign-in-guard';
+import type { SignInGuard } from '../../../modules/sign-in/guard';
 
 const options = z.record(z.string(), z.unknown());
 

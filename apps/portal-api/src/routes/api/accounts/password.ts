@@ -12,10 +12,10 @@ import { changePassword, resetPasswordWithToken } from '../../../modules/account
 import { auditFrom } from '../../../modules/audit/record';
 import { hashPassword, passwordProblem } from '../../../modules/accounts/passwords';
 import { ResetMailLimits } from '../../../modules/accounts/limits';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { mailResetLink } from './account-mail';
 import { authErrors, errors, okEmpty } from './schemas';
-import type { SignInGuard } from './sign-in-guard';
+import type { SignInGuard } from '../../../modules/sign-in/guard';
 
 const FORGOT_PASSWORD_ANSWER =
   'If an account uses this email, a link to reset its password is on its way. It works for 30 minutes.';
@@ -124,7 +124,7 @@ export async function registerPasswordRoutes(
         app.db,
         auth.userId,
         passwordHash,
-        auth.sessionId,
+        auth.signInId,
         auditFrom(request),
       );
       // Device cookies are bound to the password: this browser keeps its allowance, others lose it.

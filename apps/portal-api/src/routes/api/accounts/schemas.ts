@@ -19,7 +19,7 @@ export const signedInSchema = userDetailsSchema.extend(tokenPairSchema.shape);
 
 export const errors = {
   400: errorEnvelopeSchema.describe('Validation error; `errors[].field` names the input at fault'),
-  401: errorEnvelopeSchema.describe('Not signed in, or the session ended'),
+  401: errorEnvelopeSchema.describe('Not signed in, or the sign-in ended'),
 } as const;
 export const authErrors = {
   401: errors[401],

@@ -6,7 +6,7 @@ import { ErrorCode } from '@pa/contracts/error-codes';
 import { ok as envelope } from '@pa/contracts/envelope';
 import { secondStepSchema } from '@pa/contracts/mfa';
 import { AppError, unauthorized } from '@pa/server-kit/errors';
-import type { AuthMethod } from '../../../modules/accounts/sessions';
+import type { AuthMethod } from '../../../modules/accounts/sign-ins';
 import { recordAudit } from '../../../modules/audit/record';
 import { clientInfo } from '../../../modules/client-info';
 import {
@@ -25,8 +25,8 @@ import { recoveryCodesLeft, useRecoveryCode } from '../../../modules/mfa/recover
 import { relyingPartyOf } from '../../../modules/mfa/relying-party';
 import { acceptTotpCode } from '../../../modules/mfa/totp';
 import { errors, ok, signedInSchema } from './schemas';
-import type { SignInGuard } from './sign-in-guard';
-import { activeAccount, finishSignIn } from './sign-in-steps';
+import type { SignInGuard } from '../../../modules/sign-in/guard';
+import { activeAccount, finishSignIn } from '../../../modules/sign-in/steps';
 
 const STEP_EXPIRED = 'This sign-in has expired. Please sign in again.';
 const WRONG_STEP = 'That code is not right.';

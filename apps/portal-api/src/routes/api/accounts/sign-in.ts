@@ -6,30 +6,18 @@ import { PASSWORD_MAX_LENGTH } from '@pa/contracts/accounts';
 import { mfaChallengeSchema } from '@pa/contracts/mfa';
 import { singleLineText } from '@pa/contracts/text';
 import { notFound, unauthorized } from '@pa/server-kit/errors';
-import { clientInfo } from '../../../modules/client-info';
-import { recordAudit } from '../../../modules/audit/record';
-import { verifyAccessToken } from '../../../modules/auth/access-token';
-import { verifyPassword } from '../../../modules/accounts/passwords';
-import {
-  findAccount,
-  rotateRefreshToken,
-  signInOfRefreshToken,
-  signOut,
-} from '../../../modules/accounts/sessions';
 import { loadUserDetails } from '../../../modules/accounts/user-details';
-import { authOf } from '../../../plugins/external/auth';
-import { clearRefreshCookie, refreshTokenOf, setRefreshCookie } from './refresh-cookie';
-import { errors, ok, okEmpty, signedInSchema, tokenPairSchema, userDetailsSchema } from './schemas';
-import type { SignInGuard } from './sign-in-guard';
+import type { SignInGuard } from '../../../modules/sign-in/guard';
 import {
-  finishSignIn,
-  INVALID_CREDENTIALS,
-  nextStepAfterPassword,
-  tokenSettingsOf,
-} from './sign-in-steps';
+  clearRefreshCookie,
+  refreshTokenOf,
+  setRefreshCookie,
+} from '../../../modules/sign-in/refresh-cookie';
+import { rotateSignInToken, signInWithPassword, signOutOf } from '../../../modules/sign-in/sign-in';
+import { authOf } from '../../../plugins/app/auth';
+import { errors, ok, okEmpty, signedInSchema, tokenPairSchema, userDetailsSchema } from './schemas';
 
-export { INVALID_CREDENTIALS };
-export const REFRESH_FAILED = 'Token refresh failed';
+const REFRESH_FAILED = 'Token refresh failed';
 
 /** `{ userName | email, password }`: exactly one of userName or email. */
 const signInBody = z
@@ -54,7 +42,6 @@ export async function registerSignInRoutes(
 ) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
-  const settings = tokenSettingsOf(app);
 
   app.post(
     '/api/accounts/sign-in',
@@ -73,50 +60,9 @@ export async function registerSignInRoutes(
       },
     },
     async (request, reply) => {
-      const { password } = request.body;
-      const kind = request.body.userName ? 'userName' : 'email';
-      const login = (request.body.userName ?? request.body.email ?? '').toLowerCase();
-      const user = await findAccount(app.db, kind, login);
-      // Counted by the login as typed, known or not: a delayed user name then says nothing about
-      // which email shares its account. A device cookie of this account keeps the owner's allowance.
-      const attempt = {
-        login: `${kind}:${login}`,
-        address: request.ip,
-        device: await guard.deviceFor(request, user),
-      };
-      await guard.assertMayTry(reply, attempt);
-      // Always one argon2 verification, against a dummy hash for unknown accounts: same time, same answer.
-      const passwordOk = await verifyPassword(user?.passwordHash ?? null, password);
-      const meta = clientInfo(request);
-      if (!user || !passwordOk || user.status !== 'active') {
-        await guard.limits.failed(attempt);
-        if (user) {
-          // Written after the answer: a write only known accounts make would time them apart.
-          app.runInBackground(
-            recordAudit(app.db, {
-              companyId: user.companyId,
-              actorId: user.id,
-              actorName: user.userName,
-              action: 'account.sign-in-failed',
-              entityType: 'user',
-              entityId: user.id,
-              after: { reason: passwordOk ? `account ${user.status}` : 'wrong password' },
-              ...meta,
-            }),
-            'sign-in failure audit',
-          );
-        }
-        request.log.info({ login: user ? user.id : 'unknown account' }, 'sign-in failed');
-        throw unauthorized(INVALID_CREDENTIALS);
-      }
-      await guard.limits.succeeded(attempt);
-      // A second step (or the enrolment the company requires) comes before any token.
-      const next = await nextStepAfterPassword(app, user, attempt.device);
-      if (next) return envelope(next, 'Enter your second step.');
-      const signedIn = await finishSignIn(app, guard, request, reply, user, attempt.device, [
-        'pwd',
-      ]);
-      return envelope(signedIn, 'Signed in.');
+      const outcome = await signInWithPassword(app, guard, request, reply, request.body);
+      if ('next' in outcome) return envelope(outcome.next, 'Enter your second step.');
+      return envelope(outcome.signedIn, 'Signed in.');
     },
   );
 
@@ -134,37 +80,13 @@ export async function registerSignInRoutes(
     },
     async (request, reply) => {
       const presented = refreshTokenOf(request);
-      if (!presented) {
+      const tokens = presented ? await rotateSignInToken(app, request, presented) : null;
+      if (!tokens) {
         clearRefreshCookie(reply);
         throw unauthorized(REFRESH_FAILED);
       }
-      const result = await rotateRefreshToken(app.db, settings, presented);
-      if (!result.ok) {
-        clearRefreshCookie(reply);
-        if (result.reason === 'reused' && result.companyId) {
-          request.log.warn({ sessionId: result.sessionId }, 'refresh token reuse: sign-in revoked');
-          await recordAudit(app.db, {
-            companyId: result.companyId,
-            actorId: result.userId ?? null,
-            action: 'session.revoke',
-            entityType: 'session',
-            entityId: result.sessionId ?? null,
-            after: { reason: 'refresh token reuse' },
-            ...clientInfo(request),
-          });
-        }
-        throw unauthorized(REFRESH_FAILED);
-      }
-      if (result.retried)
-        request.log.info(
-          { sessionId: result.tokens.sessionId },
-          'refresh token presented again within the reuse grace: answered again',
-        );
-      setRefreshCookie(reply, result.tokens.refreshToken, config.REFRESH_TOKEN_TTL);
-      return envelope({
-        accessToken: result.tokens.accessToken,
-        refreshToken: result.tokens.refreshToken,
-      });
+      setRefreshCookie(reply, tokens.refreshToken, config.REFRESH_TOKEN_TTL);
+      return envelope({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken });
     },
   );
 
@@ -206,16 +128,7 @@ export async function registerSignInRoutes(
       },
     },
     async (request, reply) => {
-      const ended = new Set<string>();
-      const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-      const claims = bearer ? await verifyAccessToken(app.signingKeys, bearer) : null;
-      if (claims) ended.add(claims.sid);
-      const presented = refreshTokenOf(request);
-      if (presented) {
-        const familyId = await signInOfRefreshToken(app.db, presented);
-        if (familyId) ended.add(familyId);
-      }
-      for (const sessionId of ended) await signOut(app.db, sessionId, clientInfo(request));
+      await signOutOf(app, request, refreshTokenOf(request));
       clearRefreshCookie(reply);
       return envelope(null, 'Signed out.');
     },

@@ -4,7 +4,7 @@ import { AUDIT_SORT_FIELDS, auditEventSchema, auditFiltersSchema } from '@pa/con
 import { ok as envelope } from '@pa/contracts/envelope';
 import { listQuerySchema, paginatedSchema } from '@pa/contracts/list-query';
 import { listAuditEvents } from '../../../modules/audit/list-events';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { crudErrors, ok } from '../admin-schemas';
 
 const listQuery = listQuerySchema(AUDIT_SORT_FIELDS).extend({

@@ -19,7 +19,7 @@ import {
   listPermissions,
   updatePermission,
 } from '../../../modules/permissions/permissions';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { crudErrors, idParams, ok, okEmpty } from '../admin-schemas';
 
 const listQuery = listQuerySchema(PERMISSION_SORT_FIELDS).extend({

@@ -19,7 +19,7 @@ import {
   listRoles,
   updateRole,
 } from '../../../modules/roles/roles';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { crudErrors, idParams, ok, okEmpty } from '../admin-schemas';
 
 const listQuery = listQuerySchema(ROLE_SORT_FIELDS).extend({

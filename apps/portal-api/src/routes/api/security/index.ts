@@ -11,7 +11,7 @@ import { policyOf, savePolicy } from '../../../modules/mfa/policy';
 import { removeSecondSteps } from '../../../modules/mfa/second-step';
 import { assertHolds, lockCompany } from '../../../modules/roles/guards';
 import { userInCompany } from '../../../modules/users/users';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { authErrors, errors, idParams, ok } from '../accounts/schemas';
 import { z } from 'zod';
 

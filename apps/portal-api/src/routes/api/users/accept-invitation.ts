@@ -11,8 +11,8 @@ import { clientInfo } from '../../../modules/client-info';
 import { z } from 'zod';
 import { mfaChallengeSchema } from '@pa/contracts/mfa';
 import { errors, ok, signedInSchema } from '../accounts/schemas';
-import type { SignInGuard } from '../accounts/sign-in-guard';
-import { finishSignIn, nextStepAfterPassword } from '../accounts/sign-in-steps';
+import type { SignInGuard } from '../../../modules/sign-in/guard';
+import { finishSignIn, nextStepAfterPassword } from '../../../modules/sign-in/steps';
 
 const deadLink = {
   404: errorEnvelopeSchema.describe(

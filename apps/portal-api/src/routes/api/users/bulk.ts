@@ -17,7 +17,7 @@ import { auditFrom } from '../../../modules/audit/record';
 import { bulkUpdateUsers, matchingUserIds } from '../../../modules/users/bulk';
 import { importUsers } from '../../../modules/users/import';
 import { restoreUser } from '../../../modules/users/restore';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { crudErrors, idParams, ok } from '../admin-schemas';
 
 const idsQuery = listQuerySchema(USER_SORT_FIELDS)

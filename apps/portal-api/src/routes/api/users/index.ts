@@ -22,7 +22,7 @@ import {
   listUsers,
   updateUser,
 } from '../../../modules/users/users';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { deletedUserSchema } from '@pa/contracts/users-bulk';
 import { crudErrors, idParams, ok } from '../admin-schemas';
 

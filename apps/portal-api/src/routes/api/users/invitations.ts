@@ -12,7 +12,7 @@ import {
   revokeInvitation,
   type IssuedInvitation,
 } from '../../../modules/invitations/invitations';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { crudErrors, idParams, ok } from '../admin-schemas';
 import { mailInvitation } from './invitation-mail';
 

@@ -6,7 +6,7 @@ import { auditFrom, recordAudit } from '../../../modules/audit/record';
 import { effectivePermissionCodes } from '../../../modules/auth/effective-permissions';
 import { assertHolds } from '../../../modules/roles/guards';
 import { getUser } from '../../../modules/users/users';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { mailResetLink } from '../accounts/account-mail';
 import { crudErrors, idParams, okEmpty } from '../admin-schemas';
 

@@ -2,18 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok as envelope } from '@pa/contracts/envelope';
 import { endSignIns } from '../../../modules/accounts/end-sign-ins';
-import { revokeAllSignIns } from '../../../modules/accounts/sessions';
+import { revokeAllSignIns } from '../../../modules/accounts/sign-ins';
 import { effectivePermissionCodes } from '../../../modules/auth/effective-permissions';
 import { assertHolds } from '../../../modules/roles/guards';
 import { userInCompany } from '../../../modules/users/users';
-import { authOf } from '../../../plugins/external/auth';
+import { authOf } from '../../../plugins/app/auth';
 import { authErrors, errors, idParams, ok, revokedSchema } from '../accounts/schemas';
 
 /**
  * An administrator ends every sign-in of a user of their company: under the rule of editing one
- * (no escalation), never of a user holding permissions the caller lacks.
+ * (no escalation), never of a user holding permissions the caller lacks. The URL and the audit action
+ * `user.revoke-sessions` keep the old word for sign-ins (clients and stored events use them).
  */
-export async function registerUserSessionRoutes(base: FastifyInstance) {
+export async function registerUserSignInRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
 
   app.post(

@@ -25,10 +25,10 @@ export interface TokenSettings {
 export interface IssuedTokens {
   accessToken: string;
   refreshToken: string;
-  sessionId: string;
+  signInId: string;
 }
 
-interface SessionUser {
+interface SignInUser {
   id: string;
   companyId: string;
   userName: string;
@@ -40,14 +40,14 @@ export type AuthMethod = 'pwd' | 'otp' | 'hwk';
 async function accessTokenFor(
   db: PortalTx,
   settings: TokenSettings,
-  user: SessionUser,
-  sessionId: string,
+  user: SignInUser,
+  signInId: string,
   amr: string[],
 ) {
   const perms = await effectivePermissionCodes(db, user.id, user.companyId);
   return signAccessToken(
     settings.keys,
-    { sub: user.id, cid: user.companyId, sid: sessionId, name: user.userName, perms, amr },
+    { sub: user.id, cid: user.companyId, sid: signInId, name: user.userName, perms, amr },
     settings.accessTtl,
   );
 }
@@ -56,12 +56,12 @@ async function accessTokenFor(
 export async function startSignIn(
   db: PortalDb,
   settings: TokenSettings,
-  user: SessionUser,
+  user: SignInUser,
   meta: { ip: string; userAgent: string },
   amr: AuthMethod[] = ['pwd'],
 ): Promise<IssuedTokens> {
   const refreshToken = newOpaqueToken();
-  const sessionId = await db.transaction(async (tx) => {
+  const signInId = await db.transaction(async (tx) => {
     const [signIn] = await tx
       .insert(signIns)
       .values({
@@ -81,9 +81,9 @@ export async function startSignIn(
     return signIn.id;
   });
   return {
-    accessToken: await accessTokenFor(db, settings, user, sessionId, amr),
+    accessToken: await accessTokenFor(db, settings, user, signInId, amr),
     refreshToken,
-    sessionId,
+    signInId,
   };
 }
 
@@ -101,7 +101,7 @@ export type RotationResult =
       reason: 'unknown' | 'reused' | 'ended';
       userId?: string;
       companyId?: string;
-      sessionId?: string;
+      signInId?: string;
     };
 
 /**
@@ -179,13 +179,13 @@ export async function rotateRefreshToken(
 
   if (!outcome.ok) {
     if (outcome.reason !== 'reused')
-      return { ok: false, reason: outcome.reason, sessionId: familyId };
+      return { ok: false, reason: outcome.reason, signInId: familyId };
     return {
       ok: false,
       reason: 'reused',
       userId: outcome.family.userId,
       companyId: outcome.family.companyId,
-      sessionId: familyId,
+      signInId: familyId,
     };
   }
   const user = {
@@ -201,17 +201,17 @@ export async function rotateRefreshToken(
     tokens: {
       accessToken: await accessTokenFor(db, settings, user, familyId, outcome.family.amr),
       refreshToken: outcome.next,
-      sessionId: familyId,
+      signInId: familyId,
     },
   };
 }
 
 /** Ends one sign-in (idempotent). Returns true when it was live. */
-export async function revokeSignIn(db: PortalTx, sessionId: string, reason: string) {
+export async function revokeSignIn(db: PortalTx, signInId: string, reason: string) {
   const rows = await db
     .update(signIns)
     .set({ revokedAt: new Date(), revokedReason: reason })
-    .where(and(eq(signIns.id, sessionId), isNull(signIns.revokedAt)))
+    .where(and(eq(signIns.id, signInId), isNull(signIns.revokedAt)))
     .returning({ id: signIns.id });
   return rows.length > 0;
 }
@@ -287,29 +287,29 @@ export async function signInOfRefreshToken(db: PortalDb, refreshToken: string) {
 }
 
 /** Ends one sign-in at its user's request; the audit event only when it was still live. */
-export async function signOut(db: PortalDb, sessionId: string, client: ClientInfo) {
+export async function signOut(db: PortalDb, signInId: string, client: ClientInfo) {
   const [signIn] = await db
     .select({ userId: signIns.userId, companyId: signIns.companyId, userName: users.userName })
     .from(signIns)
     .innerJoin(users, eq(users.id, signIns.userId))
-    .where(eq(signIns.id, sessionId));
-  if (!signIn || !(await revokeSignIn(db, sessionId, 'signed out'))) return;
+    .where(eq(signIns.id, signInId));
+  if (!signIn || !(await revokeSignIn(db, signInId, 'signed out'))) return;
   await recordAudit(db, {
     companyId: signIn.companyId,
     actorId: signIn.userId,
     actorName: signIn.userName,
     action: 'account.sign-out',
-    entityType: 'session',
-    entityId: sessionId,
+    entityType: 'session', // a sign-in: stored audit events keep the old word
+    entityId: signInId,
     ...client,
   });
 }
 
-/** Whether `sessionId` is one of the user's sign-ins. */
-export async function isSignInOf(db: PortalDb, sessionId: string, userId: string) {
+/** Whether `signInId` is one of the user's sign-ins. */
+export async function isSignInOf(db: PortalDb, signInId: string, userId: string) {
   const rows = await db
     .select({ id: signIns.id })
     .from(signIns)
-    .where(and(eq(signIns.id, sessionId), eq(signIns.userId, userId)));
+    .where(and(eq(signIns.id, signInId), eq(signIns.userId, userId)));
   return rows.length > 0;
 }

@@ -1,16 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { AppError, invalidField, unauthorized } from '@pa/server-kit/errors';
-import { recordAudit } from '../../../modules/audit/record';
-import { clientInfo } from '../../../modules/client-info';
-import {
-  newDeviceId,
-  signDeviceToken,
-  verifyDeviceToken,
-} from '../../../modules/accounts/device-token';
-import { SignInLimits, type SignInAttempt } from '../../../modules/accounts/limits';
-import { passwordStateOf } from '../../../modules/accounts/password-change';
-import { verifyPassword } from '../../../modules/accounts/passwords';
+import { recordAudit } from '../audit/record';
+import { clientInfo } from '../client-info';
+import { newDeviceId, signDeviceToken, verifyDeviceToken } from '../accounts/device-token';
+import { SignInLimits, type SignInAttempt } from '../accounts/limits';
+import { passwordStateOf } from '../accounts/password-change';
+import { verifyPassword } from '../accounts/passwords';
 
 /** The sign-in device cookie (ADR 007): HttpOnly, sent to the accounts calls only. */
 export const DEVICE_COOKIE = 'signInDevice';

@@ -8,7 +8,6 @@ import type {
 import fp from 'fastify-plugin';
 import { and, eq, lt } from 'drizzle-orm';
 import { AppError, forbidden, unauthorized } from '@pa/server-kit/errors';
-import type { PortalDb } from '../../db/client';
 import { companies, signIns, users } from '../../db/schema';
 import { auditFrom, recordAudit } from '../../modules/audit/record';
 import { verifyAccessToken, type VerifiedClaims } from '../../modules/auth/access-token';
@@ -22,7 +21,7 @@ export interface AuthContext {
   companyId: string;
   companyName: string;
   /** The sign-in (refresh-token family) the access token belongs to. */
-  sessionId: string;
+  signInId: string;
   userName: string;
   /** Effective permission codes read from the database on this request. */
   permissions: Set<string>;
@@ -30,7 +29,6 @@ export interface AuthContext {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    db: PortalDb;
     signingKeys: SigningKeys;
     /** The per-user authorisation state cache (ADR 004); `verify` keeps account details in it too. */
     authCache: AuthCache;
@@ -61,12 +59,12 @@ class PermissionDenied extends AppError {
   }
 }
 
-const INVALID_SESSION = 'Your session has expired or is no longer valid. Please sign in again.';
+// The wording clients show (unchanged): "session" here is the person's sign-in.
+const SIGN_IN_ENDED = 'Your session has expired or is no longer valid. Please sign in again.';
 /** Sign-ins record "last used" at most this often from ordinary requests (one write, not one per call). */
 const TOUCH_INTERVAL_MS = 60_000;
 
 export interface AuthPluginOptions {
-  db: PortalDb;
   keys: SigningKeys;
   cache: AuthCache;
 }
@@ -79,8 +77,8 @@ export interface AuthPluginOptions {
  */
 export const authPlugin = fp<AuthPluginOptions>(
   async function authPlugin(app: FastifyInstance, options: AuthPluginOptions) {
-    const { db, keys, cache } = options;
-    app.decorate('db', db);
+    const { keys, cache } = options;
+    const { db } = app;
     app.decorate('signingKeys', keys);
     app.decorate('authCache', cache);
     const verified = new VerifiedTokens<VerifiedClaims>();
@@ -116,7 +114,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       let claims = verified.get(token);
       if (!claims) {
         const checked = await verifyAccessToken(keys, token);
-        if (!checked) throw unauthorized(INVALID_SESSION);
+        if (!checked) throw unauthorized(SIGN_IN_ENDED);
         verified.set(token, checked);
         claims = checked;
       }
@@ -131,7 +129,7 @@ export const authPlugin = fp<AuthPluginOptions>(
         row.revokedAt !== null ||
         row.expiresAt.getTime() <= Date.now()
       ) {
-        throw unauthorized(INVALID_SESSION);
+        throw unauthorized(SIGN_IN_ENDED);
       }
       if (Date.now() - row.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
         // "Last used" is written at most once a minute per sign-in; this write leaves the cache as is
@@ -151,7 +149,7 @@ export const authPlugin = fp<AuthPluginOptions>(
         userId: claims.sub,
         companyId: claims.cid,
         companyName: row.companyName,
-        sessionId: claims.sid,
+        signInId: claims.sid,
         userName: row.userName,
         permissions: row.permissions,
       };
@@ -191,5 +189,5 @@ export const authPlugin = fp<AuthPluginOptions>(
       }
     });
   },
-  { name: 'portal-auth' },
+  { name: 'portal-auth', dependencies: ['portal-db'] },
 );

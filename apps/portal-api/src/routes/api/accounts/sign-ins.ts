@@ -9,15 +9,17 @@ import {
   listSignIns,
   revokeAllSignIns,
   revokeSignIn,
-} from '../../../modules/accounts/sessions';
-import { authOf } from '../../../plugins/external/auth';
+} from '../../../modules/accounts/sign-ins';
+import { authOf } from '../../../plugins/app/auth';
 import { authErrors, errors, idParams, ok, revokedSchema } from './schemas';
 
 /**
  * Sign-ins a person can see and end: their own list, ending one or all others (an administrator ends
- * every sign-in of a user at routes/api/users/revoke-sessions.ts).
+ * every sign-in of a user at routes/api/users/revoke-sign-ins.ts). The URLs, the contract's
+ * `accountSessionSchema` and the audit names (`session.revoke`, entity type `session`) keep the old
+ * word for a sign-in: the web app, outside clients and stored audit events use them (docs/glossary.md).
  */
-export async function registerSessionRoutes(base: FastifyInstance) {
+export async function registerSignInListRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
 
   app.get(
@@ -40,7 +42,7 @@ export async function registerSessionRoutes(base: FastifyInstance) {
           createdAt: row.createdAt.toISOString(),
           lastUsedAt: row.lastUsedAt.toISOString(),
           expiresAt: row.expiresAt.toISOString(),
-          current: row._id === auth.sessionId,
+          current: row._id === auth.signInId,
         })),
       });
     },
@@ -94,7 +96,7 @@ export async function registerSessionRoutes(base: FastifyInstance) {
     async (request) => {
       const auth = authOf(request);
       const revoked = await endSignIns(app.db, request, {
-        end: () => revokeAllSignIns(app.db, auth.userId, 'ended by the user', auth.sessionId),
+        end: () => revokeAllSignIns(app.db, auth.userId, 'ended by the user', auth.signInId),
         audit: { action: 'session.revoke-others', entityType: 'user', entityId: auth.userId },
         after: (count) => ({ revoked: count }),
       });

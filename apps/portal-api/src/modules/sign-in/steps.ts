@@ -2,20 +2,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { eq } from 'drizzle-orm';
 import type { MfaChallenge } from '@pa/contracts/mfa';
 import { unauthorized } from '@pa/server-kit/errors';
-import { users } from '../../../db/schema';
-import { recordAudit } from '../../../modules/audit/record';
-import { clientInfo } from '../../../modules/client-info';
-import {
-  startSignIn,
-  type AuthMethod,
-  type TokenSettings,
-} from '../../../modules/accounts/sessions';
-import { loadUserDetails } from '../../../modules/accounts/user-details';
-import { openChallenge } from '../../../modules/mfa/challenges';
-import { mustHaveSecondStep } from '../../../modules/mfa/policy';
-import { secondStepMethods } from '../../../modules/mfa/second-step';
+import { users } from '../../db/schema';
+import { recordAudit } from '../audit/record';
+import { clientInfo } from '../client-info';
+import { startSignIn, type AuthMethod, type TokenSettings } from '../accounts/sign-ins';
+import { loadUserDetails } from '../accounts/user-details';
+import { openChallenge } from '../mfa/challenges';
+import { mustHaveSecondStep } from '../mfa/policy';
+import { secondStepMethods } from '../mfa/second-step';
 import { setRefreshCookie } from './refresh-cookie';
-import type { SignInGuard } from './sign-in-guard';
+import type { SignInGuard } from './guard';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials.';
 
@@ -101,8 +97,8 @@ export async function finishSignIn(
     actorId: user.id,
     actorName: user.userName,
     action: 'account.sign-in',
-    entityType: 'session',
-    entityId: tokens.sessionId,
+    entityType: 'session', // a sign-in: stored audit events keep the old word
+    entityId: tokens.signInId,
     after: { amr },
     ...meta,
   });
