@@ -51,6 +51,9 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
     // The client address (rate limits, audit, sign-in list) comes from the socket, never from headers
     // a client can forge; set up a proxy's X-Forwarded-For explicitly when there is one.
     trustProxy: false,
+    // Seeding (a plugin) hashes the demo passwords on a first start; on a busy 2-core machine that
+    // can pass Fastify's 10 s default for one plugin.
+    pluginTimeout: 60_000,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
