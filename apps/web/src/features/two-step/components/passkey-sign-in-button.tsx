@@ -1,14 +1,18 @@
 import { startAuthentication } from '@simplewebauthn/browser';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { KeyRound } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { FormAlert } from '@/components/ui/form-field';
 import { errorMessage } from '@/lib/api/api-error';
+import { finishHandoff, type FirstPageHandoff } from '@/lib/first-page-handoff';
 import { usePasskeySignInMutation, usePasskeySignInOptionsMutation } from '../api/two-step-api';
 import { passkeyProblem, useStoreSignIn } from '../lib/signed-in';
 
-/** "Sign in with a passkey": any passkey of this site the browser or a security key holds. */
-export function PasskeySignInButton() {
+/**
+ * "Sign in with a passkey": any passkey of this site the browser or a security key holds. Pressed on
+ * the first sign-in page (main.tsx), it starts as soon as this one is shown (`handoff`).
+ */
+export function PasskeySignInButton({ handoff }: { handoff?: FirstPageHandoff | null }) {
   const [options] = usePasskeySignInOptionsMutation();
   const [signIn, { error, isLoading }] = usePasskeySignInMutation();
   const [problem, setProblem] = useState<string | null>(null);
@@ -24,6 +28,10 @@ export function PasskeySignInButton() {
       if (err instanceof Error) setProblem(passkeyProblem(err));
     }
   };
+
+  useEffect(() => {
+    if (handoff?.action === 'passkey' && finishHandoff(handoff)) void start();
+  }, [handoff, start]);
 
   return (
     <div className="grid gap-3">
