@@ -52,20 +52,14 @@ export function FirstSignIn({ onHandOver, onIntent }: FirstSignInProps) {
           <CardDescription>Use your user name or email and your password.</CardDescription>
         </CardHeader>
         <CardContent>
-          <form
-            noValidate
-            onSubmit={onSubmit}
-            onInput={onIntent}
-            onKeyDown={onIntent}
-            onPointerDown={onIntent}
-            className="grid gap-4"
-            aria-label="Sign in"
-          >
+          <form noValidate onSubmit={onSubmit} className="grid gap-4" aria-label="Sign in">
             <FormField
               id="login"
               name="login"
               label="User name or email"
               autoComplete="username"
+              onInput={onIntent}
+              onKeyDown={onIntent}
               // eslint-disable-next-line jsx-a11y/no-autofocus -- as on the app's sign-in card
               autoFocus
             />
@@ -75,8 +69,16 @@ export function FirstSignIn({ onHandOver, onIntent }: FirstSignInProps) {
               label="Password"
               type="password"
               autoComplete="current-password"
+              onInput={onIntent}
+              onKeyDown={onIntent}
             />
-            <Button type="submit" disabled={busy} className="w-full">
+            <Button
+              type="submit"
+              disabled={busy}
+              className="w-full"
+              onPointerEnter={onIntent}
+              onFocus={onIntent}
+            >
               {started === 'submit' ? 'Signing In...' : 'Sign In'}
             </Button>
             <div className="grid gap-3">
@@ -84,6 +86,8 @@ export function FirstSignIn({ onHandOver, onIntent }: FirstSignInProps) {
                 type="button"
                 variant="outline"
                 disabled={busy}
+                onPointerEnter={onIntent}
+                onFocus={onIntent}
                 onClick={(event) => {
                   if (event.currentTarget.form) handOver(event.currentTarget.form, 'passkey');
                 }}

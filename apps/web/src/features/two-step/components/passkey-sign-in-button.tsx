@@ -1,5 +1,5 @@
 import { startAuthentication } from '@simplewebauthn/browser';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { KeyRound } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { FormAlert } from '@/components/ui/form-field';
@@ -18,8 +18,7 @@ export function PasskeySignInButton({ handoff }: { handoff?: FirstPageHandoff | 
   const [problem, setProblem] = useState<string | null>(null);
   const store = useStoreSignIn();
 
-  const start = async () => {
-    setProblem(null);
+  const authenticate = useCallback(async () => {
     try {
       const optionsJSON = await options().unwrap();
       const response = await startAuthentication({ optionsJSON });
@@ -27,11 +26,17 @@ export function PasskeySignInButton({ handoff }: { handoff?: FirstPageHandoff | 
     } catch (err) {
       if (err instanceof Error) setProblem(passkeyProblem(err));
     }
+  }, [options, signIn, store]);
+  const start = () => {
+    setProblem(null);
+    void authenticate();
   };
 
   useEffect(() => {
-    if (handoff?.action === 'passkey' && finishHandoff(handoff)) void start();
-  }, [handoff, start]);
+    // The ceremony runs after the effect, not inside it (its state updates all follow an await).
+    if (handoff?.action === 'passkey' && finishHandoff(handoff))
+      queueMicrotask(() => void authenticate());
+  }, [handoff, authenticate]);
 
   return (
     <div className="grid gap-3">
