@@ -68,6 +68,12 @@ for (const page of ['/', '/auth/signin']) {
     'FCP s': (audits['first-contentful-paint'].numericValue / 1000).toFixed(1),
     'LCP s': (audits['largest-contentful-paint'].numericValue / 1000).toFixed(1),
     'TBT ms': Math.round(audits['total-blocking-time'].numericValue),
+    // What the page's scripts cost on the wire (brotli, as the portal sends them).
+    'JS kB': (
+      audits['network-requests'].details.items
+        .filter((item) => item.resourceType === 'Script')
+        .reduce((sum, item) => sum + item.transferSize, 0) / 1024
+    ).toFixed(1),
     report: path.basename(report),
   });
 }

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { expect, test, type Page, type Response } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { ADMIN, signIn } from './support';
+import { ADMIN, expectAccessible, screenshot, signIn } from './support';
 
 test('landing page leads to sign-in, unknown paths show the not-found page', async ({ page }) => {
   await page.goto('/');
@@ -83,6 +83,17 @@ test('the sign-in page loads at most 100 kB of gzipped JavaScript until used (is
   // Neither the router, the store nor the form library: they load once the visitor types.
   expect(urls.join('\n')).not.toMatch(/\/(app|auth|power7-api)-[\w-]+\.js/);
   expect(total, urls.join('\n')).toBeLessThanOrEqual(100 * 1024);
+
+  // The same card as the app's: accessible and legible, wide and narrow, light and dark.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 800 });
+      await screenshot(page, `signin-first-${colorScheme}-${width}`);
+      await expectAccessible(page);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // The page hands what was typed over to the app's, which sends it: the answer shows there.
   await page.getByLabel('User name or email').fill(ADMIN.userName);
