@@ -1,10 +1,16 @@
-import { StrictMode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { FirstForgotPassword } from './app/first-forgot-password';
 import { FirstPublicPage } from './app/first-public-page';
-import { FirstSignIn, SIGN_IN_PATH } from './app/first-sign-in';
+import { FirstSignIn } from './app/first-sign-in';
 import { LandingPage } from './app/routes/landing-page';
 import { FullScreenSpinner } from './components/ui/spinner';
-import { handOver } from './lib/first-page-handoff';
+import {
+  FORGOT_PASSWORD_PATH,
+  handOver,
+  SIGN_IN_PATH,
+  type FirstPageHandoff,
+} from './lib/first-page-handoff';
 import { mayHaveSession } from './lib/session/persisted-session';
 import { applyTheme, readTheme } from './lib/theme';
 import './index.css';
@@ -53,22 +59,23 @@ async function runApp(navigateTo?: string) {
 const navigate = (to: string) => void startApp(to).catch(() => window.location.assign(to));
 const onIntent = () => void loadApp();
 
-const path = window.location.pathname;
-if ((path === '/' || path === SIGN_IN_PATH) && !mayHaveSession()) {
+/** The pages a signed-out visitor's first load draws before the app; the form ones hand over. */
+const onHandOver = (handoff: FirstPageHandoff) => {
+  handOver(handoff);
+  navigate(handoff.path);
+};
+const firstPages: Record<string, () => ReactNode> = {
+  '/': () => <LandingPage signedIn={false} />,
+  [SIGN_IN_PATH]: () => <FirstSignIn onIntent={onIntent} onHandOver={onHandOver} />,
+  [FORGOT_PASSWORD_PATH]: () => <FirstForgotPassword onIntent={onIntent} onHandOver={onHandOver} />,
+};
+
+const firstPage = firstPages[window.location.pathname];
+if (firstPage && !mayHaveSession()) {
   root.render(
     <StrictMode>
       <FirstPublicPage onIntent={onIntent} onNavigate={navigate}>
-        {path === '/' ? (
-          <LandingPage signedIn={false} />
-        ) : (
-          <FirstSignIn
-            onIntent={onIntent}
-            onHandOver={(handoff) => {
-              handOver(handoff);
-              navigate(handoff.path);
-            }}
-          />
-        )}
+        {firstPage()}
       </FirstPublicPage>
     </StrictMode>,
   );

@@ -6,9 +6,7 @@ import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
-import type { FirstPageHandoff } from '@/lib/first-page-handoff';
-
-export const SIGN_IN_PATH = '/auth/signin';
+import { SIGN_IN_PATH, type FirstPageHandoff } from '@/lib/first-page-handoff';
 
 interface FirstSignInProps {
   /** Loads the app, whose sign-in page takes the values over and finishes the action. */

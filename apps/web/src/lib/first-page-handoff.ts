@@ -2,6 +2,9 @@
  * What a visitor started on a page rendered before the app's code (main.tsx: the first sign-in
  * page), for the app's own page to finish once it is loaded: the values typed and the button pressed.
  */
+export const SIGN_IN_PATH = '/auth/signin';
+export const FORGOT_PASSWORD_PATH = '/auth/forgot-password';
+
 export interface FirstPageHandoff {
   path: string;
   values: Record<string, string>;

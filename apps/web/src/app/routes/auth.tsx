@@ -11,8 +11,7 @@ import { UndoEmailChangeCard } from '@/features/auth/components/undo-email-chang
 import { EnrolmentCard } from '@/features/two-step/components/enrolment-card';
 import { PasskeySignInButton } from '@/features/two-step/components/passkey-sign-in-button';
 import { SecondStepCard } from '@/features/two-step/components/second-step-card';
-import { pendingHandoff } from '@/lib/first-page-handoff';
-import { SIGN_IN_PATH } from '../first-sign-in';
+import { pendingHandoff, SIGN_IN_PATH } from '@/lib/first-page-handoff';
 
 /**
  * The password, then the second step on the same page, or the enrolment page the company requires.
