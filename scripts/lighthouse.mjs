@@ -21,7 +21,7 @@ const RUNS = Number(process.env.RUNS ?? 3);
 let failed = false;
 const rows = [];
 /** One Lighthouse run of a page; returns the parsed report. */
-function lighthouse(page, run) {
+function lighthouse(page, run, retried = false) {
   const report = path.join(out, `${page === '/' ? 'landing' : 'signin'}-${run}.json`);
   const result = spawnSync(
     'npx',
@@ -39,6 +39,8 @@ function lighthouse(page, run) {
     { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CHROME_PATH: chrome } },
   );
   if (result.status !== 0) {
+    // On a busy machine Chromium's trace sometimes misses the navigation (NO_NAVSTART): one retry.
+    if (!retried) return lighthouse(page, run, true);
     console.error(`Lighthouse failed on ${page}.`);
     process.exit(2);
   }
@@ -66,6 +68,12 @@ for (const page of ['/', '/auth/signin']) {
     'FCP s': (audits['first-contentful-paint'].numericValue / 1000).toFixed(1),
     'LCP s': (audits['largest-contentful-paint'].numericValue / 1000).toFixed(1),
     'TBT ms': Math.round(audits['total-blocking-time'].numericValue),
+    // What the page's scripts cost on the wire (brotli, as the portal sends them).
+    'JS kB': (
+      audits['network-requests'].details.items
+        .filter((item) => item.resourceType === 'Script')
+        .reduce((sum, item) => sum + item.transferSize, 0) / 1024
+    ).toFixed(1),
     report: path.basename(report),
   });
 }

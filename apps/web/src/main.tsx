@@ -1,7 +1,16 @@
-import { StrictMode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { FirstLanding } from './app/first-landing';
+import { FirstForgotPassword } from './app/first-forgot-password';
+import { FirstPublicPage } from './app/first-public-page';
+import { FirstSignIn } from './app/first-sign-in';
+import { LandingPage } from './app/routes/landing-page';
 import { FullScreenSpinner } from './components/ui/spinner';
+import {
+  FORGOT_PASSWORD_PATH,
+  handOver,
+  SIGN_IN_PATH,
+  type FirstPageHandoff,
+} from './lib/first-page-handoff';
 import { mayHaveSession } from './lib/session/persisted-session';
 import { applyTheme, readTheme } from './lib/theme';
 import './index.css';
@@ -15,8 +24,9 @@ const root = createRoot(container);
 
 /*
  * First load (docs/benchmarks/first-load.md): the router, the store and the request layer are
- * one chunk of their own. A signed-out visitor's landing page renders without them and loads them
- * when a link is followed (or looks about to be); every other page starts with them.
+ * one chunk of their own. A signed-out visitor's landing page and sign-in page render without them
+ * and load them when the visitor starts to act (a link hovered, the form typed in); the app takes
+ * over when a link is followed or the form sent. Every other page starts with them.
  */
 const importApp = () => import('./app/app');
 let appModule: ReturnType<typeof importApp> | undefined;
@@ -36,7 +46,7 @@ async function runApp(navigateTo?: string) {
     window.history.pushState(null, '', navigateTo);
   }
   const router = startRouter();
-  // After a click on the landing page, the page stays until the next one is ready.
+  // After a click on a first page, the page stays until the next one is ready.
   if (navigateTo) await routerReady(router);
   root.render(
     <StrictMode>
@@ -45,16 +55,28 @@ async function runApp(navigateTo?: string) {
   );
 }
 
-if (window.location.pathname === '/' && !mayHaveSession()) {
+/** A first page's link or button: the app shows `to`; without its code, a full page load of it. */
+const navigate = (to: string) => void startApp(to).catch(() => window.location.assign(to));
+const onIntent = () => void loadApp();
+
+/** The pages a signed-out visitor's first load draws before the app; the form ones hand over. */
+const onHandOver = (handoff: FirstPageHandoff) => {
+  handOver(handoff);
+  navigate(handoff.path);
+};
+const firstPages: Record<string, () => ReactNode> = {
+  '/': () => <LandingPage signedIn={false} />,
+  [SIGN_IN_PATH]: () => <FirstSignIn onIntent={onIntent} onHandOver={onHandOver} />,
+  [FORGOT_PASSWORD_PATH]: () => <FirstForgotPassword onIntent={onIntent} onHandOver={onHandOver} />,
+};
+
+const firstPage = firstPages[window.location.pathname];
+if (firstPage && !mayHaveSession()) {
   root.render(
     <StrictMode>
-      <FirstLanding
-        onIntent={() => void loadApp()}
-        onNavigate={(to) =>
-          // The app's code could not be fetched: a full page load of the link instead.
-          void startApp(to).catch(() => window.location.assign(to))
-        }
-      />
+      <FirstPublicPage onIntent={onIntent} onNavigate={navigate}>
+        {firstPage()}
+      </FirstPublicPage>
     </StrictMode>,
   );
 } else {

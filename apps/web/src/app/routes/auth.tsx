@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import type { MfaChallenge } from '@pa/contracts/mfa';
+import { Centered } from '@/components/layouts/centered';
 import { PageTitle } from '@/components/page-title';
 import { AcceptInvitationCard } from '@/features/auth/components/accept-invitation';
 import { ForgotPasswordCard } from '@/features/auth/components/forgot-password-form';
@@ -10,16 +11,16 @@ import { UndoEmailChangeCard } from '@/features/auth/components/undo-email-chang
 import { EnrolmentCard } from '@/features/two-step/components/enrolment-card';
 import { PasskeySignInButton } from '@/features/two-step/components/passkey-sign-in-button';
 import { SecondStepCard } from '@/features/two-step/components/second-step-card';
+import { pendingHandoff, SIGN_IN_PATH } from '@/lib/first-page-handoff';
 
-const Centered = ({ children }: { children: React.ReactNode }) => (
-  <section className="mx-auto flex w-full max-w-md flex-1 flex-col justify-center px-4 py-10">
-    {children}
-  </section>
-);
-
-/** The password, then the second step on the same page, or the enrolment page the company requires. */
+/**
+ * The password, then the second step on the same page, or the enrolment page the company requires.
+ * On a first load the page was drawn before the app (main.tsx): what was typed there and the button
+ * pressed come in as a handoff, finished here.
+ */
 export function SignInRoute() {
   const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
+  const [handoff] = useState(() => pendingHandoff(SIGN_IN_PATH));
   const navigate = useNavigate();
   const location = useLocation();
   const onChallenge = (next: MfaChallenge) => {
@@ -34,7 +35,11 @@ export function SignInRoute() {
       {challenge ? (
         <SecondStepCard challenge={challenge} onCancel={() => setChallenge(null)} />
       ) : (
-        <SignInCard onChallenge={onChallenge} alternative={<PasskeySignInButton />} />
+        <SignInCard
+          onChallenge={onChallenge}
+          handoff={handoff}
+          alternative={<PasskeySignInButton handoff={handoff} />}
+        />
       )}
     </Centered>
   );

@@ -1,27 +1,30 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { forgotPasswordSchema, type ForgotPasswordBody } from '@pa/contracts/accounts';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
+import { finishHandoff, FORGOT_PASSWORD_PATH, pendingHandoff } from '@/lib/first-page-handoff';
 import { useForgotPasswordMutation } from '../api/auth-api';
 
 /** The same confirmation whatever the server says, so nobody learns which emails have accounts. */
 export const FORGOT_PASSWORD_CONFIRMATION =
   'If an account exists for that email, a link to reset the password is on its way. It is valid for 30 minutes.';
 
+/** On a first load the address typed on the page drawn before the app (main.tsx) is sent here. */
 export function ForgotPasswordCard() {
   const [forgotPassword] = useForgotPasswordMutation();
   const [sent, setSent] = useState(false);
+  const [handoff] = useState(() => pendingHandoff(FORGOT_PASSWORD_PATH));
   const {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<ForgotPasswordBody>({
     resolver: zodResolver(forgotPasswordSchema),
-    defaultValues: { email: '' },
+    defaultValues: { email: handoff?.values.email ?? '' },
   });
 
   const onSubmit = handleSubmit(async (body) => {
@@ -32,6 +35,10 @@ export function ForgotPasswordCard() {
     }
     setSent(true);
   });
+
+  useEffect(() => {
+    if (handoff && finishHandoff(handoff)) void onSubmit();
+  }, [handoff, onSubmit]);
 
   return (
     <Card>

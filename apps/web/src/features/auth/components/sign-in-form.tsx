@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useDispatch } from 'react-redux';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -8,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert, FormField } from '@/components/ui/form-field';
 import { errorMessage } from '@/lib/api/api-error';
+import { finishHandoff, type FirstPageHandoff } from '@/lib/first-page-handoff';
 import { refreshCookie } from '@/lib/refresh-cookie';
 import { setCredentials } from '@/lib/session/auth-slice';
 import { useSignInMutation } from '../api/auth-api';
@@ -16,13 +18,17 @@ import { returnPathAfterSignIn, type ReturnState } from '../lib/return-path';
 /**
  * The password step. When the account has a second step (or must enrol one) the answer carries no
  * tokens: `onChallenge` takes it on. `alternative` is shown under the form ("Sign in with a passkey").
+ * A `handoff` from the first sign-in page (main.tsx) fills the form in and, when it was sent there,
+ * sends it.
  */
 export function SignInCard({
   onChallenge,
   alternative,
+  handoff,
 }: {
   onChallenge: (challenge: MfaChallenge) => void;
   alternative?: React.ReactNode;
+  handoff?: FirstPageHandoff | null;
 }) {
   const [signIn, { error, isLoading, reset: forgetAnswer }] = useSignInMutation();
   const dispatch = useDispatch();
@@ -35,7 +41,7 @@ export function SignInCard({
     formState: { errors, isSubmitting },
   } = useForm<SignInForm>({
     resolver: zodResolver(signInFormSchema),
-    defaultValues: { login: '', password: '' },
+    defaultValues: { login: handoff?.values.login ?? '', password: handoff?.values.password ?? '' },
   });
 
   // A new attempt (valid or not) starts without the last answer's "Invalid credentials.".
@@ -52,6 +58,10 @@ export function SignInCard({
       console.error('Sign-in error:', err);
     }
   }, forgetAnswer);
+
+  useEffect(() => {
+    if (handoff?.action === 'submit' && finishHandoff(handoff)) void onSubmit();
+  }, [handoff, onSubmit]);
 
   const busy = isLoading || isSubmitting;
   return (

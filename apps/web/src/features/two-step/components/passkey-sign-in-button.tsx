@@ -1,21 +1,24 @@
 import { startAuthentication } from '@simplewebauthn/browser';
-import { useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { KeyRound } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { FormAlert } from '@/components/ui/form-field';
 import { errorMessage } from '@/lib/api/api-error';
+import { finishHandoff, type FirstPageHandoff } from '@/lib/first-page-handoff';
 import { usePasskeySignInMutation, usePasskeySignInOptionsMutation } from '../api/two-step-api';
 import { passkeyProblem, useStoreSignIn } from '../lib/signed-in';
 
-/** "Sign in with a passkey": any passkey of this site the browser or a security key holds. */
-export function PasskeySignInButton() {
+/**
+ * "Sign in with a passkey": any passkey of this site the browser or a security key holds. Pressed on
+ * the first sign-in page (main.tsx), it starts as soon as this one is shown (`handoff`).
+ */
+export function PasskeySignInButton({ handoff }: { handoff?: FirstPageHandoff | null }) {
   const [options] = usePasskeySignInOptionsMutation();
   const [signIn, { error, isLoading }] = usePasskeySignInMutation();
   const [problem, setProblem] = useState<string | null>(null);
   const store = useStoreSignIn();
 
-  const start = async () => {
-    setProblem(null);
+  const authenticate = useCallback(async () => {
     try {
       const optionsJSON = await options().unwrap();
       const response = await startAuthentication({ optionsJSON });
@@ -23,7 +26,17 @@ export function PasskeySignInButton() {
     } catch (err) {
       if (err instanceof Error) setProblem(passkeyProblem(err));
     }
+  }, [options, signIn, store]);
+  const start = () => {
+    setProblem(null);
+    void authenticate();
   };
+
+  useEffect(() => {
+    // The ceremony runs after the effect, not inside it (its state updates all follow an await).
+    if (handoff?.action === 'passkey' && finishHandoff(handoff))
+      queueMicrotask(() => void authenticate());
+  }, [handoff, authenticate]);
 
   return (
     <div className="grid gap-3">

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { PublicFrame } from '@/components/layouts/public-frame';
 import {
   PublicLinksProvider,
@@ -7,36 +7,35 @@ import {
   type PublicNavLinkProps,
 } from '@/components/layouts/public-links';
 import { ThemeProvider } from '@/components/theme-provider';
-import { LandingPage } from './routes/landing-page';
 
-interface FirstLandingProps {
+interface FirstPublicPageProps {
   /** Loads the app (router, store, session) and shows `to` in it. */
   onNavigate: (to: string) => void;
   /** The visitor is likely to leave the page soon: start loading the app. */
   onIntent: () => void;
+  children: ReactNode;
 }
 
 /**
- * The landing page for a signed-out visitor's first load, rendered before the router and the store
- * are loaded (main.tsx): the same page, whose links hand over to the app. A click with a modifier
- * (new tab, new window) is left to the browser, like React Router's links do.
+ * A public page (the landing page, the sign-in form) for a signed-out visitor's first load, rendered
+ * before the router and the store are loaded (main.tsx): the same page, whose links hand over to
+ * the app. A click with a modifier (new tab, new window) is left to the browser, like React Router's
+ * links do.
  */
-export function FirstLanding({ onNavigate, onIntent }: FirstLandingProps) {
-  const links = useMemo(() => firstLandingLinks(onNavigate, onIntent), [onNavigate, onIntent]);
+export function FirstPublicPage({ onNavigate, onIntent, children }: FirstPublicPageProps) {
+  const links = useMemo(() => firstPageLinks(onNavigate, onIntent), [onNavigate, onIntent]);
   return (
     <ThemeProvider>
       <PublicLinksProvider value={links}>
-        <PublicFrame>
-          <LandingPage signedIn={false} />
-        </PublicFrame>
+        <PublicFrame>{children}</PublicFrame>
       </PublicLinksProvider>
     </ThemeProvider>
   );
 }
 
-function firstLandingLinks(
-  onNavigate: FirstLandingProps['onNavigate'],
-  onIntent: FirstLandingProps['onIntent'],
+function firstPageLinks(
+  onNavigate: FirstPublicPageProps['onNavigate'],
+  onIntent: FirstPublicPageProps['onIntent'],
 ): PublicLinks {
   const Link = ({ to, onClick, children, ...props }: PublicLinkProps) => (
     <a
