@@ -91,6 +91,8 @@ export interface ResourceListProps<T extends { _id: string }> {
   ) => Promise<{ ids: string[]; total: number; truncated: boolean }>;
   /** Brings deleted rows back: the bulk delete's toast then offers "Undo". */
   restoreMany?: (ids: string[]) => Promise<unknown>;
+  /** Names a row not on the page (a refused one of a delete of every matching row). */
+  nameById?: (id: string) => Promise<string>;
 }
 
 export interface BulkSelection {
@@ -133,6 +135,7 @@ function ResourceListScreen<T extends { _id: string }>({
   bulkActions,
   fetchMatchingIds,
   restoreMany,
+  nameById,
 }: ResourceListProps<T>) {
   const controls = useListView(slice, urlConfig);
   const { view } = controls;
@@ -247,6 +250,10 @@ function ResourceListScreen<T extends { _id: string }>({
   const pageRows = table.getRowModel().rows.length;
   const allMatching =
     matching?.key === queryKey && table.getIsAllPageRowsSelected() ? matching : null;
+  // Delete and the bulk changes act on the same selection: the page's rows or every matching one.
+  const selectedIds = allMatching ? allMatching.ids : selectedRows.map((row) => row._id);
+  const rowOf = (id: string) =>
+    table.getRowModel().rows.find((r) => r.original._id === id)?.original;
   const clearSelection = () => {
     table.resetRowSelection();
     setMatching(null);
@@ -359,20 +366,18 @@ function ResourceListScreen<T extends { _id: string }>({
               need={permissions.delete}
               size="sm"
               className={`h-8 ${DANGER_BUTTON}`}
-              blockedReason={
-                selectedRows.length === 0 ? `Select ${noun[1]} to delete first.` : null
-              }
+              blockedReason={selectedIds.length === 0 ? `Select ${noun[1]} to delete first.` : null}
               onClick={() => setBulkOpen(true)}
             >
               <Trash2 aria-hidden="true" /> Delete selected
-              {selectedRows.length ? ` (${selectedRows.length})` : ''}
+              {selectedIds.length ? ` (${selectedIds.length})` : ''}
             </GatedButton>
           ) : null}
           {bulkActions?.({
-            ids: allMatching ? allMatching.ids : selectedRows.map((row) => row._id),
+            ids: selectedIds,
             nameOf: (id) => {
-              const row = table.getRowModel().rows.find((r) => r.original._id === id);
-              return row ? rowName(row.original) : id;
+              const row = rowOf(id);
+              return row ? rowName(row) : id;
             },
             clear: clearSelection,
           })}
@@ -431,7 +436,7 @@ function ResourceListScreen<T extends { _id: string }>({
         total={result.data?.total}
         totalPages={result.data?.totalPages}
         noun={noun}
-        selected={selectedRows.length}
+        selected={selectedIds.length}
         onPage={controls.setPage}
         onPageSize={controls.setPageSize}
       />
@@ -439,9 +444,11 @@ function ResourceListScreen<T extends { _id: string }>({
         <BulkDeleteDialog
           open={bulkOpen}
           onOpenChange={setBulkOpen}
-          rows={selectedRows}
+          ids={selectedIds}
+          rowOf={rowOf}
           noun={noun}
           rowName={rowName}
+          nameById={nameById}
           protectedReason={protectedReason}
           deleteOne={deleteOne}
           restoreMany={restoreMany}
