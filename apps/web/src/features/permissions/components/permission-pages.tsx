@@ -3,6 +3,8 @@ import { Pencil, Trash2 } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { deletedToast } from '@/components/record/undo-toast';
+import { useRestorePermissionMutation } from '@/lib/api/restore-api';
 import { type z } from 'zod';
 import { createPermissionSchema, type Permission } from '@pa/contracts/permissions';
 import { useBreadcrumbLabel } from '@/lib/breadcrumb-labels';
@@ -237,6 +239,8 @@ export function PermissionDelete({ id }: { id: string }) {
   const result = useRecord(id);
   const navigate = useNavigate();
   const [remove] = useDeletePermissionMutation();
+  const [restore] = useRestorePermissionMutation();
+  const canRestore = useMissingPermissions('permissions.create').length === 0;
   const missing = useMissingPermissions('permissions.delete');
   if (missing.length) return <ForbiddenState need={missing} what="deleting permissions" />;
   return (
@@ -247,14 +251,17 @@ export function PermissionDelete({ id }: { id: string }) {
           what={[
             `The permission “${p.code}” (${p.name}).`,
             `It is held by ${p.roleCount} role${p.roleCount === 1 ? '' : 's'}; the Administrator role loses it too.`,
-            'Users lose it on their next request. This cannot be undone.',
+            `Users lose it on their next request. ${canRestore ? 'You can undo it for a few seconds afterwards.' : 'This cannot be undone.'}`,
           ]}
           block={permissionDeleteBlock(p)}
           cancelTo={viewPath(p._id)}
           onConfirm={async () => {
             try {
               await remove(p._id).unwrap();
-              toast.success(`Permission “${p.code}” deleted.`);
+              deletedToast(
+                `Permission “${p.code}”`,
+                canRestore ? () => restore(p._id).unwrap() : null,
+              );
               void navigate(LIST);
             } catch (error) {
               toast.error(errorMessage(error));

@@ -4,6 +4,8 @@ import { useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { deletedToast } from '@/components/record/undo-toast';
+import { useRestoreRoleMutation } from '@/lib/api/restore-api';
 import { type z } from 'zod';
 import { createRoleSchema, type Role } from '@pa/contracts/roles';
 import { PageTitle } from '@/components/page-title';
@@ -284,6 +286,8 @@ export function RoleDelete({ id }: { id: string }) {
   const result = useRecord(id);
   const navigate = useNavigate();
   const [remove] = useDeleteRoleMutation();
+  const [restore] = useRestoreRoleMutation();
+  const canRestore = useMissingPermissions('roles.create').length === 0;
   const missing = useMissingPermissions('roles.delete');
   if (missing.length) return <ForbiddenState need={missing} what="deleting roles" />;
   return (
@@ -294,14 +298,17 @@ export function RoleDelete({ id }: { id: string }) {
           what={[
             `The role “${role.name}” with its ${role.permissionIds.length} permission${role.permissionIds.length === 1 ? '' : 's'}.`,
             `It is assigned to ${role.userCount} user${role.userCount === 1 ? '' : 's'}.`,
-            'The permissions themselves stay. This cannot be undone.',
+            `The permissions themselves stay. ${canRestore ? 'You can undo it for a few seconds afterwards.' : 'This cannot be undone.'}`,
           ]}
           block={roleDeleteBlock(role)}
           cancelTo={viewPath(role._id)}
           onConfirm={async () => {
             try {
               await remove(role._id).unwrap();
-              toast.success(`Role “${role.name}” deleted.`);
+              deletedToast(
+                `Role “${role.name}”`,
+                canRestore ? () => restore(role._id).unwrap() : null,
+              );
               void navigate(LIST);
             } catch (error) {
               toast.error(errorMessage(error));

@@ -52,7 +52,7 @@ import { ForbiddenState } from '@/components/forbidden-state';
 import { PageHeader } from '@/components/page-header';
 import { GatedButton } from '@/components/permission-gate';
 import { PermissionPicker } from '@/components/permission-picker';
-import { UNDO_MS } from '@/components/resource-list/bulk-delete-dialog';
+import { deletedToast } from '@/components/record/undo-toast';
 import { useRestoreUserMutation } from '../api/users-bulk-api';
 import { DeleteConfirm } from '@/components/record/delete-confirm';
 import { DetailList } from '@/components/record/detail-list';
@@ -574,20 +574,7 @@ export function UserDelete({ id }: { id: string }) {
           onConfirm={async () => {
             try {
               await remove(user._id).unwrap();
-              toast.success(`User “${user.userName}” deleted.`, {
-                duration: UNDO_MS,
-                action: {
-                  label: 'Undo',
-                  onClick: () =>
-                    void restore(user._id)
-                      .unwrap()
-                      .then(
-                        () => toast.success(`User “${user.userName}” restored.`),
-                        (error: unknown) =>
-                          toast.error(`Could not restore: ${errorMessage(error)}`),
-                      ),
-                },
-              });
+              deletedToast(`User “${user.userName}”`, () => restore(user._id).unwrap());
               void navigate(LIST);
             } catch (error) {
               toast.error(errorMessage(error));
