@@ -184,7 +184,6 @@ function ResourceListScreen<T extends { _id: string }>({
       enableHiding: false,
       meta: { className: 'w-8' },
     },
-    ...columns,
     {
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
@@ -193,7 +192,7 @@ function ResourceListScreen<T extends { _id: string }>({
         const name = rowName(row.original);
         const id = row.original._id;
         return (
-          <div className="flex justify-end gap-1">
+          <div className="flex gap-1">
             <GatedButton
               need={permissions.read}
               to={`${basePath}/${id}/read`}
@@ -234,9 +233,15 @@ function ResourceListScreen<T extends { _id: string }>({
       },
       enableSorting: false,
       enableHiding: false,
-      // Stays in view when long content makes the table scroll sideways.
-      meta: { className: 'sticky right-0 w-28 bg-background text-right' },
+      // Right after the checkbox and frozen there: in view when long content makes the table
+      // scroll sideways, yet never over another column at rest (a frozen column at the right end
+      // sat on Roles at 1280 px and on everything at 360 px).
+      meta: {
+        className:
+          'sticky left-0 z-[1] w-28 bg-background [tr:hover>&]:bg-[color-mix(in_oklab,var(--muted)_50%,var(--background))] [tr[data-state=selected]>&]:bg-muted',
+      },
     },
+    ...columns,
   ];
   const { table, resetColumns } = useServerTable({
     columns: canDelete || bulkActions ? allColumns : allColumns.filter((c) => c.id !== 'select'),
