@@ -1,6 +1,6 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { expectAccessible, forgetSignIn, screenshot, signIn } from './support';
-import { PortalClient, unique } from './company-support';
+import { PortalClient, setTheme, unique } from './company-support';
 
 // Issue 26: each defect a real administrator hit, and the list kit's new features.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -358,4 +358,32 @@ test('undo after deleting a role or a permission brings it back with its permiss
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(page.getByText(`Permission “${code}” restored.`)).toBeVisible();
   expect((await admin.call('GET', `/permissions/${permission._id}`)).status).toBe(200);
+});
+
+test('the leave-without-saving dialog is accessible at 1280 and 360 px, light and dark', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const admin = new PortalClient(request);
+  const role = await admin.ok<Row>('POST', '/roles', { name: `Leave ${unique('lg')}` });
+  await signIn(page);
+  await page.goto(`/app/company/roles/${role._id}/update`);
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+      await page.reload();
+      await page.getByLabel('Description').fill(`unsaved ${theme} ${width}`);
+      await page.getByRole('link', { name: 'Cancel' }).click();
+      const dialog = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByRole('button', { name: 'Stay on this page' })).toBeFocused();
+      await screenshot(page, `leave-guard-${width}-${theme}`);
+      await expectAccessible(page);
+      await dialog.getByRole('button', { name: 'Stay on this page' }).click();
+      await expect(page).toHaveURL(/\/update$/);
+    }
+  }
+  await setTheme(page, 'light');
 });
