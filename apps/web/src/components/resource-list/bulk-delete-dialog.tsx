@@ -125,42 +125,18 @@ export function BulkDeleteDialog<T extends { _id: string }>({
     <AlertDialog open={open} onOpenChange={close}>
       <AlertDialogContent>
         {outcomes ? (
-          <>
-            <AlertDialogHeader>
-              <AlertDialogTitle>Delete selected {noun[1]}: result</AlertDialogTitle>
-              <AlertDialogDescription>
-                {outcomes.filter((o) => !o.error).length} deleted,{' '}
-                {outcomes.filter((o) => o.error).length} not deleted.
-              </AlertDialogDescription>
-            </AlertDialogHeader>
-            <ScrollList label="Outcome per row">
-              {orderForReport(outcomes).map((o) => (
-                <li key={o.id} className="rounded-md border px-3 py-2">
-                  <span className="font-medium break-all">{o.name}</span>:{' '}
-                  {o.error ? (
-                    <span className="text-destructive">not deleted — {o.error}</span>
-                  ) : (
-                    <span>deleted</span>
-                  )}
-                </li>
-              ))}
-              <UnnamedDeleted count={outcomes.filter((o) => o.name === null).length} noun={noun} />
-            </ScrollList>
-            <AlertDialogFooter>
-              {restoreMany && outcomes.some((o) => !o.error) ? (
-                <Button
-                  variant="outline"
-                  onClick={() => {
+          <DeleteOutcomes
+            outcomes={outcomes}
+            noun={noun}
+            onUndo={
+              restoreMany && outcomes.some((o) => !o.error)
+                ? () => {
                     close(false);
                     void undoDelete(outcomes.filter((o) => !o.error).map((o) => o.id));
-                  }}
-                >
-                  Undo the delete
-                </Button>
-              ) : null}
-              <AlertDialogCancel>Close</AlertDialogCancel>
-            </AlertDialogFooter>
-          </>
+                  }
+                : null
+            }
+          />
         ) : (
           <>
             <AlertDialogHeader>
@@ -204,6 +180,50 @@ export function BulkDeleteDialog<T extends { _id: string }>({
         )}
       </AlertDialogContent>
     </AlertDialog>
+  );
+}
+
+/** The report after a bulk delete: refused rows with the server's reason, then the deleted ones. */
+function DeleteOutcomes({
+  outcomes,
+  noun,
+  onUndo,
+}: {
+  outcomes: Outcome[];
+  noun: [string, string];
+  onUndo: (() => void) | null;
+}) {
+  return (
+    <>
+      <AlertDialogHeader>
+        <AlertDialogTitle>Delete selected {noun[1]}: result</AlertDialogTitle>
+        <AlertDialogDescription>
+          {outcomes.filter((o) => !o.error).length} deleted,{' '}
+          {outcomes.filter((o) => o.error).length} not deleted.
+        </AlertDialogDescription>
+      </AlertDialogHeader>
+      <ScrollList label="Outcome per row">
+        {orderForReport(outcomes).map((o) => (
+          <li key={o.id} className="rounded-md border px-3 py-2">
+            <span className="font-medium break-all">{o.name}</span>:{' '}
+            {o.error ? (
+              <span className="text-destructive">not deleted — {o.error}</span>
+            ) : (
+              <span>deleted</span>
+            )}
+          </li>
+        ))}
+        <UnnamedDeleted count={outcomes.filter((o) => o.name === null).length} noun={noun} />
+      </ScrollList>
+      <AlertDialogFooter>
+        {onUndo ? (
+          <Button variant="outline" onClick={onUndo}>
+            Undo the delete
+          </Button>
+        ) : null}
+        <AlertDialogCancel>Close</AlertDialogCancel>
+      </AlertDialogFooter>
+    </>
   );
 }
 
