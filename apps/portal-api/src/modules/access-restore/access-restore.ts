@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Permission } from '@pa/contracts/permissions';
 import type { Role } from '@pa/contracts/roles';
 import { conflict, notFound } from '@pa/server-kit/errors';
@@ -16,6 +16,7 @@ import { recordAudit, type AuditActor } from '../audit/record';
 import { getPermission } from '../permissions/permissions';
 import { assertHolds, codesOfPermissions, lockCompany, type Actor } from '../roles/guards';
 import { getRole } from '../roles/roles';
+import { existing } from '../users/restore';
 
 /**
  * Undo after deleting a role or a permission (docs/decisions/013-restore-roles-and-permissions.md):
@@ -142,21 +143,6 @@ async function takeKept(tx: PortalTx, kind: Kind, companyId: string, id: string)
   return kept;
 }
 
-/** The ids among `ids` that still exist in the company (a user deleted meanwhile is dropped). */
-async function existing(
-  tx: PortalTx,
-  table: typeof roles | typeof permissions | typeof users,
-  companyId: string,
-  ids: string[],
-) {
-  if (ids.length === 0) return [];
-  const rows = await tx
-    .select({ id: table.id })
-    .from(table)
-    .where(and(eq(table.companyId, companyId), inArray(table.id, ids)));
-  return rows.map((row) => row.id);
-}
-
 /**
  * Brings back a role deleted less than the window ago: same id, name, description and version, its
  * permissions and the users who held it (those still existing). 404 after the window; 409 when a
@@ -191,15 +177,13 @@ export async function restoreRole(
     }
     await tx.insert(roles).values({ ...row, id, companyId: actor.companyId });
     if (permissionIds.length)
-      await tx
-        .insert(rolePermissions)
-        .values(
-          permissionIds.map((permissionId) => ({
-            roleId: id,
-            permissionId,
-            companyId: actor.companyId,
-          })),
-        );
+      await tx.insert(rolePermissions).values(
+        permissionIds.map((permissionId) => ({
+          roleId: id,
+          permissionId,
+          companyId: actor.companyId,
+        })),
+      );
     const userIds = await existing(tx, users, actor.companyId, kept.userIds);
     if (userIds.length)
       await tx
