@@ -70,12 +70,11 @@ export const unique = (prefix: string) =>
 export async function tableColumn(page: Page, table: string, column: string) {
   const grid = page.getByRole('table', { name: table });
   // By the header's text, not its position: the list kit puts its own columns first.
-  const index = await grid
-    .locator('thead th')
-    .evaluateAll(
-      (ths, name) => ths.findIndex((th) => (th as HTMLElement).innerText.trim() === name),
-      column,
-    );
+  const index = await grid.locator('thead th').evaluateAll(
+    // startsWith: a sorted header also shows its sort order ("User name 1").
+    (ths, name) => ths.findIndex((th) => (th as HTMLElement).innerText.trim().startsWith(name)),
+    column,
+  );
   if (index < 0) throw new Error(`No column "${column}" in the ${table} table`);
   return grid
     .locator('tbody tr')
