@@ -1,6 +1,7 @@
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Permission } from '@pa/contracts/permissions';
 import type { Role } from '@pa/contracts/roles';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { conflict, notFound } from '@pa/server-kit/errors';
 import type { PortalDb, PortalTx } from '../../db/client';
 import {
@@ -48,11 +49,42 @@ async function purgeExpired(tx: PortalTx, companyId: string) {
     );
 }
 
-async function keep(
-  tx: PortalTx,
-  record: Omit<typeof deletedAccessRecords.$inferInsert, 'deletedAt'>,
-) {
-  await purgeExpired(tx, record.companyId);
+/** The ids in one column of a link table where another column is `id`. */
+async function linked(tx: PortalTx, pick: PgColumn, where: PgColumn, id: string) {
+  const rows = await tx.select({ id: pick }).from(pick.table).where(eq(where, id));
+  return rows.map((row) => String(row.id));
+}
+
+/** Keeps the row and the links of a role or permission about to be deleted (inside its delete). */
+async function keep(tx: PortalTx, actor: Actor, kind: Kind, id: string, restorableUntil: Date) {
+  const table = kind === 'role' ? roles : permissions;
+  const [row] = await tx
+    .select()
+    .from(table)
+    .where(and(eq(table.id, id), eq(table.companyId, actor.companyId)));
+  if (!row) return;
+  const links =
+    kind === 'role'
+      ? {
+          roleIds: [],
+          permissionIds: await linked(tx, rolePermissions.permissionId, rolePermissions.roleId, id),
+          userIds: await linked(tx, userRoles.userId, userRoles.roleId, id),
+        }
+      : {
+          roleIds: await linked(tx, rolePermissions.roleId, rolePermissions.permissionId, id),
+          permissionIds: [],
+          userIds: await linked(tx, userPermissions.userId, userPermissions.permissionId, id),
+        };
+  const record = {
+    id,
+    companyId: actor.companyId,
+    kind,
+    row,
+    ...links,
+    deletedBy: actor.userId,
+    restorableUntil,
+  };
+  await purgeExpired(tx, actor.companyId);
   await tx
     .insert(deletedAccessRecords)
     .values(record)
@@ -60,70 +92,12 @@ async function keep(
 }
 
 /** Keeps a role about to be deleted (inside the delete's transaction): its row, permissions, users. */
-export async function keepRoleForRestore(
-  tx: PortalTx,
-  actor: Actor,
-  id: string,
-  restorableUntil: Date,
-) {
-  const [row] = await tx
-    .select()
-    .from(roles)
-    .where(and(eq(roles.id, id), eq(roles.companyId, actor.companyId)));
-  if (!row) return;
-  const links = await tx
-    .select({ permissionId: rolePermissions.permissionId })
-    .from(rolePermissions)
-    .where(eq(rolePermissions.roleId, id));
-  const holders = await tx
-    .select({ userId: userRoles.userId })
-    .from(userRoles)
-    .where(eq(userRoles.roleId, id));
-  await keep(tx, {
-    id,
-    companyId: actor.companyId,
-    kind: 'role',
-    row,
-    roleIds: [],
-    permissionIds: links.map((l) => l.permissionId),
-    userIds: holders.map((h) => h.userId),
-    deletedBy: actor.userId,
-    restorableUntil,
-  });
-}
+export const keepRoleForRestore = (tx: PortalTx, actor: Actor, id: string, until: Date) =>
+  keep(tx, actor, 'role', id, until);
 
 /** Keeps a permission about to be deleted: its row, the roles that had it, the users given it. */
-export async function keepPermissionForRestore(
-  tx: PortalTx,
-  actor: Actor,
-  id: string,
-  restorableUntil: Date,
-) {
-  const [row] = await tx
-    .select()
-    .from(permissions)
-    .where(and(eq(permissions.id, id), eq(permissions.companyId, actor.companyId)));
-  if (!row) return;
-  const inRoles = await tx
-    .select({ roleId: rolePermissions.roleId })
-    .from(rolePermissions)
-    .where(eq(rolePermissions.permissionId, id));
-  const givenTo = await tx
-    .select({ userId: userPermissions.userId })
-    .from(userPermissions)
-    .where(eq(userPermissions.permissionId, id));
-  await keep(tx, {
-    id,
-    companyId: actor.companyId,
-    kind: 'permission',
-    row,
-    roleIds: inRoles.map((r) => r.roleId),
-    permissionIds: [],
-    userIds: givenTo.map((u) => u.userId),
-    deletedBy: actor.userId,
-    restorableUntil,
-  });
-}
+export const keepPermissionForRestore = (tx: PortalTx, actor: Actor, id: string, until: Date) =>
+  keep(tx, actor, 'permission', id, until);
 
 /** The kept record of this kind, still inside its window, or 404. */
 async function takeKept(tx: PortalTx, kind: Kind, companyId: string, id: string) {
