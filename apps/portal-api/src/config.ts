@@ -88,6 +88,8 @@ export const portalConfigSchema = z
     MAIL_FROM: z.string().default('Power Analyzer <no-reply@power-analyzer.local>'),
     /** Seconds after a delete during which `POST /api/users/:id/restore` brings the user back. */
     USER_RESTORE_WINDOW_SECONDS: seconds(600, 10),
+    /** The same for roles and permissions (`POST /api/roles/:id/restore`, `/api/permissions/:id/restore`). */
+    ACCESS_RESTORE_WINDOW_SECONDS: seconds(600, 10),
   })
   .transform((config) => {
     const PUBLIC_URL =

@@ -1,6 +1,6 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { expectAccessible, forgetSignIn, screenshot, signIn } from './support';
-import { PortalClient, unique } from './company-support';
+import { PortalClient, setTheme, unique } from './company-support';
 
 // Issue 26: each defect a real administrator hit, and the list kit's new features.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -264,4 +264,126 @@ test('shell and record pages: skip link, focus back after End all sessions, read
   await page.getByLabel('Password').fill('');
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page.getByText('Invalid credentials.')).toHaveCount(0);
+});
+
+test('the row actions never cover the Roles column of the users list (1280 and 360 px, every column shown)', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const admin = new PortalClient(request);
+  const tag = unique('lay');
+  const roleIds: string[] = [];
+  for (const name of ['Regional operations supervisor', 'Power quality analyst (read only)'])
+    roleIds.push((await admin.ok<Row>('POST', '/roles', { name: `${name} ${tag}` }))._id);
+  await admin.ok('POST', '/users', {
+    userName: `${tag}-${'longname'.repeat(6)}`.slice(0, 60),
+    email: `${tag}-${'longaddress'.repeat(4)}@example.test`,
+    userFirstName: 'Maximiliana-Bartholomea',
+    userLastName: 'Wolfeschlegelsteinhausenbergerdorff',
+    phone: '+41 44 123 45 67',
+    password: PASSWORD,
+    roleIds,
+  });
+  await signIn(page);
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/app/company/users?search=${tag}`);
+    await expect(usersTable(page).locator('tbody tr')).toHaveCount(1);
+    // Every column on (Phone and Created are hidden at first).
+    await page.getByRole('button', { name: 'Columns' }).click();
+    for (const column of ['Phone', 'Created']) {
+      const item = page.getByRole('menuitemcheckbox', { name: column });
+      if ((await item.getAttribute('aria-checked')) !== 'true') await item.click();
+    }
+    await page.keyboard.press('Escape');
+    const roles = usersTable(page).locator('tbody tr td').filter({
+      hasText: 'Regional operations supervisor',
+    });
+    await expect(roles).toHaveCount(1);
+    const actions = usersTable(page)
+      .getByRole('link', { name: /^Delete / })
+      .locator('xpath=ancestor::td');
+    const [rolesBox, actionsBox] = [await roles.boundingBox(), await actions.boundingBox()];
+    // Side by side, never one over the other; and the actions are on screen.
+    const apart =
+      rolesBox!.x >= actionsBox!.x + actionsBox!.width - 0.5 ||
+      actionsBox!.x >= rolesBox!.x + rolesBox!.width - 0.5;
+    expect(
+      apart,
+      `Roles ${JSON.stringify(rolesBox)} vs actions ${JSON.stringify(actionsBox)}`,
+    ).toBe(true);
+    expect(actionsBox!.x + actionsBox!.width).toBeLessThanOrEqual(width);
+    await screenshot(page, `admin-lists-roles-vs-actions-${width}`);
+    // Reset the kept columns for the next run and other tests.
+    await page.getByRole('button', { name: 'Reset view' }).click();
+  }
+});
+
+test('undo after deleting a role or a permission brings it back with its permissions', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const admin = new PortalClient(request);
+  const tag = unique('undo');
+  const role = await admin.ok<Row & { permissionIds: string[] }>('POST', '/roles', {
+    name: `Undo role ${tag}`,
+    permissionIds: await permissionIds(admin, ['users.read', 'roles.read']),
+  });
+  await signIn(page);
+  await page.goto(`/app/company/roles/${role._id}/delete`);
+  await expect(page.getByText('You can undo it for a few seconds afterwards.')).toBeVisible();
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText(`Role “Undo role ${tag}” deleted.`)).toBeVisible();
+  await screenshot(page, 'roles-undo-toast');
+  expect((await admin.call('GET', `/roles/${role._id}`)).status).toBe(404);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByText(`Role “Undo role ${tag}” restored.`)).toBeVisible();
+  const back = await admin.ok<{ name: string; permissionIds: string[] }>(
+    'GET',
+    `/roles/${role._id}`,
+  );
+  expect(back.name).toBe(`Undo role ${tag}`);
+  expect([...back.permissionIds].sort()).toEqual([...role.permissionIds].sort());
+  // The list shows it again without a reload.
+  await page.goto(`/app/company/roles?search=${tag}`);
+  await expect(page.getByRole('table', { name: 'Roles' }).locator('tbody tr')).toHaveCount(1);
+
+  const code = `undo.${tag}`.toLowerCase().replace(/[^a-z0-9.]/g, '');
+  const permission = await admin.ok<Row>('POST', '/permissions', { code, name: 'Undo me' });
+  await page.goto(`/app/company/permissions/${permission._id}/delete`);
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText(`Permission “${code}” deleted.`)).toBeVisible();
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByText(`Permission “${code}” restored.`)).toBeVisible();
+  expect((await admin.call('GET', `/permissions/${permission._id}`)).status).toBe(200);
+});
+
+test('the leave-without-saving dialog is accessible at 1280 and 360 px, light and dark', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const admin = new PortalClient(request);
+  const role = await admin.ok<Row>('POST', '/roles', { name: `Leave ${unique('lg')}` });
+  await signIn(page);
+  await page.goto(`/app/company/roles/${role._id}/update`);
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+      await page.reload();
+      await page.getByLabel('Description').fill(`unsaved ${theme} ${width}`);
+      await page.getByRole('link', { name: 'Cancel' }).click();
+      const dialog = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByRole('button', { name: 'Stay on this page' })).toBeFocused();
+      await screenshot(page, `leave-guard-${width}-${theme}`);
+      await expectAccessible(page);
+      await dialog.getByRole('button', { name: 'Stay on this page' }).click();
+      await expect(page).toHaveURL(/\/update$/);
+    }
+  }
+  await setTheme(page, 'light');
 });

@@ -367,5 +367,5 @@ test('bulk delete with one protected row reports it; CSV export equals the API l
   // Formula cells are neutralised, quotes and commas quoted.
   expect(text).toContain(`,'=cmd|calc,`);
   expect(text).toContain(`"Row, ""7"""`);
-  expect(await tableColumn(page, 'Users', 1)).toHaveLength(10);
+  expect(await tableColumn(page, 'Users', 'User name')).toHaveLength(10);
 });

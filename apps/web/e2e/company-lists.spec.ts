@@ -16,7 +16,7 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 const STATUSES = ['active', 'inactive', 'locked'] as const;
 
 /** The user names of the table body (column 1 after the selection checkbox). */
-const shownUserNames = (page: Page) => tableColumn(page, 'Users', 1);
+const shownUserNames = (page: Page) => tableColumn(page, 'Users', 'User name');
 
 test('users list: sort, multi-sort, search, filter and paging match the API; URL restores the view', async ({
   page,

@@ -66,14 +66,23 @@ export class PortalClient {
 export const unique = (prefix: string) =>
   `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
 
-/** The user names in the users table, in order. */
-export async function tableColumn(page: Page, table: string, column: number) {
-  const rows = page.getByRole('table', { name: table }).locator('tbody tr');
-  return rows.evaluateAll(
-    (trs, index) =>
-      trs.map((tr) => (tr.children[index] as HTMLElement | undefined)?.innerText.trim() ?? ''),
+/** The texts of one column of a table (found by its header), top to bottom. */
+export async function tableColumn(page: Page, table: string, column: string) {
+  const grid = page.getByRole('table', { name: table });
+  // By the header's text, not its position: the list kit puts its own columns first.
+  const index = await grid.locator('thead th').evaluateAll(
+    // startsWith: a sorted header also shows its sort order ("User name 1").
+    (ths, name) => ths.findIndex((th) => (th as HTMLElement).innerText.trim().startsWith(name)),
     column,
   );
+  if (index < 0) throw new Error(`No column "${column}" in the ${table} table`);
+  return grid
+    .locator('tbody tr')
+    .evaluateAll(
+      (trs, at) =>
+        trs.map((tr) => (tr.children[at] as HTMLElement | undefined)?.innerText.trim() ?? ''),
+      index,
+    );
 }
 
 export async function setTheme(page: Page, theme: 'light' | 'dark') {

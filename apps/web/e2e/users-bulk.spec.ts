@@ -133,6 +133,59 @@ test('"select all N matching" changes users on every page; dialogs are accessibl
   });
 });
 
+test('delete after "select all N matching" deletes on every page and reports the refused one', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const admin = new PortalClient(request);
+  const permissions = await admin.all<{ _id: string; code: string }>('/permissions');
+  const codes = ['users.read', 'users.delete'];
+  const clerkRole = await admin.ok<{ _id: string }>('POST', '/roles', {
+    name: unique('Delete clerks'),
+    permissionIds: permissions.filter((p) => codes.includes(p.code)).map((p) => p._id),
+  });
+  const roles = await admin.all<{ _id: string; name: string }>('/roles');
+  const administrator = roles.find((r) => r.name === 'Administrator')!;
+  const tag = unique('bulkdel');
+  const plain = await seedUsers(admin, tag, 11);
+  const [powerful] = await seedUsers(admin, `${tag}-adm`, 1, [administrator._id]);
+  const clerkName = unique('delclerk');
+  await admin.ok('POST', '/users', {
+    userName: clerkName,
+    email: `${clerkName}@example.test`,
+    userFirstName: 'Clerk',
+    userLastName: 'Delete',
+    password: PASSWORD,
+    roleIds: [clerkRole._id],
+  });
+
+  await signIn(page, clerkName, PASSWORD);
+  await page.goto(`/app/company/users?search=${tag}&pageSize=10`);
+  await expect(page.getByRole('table', { name: 'Users' }).locator('tbody tr')).toHaveCount(10, {
+    timeout: 20_000,
+  });
+  await page.getByRole('checkbox', { name: 'Select all on this page' }).check();
+  await expect(page.getByRole('button', { name: 'Delete selected (10)' })).toBeVisible();
+  await page.getByRole('button', { name: 'Select all 12 matching users' }).click();
+  await expect(page.getByText('All 12 matching users are selected.')).toBeVisible();
+  await page.getByRole('button', { name: 'Delete selected (12)' }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog.getByRole('heading', { name: 'Delete 12 users?' })).toBeVisible();
+  await expect(dialog).toContainText('2 users on other pages');
+  await screenshot(page, 'users-bulk-delete-all-matching');
+  await expectAccessible(page);
+  await dialog.getByRole('button', { name: 'Delete 12 users' }).click();
+  await expect(dialog.getByText('11 deleted, 1 not deleted.')).toBeVisible({ timeout: 60_000 });
+  const report = dialog.getByRole('list', { name: 'Outcome per row' });
+  await expect(report.locator('li').first()).toContainText(`${tag}-adm-0 (Bulk Person 0)`);
+  await expect(report.locator('li').first()).toContainText('permissions you do not hold yourself');
+  await screenshot(page, 'users-bulk-delete-all-matching-result');
+  await expectAccessible(page);
+  for (const id of plain) expect((await admin.call('GET', `/users/${id}`)).status).toBe(404);
+  expect((await admin.call('GET', `/users/${powerful}`)).status).toBe(200);
+});
+
 test('undo after deleting one user and after a bulk delete brings them back', async ({
   page,
   request,

@@ -472,3 +472,27 @@ export const deletedUsers = pgTable(
   },
   (t) => [index('deleted_users_company_idx').on(t.companyId, t.restorableUntil)],
 );
+
+/**
+ * Deleted roles and permissions kept for a short while so the delete can be undone
+ * (docs/decisions/014-restore-roles-and-permissions.md). As for users, the row itself is really
+ * deleted; this keeps the row as it was and its links: for a role its permissions and the users who
+ * held it, for a permission the roles that had it and the users given it directly.
+ */
+export const deletedAccessRecords = pgTable(
+  'deleted_access_records',
+  {
+    /** The deleted role's or permission's id; a restore brings it back under it. */
+    id: uuid('id').primaryKey(),
+    companyId: companyRef(),
+    kind: text('kind', { enum: ['role', 'permission'] }).notNull(),
+    row: jsonb('row').$type<Record<string, unknown>>().notNull(),
+    roleIds: jsonb('role_ids').$type<string[]>().notNull(),
+    permissionIds: jsonb('permission_ids').$type<string[]>().notNull(),
+    userIds: jsonb('user_ids').$type<string[]>().notNull(),
+    deletedBy: uuid('deleted_by'),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }).notNull().defaultNow(),
+    restorableUntil: timestamp('restorable_until', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('deleted_access_records_company_idx').on(t.companyId, t.restorableUntil)],
+);

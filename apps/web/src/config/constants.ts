@@ -42,11 +42,16 @@ export const TOAST = {
 
 export const TOOLTIP_DELAY = 0;
 
-/** Cache tag types of docs/product/web.md §3. */
+/**
+ * Cache tag types of docs/product/web.md §3. User, Permission, Role and Power7Process are provided
+ * and invalidated; the other five are the seed's (seed-specification.md §3 "Cache tag types" lists
+ * all nine) and kept for that contract although no screen of this product uses them (issue #30).
+ */
 export const TAG_TYPES = [
   'User',
   'Permission',
   'Role',
+  // The seed's, unused here: no department, position or employee screens exist.
   'Department',
   'Position',
   'Employee',

@@ -1,6 +1,12 @@
-/** Segment labels of docs/product/web.md §2; other segments are capitalised. */
+/**
+ * Segment labels of docs/product/web.md §2; other segments are capitalised. Every label below is the
+ * seed's (seed-specification.md §2 "Breadcrumb" lists them), so the ones for routes this product does
+ * not have (employees, attendance, departments, products, …) stay (issue #30); `security` is ours.
+ */
 export const BREADCRUMB_LABELS: Record<string, string> = {
   app: 'Dashboard',
+  // All the seed's; employee(s), attendance, tracking, departments, positions, products, units,
+  // brands, models and profile name routes this product does not have.
   employee: 'Employee',
   employees: 'Employees',
   attendance: 'Attendance',
@@ -22,6 +28,7 @@ export const BREADCRUMB_LABELS: Record<string, string> = {
   delete: 'Delete',
   edit: 'Edit',
   'change-password': 'Change Password',
+  // Ours, not the seed's: /app/security.
   security: 'Two-step sign-in',
 };
 

@@ -231,7 +231,14 @@ export async function updatePermission(
  * Deletes a custom permission. One still part of a role other than the system role, or given to a
  * user directly, answers 409: removing it would silently take it from people.
  */
-export async function deletePermission(db: PortalDb, actor: Actor, id: string, audit: AuditActor) {
+export async function deletePermission(
+  db: PortalDb,
+  actor: Actor,
+  id: string,
+  audit: AuditActor,
+  /** Runs inside the delete's transaction just before it (modules/access-restore keeps it). */
+  keep?: (tx: PortalTx) => Promise<void>,
+) {
   await db.transaction(async (tx) => {
     await lockCompany(tx, actor.companyId);
     const before = await getPermission(tx, actor.companyId, id);
@@ -256,6 +263,7 @@ export async function deletePermission(db: PortalDb, actor: Actor, id: string, a
         `The permission ${before.code} is still given to ${parts.join(' and ')}. Remove it from them first.`,
       );
     }
+    await keep?.(tx);
     await tx
       .delete(permissions)
       .where(and(eq(permissions.id, id), eq(permissions.companyId, actor.companyId)));

@@ -263,8 +263,17 @@ export async function updateRole(
   });
 }
 
-/** Deletes a role that is neither the system role nor assigned to anyone. */
-export async function deleteRole(db: PortalDb, actor: Actor, id: string, audit: AuditActor) {
+/**
+ * Deletes a role that is neither the system role nor assigned to anyone. `keep` runs inside the
+ * delete's transaction just before it (modules/access-restore keeps the role for an undo).
+ */
+export async function deleteRole(
+  db: PortalDb,
+  actor: Actor,
+  id: string,
+  audit: AuditActor,
+  keep?: (tx: PortalTx) => Promise<void>,
+) {
   await db.transaction(async (tx) => {
     await lockCompany(tx, actor.companyId);
     const before = await getRole(tx, actor.companyId, id);
@@ -280,6 +289,7 @@ export async function deleteRole(db: PortalDb, actor: Actor, id: string, audit: 
       await codesOfPermissions(tx, actor.companyId, before.permissionIds),
       'delete this role',
     );
+    await keep?.(tx);
     await tx.delete(roles).where(and(eq(roles.id, id), eq(roles.companyId, actor.companyId)));
     await recordAudit(tx, {
       ...audit,

@@ -25,10 +25,13 @@ function rowOf(kept: Record<string, unknown>): StoredRow {
   return row as StoredRow;
 }
 
-/** The ids among `ids` that still exist in the company (a role deleted meanwhile is dropped). */
-async function existing(
+/**
+ * The ids among `ids` that still exist in the company (a role deleted meanwhile is dropped). Also
+ * used by modules/access-restore.
+ */
+export async function existing(
   tx: PortalTx,
-  table: typeof roles | typeof permissions,
+  table: typeof roles | typeof permissions | typeof users,
   companyId: string,
   ids: string[],
 ) {

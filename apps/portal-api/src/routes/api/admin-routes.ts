@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { foldBracketKeys } from '../../modules/lists/list-sql';
+import { registerAccessRestoreRoutes } from './access-restore';
 import { registerAuditRoutes } from './audit-events/index';
 import { registerPermissionRoutes } from './permissions/index';
 import { registerRoleRoutes } from './roles/index';
@@ -25,6 +26,7 @@ export async function registerAdminRoutes(app: FastifyInstance) {
   await app.register(registerUserPasswordResetRoute);
   await app.register(registerRoleRoutes);
   await app.register(registerPermissionRoutes);
+  await app.register(registerAccessRestoreRoutes);
   await app.register(registerAuditRoutes);
   await app.register(registerSecurityRoutes);
 }

@@ -16,23 +16,30 @@ import { DANGER_BUTTON } from '@/lib/danger-button';
 
 interface Outcome {
   id: string;
-  name: string;
+  /** Null for a deleted row that was not on the page (summed up, not named). */
+  name: string | null;
   error: string | null;
 }
 
 /** How long the "Undo" of a delete stays on screen (the server keeps the rows much longer). */
 export const UNDO_MS = 10_000;
 
+/** How many rows the confirmation names before summing up the rest. */
+const NAMED_ROWS = 100;
+
 /**
- * One confirmation for deleting the selected rows, naming each; then one call per row and a report
- * of what could not go and why (the server's sentence, e.g. a protected row).
+ * One confirmation for deleting the selected rows (those on the page, or every matching one),
+ * naming each row on screen; then one call per row and a report of what could not go and why (the
+ * server's sentence, e.g. a protected row).
  */
 export function BulkDeleteDialog<T extends { _id: string }>({
   open,
   onOpenChange,
-  rows,
+  ids,
+  rowOf,
   noun,
   rowName,
+  nameById,
   protectedReason,
   deleteOne,
   restoreMany,
@@ -40,9 +47,14 @@ export function BulkDeleteDialog<T extends { _id: string }>({
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  rows: T[];
+  /** The selected ids: rows of the page, or every row the search matches ("select all N"). */
+  ids: string[];
+  /** The row when it is on the current page. */
+  rowOf: (id: string) => T | undefined;
   noun: [string, string];
   rowName: (row: T) => string;
+  /** Names a row that is not on the page (asked for the refused ones only). */
+  nameById?: (id: string) => Promise<string>;
   protectedReason?: (row: T) => string | null;
   deleteOne: (id: string) => Promise<unknown>;
   /** When given, the success toast offers "Undo" (the server keeps deleted rows for a while). */
@@ -66,16 +78,24 @@ export function BulkDeleteDialog<T extends { _id: string }>({
       toast.error(`Could not restore: ${errorMessage(error)}`);
     }
   };
+  const nameOf = async (id: string, refused: boolean) => {
+    const row = rowOf(id);
+    if (row) return rowName(row);
+    if (!refused || !nameById) return null;
+    return nameById(id).catch(() => null);
+  };
   const run = async () => {
     setRunning(true);
     const results: Outcome[] = [];
-    for (const row of rows) {
+    for (const id of ids) {
+      let error: string | null = null;
       try {
-        await deleteOne(row._id);
-        results.push({ id: row._id, name: rowName(row), error: null });
-      } catch (error) {
-        results.push({ id: row._id, name: rowName(row), error: errorMessage(error) });
+        await deleteOne(id);
+      } catch (failure) {
+        error = errorMessage(failure);
       }
+      const name = await nameOf(id, error !== null);
+      results.push({ id, name: name ?? (error ? `${noun[0]} ${id}` : null), error });
     }
     setRunning(false);
     setOutcomes(results);
@@ -98,46 +118,25 @@ export function BulkDeleteDialog<T extends { _id: string }>({
         undo,
       );
   };
-  const count = rows.length;
+  const count = ids.length;
+  const shown = ids.flatMap((id) => rowOf(id) ?? []).slice(0, NAMED_ROWS);
+  const unnamed = count - shown.length;
   return (
     <AlertDialog open={open} onOpenChange={close}>
       <AlertDialogContent>
         {outcomes ? (
-          <>
-            <AlertDialogHeader>
-              <AlertDialogTitle>Delete selected {noun[1]}: result</AlertDialogTitle>
-              <AlertDialogDescription>
-                {outcomes.filter((o) => !o.error).length} deleted,{' '}
-                {outcomes.filter((o) => o.error).length} not deleted.
-              </AlertDialogDescription>
-            </AlertDialogHeader>
-            <ScrollList label="Outcome per row">
-              {outcomes.map((o) => (
-                <li key={o.id} className="rounded-md border px-3 py-2">
-                  <span className="font-medium break-all">{o.name}</span>:{' '}
-                  {o.error ? (
-                    <span className="text-destructive">not deleted — {o.error}</span>
-                  ) : (
-                    <span>deleted</span>
-                  )}
-                </li>
-              ))}
-            </ScrollList>
-            <AlertDialogFooter>
-              {restoreMany && outcomes.some((o) => !o.error) ? (
-                <Button
-                  variant="outline"
-                  onClick={() => {
+          <DeleteOutcomes
+            outcomes={outcomes}
+            noun={noun}
+            onUndo={
+              restoreMany && outcomes.some((o) => !o.error)
+                ? () => {
                     close(false);
                     void undoDelete(outcomes.filter((o) => !o.error).map((o) => o.id));
-                  }}
-                >
-                  Undo the delete
-                </Button>
-              ) : null}
-              <AlertDialogCancel>Close</AlertDialogCancel>
-            </AlertDialogFooter>
-          </>
+                  }
+                : null
+            }
+          />
         ) : (
           <>
             <AlertDialogHeader>
@@ -152,7 +151,7 @@ export function BulkDeleteDialog<T extends { _id: string }>({
               </AlertDialogDescription>
             </AlertDialogHeader>
             <ScrollList label="To be deleted">
-              {rows.map((row) => {
+              {shown.map((row) => {
                 const reason = protectedReason?.(row);
                 return (
                   <li key={row._id} className="rounded-md border px-3 py-2">
@@ -163,6 +162,13 @@ export function BulkDeleteDialog<T extends { _id: string }>({
                   </li>
                 );
               })}
+              {unnamed > 0 ? (
+                <li className="rounded-md border border-dashed px-3 py-2 text-muted-foreground">
+                  {shown.length ? 'and ' : ''}
+                  {unnamed} {unnamed === 1 ? noun[0] : noun[1]} on other pages (all matching the
+                  search and filters)
+                </li>
+              ) : null}
             </ScrollList>
             <AlertDialogFooter>
               <AlertDialogCancel disabled={running}>Cancel</AlertDialogCancel>
@@ -174,6 +180,64 @@ export function BulkDeleteDialog<T extends { _id: string }>({
         )}
       </AlertDialogContent>
     </AlertDialog>
+  );
+}
+
+/** The report after a bulk delete: refused rows with the server's reason, then the deleted ones. */
+function DeleteOutcomes({
+  outcomes,
+  noun,
+  onUndo,
+}: {
+  outcomes: Outcome[];
+  noun: [string, string];
+  onUndo: (() => void) | null;
+}) {
+  return (
+    <>
+      <AlertDialogHeader>
+        <AlertDialogTitle>Delete selected {noun[1]}: result</AlertDialogTitle>
+        <AlertDialogDescription>
+          {outcomes.filter((o) => !o.error).length} deleted,{' '}
+          {outcomes.filter((o) => o.error).length} not deleted.
+        </AlertDialogDescription>
+      </AlertDialogHeader>
+      <ScrollList label="Outcome per row">
+        {orderForReport(outcomes).map((o) => (
+          <li key={o.id} className="rounded-md border px-3 py-2">
+            <span className="font-medium break-all">{o.name}</span>:{' '}
+            {o.error ? (
+              <span className="text-destructive">not deleted — {o.error}</span>
+            ) : (
+              <span>deleted</span>
+            )}
+          </li>
+        ))}
+        <UnnamedDeleted count={outcomes.filter((o) => o.name === null).length} noun={noun} />
+      </ScrollList>
+      <AlertDialogFooter>
+        {onUndo ? (
+          <Button variant="outline" onClick={onUndo}>
+            Undo the delete
+          </Button>
+        ) : null}
+        <AlertDialogCancel>Close</AlertDialogCancel>
+      </AlertDialogFooter>
+    </>
+  );
+}
+
+/** Refused rows first (they need attention), then the deleted ones named on the page. */
+function orderForReport(outcomes: Outcome[]) {
+  return [...outcomes.filter((o) => o.error), ...outcomes.filter((o) => !o.error && o.name)];
+}
+
+function UnnamedDeleted({ count, noun }: { count: number; noun: [string, string] }) {
+  if (count === 0) return null;
+  return (
+    <li className="rounded-md border border-dashed px-3 py-2">
+      {count} {count === 1 ? noun[0] : noun[1]} from other pages: deleted
+    </li>
   );
 }
 

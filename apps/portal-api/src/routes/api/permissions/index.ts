@@ -11,6 +11,7 @@ import {
   permissionSchema,
   updatePermissionSchema,
 } from '@pa/contracts/permissions';
+import { keepPermissionForRestore } from '../../../modules/access-restore/access-restore';
 import { auditFrom } from '../../../modules/audit/record';
 import {
   createPermission,
@@ -20,6 +21,7 @@ import {
   updatePermission,
 } from '../../../modules/permissions/permissions';
 import { authOf } from '../../../plugins/app/auth';
+import { restorableUntil } from '../access-restore';
 import { crudErrors, idParams, ok, okEmpty } from '../admin-schemas';
 
 const listQuery = listQuerySchema(PERMISSION_SORT_FIELDS).extend({
@@ -125,13 +127,18 @@ export async function registerPermissionRoutes(base: FastifyInstance) {
       schema: {
         tags,
         security,
-        summary: 'Delete a custom permission no role or user holds',
+        summary:
+          'Delete a custom permission no role or user holds; restorable for ACCESS_RESTORE_WINDOW_SECONDS',
         params: idParams,
         response: { 200: okEmpty, ...crudErrors },
       },
     },
     async (request) => {
-      await deletePermission(app.db, authOf(request), request.params.id, auditFrom(request));
+      const actor = authOf(request);
+      const until = restorableUntil(app);
+      await deletePermission(app.db, actor, request.params.id, auditFrom(request), (tx) =>
+        keepPermissionForRestore(tx, actor, request.params.id, until),
+      );
       return envelope(null, 'The permission was deleted.');
     },
   );

@@ -11,6 +11,7 @@ import {
   roleSchema,
   updateRoleSchema,
 } from '@pa/contracts/roles';
+import { keepRoleForRestore } from '../../../modules/access-restore/access-restore';
 import { auditFrom } from '../../../modules/audit/record';
 import {
   createRole,
@@ -20,6 +21,7 @@ import {
   updateRole,
 } from '../../../modules/roles/roles';
 import { authOf } from '../../../plugins/app/auth';
+import { restorableUntil } from '../access-restore';
 import { crudErrors, idParams, ok, okEmpty } from '../admin-schemas';
 
 const listQuery = listQuerySchema(ROLE_SORT_FIELDS).extend({
@@ -118,13 +120,18 @@ export async function registerRoleRoutes(base: FastifyInstance) {
       schema: {
         tags,
         security,
-        summary: 'Delete a role nobody holds (never the Administrator role)',
+        summary:
+          'Delete a role nobody holds (never the Administrator role); restorable for ACCESS_RESTORE_WINDOW_SECONDS',
         params: idParams,
         response: { 200: okEmpty, ...crudErrors },
       },
     },
     async (request) => {
-      await deleteRole(app.db, authOf(request), request.params.id, auditFrom(request));
+      const actor = authOf(request);
+      const until = restorableUntil(app);
+      await deleteRole(app.db, actor, request.params.id, auditFrom(request), (tx) =>
+        keepRoleForRestore(tx, actor, request.params.id, until),
+      );
       return envelope(null, 'The role was deleted.');
     },
   );

@@ -1,18 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Pencil, Trash2 } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { Link } from 'react-router';
+import { useRestorePermissionMutation } from '@/lib/api/restore-api';
 import { type z } from 'zod';
 import { createPermissionSchema, type Permission } from '@pa/contracts/permissions';
-import { useBreadcrumbLabel } from '@/lib/breadcrumb-labels';
 import { PageTitle } from '@/components/page-title';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
-import { errorMessage } from '@/lib/api/api-error';
 import {
   companyApi,
   useCreatePermissionMutation,
@@ -24,15 +22,19 @@ import { useRecordEditor } from '@/hooks/use-record-editor';
 import { useMissingPermissions } from '@/hooks/use-held-permissions';
 import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
 import { formatDateTime } from '@/lib/format';
-import { ForbiddenState } from '@/components/forbidden-state';
 import { PageHeader } from '@/components/page-header';
 import { GatedButton } from '@/components/permission-gate';
-import { DeleteConfirm } from '@/components/record/delete-confirm';
 import { DetailList } from '@/components/record/detail-list';
 import { Field } from '@/components/record/field';
 import { RecordFormActions } from '@/components/record/form-actions';
 import { LeaveGuard } from '@/components/record/leave-guard';
-import { RecordState } from '@/components/record/record-state';
+import {
+  RecordCreatePage,
+  RecordDeletePage,
+  RecordEditPage,
+  RecordViewPage,
+  type RecordResource,
+} from '@/components/record/record-scaffold';
 import { StaleEditDialog } from '@/components/record/stale-edit-dialog';
 import { permissionDeleteBlock } from './permission-rules';
 
@@ -50,16 +52,23 @@ const toValues = (p: Permission): PermissionForm => ({
   group: p.group,
 });
 
-function useRecord(id: string) {
-  const result = useGetPermissionQuery(id);
-  useBreadcrumbLabel(id, result.data?.code);
-  return result;
-}
+const PERMISSIONS: RecordResource<Permission> = {
+  noun: 'permission',
+  plural: 'permissions',
+  listPath: LIST,
+  need: {
+    read: 'permissions.read',
+    create: 'permissions.create',
+    update: 'permissions.update',
+    delete: 'permissions.delete',
+  },
+  useQuery: useGetPermissionQuery,
+  nameOf: (p) => p.code,
+};
 
 export function PermissionView({ id }: { id: string }) {
-  const result = useRecord(id);
   return (
-    <RecordState {...result} noun="permission" listPath={LIST} need="permissions.read">
+    <RecordViewPage resource={PERMISSIONS} id={id}>
       {(p) => (
         <div className="grid max-w-3xl gap-6">
           <PageHeader
@@ -114,24 +123,23 @@ export function PermissionView({ id }: { id: string }) {
           </Card>
         </div>
       )}
-    </RecordState>
+    </RecordViewPage>
   );
 }
 
 export function PermissionCreate() {
-  const missing = useMissingPermissions('permissions.create');
-  if (missing.length) return <ForbiddenState need={missing} what="creating permissions" />;
-  return <PermissionFormCard />;
+  return (
+    <RecordCreatePage resource={PERMISSIONS}>
+      <PermissionFormCard />
+    </RecordCreatePage>
+  );
 }
 
 export function PermissionEdit({ id }: { id: string }) {
-  const missing = useMissingPermissions('permissions.update');
-  const result = useRecord(id);
-  if (missing.length) return <ForbiddenState need={missing} what="editing permissions" />;
   return (
-    <RecordState {...result} noun="permission" listPath={LIST} need="permissions.read">
+    <RecordEditPage resource={PERMISSIONS} id={id}>
       {(p) => <PermissionFormCard key={p._id} record={p} />}
-    </RecordState>
+    </RecordEditPage>
   );
 }
 
@@ -234,34 +242,24 @@ function PermissionFormCard({ record }: { record?: Permission }) {
 }
 
 export function PermissionDelete({ id }: { id: string }) {
-  const result = useRecord(id);
-  const navigate = useNavigate();
   const [remove] = useDeletePermissionMutation();
-  const missing = useMissingPermissions('permissions.delete');
-  if (missing.length) return <ForbiddenState need={missing} what="deleting permissions" />;
+  const [restore] = useRestorePermissionMutation();
+  const canRestore = useMissingPermissions('permissions.create').length === 0;
   return (
-    <RecordState {...result} noun="permission" listPath={LIST} need="permissions.read">
-      {(p) => (
-        <DeleteConfirm
-          title={`Delete permission ${p.code}?`}
-          what={[
-            `The permission “${p.code}” (${p.name}).`,
-            `It is held by ${p.roleCount} role${p.roleCount === 1 ? '' : 's'}; the Administrator role loses it too.`,
-            'Users lose it on their next request. This cannot be undone.',
-          ]}
-          block={permissionDeleteBlock(p)}
-          cancelTo={viewPath(p._id)}
-          onConfirm={async () => {
-            try {
-              await remove(p._id).unwrap();
-              toast.success(`Permission “${p.code}” deleted.`);
-              void navigate(LIST);
-            } catch (error) {
-              toast.error(errorMessage(error));
-            }
-          }}
-        />
-      )}
-    </RecordState>
+    <RecordDeletePage
+      resource={PERMISSIONS}
+      id={id}
+      confirm={(p) => ({
+        title: `Delete permission ${p.code}?`,
+        what: [
+          `The permission “${p.code}” (${p.name}).`,
+          `It is held by ${p.roleCount} role${p.roleCount === 1 ? '' : 's'}; the Administrator role loses it too.`,
+          `Users lose it on their next request. ${canRestore ? 'You can undo it for a few seconds afterwards.' : 'This cannot be undone.'}`,
+        ],
+        block: permissionDeleteBlock(p),
+      })}
+      remove={(permissionId) => remove(permissionId).unwrap()}
+      restore={canRestore ? (permissionId) => restore(permissionId).unwrap() : null}
+    />
   );
 }

@@ -9,6 +9,8 @@ import {
   useDeletePermissionMutation,
   useListPermissionsQuery,
 } from '@/lib/api/company-api';
+import { useRestorePermissionMutation } from '@/lib/api/restore-api';
+import { useMissingPermissions } from '@/hooks/use-held-permissions';
 import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
 import { RelativeTime } from '@/components/relative-time';
 import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
@@ -28,6 +30,8 @@ export function PermissionsList() {
   const dispatch = useThunkDispatch();
   const all = useAllPermissionsQuery();
   const [deletePermission] = useDeletePermissionMutation();
+  const [restore] = useRestorePermissionMutation();
+  const canRestore = useMissingPermissions('permissions.create').length === 0;
   const groups = useMemo(
     () =>
       [...new Set((all.data ?? []).map((p) => p.group))]
@@ -149,6 +153,13 @@ export function PermissionsList() {
       rowName={(p) => p.code}
       protectedReason={(p) => permissionDeleteBlock(p)?.reason ?? null}
       deleteOne={(id) => deletePermission(id).unwrap()}
+      restoreMany={
+        canRestore
+          ? async (ids) => {
+              for (const id of ids) await restore(id).unwrap();
+            }
+          : undefined
+      }
       initialHidden={{ createdAt: false, description: false }}
       fullReset
       searchLabel="Search permissions"

@@ -2,8 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Pencil, Trash2 } from 'lucide-react';
 import { useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { Link } from 'react-router';
+import { useRestoreRoleMutation } from '@/lib/api/restore-api';
 import { type z } from 'zod';
 import { createRoleSchema, type Role } from '@pa/contracts/roles';
 import { PageTitle } from '@/components/page-title';
@@ -13,8 +13,6 @@ import { FormAlert } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
-import { errorMessage } from '@/lib/api/api-error';
-import { useBreadcrumbLabel } from '@/lib/breadcrumb-labels';
 import {
   companyApi,
   useAllPermissionsQuery,
@@ -28,16 +26,20 @@ import { useRecordEditor } from '@/hooks/use-record-editor';
 import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
 import { formatDateTime } from '@/lib/format';
 import { RecentEvents } from '@/components/audit/recent-events';
-import { ForbiddenState } from '@/components/forbidden-state';
 import { PageHeader } from '@/components/page-header';
 import { GatedButton } from '@/components/permission-gate';
 import { groupPermissions, PermissionPicker } from '@/components/permission-picker';
-import { DeleteConfirm } from '@/components/record/delete-confirm';
 import { DetailList } from '@/components/record/detail-list';
 import { Field } from '@/components/record/field';
 import { RecordFormActions } from '@/components/record/form-actions';
 import { LeaveGuard } from '@/components/record/leave-guard';
-import { RecordState } from '@/components/record/record-state';
+import {
+  RecordCreatePage,
+  RecordDeletePage,
+  RecordEditPage,
+  RecordViewPage,
+  type RecordResource,
+} from '@/components/record/record-scaffold';
 import { StaleEditDialog } from '@/components/record/stale-edit-dialog';
 import { roleDeleteBlock } from './role-rules';
 
@@ -53,17 +55,24 @@ const toValues = (r: Role): RoleForm => ({
   permissionIds: [...r.permissionIds],
 });
 
-function useRecord(id: string) {
-  const result = useGetRoleQuery(id);
-  useBreadcrumbLabel(id, result.data?.name);
-  return result;
-}
+const ROLES: RecordResource<Role> = {
+  noun: 'role',
+  plural: 'roles',
+  listPath: LIST,
+  need: {
+    read: 'roles.read',
+    create: 'roles.create',
+    update: 'roles.update',
+    delete: 'roles.delete',
+  },
+  useQuery: useGetRoleQuery,
+  nameOf: (role) => role.name,
+};
 
 export function RoleView({ id }: { id: string }) {
-  const result = useRecord(id);
   const permissions = useAllPermissionsQuery();
   return (
-    <RecordState {...result} noun="role" listPath={LIST} need="roles.read">
+    <RecordViewPage resource={ROLES} id={id}>
       {(role) => {
         const held = (permissions.data ?? []).filter((p) => role.permissionIds.includes(p._id));
         return (
@@ -146,24 +155,23 @@ export function RoleView({ id }: { id: string }) {
           </div>
         );
       }}
-    </RecordState>
+    </RecordViewPage>
   );
 }
 
 export function RoleCreate() {
-  const missing = useMissingPermissions('roles.create');
-  if (missing.length) return <ForbiddenState need={missing} what="creating roles" />;
-  return <RoleFormCard />;
+  return (
+    <RecordCreatePage resource={ROLES}>
+      <RoleFormCard />
+    </RecordCreatePage>
+  );
 }
 
 export function RoleEdit({ id }: { id: string }) {
-  const missing = useMissingPermissions('roles.update');
-  const result = useRecord(id);
-  if (missing.length) return <ForbiddenState need={missing} what="editing roles" />;
   return (
-    <RecordState {...result} noun="role" listPath={LIST} need="roles.read">
+    <RecordEditPage resource={ROLES} id={id}>
       {(role) => <RoleFormCard key={role._id} record={role} />}
-    </RecordState>
+    </RecordEditPage>
   );
 }
 
@@ -281,34 +289,24 @@ function RoleFormCard({ record }: { record?: Role }) {
 }
 
 export function RoleDelete({ id }: { id: string }) {
-  const result = useRecord(id);
-  const navigate = useNavigate();
   const [remove] = useDeleteRoleMutation();
-  const missing = useMissingPermissions('roles.delete');
-  if (missing.length) return <ForbiddenState need={missing} what="deleting roles" />;
+  const [restore] = useRestoreRoleMutation();
+  const canRestore = useMissingPermissions('roles.create').length === 0;
   return (
-    <RecordState {...result} noun="role" listPath={LIST} need="roles.read">
-      {(role) => (
-        <DeleteConfirm
-          title={`Delete role ${role.name}?`}
-          what={[
-            `The role “${role.name}” with its ${role.permissionIds.length} permission${role.permissionIds.length === 1 ? '' : 's'}.`,
-            `It is assigned to ${role.userCount} user${role.userCount === 1 ? '' : 's'}.`,
-            'The permissions themselves stay. This cannot be undone.',
-          ]}
-          block={roleDeleteBlock(role)}
-          cancelTo={viewPath(role._id)}
-          onConfirm={async () => {
-            try {
-              await remove(role._id).unwrap();
-              toast.success(`Role “${role.name}” deleted.`);
-              void navigate(LIST);
-            } catch (error) {
-              toast.error(errorMessage(error));
-            }
-          }}
-        />
-      )}
-    </RecordState>
+    <RecordDeletePage
+      resource={ROLES}
+      id={id}
+      confirm={(role) => ({
+        title: `Delete role ${role.name}?`,
+        what: [
+          `The role “${role.name}” with its ${role.permissionIds.length} permission${role.permissionIds.length === 1 ? '' : 's'}.`,
+          `It is assigned to ${role.userCount} user${role.userCount === 1 ? '' : 's'}.`,
+          `The permissions themselves stay. ${canRestore ? 'You can undo it for a few seconds afterwards.' : 'This cannot be undone.'}`,
+        ],
+        block: roleDeleteBlock(role),
+      })}
+      remove={(roleId) => remove(roleId).unwrap()}
+      restore={canRestore ? (roleId) => restore(roleId).unwrap() : null}
+    />
   );
 }

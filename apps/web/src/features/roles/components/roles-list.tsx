@@ -10,6 +10,8 @@ import {
   useDeleteRoleMutation,
   useListRolesQuery,
 } from '@/lib/api/company-api';
+import { useRestoreRoleMutation } from '@/lib/api/restore-api';
+import { useMissingPermissions } from '@/hooks/use-held-permissions';
 import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
 import { RelativeTime } from '@/components/relative-time';
 import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
@@ -30,6 +32,8 @@ export function RolesList() {
   const dispatch = useThunkDispatch();
   const permissions = useAllPermissionsQuery();
   const [deleteRole] = useDeleteRoleMutation();
+  const [restore] = useRestoreRoleMutation();
+  const canRestore = useMissingPermissions('roles.create').length === 0;
   const columns = useMemo<ColumnDef<Role>[]>(
     () => [
       {
@@ -133,6 +137,13 @@ export function RolesList() {
       rowName={(r) => r.name}
       protectedReason={(r) => roleDeleteBlock(r)?.reason ?? null}
       deleteOne={(id) => deleteRole(id).unwrap()}
+      restoreMany={
+        canRestore
+          ? async (ids) => {
+              for (const id of ids) await restore(id).unwrap();
+            }
+          : undefined
+      }
       headerActions={
         <GatedButton need="roles.read" to="/app/company/roles/matrix" variant="outline">
           <Grid3x3 aria-hidden="true" /> Permission matrix

@@ -3,7 +3,7 @@ import { LogOut, Pencil, Trash2 } from 'lucide-react';
 import { useMemo, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useSelector } from 'react-redux';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { type z } from 'zod';
 import { createUserSchema, USER_STATUS_LIST, type User } from '@pa/contracts/users';
@@ -31,7 +31,6 @@ import {
   SelectValue,
 } from '@/components/ui/select';
 import { errorMessage } from '@/lib/api/api-error';
-import { useBreadcrumbLabel } from '@/lib/breadcrumb-labels';
 import { selectUserDetails, type RootStateWithAuth } from '@/lib/session/auth-slice';
 import {
   companyApi,
@@ -43,23 +42,26 @@ import {
   useRevokeUserSessionsMutation,
   useUpdateUserMutation,
 } from '@/lib/api/company-api';
-import { useHeldPermissions, useMissingPermissions } from '@/hooks/use-held-permissions';
+import { useHeldPermissions } from '@/hooks/use-held-permissions';
 import { useRecordEditor } from '@/hooks/use-record-editor';
 import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
 import { formatDateTime, fullName } from '@/lib/format';
 import { RecentEvents } from '@/components/audit/recent-events';
-import { ForbiddenState } from '@/components/forbidden-state';
 import { PageHeader } from '@/components/page-header';
 import { GatedButton } from '@/components/permission-gate';
 import { PermissionPicker } from '@/components/permission-picker';
-import { UNDO_MS } from '@/components/resource-list/bulk-delete-dialog';
 import { useRestoreUserMutation } from '../api/users-bulk-api';
-import { DeleteConfirm } from '@/components/record/delete-confirm';
 import { DetailList } from '@/components/record/detail-list';
 import { Field } from '@/components/record/field';
 import { RecordFormActions } from '@/components/record/form-actions';
 import { LeaveGuard } from '@/components/record/leave-guard';
-import { RecordState } from '@/components/record/record-state';
+import {
+  RecordCreatePage,
+  RecordDeletePage,
+  RecordEditPage,
+  RecordViewPage,
+  type RecordResource,
+} from '@/components/record/record-scaffold';
 import { StaleEditDialog } from '@/components/record/stale-edit-dialog';
 import { ResetSecondStepButton } from './reset-second-step-button';
 import { SendResetLinkButton } from './send-reset-link-button';
@@ -98,11 +100,19 @@ const toValues = (u: User): EditForm => ({
 const useMyId = () =>
   useSelector((s: RootStateWithAuth) => selectUserDetails({ auth: s.auth })?._id);
 
-function useRecord(id: string) {
-  const result = useGetUserQuery(id);
-  useBreadcrumbLabel(id, result.data ? result.data.userName : undefined);
-  return result;
-}
+const USERS: RecordResource<User> = {
+  noun: 'user',
+  plural: 'users',
+  listPath: LIST,
+  need: {
+    read: 'users.read',
+    create: 'users.create',
+    update: 'users.update',
+    delete: 'users.delete',
+  },
+  useQuery: useGetUserQuery,
+  nameOf: (user) => user.userName,
+};
 
 /** What this user may read besides users: role pages and the permission list. */
 function useReadable() {
@@ -111,12 +121,11 @@ function useReadable() {
 }
 
 export function UserView({ id }: { id: string }) {
-  const result = useRecord(id);
   const can = useReadable();
   const permissions = useAllPermissionsQuery(undefined, { skip: !can.permissions });
   const me = useMyId();
   return (
-    <RecordState {...result} noun="user" listPath={LIST} need="users.read">
+    <RecordViewPage resource={USERS} id={id}>
       {(user) => {
         const direct = (permissions.data ?? []).filter((p) => user.permissionIds.includes(p._id));
         return (
@@ -202,7 +211,7 @@ export function UserView({ id }: { id: string }) {
           </div>
         );
       }}
-    </RecordState>
+    </RecordViewPage>
   );
 }
 
@@ -269,19 +278,18 @@ function EndSessionsButton({ user, self }: { user: User; self: boolean }) {
 }
 
 export function UserCreate() {
-  const missing = useMissingPermissions('users.create');
-  if (missing.length) return <ForbiddenState need={missing} what="creating users" />;
-  return <UserFormCard />;
+  return (
+    <RecordCreatePage resource={USERS}>
+      <UserFormCard />
+    </RecordCreatePage>
+  );
 }
 
 export function UserEdit({ id }: { id: string }) {
-  const missing = useMissingPermissions('users.update');
-  const result = useRecord(id);
-  if (missing.length) return <ForbiddenState need={missing} what="editing users" />;
   return (
-    <RecordState {...result} noun="user" listPath={LIST} need="users.read">
+    <RecordEditPage resource={USERS} id={id}>
       {(user) => <UserFormCard key={user._id} record={user} />}
-    </RecordState>
+    </RecordEditPage>
   );
 }
 
@@ -546,55 +554,27 @@ function NeedToChoose({
 }
 
 export function UserDelete({ id }: { id: string }) {
-  const result = useRecord(id);
-  const navigate = useNavigate();
   const me = useMyId();
   const [remove] = useDeleteUserMutation();
   const [restore] = useRestoreUserMutation();
-  const missing = useMissingPermissions('users.delete');
-  if (missing.length) return <ForbiddenState need={missing} what="deleting users" />;
   return (
-    <RecordState {...result} noun="user" listPath={LIST} need="users.read">
-      {(user) => (
-        <DeleteConfirm
-          title={`Delete user ${user.userName}?`}
-          what={[
-            `The account of ${fullName(user)} (${user.email}).`,
-            'Every device where they are signed in is signed out at once.',
-            'Their past actions stay in the audit trail. You can undo it for a few seconds afterwards.',
-          ]}
-          block={
-            user._id === me
-              ? {
-                  reason: 'You cannot delete your own account. Ask another administrator to do it.',
-                }
-              : null
-          }
-          cancelTo={viewPath(user._id)}
-          onConfirm={async () => {
-            try {
-              await remove(user._id).unwrap();
-              toast.success(`User “${user.userName}” deleted.`, {
-                duration: UNDO_MS,
-                action: {
-                  label: 'Undo',
-                  onClick: () =>
-                    void restore(user._id)
-                      .unwrap()
-                      .then(
-                        () => toast.success(`User “${user.userName}” restored.`),
-                        (error: unknown) =>
-                          toast.error(`Could not restore: ${errorMessage(error)}`),
-                      ),
-                },
-              });
-              void navigate(LIST);
-            } catch (error) {
-              toast.error(errorMessage(error));
-            }
-          }}
-        />
-      )}
-    </RecordState>
+    <RecordDeletePage
+      resource={USERS}
+      id={id}
+      confirm={(user) => ({
+        title: `Delete user ${user.userName}?`,
+        what: [
+          `The account of ${fullName(user)} (${user.email}).`,
+          'Every device where they are signed in is signed out at once.',
+          'Their past actions stay in the audit trail. You can undo it for a few seconds afterwards.',
+        ],
+        block:
+          user._id === me
+            ? { reason: 'You cannot delete your own account. Ask another administrator to do it.' }
+            : null,
+      })}
+      remove={(userId) => remove(userId).unwrap()}
+      restore={(userId) => restore(userId).unwrap()}
+    />
   );
 }

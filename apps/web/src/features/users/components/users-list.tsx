@@ -178,6 +178,12 @@ export function UsersList() {
       restoreMany={async (ids) => {
         for (const id of ids) await restoreUser(id).unwrap();
       }}
+      nameById={async (id) => {
+        const user = await dispatch(
+          companyApi.endpoints.getUser.initiate(id, { subscribe: false }),
+        ).unwrap();
+        return `${user.userName} (${fullName(user)})`;
+      }}
       fetchMatchingIds={(query) =>
         dispatch(
           usersBulkApi.endpoints.matchingUserIds.initiate(
