@@ -94,8 +94,10 @@ export function testConfig(env: Record<string, string>) {
  * run by the process tests (restart, backup, start-script), which start real servers on empty folders.
  */
 async function seedPgliteFolder(env: Record<string, string>) {
-  // the benches build apps through this helper too, outside Vitest: they create their folders
-  if (!process.env.VITEST || env.DATABASE_URL || !env.DATA_DIR) return;
+  // The benches build apps through this helper too, outside Vitest: they create their folders.
+  // P7_FRESH_PGLITE=1 makes every test app create its own, as before (to measure the difference).
+  if (!process.env.VITEST || process.env.P7_FRESH_PGLITE) return;
+  if (env.DATABASE_URL || !env.DATA_DIR) return;
   const folder = join(env.DATA_DIR, 'power7-db');
   if (existsSync(folder)) return;
   const { inject } = await import('vitest');
