@@ -4,6 +4,8 @@ export default defineProject({
   test: {
     name: 'power7-api',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // One migrated PGlite folder per run, copied for each test app (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
     // Measured at load ~15 on 2 cores: single tests that open PGlite folders took up to 20 s.
     testTimeout: 60_000,
     // A new PGlite folder, warm worker threads and a first analysis: over a minute on a busy machine.

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -87,7 +88,24 @@ export function testConfig(env: Record<string, string>) {
   return power7ConfigSchema.parse({ LOG_LEVEL: 'silent', WORKER_THREADS: '2', ...env });
 }
 
+/**
+ * Gives an app that opens its own PGlite a copy of the run's migrated folder (test/global-setup.ts)
+ * instead of creating one: the copy is the folder a first start makes. The first start itself is
+ * run by the process tests (restart, backup, start-script), which start real servers on empty folders.
+ */
+async function seedPgliteFolder(env: Record<string, string>) {
+  // The benches build apps through this helper too, outside Vitest: they create their folders.
+  // P7_FRESH_PGLITE=1 makes every test app create its own, as before (to measure the difference).
+  if (!process.env.VITEST || process.env.P7_FRESH_PGLITE) return;
+  if (env.DATABASE_URL || !env.DATA_DIR) return;
+  const folder = join(env.DATA_DIR, 'power7-db');
+  if (existsSync(folder)) return;
+  const { inject } = await import('vitest');
+  await cp(inject('power7PgliteTemplate'), folder, { recursive: true });
+}
+
 export async function buildTestApp(env: Record<string, string>) {
+  await seedPgliteFolder(env);
   const app = await buildPower7App(
     testConfig({ ...(env.JWKS_URL ? {} : { JWKS_URL: await endedSignInsUrl() }), ...env }),
   );
