@@ -11,14 +11,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import * as esbuild from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-/** What is built: entry point → bundle (ESM); `scans`: the engine's workers beside it (below). */
+/**
+ * What is built: entry point → bundle (ESM); `scans`: the engine's workers beside it (below); `split`:
+ * each dynamic `import()` becomes a chunk beside the bundle (`chunk-<hash>.mjs`), loaded only when
+ * reached — without it esbuild hoists every npm import of the lazily loaded modules to the bundle's
+ * top, and the services could not open their database while Fastify and the routes load (server.ts).
+ */
 export const SERVICE_BUILDS = [
-  { entry: 'apps/portal-api/src/server.ts', out: 'apps/portal-api/dist/server.mjs' },
-  { entry: 'apps/power7-api/src/server.ts', out: 'apps/power7-api/dist/server.mjs', scans: true },
+  { entry: 'apps/portal-api/src/server.ts', out: 'apps/portal-api/dist/server.mjs', split: true },
+  {
+    entry: 'apps/power7-api/src/server.ts',
+    out: 'apps/power7-api/dist/server.mjs',
+    scans: true,
+    split: true,
+  },
   {
     entry: 'packages/power7-engine/src/cli/bin.ts',
     out: 'packages/power7-engine/dist/cli.mjs',
@@ -109,13 +118,27 @@ const __PA_WORKERS_DIR__ = __paBundleDir;`;
 
 export async function buildServices() {
   const started = performance.now();
+  // loaded here, not at the top: `npm start` imports this file and usually has nothing to build
+  const esbuild = await import('esbuild');
   await Promise.all(
-    SERVICE_BUILDS.map(async ({ entry, out, scans }) => {
+    SERVICE_BUILDS.map(async ({ entry, out, scans, split }) => {
       const outfile = path.join(root, out);
       const outDir = path.dirname(outfile);
+      // the chunks beside the bundle, named after a hash of their content: drop the last build's
+      if (split && fs.existsSync(outDir))
+        for (const name of fs.readdirSync(outDir))
+          if (/^chunk-.*\.mjs(\.map)?$/.test(name)) fs.rmSync(path.join(outDir, name));
       await esbuild.build({
         entryPoints: [path.join(root, entry)],
-        outfile,
+        ...(split
+          ? {
+              outdir: outDir,
+              splitting: true,
+              entryNames: path.basename(out, '.mjs'),
+              chunkNames: 'chunk-[hash]',
+              outExtension: { '.js': '.mjs' },
+            }
+          : { outfile }),
         bundle: true,
         platform: 'node',
         format: 'esm',

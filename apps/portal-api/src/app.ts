@@ -39,6 +39,11 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** An already opened database (tests); otherwise opened from the config and closed with the app. */
   database?: OpenDatabase;
+  /**
+   * A database already being opened from the config (`server.ts` starts it before loading this
+   * module, so the two overlap); owned and closed with the app like one opened here.
+   */
+  openingDatabase?: Promise<OpenDatabase>;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: NodeJS.WritableStream | undefined;
 }
@@ -69,7 +74,7 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   // 10 s plugin start limit (as in Power 7's app.ts).
   const keysLoading = loadSigningKeys(config.DATA_DIR);
   keysLoading.catch(() => {}); // awaited below; a failed open must not leave it unhandled
-  const database = options.database ?? (await openDatabase(config));
+  const database = options.database ?? (await (options.openingDatabase ?? openDatabase(config)));
   // State and services first (`app.db`, `app.limiterStore`, `app.runInBackground`, `app.mailer`),
   // then the demo data, before any route.
   await app.register(dbPlugin, { config, database, owned: !options.database });

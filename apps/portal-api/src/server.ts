@@ -1,12 +1,19 @@
 import { ConfigError } from '@pa/server-kit/config';
-import { buildPortalApp } from './app';
 import { loadPortalConfig, rememberPublicUrl } from './config';
-import { DataFolderHeldError } from './db/client';
-import { DEMO_ADMIN, DEMO_COMPANY } from './modules/companies/seed';
+import { DataFolderHeldError, openDatabase } from './db/client';
 
 async function main() {
   const config = loadPortalConfig();
-  const app = await buildPortalApp(config);
+  // The database opens first: most of its opening waits on file reads and a background wasm compile,
+  // time in which Fastify, the routes and their dependencies load (the dynamic imports below stay
+  // lazy in the bundle: scripts/build-services.mjs splits them into their own chunk).
+  const openingDatabase = openDatabase(config);
+  openingDatabase.catch(() => {}); // awaited in buildPortalApp; a failed import must not leave it unhandled
+  const [{ buildPortalApp }, { DEMO_ADMIN, DEMO_COMPANY }] = await Promise.all([
+    import('./app'),
+    import('./modules/companies/seed'),
+  ]);
+  const app = await buildPortalApp(config, { openingDatabase });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       void app.close().then(() => process.exit(0));

@@ -13,7 +13,7 @@ import { metricsPlugin } from '@pa/server-kit/metrics';
 import { openApi } from '@pa/server-kit/openapi';
 import { securityHeadersPlugin } from '@pa/server-kit/security-headers';
 import type { Power7Config } from './config';
-import { openDatabase } from './db/client';
+import { openDatabase, type OpenDatabase } from './db/client';
 import { power7Metrics } from './plugins/app/metrics';
 import { queuePlugin } from './plugins/app/queue';
 import { sessionsPlugin } from './plugins/app/sessions';
@@ -31,8 +31,16 @@ const version = (
   }
 ).version;
 
+export interface Power7BuildOptions {
+  /**
+   * The database already being opened from the config (`server.ts` starts it before loading this
+   * module, so the two overlap); otherwise opened here. Closed with the app either way.
+   */
+  openingDatabase?: Promise<OpenDatabase>;
+}
+
 /** Builds the Power 7 service from its plugins; `server.ts` only starts it, tests call it directly. */
-export async function buildPower7App(config: Power7Config) {
+export async function buildPower7App(config: Power7Config, options: Power7BuildOptions = {}) {
   // with many processes (REDIS_URL), each line says which role wrote it (pid and host are always there)
   const base = config.REDIS_URL ? { role: config.ROLE } : undefined;
   const app = Fastify(
@@ -45,7 +53,7 @@ export async function buildPower7App(config: Power7Config) {
   // Storage and jobs first (`app.jobQueue`, then `app.power7`: database, sessions root, result cache,
   // job runner on that queue). The database (its own PGlite folder, or DATABASE_URL) opens outside any
   // plugin: a new PGlite folder on a busy machine can take longer than Fastify's 10 s plugin start limit.
-  const database = await openDatabase(config);
+  const database = await (options.openingDatabase ?? openDatabase(config));
   await app.register(queuePlugin, { config });
   await app.register(sessionsPlugin, { config, database });
   // On its own PGlite folder, `npm run admin -- backup` asks this process for a consistent dump.

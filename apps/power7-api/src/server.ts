@@ -1,10 +1,16 @@
 import { ConfigError } from '@pa/server-kit/config';
-import { buildPower7App } from './app';
 import { loadPower7Config } from './config';
+import { openDatabase } from './db/client';
 
 async function main() {
   const config = loadPower7Config();
-  const app = await buildPower7App(config);
+  // The database opens first: most of its opening waits on file reads and a background wasm compile,
+  // time in which Fastify, the routes and their dependencies load (the dynamic import below stays
+  // lazy in the bundle: scripts/build-services.mjs splits it into its own chunk).
+  const openingDatabase = openDatabase(config);
+  openingDatabase.catch(() => {}); // awaited in buildPower7App; a failed import must not leave it unhandled
+  const { buildPower7App } = await import('./app');
+  const app = await buildPower7App(config, { openingDatabase });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       void app.close().then(() => process.exit(0));

@@ -1,18 +1,20 @@
 import { and, asc, eq } from 'drizzle-orm';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import type { PortalTx } from '../../db/client';
 import { passkeys } from '../../db/schema';
 import type { RelyingParty } from './relying-party';
+
+/**
+ * @simplewebauthn/server and its X.509/ASN.1 dependencies (~200 files, ~0.2 s) load at the first
+ * passkey step, not at every start of the portal.
+ */
+const webauthn = () => import('@simplewebauthn/server');
+const webauthnHelpers = () => import('@simplewebauthn/server/helpers');
 
 export interface PasskeyRow {
   id: string;
@@ -48,6 +50,10 @@ export async function registrationOptions(
     .select({ id: passkeys.credentialId, transports: passkeys.transports })
     .from(passkeys)
     .where(eq(passkeys.userId, user.id));
+  const [{ generateRegistrationOptions }, { isoUint8Array }] = await Promise.all([
+    webauthn(),
+    webauthnHelpers(),
+  ]);
   return generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -62,7 +68,8 @@ export async function registrationOptions(
 /** The challenge a WebAuthn answer signed (from its client data), or null when unreadable. */
 export function challengeOfAnswer(answer: { response: { clientDataJSON: string } }): string | null {
   try {
-    const data = JSON.parse(isoBase64URL.toUTF8String(answer.response.clientDataJSON)) as unknown;
+    const clientData = Buffer.from(answer.response.clientDataJSON, 'base64url').toString('utf8');
+    const data = JSON.parse(clientData) as unknown;
     return data &&
       typeof data === 'object' &&
       'challenge' in data &&
@@ -83,6 +90,10 @@ export async function registerPasskey(
   answer: RegistrationResponseJSON,
   name: string,
 ): Promise<{ id: string } | null> {
+  const [{ verifyRegistrationResponse }, { isoBase64URL }] = await Promise.all([
+    webauthn(),
+    webauthnHelpers(),
+  ]);
   const result = await verifyRegistrationResponse({
     response: answer,
     expectedChallenge: challenge,
@@ -120,6 +131,7 @@ export async function authenticationOptions(
         .from(passkeys)
         .where(eq(passkeys.userId, userId))
     : undefined;
+  const { generateAuthenticationOptions } = await webauthn();
   return generateAuthenticationOptions({
     rpID: rp.id,
     allowCredentials: allow,
@@ -150,6 +162,10 @@ export async function verifyPasskey(
   if (!stored) return null;
   // A discoverable answer names its account (the user handle we gave it): it must be the key's.
   const handle = answer.response.userHandle;
+  const [{ verifyAuthenticationResponse }, { isoBase64URL }] = await Promise.all([
+    webauthn(),
+    webauthnHelpers(),
+  ]);
   if (handle && isoBase64URL.toUTF8String(handle) !== stored.userId) return null;
   const result = await verifyAuthenticationResponse({
     response: answer,

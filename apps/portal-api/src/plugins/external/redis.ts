@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { memoryStore, redisStore, type LimiterStore } from '../../modules/accounts/limits';
@@ -24,6 +23,8 @@ export const redisPlugin = fp<{ url: string | undefined }>(
       app.decorate('redisCheck', null);
       return;
     }
+    // ioredis loads only when used: less to load at every embedded start
+    const { Redis } = await import('ioredis');
     const redis = new Redis(url, {
       // A request must not hang on a Redis that is down: the limiter falls back to memory at once.
       enableOfflineQueue: false,
