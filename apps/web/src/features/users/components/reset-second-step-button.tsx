@@ -1,17 +1,6 @@
-import { toast } from 'sonner';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog';
+import { useState } from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
-import { errorMessage } from '@/lib/api/api-error';
 import { useMissingPermissions } from '@/hooks/use-held-permissions';
 import { useResetSecondStepMutation } from '../api/second-step-api';
 
@@ -20,39 +9,27 @@ import { useResetSecondStepMutation } from '../api/second-step-api';
  * recovery codes and passkeys (the server refuses more powerful users and oneself). For the user page.
  */
 export function ResetSecondStepButton({ userId, userName }: { userId: string; userName: string }) {
+  const [open, setOpen] = useState(false);
   const [reset, { isLoading }] = useResetSecondStepMutation();
   const allowed = useMissingPermissions('users.update').length === 0;
-  const confirm = async () => {
-    try {
-      await reset(userId).unwrap();
-      toast.success(
-        `${userName} signs in with their password alone until they set up a new second step.`,
-      );
-    } catch (err) {
-      toast.error(errorMessage(err));
-    }
-  };
   if (!allowed) return null;
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button type="button" variant="outline" disabled={isLoading}>
-          Reset second step
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Reset the second step of {userName}?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Their authenticator app, recovery codes and passkeys are removed. Do this only when you
-            are sure it is them asking, for example after they lost their phone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction onClick={() => void confirm()}>Reset</AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <>
+      <Button type="button" variant="outline" disabled={isLoading} onClick={() => setOpen(true)}>
+        Reset second step
+      </Button>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={<>Reset the second step of {userName}?</>}
+        description="Their authenticator app, recovery codes and passkeys are removed. Do this only when you are sure it is them asking, for example after they lost their phone."
+        confirmLabel="Reset"
+        busy={isLoading}
+        onConfirm={async () => {
+          await reset(userId).unwrap();
+          return `${userName} signs in with their password alone until they set up a new second step.`;
+        }}
+      />
+    </>
   );
 }

@@ -1,19 +1,8 @@
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import type { User } from '@pa/contracts/users';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { GatedButton } from '@/components/permission-gate';
-import { errorMessage } from '@/lib/api/api-error';
 import { useSendPasswordResetMutation } from '../api/invitations-api';
 
 /**
@@ -37,33 +26,23 @@ export function SendResetLinkButton({ user }: { user: User }) {
       >
         <KeyRound aria-hidden="true" /> Send password reset link
       </GatedButton>
-      <AlertDialog open={open} onOpenChange={setOpen}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Send a password reset link to {user.userName}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              A link to choose a new password goes to {user.email}. It works once, for 30 minutes;
-              their current password keeps working until they use it.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction
-              disabled={isLoading}
-              onClick={async () => {
-                try {
-                  await send(user._id).unwrap();
-                  toast.success(`A password reset link was sent to ${user.email}.`);
-                } catch (err) {
-                  toast.error(errorMessage(err));
-                }
-              }}
-            >
-              Send link
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={<>Send a password reset link to {user.userName}?</>}
+        description={
+          <>
+            A link to choose a new password goes to {user.email}. It works once, for 30 minutes;
+            their current password keeps working until they use it.
+          </>
+        }
+        confirmLabel="Send link"
+        busy={isLoading}
+        onConfirm={async () => {
+          await send(user._id).unwrap();
+          return `A password reset link was sent to ${user.email}.`;
+        }}
+      />
     </>
   );
 }

@@ -1,23 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { LogOut, Pencil, Trash2 } from 'lucide-react';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useSelector } from 'react-redux';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { type z } from 'zod';
 import { createUserSchema, USER_STATUS_LIST, type User } from '@pa/contracts/users';
 import { PageTitle } from '@/components/page-title';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -30,7 +20,6 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
-import { errorMessage } from '@/lib/api/api-error';
 import { selectUserDetails, type RootStateWithAuth } from '@/lib/session/auth-slice';
 import {
   companyApi,
@@ -66,7 +55,6 @@ import { StaleEditDialog } from '@/components/record/stale-edit-dialog';
 import { ResetSecondStepButton } from './reset-second-step-button';
 import { SendResetLinkButton } from './send-reset-link-button';
 import { StatusBadge } from './status-badge';
-import { DANGER_BUTTON } from '@/lib/danger-button';
 
 const LIST = '/app/company/users';
 const viewPath = (id: string) => `${LIST}/${id}/read`;
@@ -219,17 +207,12 @@ export function UserView({ id }: { id: string }) {
 function EndSessionsButton({ user, self }: { user: User; self: boolean }) {
   const [open, setOpen] = useState(false);
   const [revoke, { isLoading }] = useRevokeUserSessionsMutation();
-  // The dialog opens from state, not from its own trigger, so it is told where focus goes back.
-  const trigger = useRef<HTMLElement | null>(null);
   return (
     <>
       <GatedButton
         need="users.update"
         variant="outline"
-        onClick={(event) => {
-          trigger.current = event.currentTarget;
-          setOpen(true);
-        }}
+        onClick={() => setOpen(true)}
         blockedReason={
           self
             ? 'To end your own sign-ins, use “Sign out everywhere else” on your account page.'
@@ -238,41 +221,24 @@ function EndSessionsButton({ user, self }: { user: User; self: boolean }) {
       >
         <LogOut aria-hidden="true" /> End all sessions
       </GatedButton>
-      <AlertDialog open={open} onOpenChange={setOpen}>
-        <AlertDialogContent
-          onCloseAutoFocus={(event) => {
-            event.preventDefault();
-            trigger.current?.focus();
-          }}
-        >
-          <AlertDialogHeader>
-            <AlertDialogTitle>End all sessions of {user.userName}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              Every device where {fullName(user) || user.userName} is signed in is signed out at
-              once; they will have to sign in again.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction
-              disabled={isLoading}
-              className={DANGER_BUTTON}
-              onClick={async () => {
-                try {
-                  const { revoked } = await revoke(user._id).unwrap();
-                  toast.success(
-                    `${revoked} sign-in${revoked === 1 ? '' : 's'} of ${user.userName} ended.`,
-                  );
-                } catch (error) {
-                  toast.error(errorMessage(error));
-                }
-              }}
-            >
-              End all sessions
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={<>End all sessions of {user.userName}?</>}
+        description={
+          <>
+            Every device where {fullName(user) || user.userName} is signed in is signed out at once;
+            they will have to sign in again.
+          </>
+        }
+        confirmLabel="End all sessions"
+        danger
+        busy={isLoading}
+        onConfirm={async () => {
+          const { revoked } = await revoke(user._id).unwrap();
+          return `${revoked} sign-in${revoked === 1 ? '' : 's'} of ${user.userName} ended.`;
+        }}
+      />
     </>
   );
 }

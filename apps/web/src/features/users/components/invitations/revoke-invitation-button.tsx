@@ -1,20 +1,8 @@
 import { useState } from 'react';
 import type * as React from 'react';
-import { toast } from 'sonner';
 import type { Invitation } from '@pa/contracts/invitations';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
-import { errorMessage } from '@/lib/api/api-error';
-import { DANGER_BUTTON } from '@/lib/danger-button';
 import { useRevokeInvitationMutation } from '../../api/invitations-api';
 
 /** Revoke, after a confirmation: the mailed link then says the invitation was withdrawn. */
@@ -38,34 +26,19 @@ export function RevokeInvitationButton({
       >
         {icon} Revoke
       </Button>
-      <AlertDialog open={open} onOpenChange={setOpen}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Revoke the invitation to {invitation.email}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              The link in their mail stops working and says the invitation was withdrawn. You can
-              invite them again later.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction
-              disabled={isLoading}
-              className={DANGER_BUTTON}
-              onClick={async () => {
-                try {
-                  await revoke(invitation._id).unwrap();
-                  toast.success(`The invitation to ${invitation.email} was revoked.`);
-                } catch (err) {
-                  toast.error(errorMessage(err));
-                }
-              }}
-            >
-              Revoke invitation
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={<>Revoke the invitation to {invitation.email}?</>}
+        description="The link in their mail stops working and says the invitation was withdrawn. You can invite them again later."
+        confirmLabel="Revoke invitation"
+        danger
+        busy={isLoading}
+        onConfirm={async () => {
+          await revoke(invitation._id).unwrap();
+          return `The invitation to ${invitation.email} was revoked.`;
+        }}
+      />
     </>
   );
 }
