@@ -17,6 +17,9 @@ const instances = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
 /**
  * The first of 2 × `instances` free consecutive ports (product i: portal P + 2i, Power 7 P + 2i + 1 —
  * the web app derives the Power 7 address that way), so several runs on one machine never collide.
+ * Below Linux's ephemeral range (32768+): `npm start` polls a port before its service listens, and a
+ * poll from an ephemeral port equal to its target connects to itself and holds the port (seen in CI
+ * as EADDRINUSE on start).
  */
 function freePortBlock(): number {
   const probe = `
@@ -27,7 +30,7 @@ function freePortBlock(): number {
     });
     (async () => {
       for (let i = 0; i < 50; i++) {
-        const p = 20000 + 2 * Math.floor(Math.random() * 10000);
+        const p = 20000 + 2 * Math.floor(Math.random() * 6000);
         let all = true;
         for (let q = p; all && q < p + ${2 * instances}; q++) all = await free(q);
         if (all) { process.stdout.write(String(p)); return; }
