@@ -3,6 +3,7 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   test: {
     name: 'portal-api',
+    isolate: process.env.VITEST_ISOLATE === '1', // see vitest.config.ts
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // One real PostgreSQL server per run (test/global-setup.ts); PGlite needs nothing.
     globalSetup: ['test/global-setup.ts'],

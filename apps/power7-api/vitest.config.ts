@@ -3,6 +3,7 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   test: {
     name: 'power7-api',
+    isolate: process.env.VITEST_ISOLATE === '1', // see vitest.config.ts
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // One migrated PGlite folder per run, copied for each test app (test/global-setup.ts).
     globalSetup: ['test/global-setup.ts'],

@@ -7,6 +7,7 @@ export default defineProject({
   resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
   test: {
     name: 'web',
+    isolate: process.env.VITEST_ISOLATE === '1', // see vitest.config.ts
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/testing/setup-tests.ts'],

@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
 import { describe, expect, it } from 'vitest';
 import { ThemeProvider } from '@/components/theme-provider';
@@ -24,11 +24,13 @@ describe('toast area', () => {
     expect(list).toHaveAttribute('data-y-position', 'top');
     expect(list.style.getPropertyValue('--width')).toBe('356px');
     expect(list.style.getPropertyValue('--gap')).toBe('14px');
-    const item = document.querySelector('[data-sonner-toast]')!;
+    // Scoped to this test's toast: with Vitest's shared module state (isolate: false) a toast another
+    // file raised late can share the area.
+    const item = screen.getByText('Saved').closest<HTMLElement>('[data-sonner-toast]')!;
     // Sonner marks a toast expanded once it has mounted.
     await waitFor(() => expect(item).toHaveAttribute('data-expanded', 'true'));
     expect(item).toHaveAttribute('data-type', 'success');
     expect(item).toHaveAttribute('data-rich-colors', 'true');
-    expect(screen.getByRole('button', { name: /close/i })).toBeInTheDocument();
+    expect(within(item).getByRole('button', { name: /close/i })).toBeInTheDocument();
   });
 });
