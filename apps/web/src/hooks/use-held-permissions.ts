@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
 import { selectUserDetails, setUserDetails } from '@/lib/session/auth-slice';
-import { useSessionDetailsQuery } from '@/lib/api/company-api';
+import { useSignedInDetailsQuery } from '@/lib/api/company-api';
 import { missingPermissions, type PermissionCode } from '@/lib/permission-gate';
 
 const NONE: readonly string[] = [];
@@ -13,7 +13,7 @@ const NONE: readonly string[] = [];
 export function useHeldPermissions(): readonly string[] {
   const dispatch = useDispatch();
   const session = useSelector(selectUserDetails)?.permissions;
-  const { data } = useSessionDetailsQuery();
+  const { data } = useSignedInDetailsQuery();
   const fresh = data?.permissions;
   useEffect(() => {
     if (fresh && fresh.join() !== session?.join()) dispatch(setUserDetails({ permissions: fresh }));

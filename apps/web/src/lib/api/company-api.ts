@@ -59,7 +59,7 @@ export const companyApi = portalApi.injectEndpoints({
      * this user's own permissions (a new custom permission goes into the Administrator role at once),
      * and every admin change invalidates `User`, so this is read again after each.
      */
-    sessionDetails: build.query<UserDetails, void>({
+    signedInDetails: build.query<UserDetails, void>({
       query: () => '/accounts/verify',
       providesTags: ['User'],
     }),
@@ -86,7 +86,7 @@ export const companyApi = portalApi.injectEndpoints({
       query: (id) => ({ url: `/users/${id}`, method: 'DELETE' }),
       invalidatesTags: [...ALL_ADMIN_TAGS],
     }),
-    revokeUserSessions: build.mutation<{ revoked: number }, string>({
+    endUserSignIns: build.mutation<{ revoked: number }, string>({
       query: (id) => ({ url: `/users/${id}/revoke-sessions`, method: 'POST', body: {} }),
     }),
 
@@ -151,13 +151,13 @@ export const companyApi = portalApi.injectEndpoints({
 });
 
 export const {
-  useSessionDetailsQuery,
+  useSignedInDetailsQuery,
   useListUsersQuery,
   useGetUserQuery,
   useCreateUserMutation,
   useUpdateUserMutation,
   useDeleteUserMutation,
-  useRevokeUserSessionsMutation,
+  useEndUserSignInsMutation,
   useAllRolesQuery,
   useAllPermissionsQuery,
   useListRolesQuery,

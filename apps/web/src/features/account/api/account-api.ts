@@ -21,15 +21,15 @@ export const accountApi = portalApi.injectEndpoints({
       query: (body) => ({ url: '/accounts/change-password', method: 'POST', body }),
       invalidatesTags: ['User'],
     }),
-    mySessions: build.query<{ items: AccountSession[] }, void>({
+    mySignIns: build.query<{ items: AccountSession[] }, void>({
       query: () => '/accounts/sessions',
       providesTags: ['User'],
     }),
-    endSession: build.mutation<{ revoked: number }, string>({
+    endSignIn: build.mutation<{ revoked: number }, string>({
       query: (id) => ({ url: `/accounts/sessions/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: ['User'],
     }),
-    endOtherSessions: build.mutation<{ revoked: number }, void>({
+    endOtherSignIns: build.mutation<{ revoked: number }, void>({
       query: () => ({ url: '/accounts/sessions/revoke-others', method: 'POST', body: {} }),
       invalidatesTags: ['User'],
     }),
@@ -40,7 +40,7 @@ export const {
   useMyAccountQuery,
   useUpdateMeMutation,
   useChangePasswordMutation,
-  useMySessionsQuery,
-  useEndSessionMutation,
-  useEndOtherSessionsMutation,
+  useMySignInsQuery,
+  useEndSignInMutation,
+  useEndOtherSignInsMutation,
 } = accountApi;

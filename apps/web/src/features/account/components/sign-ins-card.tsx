@@ -8,9 +8,9 @@ import { FormAlert } from '@/components/ui/form-field';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api/api-error';
 import {
-  useEndOtherSessionsMutation,
-  useEndSessionMutation,
-  useMySessionsQuery,
+  useEndOtherSignInsMutation,
+  useEndSignInMutation,
+  useMySignInsQuery,
 } from '../api/account-api';
 import { describeDevice, type Device } from '../lib/device-name';
 
@@ -26,9 +26,9 @@ const KIND_ICON = { desktop: Monitor, mobile: Smartphone, tablet: Tablet, other:
 
 /** The signed-in user's live sign-ins, newest first, with "sign out" per device and for all others. */
 export function SignInsCard() {
-  const { data, error, isLoading, refetch } = useMySessionsQuery();
-  const [endOne, { isLoading: endingOne, originalArgs: endingId }] = useEndSessionMutation();
-  const [endOthers, { isLoading: endingOthers }] = useEndOtherSessionsMutation();
+  const { data, error, isLoading, refetch } = useMySignInsQuery();
+  const [endOne, { isLoading: endingOne, originalArgs: endingId }] = useEndSignInMutation();
+  const [endOthers, { isLoading: endingOthers }] = useEndOtherSignInsMutation();
   const [showAll, setShowAll] = useState(false);
 
   const signIns = useMemo(

@@ -28,7 +28,7 @@ import {
   useCreateUserMutation,
   useDeleteUserMutation,
   useGetUserQuery,
-  useRevokeUserSessionsMutation,
+  useEndUserSignInsMutation,
   useUpdateUserMutation,
 } from '@/lib/api/company-api';
 import { useHeldPermissions } from '@/hooks/use-held-permissions';
@@ -130,7 +130,7 @@ export function UserView({ id }: { id: string }) {
                   {user._id === me ? null : (
                     <ResetSecondStepButton userId={user._id} userName={user.userName} />
                   )}
-                  <EndSessionsButton user={user} self={user._id === me} />
+                  <EndSignInsButton user={user} self={user._id === me} />
                   <GatedButton
                     need="users.delete"
                     to={`${LIST}/${id}/delete`}
@@ -204,9 +204,9 @@ export function UserView({ id }: { id: string }) {
 }
 
 /** An administrator ends every sign-in of this user (they must sign in again everywhere). */
-function EndSessionsButton({ user, self }: { user: User; self: boolean }) {
+function EndSignInsButton({ user, self }: { user: User; self: boolean }) {
   const [open, setOpen] = useState(false);
-  const [revoke, { isLoading }] = useRevokeUserSessionsMutation();
+  const [revoke, { isLoading }] = useEndUserSignInsMutation();
   return (
     <>
       <GatedButton
