@@ -175,8 +175,8 @@ test('create a permission, a role using it and a user with that role; that user 
 
   await page.goto('/app/company/permissions');
   await page.getByRole('searchbox', { name: 'Search permissions' }).fill(code);
-  // The search settles (into the URL) before the click: a debounced search landing while the edit
-  // page's navigation commits took the page back to the list once in CI (see hooks/use-list-view.ts).
+  // The search settles (into the URL) before the click, so the row is one of the filtered list. (A
+  // search landing after the click no longer pulls the page back: hooks/use-list-view.test.tsx.)
   await expect(page).toHaveURL(/[?&]search=/);
   await page.getByRole('link', { name: `Edit ${code}` }).click();
   await page.getByLabel('Description').fill('Edited once.');

@@ -1,8 +1,8 @@
-import type { ReactElement } from 'react';
+import { use, type ReactElement } from 'react';
 import { configureStore } from '@reduxjs/toolkit';
 import { act, render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import { createMemoryRouter, Link, RouterProvider } from 'react-router';
+import { createBrowserRouter, createMemoryRouter, Link, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { permissionSlice } from '@/lib/list-view-slices';
 import { useListView, type ListViewControls } from './use-list-view';
@@ -47,5 +47,46 @@ describe('useListView', () => {
     await act(() => router.navigate('/permissions'));
     act(() => controls!.setSearch('export'));
     expect(router.state.location.search).toContain('export');
+  });
+
+  it('a view change from a list the address bar has already left does not pull the user back', async () => {
+    // The router has committed the edit page, but React keeps the list on screen while the edit
+    // page suspends (a router update is a transition): a debounced search can fire in that gap.
+    let controls: ListViewControls | undefined;
+    function List() {
+      controls = useListView(permissionSlice, config);
+      return <h1>Permissions</h1>;
+    }
+    let drawn: () => void = () => {};
+    const editPageData = new Promise<void>((resolve) => (drawn = resolve));
+    function EditPage() {
+      use(editPageData);
+      return <h1>Edit permission</h1>;
+    }
+    window.history.replaceState(null, '', '/permissions');
+    const router = createBrowserRouter([
+      { path: '/permissions', Component: List },
+      { path: '/permissions/:id/update', Component: EditPage },
+    ]);
+    const store = configureStore({
+      reducer: { [permissionSlice.name]: permissionSlice.reducer },
+    });
+    render(
+      <Provider store={store}>
+        <RouterProvider router={router} />
+      </Provider>,
+    );
+    await act(() => router.navigate('/permissions/1/update'));
+    expect(router.state.navigation.state).toBe('idle');
+    expect(screen.getByRole('heading', { name: 'Permissions' })).toBeInTheDocument();
+    act(() => controls!.setSearch('export'));
+    await act(async () => drawn());
+    expect(await screen.findByRole('heading', { name: 'Edit permission' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/permissions/1/update');
+
+    // on the list itself, a search still goes into the address
+    await act(() => router.navigate('/permissions'));
+    act(() => controls!.setSearch('export'));
+    expect(window.location.search).toContain('export');
   });
 });

@@ -60,13 +60,21 @@ export function useListView(slice: ListViewSlice, config: ListUrlConfig) {
     navigation.state !== 'idle' && navigation.location?.pathname !== undefined
       ? navigation.location.pathname !== pathname
       : false;
+  // The router can also have committed the next page while React still draws this list (the next
+  // page suspends inside the router's transition): navigation is idle again, but the address bar
+  // already shows the other page. Checked only under a router that drives the address bar (a
+  // memory router in tests never changes it).
+  const [inAddressBar] = useState(
+    () => typeof window !== 'undefined' && window.location.pathname === pathname,
+  );
   const apply = useCallback(
     (action: { type: string }, options: { replace?: boolean } = {}) => {
       if (leaving) return;
+      if (inAddressBar && window.location.pathname !== pathname) return;
       const next = slice.reducer({ ...view, selectedId: null }, action);
       setParams(listViewToParams(next, config), options);
     },
-    [slice, view, config, setParams, leaving],
+    [slice, view, config, setParams, leaving, inAddressBar, pathname],
   );
 
   const { actions } = slice;
