@@ -293,6 +293,10 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
   });
   await page.getByRole('button', { name: 'Clear all sessions' }).click();
   await expect(page.getByRole('alertdialog')).toContainText('your 1 session');
+  // the danger button reads in both themes (the dialog's own checks: axe at both widths)
+  await checkStep(page, 'clear-all-dialog', async (p) => {
+    await expect(p.getByRole('alertdialog')).toBeVisible();
+  });
   await page.getByRole('button', { name: 'Delete session' }).click();
   await expect(page.getByTestId('power7-no-sessions')).toBeVisible();
   // the cleared session's link now says so

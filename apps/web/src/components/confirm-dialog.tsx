@@ -20,6 +20,8 @@ interface ConfirmDialogProps {
   title: React.ReactNode;
   description: React.ReactNode;
   confirmLabel: string;
+  /** The label of the way out (default "Cancel"). */
+  cancelLabel?: string;
   /** The confirm button in the solid danger red (for what cannot be taken back by the dialog). */
   danger?: boolean;
   /** The call is in flight: the confirm button waits. */
@@ -29,9 +31,10 @@ interface ConfirmDialogProps {
 }
 
 /**
- * A confirmation before one call, with its outcome as a toast. Opened from any button (not only a
- * Radix trigger), it gives focus back to the element that had it when it opened, so closing never
- * leaves the keyboard on the page body.
+ * A confirmation before one call, with its outcome as a toast. The dialog stays open, its confirm
+ * button waiting, until the call has answered. Opened from any button (not only a Radix trigger), it
+ * gives focus back to the element that had it when it opened, so closing never leaves the keyboard
+ * on the page body.
  */
 export function ConfirmDialog({
   open,
@@ -39,6 +42,7 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel,
+  cancelLabel = 'Cancel',
   danger = false,
   busy = false,
   onConfirm,
@@ -54,6 +58,8 @@ export function ConfirmDialog({
       toast.success(await onConfirm());
     } catch (err) {
       toast.error(errorMessage(err));
+    } finally {
+      onOpenChange(false);
     }
   };
   return (
@@ -70,11 +76,14 @@ export function ConfirmDialog({
           <AlertDialogDescription>{description}</AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogCancel>{cancelLabel}</AlertDialogCancel>
           <AlertDialogAction
             disabled={busy}
             className={danger ? DANGER_BUTTON : undefined}
-            onClick={() => void confirm()}
+            onClick={(event) => {
+              event.preventDefault(); // closed once the call has answered
+              void confirm();
+            }}
           >
             {confirmLabel}
           </AlertDialogAction>

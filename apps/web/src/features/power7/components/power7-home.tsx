@@ -1,23 +1,11 @@
 import { FilePlus2, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { PageTitle } from '@/components/page-title';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { errorMessage } from '@/lib/api/api-error';
 import { useClearAllSessionsMutation, usePower7SessionsQuery } from '../api/power7-endpoints';
 import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
 import { formatCount } from '../lib/format';
@@ -41,14 +29,8 @@ export function Power7Home() {
   const total = sessions.data?.total ?? 0;
 
   const onClear = async () => {
-    try {
-      const { deleted } = await clearAll().unwrap();
-      toast.success(deleted === 1 ? '1 session deleted.' : `${deleted} sessions deleted.`);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setOpen(false);
-    }
+    const { deleted } = await clearAll().unwrap();
+    return deleted === 1 ? '1 session deleted.' : `${deleted} sessions deleted.`;
   };
 
   const forbidden = !access.canRun || httpStatusOf(sessions.error) === 403;
@@ -71,42 +53,30 @@ export function Power7Home() {
                 <FilePlus2 className="size-4" aria-hidden="true" /> New analysis
               </Button>
             )}
-            <AlertDialog open={open} onOpenChange={setOpen}>
-              <AlertDialogTrigger asChild>
-                <Button
-                  variant="outline"
-                  disabled={!access.canClear || total === 0}
-                  title={access.canClear ? undefined : 'Needs the power7.sessions.clear permission'}
-                >
-                  <Trash2 className="size-4" aria-hidden="true" /> Clear all sessions
-                </Button>
-              </AlertDialogTrigger>
-              <AlertDialogContent>
-                <AlertDialogHeader>
-                  <AlertDialogTitle>
-                    Delete{' '}
-                    {total === 1 ? 'your 1 session' : `all ${formatCount(total)} of your sessions`}?
-                  </AlertDialogTitle>
-                  <AlertDialogDescription>
-                    Their uploaded files and results are deleted too, and running analyses are
-                    stopped. This cannot be undone.
-                  </AlertDialogDescription>
-                </AlertDialogHeader>
-                <AlertDialogFooter>
-                  <AlertDialogCancel>Keep them</AlertDialogCancel>
-                  <AlertDialogAction
-                    className="bg-destructive text-white hover:bg-destructive/90"
-                    disabled={clearing.isLoading}
-                    onClick={(event) => {
-                      event.preventDefault();
-                      void onClear();
-                    }}
-                  >
-                    Delete {total === 1 ? 'session' : 'sessions'}
-                  </AlertDialogAction>
-                </AlertDialogFooter>
-              </AlertDialogContent>
-            </AlertDialog>
+            <Button
+              variant="outline"
+              disabled={!access.canClear || total === 0}
+              title={access.canClear ? undefined : 'Needs the power7.sessions.clear permission'}
+              onClick={() => setOpen(true)}
+            >
+              <Trash2 className="size-4" aria-hidden="true" /> Clear all sessions
+            </Button>
+            <ConfirmDialog
+              open={open}
+              onOpenChange={setOpen}
+              title={
+                <>
+                  Delete{' '}
+                  {total === 1 ? 'your 1 session' : `all ${formatCount(total)} of your sessions`}?
+                </>
+              }
+              description="Their uploaded files and results are deleted too, and running analyses are stopped. This cannot be undone."
+              confirmLabel={`Delete ${total === 1 ? 'session' : 'sessions'}`}
+              cancelLabel="Keep them"
+              danger
+              busy={clearing.isLoading}
+              onConfirm={onClear}
+            />
           </>
         }
       />

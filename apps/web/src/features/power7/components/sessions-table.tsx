@@ -3,17 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { SESSION_NAME_MAX, SESSION_NOTE_MAX, type Power7Session } from '@pa/contracts/power7';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
@@ -252,53 +242,39 @@ function DeleteSession({ session: s }: { session: Power7Session }) {
   const [remove, removing] = useDeleteSessionMutation();
   const [open, setOpen] = useState(false);
   const title = s.name ?? s.originalName ?? 'this session';
-  const onDelete = async () => {
-    try {
-      await remove(s._id).unwrap();
-      toast.success('The session was deleted.');
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setOpen(false);
-    }
-  };
   return (
-    <AlertDialog open={open} onOpenChange={setOpen}>
-      <AlertDialogTrigger asChild>
-        <Button
-          variant="ghost"
-          size="icon"
-          className="size-8"
-          disabled={!canClear}
-          aria-label={`Delete ${title}`}
-          title={canClear ? undefined : 'Needs the power7.sessions.clear permission'}
-        >
-          <Trash2 className="size-4" aria-hidden="true" />
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete {title}?</AlertDialogTitle>
-          <AlertDialogDescription>
+    <>
+      <Button
+        variant="ghost"
+        size="icon"
+        className="size-8"
+        disabled={!canClear}
+        aria-label={`Delete ${title}`}
+        title={canClear ? undefined : 'Needs the power7.sessions.clear permission'}
+        onClick={() => setOpen(true)}
+      >
+        <Trash2 className="size-4" aria-hidden="true" />
+      </Button>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={<>Delete {title}?</>}
+        description={
+          <>
             Its results are deleted
             {s.status === 'running' || s.status === 'queued' ? ' and its analysis is stopped' : ''}.
             Other runs of the same file keep theirs. This cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Keep it</AlertDialogCancel>
-          <AlertDialogAction
-            className="bg-destructive text-white hover:bg-destructive/90"
-            disabled={removing.isLoading}
-            onClick={(event) => {
-              event.preventDefault();
-              void onDelete();
-            }}
-          >
-            Delete session
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+          </>
+        }
+        confirmLabel="Delete session"
+        cancelLabel="Keep it"
+        danger
+        busy={removing.isLoading}
+        onConfirm={async () => {
+          await remove(s._id).unwrap();
+          return 'The session was deleted.';
+        }}
+      />
+    </>
   );
 }
