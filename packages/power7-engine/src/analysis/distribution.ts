@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { QUANTILE_KEYS } from '@pa/contracts/power7';
+import { QUANTILE_KEYS } from '@pa/contracts/power7-limits';
 import {
   drawBytes,
   groupedColumn,
