@@ -662,3 +662,30 @@ export function estimateQualifyingShare(
   }
   return hits / samples;
 }
+
+/**
+ * Winners of one draw per match type 3..7 (index 0..4) from the count tables: N_j = Σ over its
+ * j-subsets S of c_j(S) counts each ticket with m ≥ j matches C(m, j) times, so the exact counts come
+ * by inclusion–exclusion from m = 7 down. ~100 lookups: for the few draws a caller lists (the best
+ * ones), not for a scan.
+ */
+export function winnersFromTables(t: CountTables, numbers: readonly number[]): number[] {
+  const el = numbers.map((n) => n - 1);
+  const bySize = [t.c3, t.c3, t.c3, t.c3, t.c4, t.c5, t.c6];
+  const n = [0, 0, 0, 0, 0, 0, 0];
+  for (let mask = 1; mask < 1 << PICK; mask++) {
+    let size = 0;
+    let rank = 0;
+    for (let i = 0; i < PICK; i++) if (mask & (1 << i)) rank += BINOM[el[i]!]![++size]!;
+    if (size >= 3 && size <= 6) n[size] = n[size]! + bySize[size]![rank]!;
+  }
+  let rank7 = 0;
+  for (let i = 0; i < PICK; i++) rank7 += BINOM[el[i]!]![i + 1]!;
+  const at = firstTicketAtLeast(t.ticketRanks, rank7);
+  const e7 = t.ticketRanks[at] === rank7 ? t.ticketMult[at]! : 0;
+  const e6 = n[6]! - 7 * e7;
+  const e5 = n[5]! - 6 * e6 - 21 * e7;
+  const e4 = n[4]! - 5 * e5 - 15 * e6 - 35 * e7;
+  const e3 = n[3]! - 4 * e4 - 10 * e5 - 20 * e6 - 35 * e7;
+  return [e3, e4, e5, e6, e7];
+}
