@@ -95,6 +95,12 @@ export interface AnalyzeOptions {
    * first page) the workers keep while they scan, for `top` (default 0).
    */
   topDraws?: number;
+  /**
+   * Make the distribution index's exact per-bin sums (default true; budget insight needs them). False
+   * when only quantiles are asked (the CLI): the workers' pass over every draw is skipped, unless
+   * `onDistributionPiece` is set, and the index's `sumHigh` / `sumLow` are empty.
+   */
+  sumDistribution?: boolean;
 }
 
 /** One of the best qualifying draws (`AnalyzeOptions.topDraws`), winners from the count tables. */
@@ -258,14 +264,17 @@ export async function analyzeTickets(
       workers.length === 0
         ? [{ tops: split[0]!, hist: fine.counts }]
         : split.map((tops, i) => ({ tops, hist: statsList[i]!.hist }));
-    const grouping = groupDistribution(
-      params.totals,
-      fine.counts,
-      fine.shift,
-      parts,
-      plan,
-      opts.onDistributionPiece,
-    );
+    const grouping =
+      opts.sumDistribution === false && !opts.onDistributionPiece
+        ? Promise.resolve({ sumHigh: new Float64Array(0), sumLow: new Float64Array(0) })
+        : groupDistribution(
+            params.totals,
+            fine.counts,
+            fine.shift,
+            parts,
+            plan,
+            opts.onDistributionPiece,
+          );
     // this thread waits on the workers meanwhile: the worst draw's winners, straight from the tickets
     const worstWinners = countWinners(tickets, count, numbersOfRank(stats.worstRank));
     const sums = await grouping;

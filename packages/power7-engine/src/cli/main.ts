@@ -151,6 +151,8 @@ async function analyzeCommand(argv: string[]): Promise<void> {
     // only the best 20 are printed: kept by the workers as they scan, no draw recorded
     keepDraws: false,
     topDraws: 20,
+    // quantiles only: no per-bin sums
+    sumDistribution: false,
   });
   bar.done();
   const top = res.top.map((d) => ({
