@@ -37,8 +37,18 @@ export interface Tables {
  * tickets are copied to a worker once per step).
  */
 export type BuildOp =
-  /** Colex-rank the 6-subsets of tickets [from, to) and count them into `c6`. */
-  | { op: 'count6'; tickets: Uint8Array; from: number; to: number; c6: Uint32Array }
+  /**
+   * Colex-rank the 6-subsets of tickets [from, to) and count them into `c6`; with `ranks`, also the
+   * tickets' own colex ranks, sorted ascending into `ranks` (to − from long).
+   */
+  | {
+      op: 'count6';
+      tickets: Uint8Array;
+      from: number;
+      to: number;
+      c6: Uint32Array;
+      ranks?: Uint32Array;
+    }
   /** Scatter the (k+1)-set counts whose largest number is in `tops` onto their k-subsets. */
   | { op: 'pushDown'; from: Uint32Array; to: Uint32Array; k: number; pool: number; tops: number[] }
   /** One zeta layer (see `zetaLayer`) for the k-sets whose largest number is in `tops`. */
@@ -69,8 +79,10 @@ export interface BuildPlan {
 
 /** Executes one build piece in the calling thread. */
 export function runBuildOp(op: BuildOp): void {
-  if (op.op === 'count6') countSixSubsets(op.tickets, op.from, op.to, op.c6);
-  else if (op.op === 'pushDown') pushDown(op.from, op.to, op.k, op.pool, op.tops);
+  if (op.op === 'count6') {
+    countSixSubsets(op.tickets, op.from, op.to, op.c6, op.ranks);
+    if (op.ranks) radixSort27(op.ranks);
+  } else if (op.op === 'pushDown') pushDown(op.from, op.to, op.k, op.pool, op.tops);
   else if (op.op === 'group') groupDraws(op);
   else zetaLayer(op.prev, op.c, op.beta, op.out, op.k, op.pool, op.tops, op.stride, op.offset);
 }
@@ -141,17 +153,23 @@ export async function countTables(
   const partial6 = [c6, ...Array.from({ length: parts - 1 }, () => buffers.u32(n6))];
   // shared, so the workers read the tickets without a copy each
   const ticketsShared = parts > 1 ? buffers.copy(tickets.subarray(0, count * 7)) : tickets;
+  // split: each part also ranks and sorts its tickets, merged here; else sorted here meanwhile
+  const ranks = parts > 1 ? buffers.u32(count, false) : null;
+  const bounds = Array.from({ length: parts + 1 }, (_, i) => Math.floor((count * i) / parts));
   const counting = plan.run(
     partial6.map((table, i) => ({
       op: 'count6' as const,
       tickets: ticketsShared,
-      from: Math.floor((count * i) / parts),
-      to: Math.floor((count * (i + 1)) / parts),
+      from: bounds[i]!,
+      to: bounds[i + 1]!,
       c6: table,
+      ...(ranks ? { ranks: ranks.subarray(bounds[i]!, bounds[i + 1]!) } : {}),
     })),
   );
-  const { ticketRanks, ticketMult, maxC7 } = distinctTickets(tickets, count, buffers);
+  const distinct = ranks ? null : distinctTickets(tickets, count, buffers);
   await counting;
+  const { ticketRanks, ticketMult, maxC7 } =
+    distinct ?? distinctOfSorted(mergeSortedRuns(ranks!, bounds), buffers);
   addInto(c6, partial6.slice(1));
 
   // c5 from c6 in parts (each into its own table), c4 and c3 here
@@ -297,7 +315,13 @@ function addInto(target: Uint32Array, partials: Uint32Array[]): void {
  * Counts the 6-subsets of tickets [from, to) into c6 (7 increments per ticket). Dropping element j
  * shifts the later ones down one position, so each subset's rank is a sum of precomputed terms.
  */
-function countSixSubsets(tickets: Uint8Array, from: number, to: number, c6: Uint32Array): void {
+function countSixSubsets(
+  tickets: Uint8Array,
+  from: number,
+  to: number,
+  c6: Uint32Array,
+  ranks: Uint32Array | undefined,
+): void {
   const b = BINOM;
   for (let t = from, p = from * 7; t < to; t++, p += 7) {
     const e0 = tickets[p]! - 1;
@@ -326,6 +350,8 @@ function countSixSubsets(tickets: Uint8Array, from: number, to: number, c6: Uint
     c6[k0 + k1 + k2 + k3 + j5 + j6]!++;
     c6[k0 + k1 + k2 + k3 + k4 + j6]!++;
     c6[k0 + k1 + k2 + k3 + k4 + k5]!++;
+    // the ticket's own rank: every number at its own position
+    if (ranks) ranks[t - from] = k0 + k1 + k2 + k3 + k4 + k5 + b[e6]![7]!;
   }
 }
 
@@ -361,6 +387,34 @@ function distinctTickets(
       c[tickets[p + 6]! * 8 + 7]!;
   }
   radixSort27(ranks);
+  return distinctOfSorted(ranks, buffers);
+}
+
+/** Sorted runs ranks[bounds[i], bounds[i+1]) merged into one ascending array (one run a time). */
+function mergeSortedRuns(ranks: Uint32Array, bounds: number[]): Uint32Array {
+  let merged = ranks.subarray(bounds[0]!, bounds[1]!);
+  for (let i = 1; i + 1 < bounds.length; i++)
+    merged = mergeTwo(merged, ranks.subarray(bounds[i]!, bounds[i + 1]!));
+  return merged;
+}
+
+function mergeTwo(x: Uint32Array, y: Uint32Array): Uint32Array {
+  const out = new Uint32Array(x.length + y.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < x.length && j < y.length) out[k++] = x[i]! <= y[j]! ? x[i++]! : y[j++]!;
+  while (i < x.length) out[k++] = x[i++]!;
+  while (j < y.length) out[k++] = y[j++]!;
+  return out;
+}
+
+/** The distinct ranks of an ascending array, with their multiplicities and the largest of them. */
+function distinctOfSorted(
+  ranks: Uint32Array,
+  buffers: SharedBufferLease,
+): { ticketRanks: Uint32Array; ticketMult: Uint32Array; maxC7: number } {
+  const count = ranks.length;
   let distinct = 0;
   for (let i = 0; i < count; i++) if (i === 0 || ranks[i] !== ranks[i - 1]) distinct++;
   const ticketRanks = buffers.u32(distinct, false);
