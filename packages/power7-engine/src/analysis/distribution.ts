@@ -135,13 +135,19 @@ export function scannedBins(totals: Float64Array, shift: number): BinReader {
   const pass = () => {
     const wanted = asked;
     asked = new Map();
-    const found = new Map<number, number[]>([...wanted.keys()].map((bin) => [bin, []]));
-    for (let k = 0; k < totals.length; k++)
-      found.get(Math.floor(totals[k]! * inverse))?.push(totals[k]!);
-    for (const [bin, waiting] of wanted) {
-      const values = Float64Array.from(found.get(bin)!);
-      for (const w of waiting) w.resolve(values);
+    const bins = [...wanted.keys()];
+    // bin → 1 + its place in `bins` (a typed lookup: a Map per total is ~10× slower)
+    const slot = new Uint32Array(HIST_BINS);
+    bins.forEach((bin, i) => (slot[bin] = i + 1));
+    const found: number[][] = bins.map(() => []);
+    for (let k = 0; k < totals.length; k++) {
+      const at = slot[Math.floor(totals[k]! * inverse)]!;
+      if (at > 0) found[at - 1]!.push(totals[k]!);
     }
+    bins.forEach((bin, i) => {
+      const values = Float64Array.from(found[i]!);
+      for (const w of wanted.get(bin)!) w.resolve(values);
+    });
   };
   return (bin) =>
     new Promise((resolve) => {
