@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeTickets } from '../src/analysis/analyze';
+import { DistributionQuery, quantiles, scannedBins } from '../src/analysis/distribution';
 import type { Budget, Payouts } from '../src/core/model';
 import { naiveAnalysis, qualifies } from './reference';
 
 // The CLI's path (issue #27): no draw recorded, the best few kept by the scan itself. Same answers as
-// the naive reference: how many qualify, and the best `top` with their winners, ties by combo.
+// the naive reference: how many qualify, the best `top` with their winners (ties by combo), and the
+// quantiles without the distribution's sums.
 
 const ticketArb = (pool: number) =>
   fc
@@ -59,6 +61,7 @@ async function check(
     workers,
     keepDraws: false,
     topDraws: c.top,
+    sumDistribution: false,
   });
   const expected = naive.filter((d) => qualifies(d.totalCents, budget));
   expect(res.qualified).toBe(expected.length);
@@ -73,6 +76,14 @@ async function check(
     .slice(0, c.top)
     .map((d) => ({ numbers: d.numbers, winners: d.winners.slice(3), cents: d.totalCents }));
   expect(got).toEqual(want);
+  // the quantiles as the CLI asks them: no per-bin sums, the bins read from the totals in one pass
+  const { index, totals: byRank } = res.distribution;
+  expect(index.sumHigh.length).toBe(0);
+  const q = await quantiles(new DistributionQuery(index, scannedBins(byRank, index.shift)));
+  for (const key of ['50', '90', '95', '99', '99.9'] as const) {
+    const k = Math.ceil((Number(key) * 10 * totals.length) / 1000);
+    expect(Math.round(q[key] * 100), key).toBe(totals[Math.max(1, k) - 1]);
+  }
 }
 
 describe('the best qualifying draws kept while scanning, nothing recorded', () => {
