@@ -39,7 +39,6 @@ import { groupDistribution, type DistributionIndex, type ScannedPart } from './d
 import type { GroupedColumn } from '../core/distribution-group';
 import type { QualifyingTable } from '../core/draw-query';
 import { deriveWeights, unitsToAmount, type Weights } from '../core/weights';
-import { countWinners } from './winners';
 import { buildOnWorkers, releaseWorkers, scanOnWorkers, takeWorkers } from '../parallel/workers';
 
 export { closeScanWorkers, prestartScanWorkers, startScanWorker } from '../parallel/workers';
@@ -123,7 +122,7 @@ export interface AnalysisResult {
     mean: number;
     max: number;
     worstRank: number;
-    /** Winners of the worst draw per number of matches (index 0..7, 3..7 paid). */
+    /** Winners of the worst draw per match type, index 3..7 (0..2 unused, 0). */
     worstWinners: number[];
     histogram: { edges: number[]; counts: number[] };
     /** The same exact counts in up to CURVE_BINS finer bins, for the budget curve. */
@@ -275,8 +274,8 @@ export async function analyzeTickets(
             plan,
             opts.onDistributionPiece,
           );
-    // this thread waits on the workers meanwhile: the worst draw's winners, straight from the tickets
-    const worstWinners = countWinners(tickets, count, numbersOfRank(stats.worstRank));
+    // the worst draw's winners from the count tables (~100 lookups, not a pass over the tickets)
+    const worstWinners = [0, 0, 0, ...winnersFromTables(tables, numbersOfRank(stats.worstRank))];
     const sums = await grouping;
     await storing;
     clean = true;
@@ -374,14 +373,15 @@ function mergeStats(
     if (s.shift > shift) shift = s.shift;
   }
   const hist = new Float64Array(HIST_BINS);
-  for (const s of list) {
-    if (s.draws === 0) continue;
-    coarsen(s.hist, s.shift, shift);
-    for (let i = 0; i < HIST_BINS; i++) hist[i] = hist[i]! + s.hist[i]!;
-  }
   const width = 2 ** shift;
   const first = Math.floor(min / width);
   const last = Math.floor(max / width);
+  for (const s of list) {
+    if (s.draws === 0) continue;
+    coarsen(s.hist, s.shift, shift);
+    // every total lies in [min, max]: the bins outside are empty
+    for (let i = first; i <= last; i++) hist[i] = hist[i]! + s.hist[i]!;
+  }
   /** The fine histogram grouped into at most `wanted` bins of whole fine bins (still exact). */
   const grouped = (wanted: number) => {
     const n = last - first + 1;
