@@ -168,15 +168,13 @@ export async function countTables(
   );
   const distinct = ranks ? null : distinctTickets(tickets, count, buffers);
   await counting;
-  const { ticketRanks, ticketMult, maxC7 } =
-    distinct ?? distinctOfSorted(mergeSortedRuns(ranks!, bounds), buffers);
   addInto(c6, partial6.slice(1));
 
   // c5 from c6 in parts (each into its own table), c4 and c3 here
   const c5 = buffers.u32(n5);
   const partial5 = [c5, ...Array.from({ length: parts - 1 }, () => buffers.u32(n5))];
   const tops6 = splitTops(pool, parts, 6);
-  await plan.run(
+  const pushing = plan.run(
     partial5.map((to, i) => ({
       op: 'pushDown' as const,
       from: c6,
@@ -186,6 +184,10 @@ export async function countTables(
       tops: tops6[i]!,
     })),
   );
+  // the parts' sorted tickets merged here meanwhile
+  const { ticketRanks, ticketMult, maxC7 } =
+    distinct ?? distinctOfSorted(mergeSortedRuns(ranks!, bounds), buffers);
+  await pushing;
   addInto(c5, partial5.slice(1));
   divideCounts(c5, 5);
   const c4 = buffers.u32(BINOM[pool]![4]!);
