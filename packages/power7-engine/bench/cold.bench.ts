@@ -167,7 +167,7 @@ console.log(
 console.log(
   `file read, warm: one pass ${seconds(read.onePass)}, in byte ranges on 2 workers ${seconds(read.ranges)} (${(read.onePass / read.ranges).toFixed(2)}× faster)\n`,
 );
-// per round: the yardstick was measured in the same round (none for the tsx and services rows)
+// each row is timed once per round, next to that round's yardstick
 const perRound = (times: number[]) =>
   times.length === warmRuns.length ? median(times.map((t, i) => t / warmRuns[i]!)).toFixed(2) : '—';
 console.log('| what | median | runs | × yardstick | × yardstick of its round, median |');
