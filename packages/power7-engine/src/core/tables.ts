@@ -185,8 +185,7 @@ export async function countTables(
     })),
   );
   // the parts' sorted tickets merged here meanwhile
-  const { ticketRanks, ticketMult, maxC7 } =
-    distinct ?? distinctOfSorted(mergeSortedRuns(ranks!, bounds), buffers);
+  const { ticketRanks, ticketMult, maxC7 } = distinct ?? distinctOfRuns(ranks!, bounds, buffers);
   await pushing;
   addInto(c5, partial5.slice(1));
   divideCounts(c5, 5);
@@ -390,6 +389,39 @@ function distinctTickets(
   }
   radixSort27(ranks);
   return distinctOfSorted(ranks, buffers);
+}
+
+/**
+ * The distinct ranks of the sorted runs ranks[bounds[i], bounds[i+1]) with their multiplicities: the
+ * last run merged with the others and de-duplicated in one pass (the main thread waits on it).
+ */
+function distinctOfRuns(
+  ranks: Uint32Array,
+  bounds: number[],
+  buffers: SharedBufferLease,
+): { ticketRanks: Uint32Array; ticketMult: Uint32Array; maxC7: number } {
+  const x = mergeSortedRuns(ranks, bounds.slice(0, -1));
+  const y = ranks.subarray(bounds.at(-2)!, bounds.at(-1)!);
+  const values = new Uint32Array(x.length + y.length);
+  const mult = new Uint32Array(x.length + y.length);
+  let i = 0;
+  let j = 0;
+  let d = -1;
+  let previous = -1;
+  while (i < x.length || j < y.length) {
+    const v = j >= y.length || (i < x.length && x[i]! <= y[j]!) ? x[i++]! : y[j++]!;
+    if (v !== previous) {
+      values[++d] = v;
+      previous = v;
+    }
+    mult[d]!++;
+  }
+  const distinct = d + 1;
+  const ticketRanks = buffers.u32(distinct, false);
+  ticketRanks.set(values.subarray(0, distinct));
+  const ticketMult = buffers.u32(distinct, false);
+  ticketMult.set(mult.subarray(0, distinct));
+  return { ticketRanks, ticketMult, maxC7: maxOf(ticketMult) };
 }
 
 /** Sorted runs ranks[bounds[i], bounds[i+1]) merged into one ascending array (one run a time). */
