@@ -49,6 +49,8 @@ export type BuildOp =
       c6: Uint32Array;
       ranks?: Uint32Array;
     }
+  /** The distinct tickets whose rank is in one value range (see `DistinctPiece`). */
+  | DistinctPiece
   /** Scatter the (k+1)-set counts whose largest number is in `tops` onto their k-subsets. */
   | { op: 'pushDown'; from: Uint32Array; to: Uint32Array; k: number; pool: number; tops: number[] }
   /** One zeta layer (see `zetaLayer`) for the k-sets whose largest number is in `tops`. */
@@ -68,6 +70,25 @@ export type BuildOp =
   /** After the scan: the draws of some top numbers grouped by histogram bin (`distribution.ts`). */
   | GroupOp;
 
+/**
+ * The distinct ranks in [lo, hi) of the sorted runs ranks[bounds[i], bounds[i+1]), merged, with their
+ * multiplicities, written to `outRanks` / `outMult` from `at` on (`at` = how many ranks of all runs
+ * lie below `lo`, so the pieces never overlap); the piece's count of distinct ranks and its largest
+ * multiplicity go to found[2·piece] and found[2·piece + 1].
+ */
+export interface DistinctPiece {
+  op: 'distinct';
+  ranks: Uint32Array;
+  bounds: number[];
+  lo: number;
+  hi: number;
+  at: number;
+  outRanks: Uint32Array;
+  outMult: Uint32Array;
+  found: Uint32Array;
+  piece: number;
+}
+
 /** Runs the pieces of one build step, possibly in parallel; resolves when all are done. */
 export type BuildRunner = (ops: BuildOp[]) => Promise<void>;
 
@@ -83,6 +104,7 @@ export function runBuildOp(op: BuildOp): void {
     countSixSubsets(op.tickets, op.from, op.to, op.c6, op.ranks);
     if (op.ranks) radixSort27(op.ranks);
   } else if (op.op === 'pushDown') pushDown(op.from, op.to, op.k, op.pool, op.tops);
+  else if (op.op === 'distinct') distinctPiece(op);
   else if (op.op === 'group') groupDraws(op);
   else zetaLayer(op.prev, op.c, op.beta, op.out, op.k, op.pool, op.tops, op.stride, op.offset);
 }
@@ -174,19 +196,18 @@ export async function countTables(
   const c5 = buffers.u32(n5);
   const partial5 = [c5, ...Array.from({ length: parts - 1 }, () => buffers.u32(n5))];
   const tops6 = splitTops(pool, parts, 6);
-  const pushing = plan.run(
-    partial5.map((to, i) => ({
-      op: 'pushDown' as const,
-      from: c6,
-      to,
-      k: 5,
-      pool,
-      tops: tops6[i]!,
-    })),
-  );
-  // the parts' sorted tickets merged here meanwhile
-  const { ticketRanks, ticketMult, maxC7 } = distinct ?? distinctOfRuns(ranks!, bounds, buffers);
-  await pushing;
+  const pushes: BuildOp[] = partial5.map((to, i) => ({
+    op: 'pushDown' as const,
+    from: c6,
+    to,
+    k: 5,
+    pool,
+    tops: tops6[i]!,
+  }));
+  // with it, the parts' sorted tickets merged and de-duplicated in value ranges (piece i after push i)
+  const pieces = ranks ? distinctPieces(ranks, bounds, buffers) : [];
+  await plan.run([...pushes, ...pieces]);
+  const { ticketRanks, ticketMult, maxC7 } = distinct ?? joinDistinctPieces(pieces, buffers);
   addInto(c5, partial5.slice(1));
   divideCounts(c5, 5);
   const c4 = buffers.u32(BINOM[pool]![4]!);
@@ -392,44 +413,90 @@ function distinctTickets(
 }
 
 /**
- * The distinct ranks of the sorted runs ranks[bounds[i], bounds[i+1]) with their multiplicities: the
- * last run merged with the others and de-duplicated in one pass (the main thread waits on it).
+ * The pieces that de-duplicate the sorted runs ranks[bounds[i], bounds[i+1]) on the workers, one per
+ * run, split at values of the first run (the runs hold random shares of the tickets, so the pieces
+ * come out about even).
  */
-function distinctOfRuns(
+function distinctPieces(
   ranks: Uint32Array,
   bounds: number[],
   buffers: SharedBufferLease,
-): { ticketRanks: Uint32Array; ticketMult: Uint32Array; maxC7: number } {
-  const x = mergeSortedRuns(ranks, bounds.slice(0, -1));
-  const y = ranks.subarray(bounds.at(-2)!, bounds.at(-1)!);
-  const values = new Uint32Array(x.length + y.length);
-  const mult = new Uint32Array(x.length + y.length);
-  let i = 0;
-  let j = 0;
-  let d = -1;
-  let previous = -1;
-  while (i < x.length || j < y.length) {
-    const v = j >= y.length || (i < x.length && x[i]! <= y[j]!) ? x[i++]! : y[j++]!;
-    if (v !== previous) {
-      values[++d] = v;
-      previous = v;
-    }
-    mult[d]!++;
-  }
-  const distinct = d + 1;
-  const ticketRanks = buffers.u32(distinct, false);
-  ticketRanks.set(values.subarray(0, distinct));
-  const ticketMult = buffers.u32(distinct, false);
-  ticketMult.set(mult.subarray(0, distinct));
-  return { ticketRanks, ticketMult, maxC7: maxOf(ticketMult) };
+): DistinctPiece[] {
+  const parts = bounds.length - 1;
+  const first = ranks.subarray(bounds[0]!, bounds[1]!);
+  const cuts = [0];
+  for (let j = 1; j < parts; j++)
+    cuts.push(first.length > 0 ? first[Math.floor((first.length * j) / parts)]! : 0);
+  cuts.push(2 ** 27);
+  const outRanks = buffers.u32(ranks.length, false);
+  const outMult = buffers.u32(ranks.length, false);
+  const found = buffers.u32(2 * parts);
+  return Array.from({ length: parts }, (_, piece) => {
+    let at = 0;
+    for (let i = 0; i < parts; i++)
+      at += firstTicketAtLeast(ranks.subarray(bounds[i]!, bounds[i + 1]!), cuts[piece]!);
+    return {
+      op: 'distinct' as const,
+      ranks,
+      bounds,
+      lo: cuts[piece]!,
+      hi: cuts[piece + 1]!,
+      at,
+      outRanks,
+      outMult,
+      found,
+      piece,
+    };
+  });
 }
 
-/** Sorted runs ranks[bounds[i], bounds[i+1]) merged into one ascending array (one run a time). */
-function mergeSortedRuns(ranks: Uint32Array, bounds: number[]): Uint32Array {
-  let merged = ranks.subarray(bounds[0]!, bounds[1]!);
-  for (let i = 1; i + 1 < bounds.length; i++)
-    merged = mergeTwo(merged, ranks.subarray(bounds[i]!, bounds[i + 1]!));
-  return merged;
+function distinctPiece(op: DistinctPiece): void {
+  const { ranks, bounds, lo, hi, at, outRanks, outMult } = op;
+  let merged: Uint32Array = new Uint32Array(0);
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const run = ranks.subarray(bounds[i]!, bounds[i + 1]!);
+    const inRange = run.subarray(firstTicketAtLeast(run, lo), firstTicketAtLeast(run, hi));
+    merged = i === 0 ? inRange : mergeTwo(merged, inRange);
+  }
+  let d = at - 1;
+  let previous = -1;
+  let most = 0;
+  for (let k = 0; k < merged.length; k++) {
+    const v = merged[k]!;
+    if (v !== previous) {
+      outRanks[++d] = v;
+      outMult[d] = 0;
+      previous = v;
+    }
+    const m = ++outMult[d]!;
+    if (m > most) most = m;
+  }
+  op.found[2 * op.piece] = d + 1 - at;
+  op.found[2 * op.piece + 1] = most;
+}
+
+/** The distinct tickets from the pieces' outputs, in value order. */
+function joinDistinctPieces(
+  pieces: DistinctPiece[],
+  buffers: SharedBufferLease,
+): { ticketRanks: Uint32Array; ticketMult: Uint32Array; maxC7: number } {
+  const found = pieces[0]!.found;
+  let distinct = 0;
+  let maxC7 = 0;
+  for (const { piece } of pieces) {
+    distinct += found[2 * piece]!;
+    maxC7 = Math.max(maxC7, found[2 * piece + 1]!);
+  }
+  const ticketRanks = buffers.u32(distinct, false);
+  const ticketMult = buffers.u32(distinct, false);
+  let written = 0;
+  for (const { at, outRanks, outMult, piece } of pieces) {
+    const n = found[2 * piece]!;
+    ticketRanks.set(outRanks.subarray(at, at + n), written);
+    ticketMult.set(outMult.subarray(at, at + n), written);
+    written += n;
+  }
+  return { ticketRanks, ticketMult, maxC7 };
 }
 
 function mergeTwo(x: Uint32Array, y: Uint32Array): Uint32Array {
