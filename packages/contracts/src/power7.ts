@@ -1,33 +1,35 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, paginatedSchema } from './list-query';
 import { multiLineText, singleLineText } from './text';
+import {
+  DEFAULT_POOL,
+  INSIGHT_MAX_BUDGETS,
+  INSIGHT_MAX_RANGES,
+  MAX_AMOUNT,
+  MAX_POOL,
+  MIN_POOL,
+  SORT_KEYS,
+} from './power7-limits';
 
 /**
  * The Power 7 service's requests and answers, shared by the service (validation, OpenAPI) and the
- * web app (forms, types). The game's limits live here too, so the engine, the service and the
- * browser apply the same numbers.
+ * web app (forms, types). The game's limits (`power7-limits.ts`, re-exported here) are shared too,
+ * so the engine, the service and the browser apply the same numbers.
  */
 
-export const MIN_POOL = 8;
-export const MAX_POOL = 49;
-export const DEFAULT_POOL = 35;
-/** Largest amount accepted (currency units); keeps minor-unit arithmetic far inside 2^53. */
-export const MAX_AMOUNT = 1e12;
-
-export const MATCH_TYPES = [3, 4, 5, 6, 7] as const;
-export type MatchTypeNumber = (typeof MATCH_TYPES)[number];
-
-/** What the qualifying draws can be sorted by. */
-export const SORT_KEYS = [
-  'totalPayout',
-  'combo',
-  'winners3',
-  'winners4',
-  'winners5',
-  'winners6',
-  'winners7',
-] as const;
-export type DrawSortKey = (typeof SORT_KEYS)[number];
+export {
+  DEFAULT_POOL,
+  type DrawSortKey,
+  INSIGHT_MAX_BUDGETS,
+  INSIGHT_MAX_RANGES,
+  MATCH_TYPES,
+  type MatchTypeNumber,
+  MAX_AMOUNT,
+  MAX_POOL,
+  MIN_POOL,
+  QUANTILE_KEYS,
+  SORT_KEYS,
+} from './power7-limits';
 
 const num = z.number();
 
@@ -444,10 +446,6 @@ const amountNumber = z
   .max(MAX_AMOUNT)
   .refine(hasAtMostTwoDecimals, 'An amount may have at most two decimals.');
 
-/** Most budgets and ranges one insight question may hold. */
-export const INSIGHT_MAX_BUDGETS = 50;
-export const INSIGHT_MAX_RANGES = 20;
-
 /** `POST /api/insight/`: exact budget questions over every draw of a finished session. */
 export const insightBodySchema = z.strictObject({
   session: z.string().min(1).max(100).optional(),
@@ -463,9 +461,6 @@ export const insightBodySchema = z.strictObject({
     .optional(),
 });
 export type InsightBody = z.input<typeof insightBodySchema>;
-
-/** Quantile q: the smallest total T such that at least q % of draws have a total ≤ T. */
-export const QUANTILE_KEYS = ['50', '90', '95', '99', '99.9'] as const;
 
 export const insightAnswerSchema = z.object({
   /** Every draw is equally likely: shares and probabilities are counts over all of them. */

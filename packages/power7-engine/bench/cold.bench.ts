@@ -1,5 +1,6 @@
 /**
- * Cold-path benchmark (issue #17): `npm run bench:cold [-- --tickets 1000000] [-- --runs 3]`.
+ * Cold-path benchmark (issue #17): `npm run bench:cold [-- --tickets 1000000] [-- --runs 3]
+ * [-- --cli-only] [-- --before <another build's dist/cli.mjs>]`.
  *
  * Measures, in one run on this machine, what a user waits for around the engine, next to a yardstick:
  * - yardstick: the engine's own warm build + scan of the file (in this process, tickets in memory,
@@ -8,6 +9,8 @@
  *   through tsx (what `npm run power7` ran before the services were compiled);
  * - both services from start until both answer `/api/ready/`: compiled bundles and tsx.
  * Prints medians, the ratios to the yardstick and the load average (the machine is shared).
+ * `--cli-only`: the compiled CLI alone (no tsx, no services). `--before`: another build of the CLI
+ * (e.g. of a `git worktree` of main), timed in turn with this one, for a before/after in one run.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readCustomerFile } from '../src/reading/customer-file';
 import { generateTickets, writeCustomerCsv } from './generate';
-import { engineYardstick, median } from './yardstick';
+import { median, yardstickTimer } from './yardstick';
 
 const root = resolve(import.meta.dirname, '../../..');
 const arg = (name: string, fallback: number) => {
@@ -24,6 +27,9 @@ const arg = (name: string, fallback: number) => {
 };
 const TICKETS = arg('tickets', 1_000_000);
 const RUNS = arg('runs', 3);
+const CLI_ONLY = process.argv.includes('--cli-only');
+const beforeAt = process.argv.indexOf('--before');
+const BEFORE = beforeAt >= 0 ? resolve(process.argv[beforeAt + 1]!) : null;
 const POOL = 35;
 const PAYOUTS = { 3: 1, 4: 5, 5: 50, 6: 500, 7: 5000 } as const;
 const BUDGET = 270_000;
@@ -115,42 +121,59 @@ if (!existsSync(file)) await writeCustomerCsv(file, generateTickets(TICKETS, POO
 spawnSync(process.execPath, ['scripts/build-services.mjs'], { cwd: root, stdio: 'inherit' });
 
 const load = loadavg()[0]!;
-const warm = await engineYardstick(file, {
+// the workers stay started: the warm reads below use them
+const yardstick = await yardstickTimer(file, {
   pool: POOL,
   payouts: PAYOUTS,
   budget: { type: 'fixed', budget: BUDGET },
-  runs: RUNS,
-  keepWorkers: true, // the warm reads below use them
 });
 const read = await readTimes(file);
+const warmRuns: number[] = [];
+const warmLeanRuns: number[] = [];
+const cliBefore: number[] = [];
 const cliCompiled: number[] = [];
 const cliTsx: number[] = [];
 const startCompiled: number[] = [];
 const startTsx: number[] = [];
 for (let i = 0; i < RUNS; i++) {
   // Interleaved, so drift on the shared machine falls on both sides.
+  // each round measures the yardstick too, so the ratio compares the same minutes
+  warmRuns.push(await yardstick.time());
+  warmLeanRuns.push(await yardstick.time(true));
+  if (BEFORE) cliBefore.push(timeCli([BEFORE], file));
   cliCompiled.push(timeCli(['packages/power7-engine/dist/cli.mjs'], file));
+  if (CLI_ONLY) continue;
   cliTsx.push(timeCli(['--import', 'tsx', 'packages/power7-engine/src/cli/main.ts'], file));
   startCompiled.push(await timeStart(true));
   startTsx.push(await timeStart(false));
 }
+const warm = median(warmRuns);
 const rows: [string, number[]][] = [
+  ['yardstick: engine warm build + scan, 2 workers, tickets in memory', warmRuns],
+  ['the same, as the CLI analyses (no draw recorded, best 20 kept)', warmLeanRuns],
+  ...(BEFORE ? [[`CLI cold, compiled, before (${BEFORE})`, cliBefore] as [string, number[]]] : []),
   ['CLI cold, compiled (file read included)', cliCompiled],
-  ['CLI cold, tsx from sources', cliTsx],
-  ['both services start → ready, compiled', startCompiled],
-  ['both services start → ready, tsx', startTsx],
+  ...(CLI_ONLY
+    ? []
+    : ([
+        ['CLI cold, tsx from sources', cliTsx],
+        ['both services start → ready, compiled', startCompiled],
+        ['both services start → ready, tsx', startTsx],
+      ] as [string, number[]][])),
 ];
 console.log(
   `\nP=${POOL}, ${TICKETS.toLocaleString('en')} tickets, ${RUNS} runs, load average ${load.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
 );
-console.log(`yardstick: engine warm build + scan ${seconds(warm)}`);
 console.log(
   `file read, warm: one pass ${seconds(read.onePass)}, in byte ranges on 2 workers ${seconds(read.ranges)} (${(read.onePass / read.ranges).toFixed(2)}× faster)\n`,
 );
-console.log('| what | median | runs | × yardstick |');
-console.log('|---|---|---|---|');
+// each row is timed once per round, next to that round's yardstick
+const perRound = (times: number[]) =>
+  times.length === warmRuns.length ? median(times.map((t, i) => t / warmRuns[i]!)).toFixed(2) : '—';
+console.log('| what | median | runs | × yardstick | × yardstick of its round, median |');
+console.log('|---|---|---|---|---|');
 for (const [what, times] of rows)
   console.log(
-    `| ${what} | ${seconds(median(times))} | ${times.map(seconds).join(' / ')} | ${(median(times) / warm).toFixed(2)} |`,
+    `| ${what} | ${seconds(median(times))} | ${times.map(seconds).join(' / ')} | ${(median(times) / warm).toFixed(2)} | ${perRound(times)} |`,
   );
 process.exit(0);

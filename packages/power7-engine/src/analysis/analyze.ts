@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { EngineError, throwIfAborted } from '../core/errors';
+import { EngineError, invariant, throwIfAborted } from '../core/errors';
 import {
   type Budget,
   type Payouts,
@@ -10,15 +10,18 @@ import {
   validateBudget,
   validatePayouts,
   validatePool,
+  type WinnerCounts,
 } from '../core/model';
 import {
   coarsen,
+  compareTopDraws,
   HIST_BINS,
   scanTops,
   countWidth,
   type ScanChunk,
   type ScanParams,
   type ScanStats,
+  type TopDraw,
 } from '../core/scan';
 import {
   addTierTables,
@@ -28,13 +31,14 @@ import {
   INLINE_BUILD,
   splitTops,
   type CountTables,
+  type Tables,
+  winnersFromTables,
 } from '../core/tables';
 import { SharedBufferLease, tableBufferPool } from '../core/shared-buffers';
 import { groupDistribution, type DistributionIndex, type ScannedPart } from './distribution';
 import type { GroupedColumn } from '../core/distribution-group';
 import type { QualifyingTable } from '../core/draw-query';
 import { deriveWeights, unitsToAmount, type Weights } from '../core/weights';
-import { countWinners } from './winners';
 import { buildOnWorkers, releaseWorkers, scanOnWorkers, takeWorkers } from '../parallel/workers';
 
 export { closeScanWorkers, prestartScanWorkers, startScanWorker } from '../parallel/workers';
@@ -79,6 +83,31 @@ export interface AnalyzeOptions {
   onCounts?: (counts: CountTables) => Promise<void>;
   /** Handed the qualifying draws as soon as the scan ends (while the distribution is grouped). */
   onScanned?: (table: QualifyingTable) => void;
+  /**
+   * Keep every qualifying draw with its winners (`table`, default true). False when only their number
+   * and the best `topDraws` are needed (the CLI): the scan then records nothing per draw and builds no
+   * per-tier tables, and `table` is empty.
+   */
+  keepDraws?: boolean;
+  /**
+   * How many of the best qualifying draws (highest total, ties by combo ascending: `queryDraws`'s
+   * first page) the workers keep while they scan, for `top` (default 0).
+   */
+  topDraws?: number;
+  /**
+   * Make the distribution index's exact per-bin sums (default true; budget insight needs them). False
+   * when only quantiles are asked (the CLI): the workers' pass over every draw is skipped, unless
+   * `onDistributionPiece` is set, and the index's `sumHigh` / `sumLow` are empty.
+   */
+  sumDistribution?: boolean;
+}
+
+/** One of the best qualifying draws (`AnalyzeOptions.topDraws`), winners from the count tables. */
+export interface TopDrawRow {
+  numbers: number[];
+  winners: WinnerCounts;
+  /** In units (see `Weights.unit`). */
+  total: number;
 }
 
 export interface AnalysisResult {
@@ -93,7 +122,7 @@ export interface AnalysisResult {
     mean: number;
     max: number;
     worstRank: number;
-    /** Winners of the worst draw per number of matches (index 0..7, 3..7 paid). */
+    /** Winners of the worst draw per match type, index 3..7 (0..2 unused, 0). */
     worstWinners: number[];
     histogram: { edges: number[]; counts: number[] };
     /** The same exact counts in up to CURVE_BINS finer bins, for the budget curve. */
@@ -106,6 +135,8 @@ export interface AnalysisResult {
    */
   distribution: { index: DistributionIndex; totals: Float64Array };
   jackpotDraws: number;
+  /** The best `topDraws` qualifying draws, best first. */
+  top: TopDrawRow[];
   timings: { buildMs: number; scanMs: number; totalMs: number; workers: number };
 }
 
@@ -149,10 +180,13 @@ export async function analyzeTickets(
     const tables = await foldTables(counts, weights, plan, buffers);
     throwIfAborted(signal);
     const mode = opts.countMode ?? 'auto';
+    const keepDraws = opts.keepDraws !== false;
+    // per-tier tables only when draws are recorded (they count each recorded draw's winners)
     if (
-      mode === 'dense' ||
-      (mode === 'auto' &&
-        estimateQualifyingShare(tables, weights.alpha[7]!, weights.lo, weights.hi) > 0.04)
+      keepDraws &&
+      (mode === 'dense' ||
+        (mode === 'auto' &&
+          estimateQualifyingShare(tables, weights.alpha[7]!, weights.lo, weights.hi) > 0.04))
     ) {
       await addTierTables(tables, plan, buffers);
     }
@@ -174,6 +208,8 @@ export async function analyzeTickets(
       widths,
       // every draw's total (not from the pool: it outlives this call, until written to disk)
       totals: new Float64Array(new SharedArrayBuffer(totalDraws * 8)),
+      record: keepDraws,
+      top: Math.max(0, Math.floor(opts.topDraws ?? 0)),
     };
     const chunks: ScanChunk[] = [];
     let statsList: ScanStats[];
@@ -227,16 +263,19 @@ export async function analyzeTickets(
       workers.length === 0
         ? [{ tops: split[0]!, hist: fine.counts }]
         : split.map((tops, i) => ({ tops, hist: statsList[i]!.hist }));
-    const grouping = groupDistribution(
-      params.totals,
-      fine.counts,
-      fine.shift,
-      parts,
-      plan,
-      opts.onDistributionPiece,
-    );
-    // this thread waits on the workers meanwhile: the worst draw's winners, straight from the tickets
-    const worstWinners = countWinners(tickets, count, numbersOfRank(stats.worstRank));
+    const grouping =
+      opts.sumDistribution === false && !opts.onDistributionPiece
+        ? Promise.resolve({ sumHigh: new Float64Array(0), sumLow: new Float64Array(0) })
+        : groupDistribution(
+            params.totals,
+            fine.counts,
+            fine.shift,
+            parts,
+            plan,
+            opts.onDistributionPiece,
+          );
+    // the worst draw's winners from the count tables (~100 lookups, not a pass over the tickets)
+    const worstWinners = [0, 0, 0, ...winnersFromTables(tables, numbersOfRank(stats.worstRank))];
     const sums = await grouping;
     await storing;
     clean = true;
@@ -244,7 +283,7 @@ export async function analyzeTickets(
       pool,
       tickets: count,
       draws: totalDraws,
-      qualified: table.length,
+      qualified: statsList.reduce((n, st) => n + st.qualified, 0),
       weights,
       stats: { ...stats, worstWinners },
       table,
@@ -259,6 +298,11 @@ export async function analyzeTickets(
         totals: params.totals,
       },
       jackpotDraws: tables.ticketRanks.length,
+      top: statsList
+        .flatMap((st) => st.top)
+        .sort(compareTopDraws)
+        .slice(0, params.top)
+        .map((d) => topDrawRow(tables, weights, d)),
       timings: {
         buildMs: tBuilt - t0,
         scanMs: tScanned - tBuilt,
@@ -273,6 +317,16 @@ export async function analyzeTickets(
     // only after a clean finish is no worker writing to the tables any more
     if (clean) buffers.release();
   }
+}
+
+/** A kept draw with its winners per match type, counted from the tables (`winnersFromTables`). */
+function topDrawRow(tables: Tables, weights: Weights, d: TopDraw): TopDrawRow {
+  const numbers = numbersOfRank(d.rank);
+  const e = winnersFromTables(tables, numbers);
+  let total = 0;
+  for (let m = 3; m <= PICK; m++) total += weights.w[m]! * e[m - 3]!;
+  invariant(total === d.total, 'winners disagree with the scanned total');
+  return { numbers, winners: { 3: e[0]!, 4: e[1]!, 5: e[2]!, 6: e[3]!, 7: e[4]! }, total };
 }
 
 /**
@@ -319,14 +373,15 @@ function mergeStats(
     if (s.shift > shift) shift = s.shift;
   }
   const hist = new Float64Array(HIST_BINS);
-  for (const s of list) {
-    if (s.draws === 0) continue;
-    coarsen(s.hist, s.shift, shift);
-    for (let i = 0; i < HIST_BINS; i++) hist[i] = hist[i]! + s.hist[i]!;
-  }
   const width = 2 ** shift;
   const first = Math.floor(min / width);
   const last = Math.floor(max / width);
+  for (const s of list) {
+    if (s.draws === 0) continue;
+    coarsen(s.hist, s.shift, shift);
+    // every total lies in [min, max]: the bins outside are empty
+    for (let i = first; i <= last; i++) hist[i] = hist[i]! + s.hist[i]!;
+  }
   /** The fine histogram grouped into at most `wanted` bins of whole fine bins (still exact). */
   const grouped = (wanted: number) => {
     const n = last - first + 1;

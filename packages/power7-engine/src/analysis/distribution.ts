@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { QUANTILE_KEYS } from '@pa/contracts/power7';
+import { QUANTILE_KEYS } from '@pa/contracts/power7-limits';
 import {
   drawBytes,
   groupedColumn,
@@ -7,6 +7,7 @@ import {
   type GroupedColumn,
   type GroupOp,
 } from '../core/distribution-group';
+import { invariant } from '../core/errors';
 import { HIST_BINS } from '../core/scan';
 import type { BuildPlan } from '../core/tables';
 
@@ -26,7 +27,10 @@ export interface DistributionIndex {
   unit: number;
   /** Draws per bin. */
   counts: Float64Array;
-  /** Σ of the totals per bin in units, split so each part stays exact: high·2^26 + low. */
+  /**
+   * Σ of the totals per bin in units, split so each part stays exact: high·2^26 + low. Empty when the
+   * analysis made no sums (`AnalyzeOptions.sumDistribution` false): quantiles only, no `atMost`.
+   */
   sumHigh: Float64Array;
   sumLow: Float64Array;
 }
@@ -121,16 +125,37 @@ function pieceBins(starts: Float64Array, width: number, maxBytes: number): [numb
   return out;
 }
 
-/** Bins read from `totals` in any order: a pass over them per bin (for a handful of reads). */
+/**
+ * Bins read from `totals` in any order (for a handful of reads): the bins asked for in one turn of
+ * the event loop (e.g. every quantile's, `quantiles`) come from one pass over the totals.
+ */
 export function scannedBins(totals: Float64Array, shift: number): BinReader {
   const inverse = 2 ** -shift;
-  return (bin) => {
-    const found: number[] = [];
+  let asked = new Map<number, { resolve: (bin: Float64Array) => void }[]>();
+  const pass = () => {
+    const wanted = asked;
+    asked = new Map();
+    const bins = [...wanted.keys()];
+    // bin → 1 + its place in `bins` (a typed lookup: a Map per total is ~10× slower)
+    const slot = new Uint32Array(HIST_BINS);
+    bins.forEach((bin, i) => (slot[bin] = i + 1));
+    const found: number[][] = bins.map(() => []);
     for (let k = 0; k < totals.length; k++) {
-      if (Math.floor(totals[k]! * inverse) === bin) found.push(totals[k]!);
+      const at = slot[Math.floor(totals[k]! * inverse)]!;
+      if (at > 0) found[at - 1]!.push(totals[k]!);
     }
-    return Promise.resolve(Float64Array.from(found));
+    bins.forEach((bin, i) => {
+      const values = Float64Array.from(found[i]!);
+      for (const w of wanted.get(bin)!) w.resolve(values);
+    });
   };
+  return (bin) =>
+    new Promise((resolve) => {
+      if (asked.size === 0) setImmediate(pass);
+      const waiting = asked.get(bin) ?? [];
+      waiting.push({ resolve });
+      asked.set(bin, waiting);
+    });
 }
 
 /** Where bin `i`'s totals start in the grouped array (the draws of the bins before it). */
@@ -150,7 +175,7 @@ interface Below {
 export class DistributionQuery {
   private readonly starts: Float64Array;
   /** Σ of the totals of the bins before i, exactly. */
-  private readonly sumsBefore: bigint[];
+  private sums: bigint[] | null = null;
   private readonly bins = new Map<number, Promise<Float64Array>>();
 
   constructor(
@@ -158,14 +183,21 @@ export class DistributionQuery {
     private readonly readBin: BinReader,
   ) {
     this.starts = binStarts(index.counts);
-    this.sumsBefore = [0n];
+  }
+
+  /** Σ of the totals of the bins before i, made on first use (quantiles need none). */
+  private get sumsBefore(): bigint[] {
+    if (this.sums) return this.sums;
+    const { counts, sumHigh, sumLow } = this.index;
+    invariant(sumHigh.length === HIST_BINS, 'the distribution was analysed without its sums');
+    const sums = [0n];
     let sum = 0n;
     for (let i = 0; i < HIST_BINS; i++) {
-      if (index.counts[i]! > 0) {
-        sum += BigInt(index.sumHigh[i]!) * BigInt(SPLIT) + BigInt(index.sumLow[i]!);
-      }
-      this.sumsBefore.push(sum);
+      if (counts[i]! > 0) sum += BigInt(sumHigh[i]!) * BigInt(SPLIT) + BigInt(sumLow[i]!);
+      sums.push(sum);
     }
+    this.sums = sums;
+    return sums;
   }
 
   /** Bins read once per query object (a request), however many budgets fall in them. */
@@ -292,11 +324,15 @@ export async function rangeInsight(
 export async function quantiles(query: DistributionQuery): Promise<Quantiles> {
   const { draws, unit } = query.index;
   const out = {} as Quantiles;
-  for (const q of QUANTILE_KEYS) {
-    // ⌈q·N/100⌉ in integers (q has one decimal)
-    const k = Number((BigInt(Math.round(Number(q) * 10)) * BigInt(draws) + 999n) / 1000n);
-    out[q] = amount(await query.kth(Math.max(1, k)), unit);
-  }
+  // asked all at once: a reader may fetch the bins together (`scannedBins`: one pass)
+  const values = await Promise.all(
+    QUANTILE_KEYS.map((q) => {
+      // ⌈q·N/100⌉ in integers (q has one decimal)
+      const k = Number((BigInt(Math.round(Number(q) * 10)) * BigInt(draws) + 999n) / 1000n);
+      return query.kth(Math.max(1, k));
+    }),
+  );
+  QUANTILE_KEYS.forEach((q, i) => (out[q] = amount(values[i]!, unit)));
   return out;
 }
 

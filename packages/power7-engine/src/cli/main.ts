@@ -18,11 +18,12 @@ import { parseArgs } from 'node:util';
 import { analyzeTickets, prestartScanWorkers } from '../analysis/analyze';
 import { DistributionQuery, quantiles, scannedBins } from '../analysis/distribution';
 import { readCustomerFile } from '../reading/customer-file';
-import { queryDraws } from '../core/draw-query';
+import { unitsToAmount } from '../core/weights';
 import { EngineError } from '../core/errors';
 import {
   type Budget,
   DEFAULT_POOL,
+  formatCombo,
   MATCH_TYPES,
   type MatchType,
   type Payouts,
@@ -147,12 +148,18 @@ async function analyzeCommand(argv: string[]): Promise<void> {
     budget,
     ...(workers ? { workers } : {}),
     onProgress: (p) => bar.update(p.phase, p.fraction),
+    // only the best 20 are printed: kept by the workers as they scan, no draw recorded
+    keepDraws: false,
+    topDraws: 20,
+    // quantiles only: no per-bin sums
+    sumDistribution: false,
   });
   bar.done();
-  const top = queryDraws(
-    { pool, table: res.table, w: res.weights.w, unit: res.weights.unit },
-    { pageSize: 20, sort: { by: 'totalPayout', direction: 'desc' } },
-  ).items.map((d) => ({ combo: d.combo, winners: d.winners, totalPayout: d.totalPayout }));
+  const top = res.top.map((d) => ({
+    combo: formatCombo(d.numbers),
+    winners: d.winners,
+    totalPayout: unitsToAmount(d.total, res.weights.unit),
+  }));
   const { index, totals } = res.distribution;
   const out = {
     pool,

@@ -4,7 +4,7 @@ import { BINOM, formatCombo, MATCH_TYPES, type MatchType, type WinnerCounts } fr
 import { unitsToAmount } from './weights';
 
 import { csvRow } from '@pa/contracts/csv';
-import { SORT_KEYS, type DrawSortKey } from '@pa/contracts/power7';
+import { SORT_KEYS, type DrawSortKey } from '@pa/contracts/power7-limits';
 
 /**
  * The qualifying draws in ascending colex rank, column-wise and chunked (no single huge allocation):

@@ -1,4 +1,4 @@
-import { DEFAULT_POOL, MAX_AMOUNT, MAX_POOL, MIN_POOL } from '@pa/contracts/power7';
+import { DEFAULT_POOL, MAX_AMOUNT, MAX_POOL, MIN_POOL } from '@pa/contracts/power7-limits';
 import { EngineError } from './errors';
 
 /** How many numbers a ticket and a draw hold. */

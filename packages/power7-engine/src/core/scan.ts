@@ -18,6 +18,13 @@ export interface ScanParams {
    * the exact distribution every budget question is answered from (`distribution.ts`).
    */
   totals: Float64Array;
+  /**
+   * Keep the qualifying draws with their winners per match type (`ScanChunk`s); false when the caller
+   * needs only how many qualify and the best few (`top`), as the CLI: no per-draw recording then.
+   */
+  record: boolean;
+  /** How many of the best qualifying draws to keep (highest total, ties by combo ascending); 0: none. */
+  top: number;
 }
 
 /** Qualifying draws of one top number (largest element `g`, 0-based), in ascending colex rank. */
@@ -55,6 +62,74 @@ export interface ScanStats {
   /** Fine histogram: hist[i] = draws with total in [i·2^shift, (i+1)·2^shift). */
   hist: Uint32Array;
   shift: number;
+  /** The best `ScanParams.top` qualifying draws of this scan, best first. */
+  top: TopDraw[];
+}
+
+/** One of the best qualifying draws: its colex rank, its total in units and its lexicographic key. */
+export interface TopDraw {
+  rank: number;
+  total: number;
+  lex: number;
+}
+
+/** Best first: the higher total, then the smaller lexicographic key (combo ascending). */
+export function compareTopDraws(x: TopDraw, y: TopDraw): number {
+  return y.total - x.total || x.lex - y.lex;
+}
+
+/**
+ * The best `size` qualifying draws seen so far, kept sorted best first (`size` is small, e.g. 20: an
+ * insertion costs at most `size` moves, and after the first few thousand draws almost no draw is good
+ * enough to enter). `floor` is the total a draw must reach to be offered.
+ */
+class TopDraws {
+  readonly ranks: Float64Array;
+  readonly totals: Float64Array;
+  readonly lexes: Float64Array;
+  length = 0;
+  /** Totals below this cannot enter; +∞ when nothing is kept. */
+  floor: number;
+
+  constructor(readonly size: number) {
+    this.ranks = new Float64Array(size);
+    this.totals = new Float64Array(size);
+    this.lexes = new Float64Array(size);
+    this.floor = size > 0 ? -Infinity : Infinity;
+  }
+
+  /** Offers a draw whose total is ≥ `floor`; returns the new floor. */
+  offer(total: number, lex: number, rank: number): number {
+    const { ranks, totals, lexes, size } = this;
+    let at = this.length;
+    while (
+      at > 0 &&
+      (totals[at - 1]! < total || (totals[at - 1] === total && lexes[at - 1]! > lex))
+    )
+      at--;
+    if (at < size) {
+      const last = Math.min(this.length, size - 1);
+      for (let i = last; i > at; i--) {
+        ranks[i] = ranks[i - 1]!;
+        totals[i] = totals[i - 1]!;
+        lexes[i] = lexes[i - 1]!;
+      }
+      ranks[at] = rank;
+      totals[at] = total;
+      lexes[at] = lex;
+      if (this.length < size) this.length++;
+    }
+    if (this.length === size) this.floor = totals[size - 1]!;
+    return this.floor;
+  }
+
+  list(): TopDraw[] {
+    return Array.from({ length: this.length }, (_, i) => ({
+      rank: this.ranks[i]!,
+      total: this.totals[i]!,
+      lex: this.lexes[i]!,
+    }));
+  }
 }
 
 /** Where a scan hands its qualifying draws (one chunk at a time) and reports progress. */
@@ -378,11 +453,13 @@ function scanTop(
   lo: number,
   hi: number,
   st: RunningStats,
-  out: QualifyingWriter,
+  out: QualifyingWriter | null,
+  best: TopDraws,
   o: Int32Array,
   totals: Float64Array,
 ): void {
   let { min, max, worstRank, worstLex, qualified, shift } = st;
+  let floor = best.floor;
   const hist = st.hist;
   let invWidth = 2 ** -shift; // exact
   let limit = HIST_BINS * 2 ** shift; // totals below fit the current resolution
@@ -460,7 +537,8 @@ function scanTop(
               hist[Math.floor(t * invWidth)]!++;
               if (t >= lo && t <= hi) {
                 qualified++;
-                out.add(r, a, c7, t, rO, b0, b1, b2, b3, b4, b5, o);
+                if (out !== null) out.add(r, a, c7, t, rO, b0, b1, b2, b3, b4, b5, o);
+                if (t >= floor) floor = best.offer(t, lexKey(a, o), r);
               }
             }
           }
@@ -489,11 +567,12 @@ export function scanTops(
   sink: ScanSink,
 ): ScanStats {
   const st = new RunningStats();
-  const out = new QualifyingWriter(tables, p.w, p.widths, sink);
+  const out = p.record ? new QualifyingWriter(tables, p.w, p.widths, sink) : null;
+  const best = new TopDraws(p.top);
   const outer = new Int32Array(6);
   for (const g of tops) {
     if (g < 6) continue;
-    out.startTop(g);
+    out?.startTop(g);
     scanTop(
       g,
       tables.y6,
@@ -504,10 +583,11 @@ export function scanTops(
       p.hi,
       st,
       out,
+      best,
       outer,
       p.totals,
     );
-    out.flush();
+    out?.flush();
     if (sink.progress(st.draws) === false) break;
   }
   return {
@@ -519,5 +599,6 @@ export function scanTops(
     worstLex: st.worstLex,
     hist: st.hist,
     shift: st.shift,
+    top: best.list(),
   };
 }

@@ -37,8 +37,20 @@ export interface Tables {
  * tickets are copied to a worker once per step).
  */
 export type BuildOp =
-  /** Colex-rank the 6-subsets of tickets [from, to) and count them into `c6`. */
-  | { op: 'count6'; tickets: Uint8Array; from: number; to: number; c6: Uint32Array }
+  /**
+   * Colex-rank the 6-subsets of tickets [from, to) and count them into `c6`; with `ranks`, also the
+   * tickets' own colex ranks, sorted ascending into `ranks` (to − from long).
+   */
+  | {
+      op: 'count6';
+      tickets: Uint8Array;
+      from: number;
+      to: number;
+      c6: Uint32Array;
+      ranks?: Uint32Array;
+    }
+  /** The distinct tickets whose rank is in one value range (see `DistinctPiece`). */
+  | DistinctPiece
   /** Scatter the (k+1)-set counts whose largest number is in `tops` onto their k-subsets. */
   | { op: 'pushDown'; from: Uint32Array; to: Uint32Array; k: number; pool: number; tops: number[] }
   /** One zeta layer (see `zetaLayer`) for the k-sets whose largest number is in `tops`. */
@@ -58,6 +70,25 @@ export type BuildOp =
   /** After the scan: the draws of some top numbers grouped by histogram bin (`distribution.ts`). */
   | GroupOp;
 
+/**
+ * The distinct ranks in [lo, hi) of the sorted runs ranks[bounds[i], bounds[i+1]), merged, with their
+ * multiplicities, written to `outRanks` / `outMult` from `at` on (`at` = how many ranks of all runs
+ * lie below `lo`, so the pieces never overlap); the piece's count of distinct ranks and its largest
+ * multiplicity go to found[2·piece] and found[2·piece + 1].
+ */
+export interface DistinctPiece {
+  op: 'distinct';
+  ranks: Uint32Array;
+  bounds: number[];
+  lo: number;
+  hi: number;
+  at: number;
+  outRanks: Uint32Array;
+  outMult: Uint32Array;
+  found: Uint32Array;
+  piece: number;
+}
+
 /** Runs the pieces of one build step, possibly in parallel; resolves when all are done. */
 export type BuildRunner = (ops: BuildOp[]) => Promise<void>;
 
@@ -69,8 +100,11 @@ export interface BuildPlan {
 
 /** Executes one build piece in the calling thread. */
 export function runBuildOp(op: BuildOp): void {
-  if (op.op === 'count6') countSixSubsets(op.tickets, op.from, op.to, op.c6);
-  else if (op.op === 'pushDown') pushDown(op.from, op.to, op.k, op.pool, op.tops);
+  if (op.op === 'count6') {
+    countSixSubsets(op.tickets, op.from, op.to, op.c6, op.ranks);
+    if (op.ranks) radixSort27(op.ranks);
+  } else if (op.op === 'pushDown') pushDown(op.from, op.to, op.k, op.pool, op.tops);
+  else if (op.op === 'distinct') distinctPiece(op);
   else if (op.op === 'group') groupDraws(op);
   else zetaLayer(op.prev, op.c, op.beta, op.out, op.k, op.pool, op.tops, op.stride, op.offset);
 }
@@ -141,16 +175,20 @@ export async function countTables(
   const partial6 = [c6, ...Array.from({ length: parts - 1 }, () => buffers.u32(n6))];
   // shared, so the workers read the tickets without a copy each
   const ticketsShared = parts > 1 ? buffers.copy(tickets.subarray(0, count * 7)) : tickets;
+  // split: each part also ranks and sorts its tickets, merged here; else sorted here meanwhile
+  const ranks = parts > 1 ? buffers.u32(count, false) : null;
+  const bounds = Array.from({ length: parts + 1 }, (_, i) => Math.floor((count * i) / parts));
   const counting = plan.run(
     partial6.map((table, i) => ({
       op: 'count6' as const,
       tickets: ticketsShared,
-      from: Math.floor((count * i) / parts),
-      to: Math.floor((count * (i + 1)) / parts),
+      from: bounds[i]!,
+      to: bounds[i + 1]!,
       c6: table,
+      ...(ranks ? { ranks: ranks.subarray(bounds[i]!, bounds[i + 1]!) } : {}),
     })),
   );
-  const { ticketRanks, ticketMult, maxC7 } = distinctTickets(tickets, count, buffers);
+  const distinct = ranks ? null : distinctTickets(tickets, count, buffers);
   await counting;
   addInto(c6, partial6.slice(1));
 
@@ -158,16 +196,18 @@ export async function countTables(
   const c5 = buffers.u32(n5);
   const partial5 = [c5, ...Array.from({ length: parts - 1 }, () => buffers.u32(n5))];
   const tops6 = splitTops(pool, parts, 6);
-  await plan.run(
-    partial5.map((to, i) => ({
-      op: 'pushDown' as const,
-      from: c6,
-      to,
-      k: 5,
-      pool,
-      tops: tops6[i]!,
-    })),
-  );
+  const pushes: BuildOp[] = partial5.map((to, i) => ({
+    op: 'pushDown' as const,
+    from: c6,
+    to,
+    k: 5,
+    pool,
+    tops: tops6[i]!,
+  }));
+  // with it, the parts' sorted tickets merged and de-duplicated in value ranges (piece i after push i)
+  const pieces = ranks ? distinctPieces(ranks, bounds, buffers) : [];
+  await plan.run([...pushes, ...pieces]);
+  const { ticketRanks, ticketMult, maxC7 } = distinct ?? joinDistinctPieces(pieces, buffers);
   addInto(c5, partial5.slice(1));
   divideCounts(c5, 5);
   const c4 = buffers.u32(BINOM[pool]![4]!);
@@ -297,7 +337,13 @@ function addInto(target: Uint32Array, partials: Uint32Array[]): void {
  * Counts the 6-subsets of tickets [from, to) into c6 (7 increments per ticket). Dropping element j
  * shifts the later ones down one position, so each subset's rank is a sum of precomputed terms.
  */
-function countSixSubsets(tickets: Uint8Array, from: number, to: number, c6: Uint32Array): void {
+function countSixSubsets(
+  tickets: Uint8Array,
+  from: number,
+  to: number,
+  c6: Uint32Array,
+  ranks: Uint32Array | undefined,
+): void {
   const b = BINOM;
   for (let t = from, p = from * 7; t < to; t++, p += 7) {
     const e0 = tickets[p]! - 1;
@@ -326,6 +372,8 @@ function countSixSubsets(tickets: Uint8Array, from: number, to: number, c6: Uint
     c6[k0 + k1 + k2 + k3 + j5 + j6]!++;
     c6[k0 + k1 + k2 + k3 + k4 + j6]!++;
     c6[k0 + k1 + k2 + k3 + k4 + k5]!++;
+    // the ticket's own rank: every number at its own position
+    if (ranks) ranks[t - from] = k0 + k1 + k2 + k3 + k4 + k5 + b[e6]![7]!;
   }
 }
 
@@ -361,6 +409,113 @@ function distinctTickets(
       c[tickets[p + 6]! * 8 + 7]!;
   }
   radixSort27(ranks);
+  return distinctOfSorted(ranks, buffers);
+}
+
+/**
+ * The pieces that de-duplicate the sorted runs ranks[bounds[i], bounds[i+1]) on the workers, one per
+ * run, split at values of the first run (the runs hold random shares of the tickets, so the pieces
+ * come out about even).
+ */
+function distinctPieces(
+  ranks: Uint32Array,
+  bounds: number[],
+  buffers: SharedBufferLease,
+): DistinctPiece[] {
+  const parts = bounds.length - 1;
+  const first = ranks.subarray(bounds[0]!, bounds[1]!);
+  const cuts = [0];
+  for (let j = 1; j < parts; j++)
+    cuts.push(first.length > 0 ? first[Math.floor((first.length * j) / parts)]! : 0);
+  cuts.push(2 ** 27);
+  const outRanks = buffers.u32(ranks.length, false);
+  const outMult = buffers.u32(ranks.length, false);
+  const found = buffers.u32(2 * parts);
+  return Array.from({ length: parts }, (_, piece) => {
+    let at = 0;
+    for (let i = 0; i < parts; i++)
+      at += firstTicketAtLeast(ranks.subarray(bounds[i]!, bounds[i + 1]!), cuts[piece]!);
+    return {
+      op: 'distinct' as const,
+      ranks,
+      bounds,
+      lo: cuts[piece]!,
+      hi: cuts[piece + 1]!,
+      at,
+      outRanks,
+      outMult,
+      found,
+      piece,
+    };
+  });
+}
+
+function distinctPiece(op: DistinctPiece): void {
+  const { ranks, bounds, lo, hi, at, outRanks, outMult } = op;
+  let merged: Uint32Array = new Uint32Array(0);
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const run = ranks.subarray(bounds[i]!, bounds[i + 1]!);
+    const inRange = run.subarray(firstTicketAtLeast(run, lo), firstTicketAtLeast(run, hi));
+    merged = i === 0 ? inRange : mergeTwo(merged, inRange);
+  }
+  let d = at - 1;
+  let previous = -1;
+  let most = 0;
+  for (let k = 0; k < merged.length; k++) {
+    const v = merged[k]!;
+    if (v !== previous) {
+      outRanks[++d] = v;
+      outMult[d] = 0;
+      previous = v;
+    }
+    const m = ++outMult[d]!;
+    if (m > most) most = m;
+  }
+  op.found[2 * op.piece] = d + 1 - at;
+  op.found[2 * op.piece + 1] = most;
+}
+
+/** The distinct tickets from the pieces' outputs, in value order. */
+function joinDistinctPieces(
+  pieces: DistinctPiece[],
+  buffers: SharedBufferLease,
+): { ticketRanks: Uint32Array; ticketMult: Uint32Array; maxC7: number } {
+  const found = pieces[0]!.found;
+  let distinct = 0;
+  let maxC7 = 0;
+  for (const { piece } of pieces) {
+    distinct += found[2 * piece]!;
+    maxC7 = Math.max(maxC7, found[2 * piece + 1]!);
+  }
+  const ticketRanks = buffers.u32(distinct, false);
+  const ticketMult = buffers.u32(distinct, false);
+  let written = 0;
+  for (const { at, outRanks, outMult, piece } of pieces) {
+    const n = found[2 * piece]!;
+    ticketRanks.set(outRanks.subarray(at, at + n), written);
+    ticketMult.set(outMult.subarray(at, at + n), written);
+    written += n;
+  }
+  return { ticketRanks, ticketMult, maxC7 };
+}
+
+function mergeTwo(x: Uint32Array, y: Uint32Array): Uint32Array {
+  const out = new Uint32Array(x.length + y.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < x.length && j < y.length) out[k++] = x[i]! <= y[j]! ? x[i++]! : y[j++]!;
+  while (i < x.length) out[k++] = x[i++]!;
+  while (j < y.length) out[k++] = y[j++]!;
+  return out;
+}
+
+/** The distinct ranks of an ascending array, with their multiplicities and the largest of them. */
+function distinctOfSorted(
+  ranks: Uint32Array,
+  buffers: SharedBufferLease,
+): { ticketRanks: Uint32Array; ticketMult: Uint32Array; maxC7: number } {
+  const count = ranks.length;
   let distinct = 0;
   for (let i = 0; i < count; i++) if (i === 0 || ranks[i] !== ranks[i - 1]) distinct++;
   const ticketRanks = buffers.u32(distinct, false);
@@ -661,4 +816,31 @@ export function estimateQualifyingShare(
     if (total >= lo && total <= hi) hits++;
   }
   return hits / samples;
+}
+
+/**
+ * Winners of one draw per match type 3..7 (index 0..4) from the count tables: N_j = Σ over its
+ * j-subsets S of c_j(S) counts each ticket with m ≥ j matches C(m, j) times, so the exact counts come
+ * by inclusion–exclusion from m = 7 down. ~100 lookups: for the few draws a caller lists (the best
+ * ones), not for a scan.
+ */
+export function winnersFromTables(t: CountTables, numbers: readonly number[]): number[] {
+  const el = numbers.map((n) => n - 1);
+  const bySize = [t.c3, t.c3, t.c3, t.c3, t.c4, t.c5, t.c6];
+  const n = [0, 0, 0, 0, 0, 0, 0];
+  for (let mask = 1; mask < 1 << PICK; mask++) {
+    let size = 0;
+    let rank = 0;
+    for (let i = 0; i < PICK; i++) if (mask & (1 << i)) rank += BINOM[el[i]!]![++size]!;
+    if (size >= 3 && size <= 6) n[size] = n[size]! + bySize[size]![rank]!;
+  }
+  let rank7 = 0;
+  for (let i = 0; i < PICK; i++) rank7 += BINOM[el[i]!]![i + 1]!;
+  const at = firstTicketAtLeast(t.ticketRanks, rank7);
+  const e7 = t.ticketRanks[at] === rank7 ? t.ticketMult[at]! : 0;
+  const e6 = n[6]! - 7 * e7;
+  const e5 = n[5]! - 6 * e6 - 21 * e7;
+  const e4 = n[4]! - 5 * e5 - 15 * e6 - 35 * e7;
+  const e3 = n[3]! - 4 * e4 - 10 * e5 - 20 * e6 - 35 * e7;
+  return [e3, e4, e5, e6, e7];
 }

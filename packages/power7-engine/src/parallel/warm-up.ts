@@ -47,6 +47,8 @@ export async function warmUpKernels(): Promise<void> {
     hi,
     widths: [width, width, width, width, width],
     totals,
+    record: true,
+    top: 0,
   });
   const tables = await buildTables(tickets, count, pool, weights);
   // none qualify (statistics only), then ~5% (sparse counting), then all (dense counting)

@@ -1,4 +1,4 @@
-import { INSIGHT_MAX_BUDGETS, INSIGHT_MAX_RANGES } from '@pa/contracts/power7';
+import { INSIGHT_MAX_BUDGETS, INSIGHT_MAX_RANGES } from '@pa/contracts/power7-limits';
 import {
   drawsCsv,
   exportDraws,
