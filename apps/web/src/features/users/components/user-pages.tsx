@@ -10,7 +10,6 @@ import { PageTitle } from '@/components/page-title';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Checkbox } from '@/components/ui/checkbox';
 import { FormAlert } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import {
@@ -53,6 +52,7 @@ import {
 } from '@/components/record/record-scaffold';
 import { StaleEditDialog } from '@/components/record/stale-edit-dialog';
 import { ResetSecondStepButton } from './reset-second-step-button';
+import { RoleChoices } from './role-choices';
 import { SendResetLinkButton } from './send-reset-link-button';
 import { StatusBadge } from './status-badge';
 
@@ -406,44 +406,15 @@ function UserFormCard({ record }: { record?: User }) {
               control={form.control}
               name="roleIds"
               render={({ field }) => (
-                <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
-                  {(roles.data ?? []).map((role) => {
-                    const lock = selfLock ?? roleLock(role.permissionIds);
-                    const checked = field.value.includes(role._id);
-                    return (
-                      <div key={role._id} className="flex items-start gap-2">
-                        <Checkbox
-                          id={`user-role-${role._id}`}
-                          checked={checked}
-                          disabled={!!lock}
-                          aria-describedby={lock ? `user-role-${role._id}-why` : undefined}
-                          onCheckedChange={(on) =>
-                            field.onChange(
-                              on === true
-                                ? [...field.value, role._id]
-                                : field.value.filter((id) => id !== role._id),
-                            )
-                          }
-                          className="mt-0.5"
-                        />
-                        <label
-                          htmlFor={`user-role-${role._id}`}
-                          className="grid text-sm leading-tight"
-                        >
-                          <span>{role.name}</span>
-                          {lock && !selfLock ? (
-                            <span
-                              id={`user-role-${role._id}-why`}
-                              className="text-xs text-muted-foreground"
-                            >
-                              {lock}
-                            </span>
-                          ) : null}
-                        </label>
-                      </div>
-                    );
-                  })}
-                </div>
+                <RoleChoices
+                  idPrefix="user-role"
+                  roles={roles.data ?? []}
+                  value={field.value}
+                  onChange={field.onChange}
+                  lockOf={(role) => selfLock ?? roleLock(role.permissionIds)}
+                  reasonsShown={!selfLock}
+                  emptyText={can.roles ? undefined : null}
+                />
               )}
             />
           </fieldset>

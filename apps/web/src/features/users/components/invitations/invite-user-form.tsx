@@ -16,7 +16,7 @@ import { useHeldPermissions, useMissingPermissions } from '@/hooks/use-held-perm
 import { errorMessage, fieldErrors, isApiError } from '@/lib/api/api-error';
 import { useAllPermissionsQuery, useAllRolesQuery } from '@/lib/api/company-api';
 import { useCreateInvitationMutation } from '../../api/invitations-api';
-import { RoleChoices } from './role-choices';
+import { RoleChoices } from '../role-choices';
 
 const LIST = '/app/company/users';
 const inviteFormSchema = createInvitationSchema.required();
@@ -112,6 +112,7 @@ function InviteUserForm() {
                 name="roleIds"
                 render={({ field }) => (
                   <RoleChoices
+                    idPrefix="invite-role"
                     roles={roles.data ?? []}
                     value={field.value}
                     onChange={field.onChange}
