@@ -172,8 +172,13 @@ test('lists: page past the end, several values per filter, jump to page, loading
 
   // A long name is clipped: the row's actions stay on screen at 1280 px.
   await page.getByRole('searchbox', { name: 'Search users' }).fill(tag);
+  // the row can be on screen before the search lands (page size 20), then drawn again: measure it
+  // once the searched list is shown
+  await expect(page).toHaveURL(new RegExp(`search=${tag}`));
+  await expect(page.getByTestId('list-loading')).toHaveCount(0);
   await expect(usersTable(page).getByRole('link', { name: `View ${long} (` })).toBeVisible();
   const actions = usersTable(page).getByRole('link', { name: new RegExp(`^Delete ${long}`) });
+  await expect(actions).toBeVisible();
   const box = await actions.boundingBox();
   expect(box && box.x + box.width).toBeLessThanOrEqual(1280);
   await screenshot(page, 'admin-lists-long-names-1280-light');
