@@ -4,17 +4,7 @@ import { analyzeTickets } from '../src/analysis/analyze';
 import { queryDraws } from '../src/core/draw-query';
 import { numbersOfRank, type Budget, type Payouts } from '../src/core/model';
 import { naiveAnalysis, qualifies } from './reference';
-
-const ticketArb = (pool: number) =>
-  fc
-    .uniqueArray(fc.integer({ min: 1, max: pool }), { minLength: 7, maxLength: 7 })
-    .map((a) => a.sort((x, y) => x - y));
-
-const money = fc.oneof(
-  fc.constant(0),
-  fc.integer({ min: 0, max: 2000 }),
-  fc.integer({ min: 0, max: 200000 }).map((c) => c / 100),
-);
+import { moneyArb, ticketArb } from './arbitraries';
 
 const caseArb = fc
   .integer({ min: 8, max: 14 })
@@ -24,7 +14,7 @@ const caseArb = fc
       // duplicates on purpose: a few distinct tickets repeated
       distinct: fc.array(ticketArb(pool), { minLength: 1, maxLength: 40 }),
       picks: fc.array(fc.nat(), { minLength: 1, maxLength: 300 }),
-      payouts: fc.record({ 3: money, 4: money, 5: money, 6: money, 7: money }),
+      payouts: fc.record({ 3: moneyArb, 4: moneyArb, 5: moneyArb, 6: moneyArb, 7: moneyArb }),
       budgetKind: fc.constantFrom('fixed', 'range'),
       q1: fc.double({ min: 0, max: 1, noNaN: true }),
       q2: fc.double({ min: 0, max: 1, noNaN: true }),

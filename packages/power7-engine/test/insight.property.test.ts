@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestFile, openSession, runAnalysis } from '../src/store/session-store';
 import { naiveAnalysis } from './reference';
+import { ticketArb } from './arbitraries';
 
 /**
  * The insight answers (covered, within, quantiles, exceedance, expected excess, jackpot draws) equal
@@ -19,11 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-const ticketArb = (pool: number) =>
-  fc
-    .uniqueArray(fc.integer({ min: 1, max: pool }), { minLength: 7, maxLength: 7 })
-    .map((t) => t.sort((a, b) => a - b));
 
 const money = fc.oneof(
   fc.integer({ min: 0, max: 2000 }),

@@ -4,21 +4,11 @@ import { analyzeTickets } from '../src/analysis/analyze';
 import { DistributionQuery, quantiles, scannedBins } from '../src/analysis/distribution';
 import type { Budget, Payouts } from '../src/core/model';
 import { naiveAnalysis, qualifies } from './reference';
+import { moneyArb, ticketArb } from './arbitraries';
 
 // The CLI's path (issue #27): no draw recorded, the best few kept by the scan itself. Same answers as
 // the naive reference: how many qualify, the best `top` with their winners (ties by combo), and the
 // quantiles without the distribution's sums.
-
-const ticketArb = (pool: number) =>
-  fc
-    .uniqueArray(fc.integer({ min: 1, max: pool }), { minLength: 7, maxLength: 7 })
-    .map((a) => a.sort((x, y) => x - y));
-
-const money = fc.oneof(
-  fc.constant(0),
-  fc.integer({ min: 0, max: 2000 }),
-  fc.integer({ min: 0, max: 200000 }).map((c) => c / 100),
-);
 
 const caseArb = fc
   .integer({ min: 8, max: 13 })
@@ -27,7 +17,7 @@ const caseArb = fc
       pool: fc.constant(pool),
       distinct: fc.array(ticketArb(pool), { minLength: 1, maxLength: 40 }),
       picks: fc.array(fc.nat(), { minLength: 1, maxLength: 300 }),
-      payouts: fc.record({ 3: money, 4: money, 5: money, 6: money, 7: money }),
+      payouts: fc.record({ 3: moneyArb, 4: moneyArb, 5: moneyArb, 6: moneyArb, 7: moneyArb }),
       q1: fc.double({ min: 0, max: 1, noNaN: true }),
       q2: fc.double({ min: 0, max: 1, noNaN: true }),
       top: fc.integer({ min: 1, max: 30 }),

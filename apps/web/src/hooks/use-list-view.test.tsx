@@ -9,6 +9,17 @@ import { useListView, type ListViewControls } from './use-list-view';
 
 const config = { defaultSort: [], sortFields: ['code'], filterKeys: [] };
 
+function renderWithStore(router: Parameters<typeof RouterProvider>[0]['router']) {
+  const store = configureStore({
+    reducer: { [permissionSlice.name]: permissionSlice.reducer },
+  });
+  render(
+    <Provider store={store}>
+      <RouterProvider router={router} />
+    </Provider>,
+  );
+}
+
 describe('useListView', () => {
   it('a view change that lands while another page loads does not pull the user back to the list', async () => {
     let controls: ListViewControls | undefined;
@@ -28,14 +39,7 @@ describe('useListView', () => {
       ],
       { initialEntries: ['/permissions'] },
     );
-    const store = configureStore({
-      reducer: { [permissionSlice.name]: permissionSlice.reducer },
-    });
-    render(
-      <Provider store={store}>
-        <RouterProvider router={router} />
-      </Provider>,
-    );
+    renderWithStore(router);
     act(() => screen.getByRole('link', { name: 'Edit' }).click());
     expect(router.state.navigation.state).toBe('loading');
     act(() => controls!.setSearch('export'));
@@ -68,14 +72,7 @@ describe('useListView', () => {
       { path: '/permissions', Component: List },
       { path: '/permissions/:id/update', Component: EditPage },
     ]);
-    const store = configureStore({
-      reducer: { [permissionSlice.name]: permissionSlice.reducer },
-    });
-    render(
-      <Provider store={store}>
-        <RouterProvider router={router} />
-      </Provider>,
-    );
+    renderWithStore(router);
     await act(() => router.navigate('/permissions/1/update'));
     expect(router.state.navigation.state).toBe('idle');
     expect(screen.getByRole('heading', { name: 'Permissions' })).toBeInTheDocument();
