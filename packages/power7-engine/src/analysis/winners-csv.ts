@@ -3,7 +3,11 @@ import { csvCell, csvRow } from '@pa/contracts/csv';
 import { CsvTokenizer, recordFields } from '../core/csv';
 import { EngineError } from '../core/errors';
 import { type MatchType, MATCH_TYPES, PICK } from '../core/model';
+import { lookUpWinners, winningCombinations, type TicketLookup } from './ticket-lookup';
 import { findWinners, type TicketMasks } from './winners';
+
+/** A look-up of one combination costs about as much as walking this many tickets. */
+const LOOKUP_COST = 16;
 
 /**
  * What the winners downloads read of an open session. The arrays are SharedArrayBuffer-backed in a
@@ -22,6 +26,10 @@ export interface WinnersSource {
   header: string[];
   /** Payout per match type in currency units. */
   payouts: Readonly<Record<MatchType, number>>;
+  /** The session's pool size (numbers 1..pool). */
+  pool: number;
+  /** The tickets grouped by combination, once built: rare match types are looked up, not walked. */
+  lookup?: TicketLookup;
 }
 
 /** Winning tickets in download order, with each one's number of matches. */
@@ -32,13 +40,23 @@ export interface WinnerOrder {
 
 /**
  * The winners of one draw in the order the CSV lists them: for one match type, file order; for 'all',
- * grouped by match type (7 first), file order inside a group. One walk over the tickets either way.
+ * grouped by match type (7 first), file order inside a group. One walk over the tickets, or for a match
+ * type with few winning combinations (5, 6, 7 at 1M–10M tickets) a look-up of each in `lookup`.
  */
 export function winnersInOrder(
-  masks: TicketMasks,
+  source: Pick<WinnersSource, 'masks' | 'tickets' | 'pool' | 'lookup'>,
   numbers: readonly number[],
   matchType: MatchType | 'all',
 ): WinnerOrder {
+  const { lookup, masks } = source;
+  if (
+    lookup &&
+    matchType !== 'all' &&
+    winningCombinations(source.pool, matchType) * LOOKUP_COST < masks.lo.length
+  ) {
+    const index = lookUpWinners(lookup, source.tickets, source.pool, numbers, matchType);
+    return { index, matches: new Uint8Array(index.length).fill(matchType) };
+  }
   const found = findWinners(masks, numbers, matchType);
   if (matchType !== 'all') return found;
   const start = new Uint32Array(9);

@@ -10,6 +10,7 @@ import {
   type WinnersSource,
 } from '../analysis/winners-csv';
 import type { WinnersReply, WinnersRequest } from './winners-worker';
+import { buildTicketLookup, type TicketLookup } from '../analysis/ticket-lookup';
 
 /**
  * The threads that find winners and write winners CSVs for a service (issue #27): walking every ticket
@@ -89,12 +90,28 @@ export async function findWinnersOnThreads(
   numbers: number[],
   matchType: MatchType | 'all',
 ): Promise<WinnerOrder> {
-  if (!shared(source)) return winnersInOrder(source.masks, numbers, matchType);
+  if (!shared(source)) return winnersInOrder(source, numbers, matchType);
   const { port, release } = dispatch({ kind: 'find', source, numbers, matchType });
   try {
     return await new Promise<WinnerOrder>((resolve, reject) => {
       port.on('message', (reply: WinnersReply) => {
         if (reply.type === 'found') resolve(reply.order);
+        else if (reply.type === 'error') reject(replyError(reply));
+      });
+    });
+  } finally {
+    release();
+  }
+}
+
+/** The tickets of `source` grouped by combination (`ticket-lookup.ts`), built on a winners thread. */
+export async function buildLookupOnThreads(source: WinnersSource): Promise<TicketLookup> {
+  if (!shared(source)) return buildTicketLookup(source.tickets, source.masks.lo.length);
+  const { port, release } = dispatch({ kind: 'lookup', source });
+  try {
+    return await new Promise<TicketLookup>((resolve, reject) => {
+      port.on('message', (reply: WinnersReply) => {
+        if (reply.type === 'lookup') resolve(reply.lookup);
         else if (reply.type === 'error') reject(replyError(reply));
       });
     });

@@ -7,6 +7,7 @@ import {
   type WinnerOrder,
   type WinnersSource,
 } from '../analysis/winners-csv';
+import { buildTicketLookup, type TicketLookup } from '../analysis/ticket-lookup';
 
 /**
  * A request to a winners thread, answered on its own `port`: the winners of a draw in download order
@@ -26,11 +27,13 @@ export type WinnersRequest =
       source: WinnersSource;
       numbers: number[];
       order: WinnerOrder;
-    };
+    }
+  | { kind: 'lookup'; port: MessagePort; source: WinnersSource };
 
 /** What comes back on a request's port; the caller sends `'more'` for each chunk it has taken. */
 export type WinnersReply =
   | { type: 'found'; order: WinnerOrder }
+  | { type: 'lookup'; lookup: TicketLookup }
   | { type: 'chunk'; chunk: Uint8Array }
   | { type: 'end' }
   | { type: 'error'; code?: string; message: string; field?: string };
@@ -64,11 +67,15 @@ async function sendCsv(req: Extract<WinnersRequest, { kind: 'csv' }>) {
 async function handle(req: WinnersRequest) {
   try {
     if (req.kind === 'find') {
-      const order = winnersInOrder(req.source.masks, req.numbers, req.matchType);
+      const order = winnersInOrder(req.source, req.numbers, req.matchType);
       req.port.postMessage({ type: 'found', order } satisfies WinnersReply, [
         order.index.buffer as ArrayBuffer,
         order.matches.buffer as ArrayBuffer,
       ]);
+    } else if (req.kind === 'lookup') {
+      const { tickets, masks } = req.source;
+      const lookup = buildTicketLookup(tickets, masks.lo.length, true);
+      req.port.postMessage({ type: 'lookup', lookup } satisfies WinnersReply);
     } else await sendCsv(req);
   } catch (err) {
     const e = err as Error;
