@@ -9,6 +9,15 @@ import { findWinners, type TicketMasks } from './winners';
 /** A look-up of one combination costs about as much as walking this many tickets. */
 const LOOKUP_COST = 16;
 
+/** Whether looking up `matchType`'s winning combinations beats walking `count` tickets. */
+export function lookupPays(
+  pool: number,
+  count: number,
+  matchType: MatchType | 'all',
+): matchType is MatchType {
+  return matchType !== 'all' && winningCombinations(pool, matchType) * LOOKUP_COST < count;
+}
+
 /**
  * What the winners downloads read of an open session. The arrays are SharedArrayBuffer-backed in a
  * service, so worker threads read them without a copy.
@@ -49,11 +58,7 @@ export function winnersInOrder(
   matchType: MatchType | 'all',
 ): WinnerOrder {
   const { lookup, masks } = source;
-  if (
-    lookup &&
-    matchType !== 'all' &&
-    winningCombinations(source.pool, matchType) * LOOKUP_COST < masks.lo.length
-  ) {
+  if (lookup && lookupPays(source.pool, masks.lo.length, matchType)) {
     const index = lookUpWinners(lookup, source.tickets, source.pool, numbers, matchType);
     return { index, matches: new Uint8Array(index.length).fill(matchType) };
   }

@@ -33,7 +33,7 @@ import type {
   WinnersPage,
 } from './session-types';
 import { matchedNumbers, RowReader, ticketMasks } from '../analysis/winners';
-import type { WinnerOrder, WinnersSource } from '../analysis/winners-csv';
+import { lookupPays, type WinnerOrder, type WinnersSource } from '../analysis/winners-csv';
 import {
   buildLookupOnThreads,
   findWinnersOnThreads,
@@ -137,17 +137,19 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
     payouts: analysis.payouts,
     pool: ingest.pool,
   };
-  // built once, on a winners thread, when winners are first asked for; until then they are walked
+  // built once, on a winners thread, when winners it serves are first asked for; walked until then
   let lookupBuilt: Promise<void> | null = null;
   // in flight or found, least recently asked first out: concurrent requests for a draw share a walk
   const orders = new Map<string, Promise<WinnerOrder>>();
   const winnerOrder = (numbers: number[], m: MatchType | 'all'): Promise<WinnerOrder> => {
     const key = `${numbers.join('-')}/${m}`;
-    lookupBuilt ??= buildLookupOnThreads(source).then(
-      (lookup) => void (closed || (source.lookup = lookup)),
-      // a walk finds the same winners: a failed build only costs speed
-      () => {},
-    );
+    if (lookupPays(source.pool, count, m)) {
+      lookupBuilt ??= buildLookupOnThreads(source).then(
+        (lookup) => void (closed || (source.lookup = lookup)),
+        // a walk finds the same winners: a failed build only costs speed
+        () => {},
+      );
+    }
     let order = orders.get(key);
     if (order) orders.delete(key);
     else {
