@@ -86,6 +86,8 @@ export function winnersInOrder(
 
 /** Chunks handed out (each its own ArrayBuffer, transferred to the event loop): fewer, larger messages. */
 const CHUNK = 1 << 18;
+/** Winners per segment of a download shared by the winners threads (~250–300 KB of CSV). */
+export const SEGMENT = 4096;
 const COMMA = 0x2c;
 const QUOTE = 0x22;
 const APOSTROPHE = 0x27;
@@ -292,36 +294,46 @@ class WinnerWriter {
 }
 
 /**
- * The winners CSV of one draw as byte chunks (≥ 256 KiB, each its own ArrayBuffer): the original
- * columns, then `match_type`, `matched_numbers` and `payout` — the same bytes as `winnersCsv` of
- * `./winners`, without tokenizing the rows around the winners. Rows are read in windows of ≤ 1 MiB
- * (rows more than 16 KiB apart on their own), with synchronous reads into one reused buffer: this runs
- * on a winners thread, and a page-cache read costs less than the await around an asynchronous one.
- * Memory stays one window and one chunk. Stops early when `cancelled()` turns true.
+ * Writes the winners CSV of one draw from the stored rows: the original columns, then `match_type`,
+ * `matched_numbers` and `payout` — the same bytes as `winnersCsv` of `./winners`, without tokenizing
+ * the rows around the winners. Rows are read in windows of ≤ 1 MiB (rows more than 16 KiB apart on
+ * their own), with synchronous reads into one reused buffer: this runs on a winners thread, and a
+ * page-cache read costs less than the await around an asynchronous one. Memory: one window and one
+ * chunk. `close()` closes its file.
  */
-export async function* winnersCsvChunks(
-  source: WinnersSource,
-  numbers: readonly number[],
-  order: WinnerOrder,
-  cancelled: () => boolean = () => false,
-): AsyncGenerator<Buffer> {
-  const { offsets, lengths, header } = source;
-  const sink = new ByteSink();
-  sink.text(csvRow([...header, 'match_type', 'matched_numbers', 'payout']));
-  const writer = new WinnerWriter(source, numbers);
-  // room for a record whose every cell gets quoted and neutralised, plus the added cells
-  const slack = header.length * 3 + 64;
-  const { index, matches } = order;
-  let window = Buffer.allocUnsafeSlow(WINDOW);
-  const fd = index.length > 0 ? openSync(source.rowsPath, 'r') : null;
-  try {
-    let i = 0;
-    while (i < index.length && !cancelled()) {
+export class WinnersCsvWriter {
+  private readonly sink = new ByteSink();
+  private readonly writer: WinnerWriter;
+  private window = Buffer.allocUnsafeSlow(WINDOW);
+  private fd: number | null = null;
+
+  constructor(
+    private readonly source: WinnersSource,
+    numbers: readonly number[],
+    private readonly order: WinnerOrder,
+  ) {
+    this.writer = new WinnerWriter(source, numbers);
+  }
+
+  /**
+   * The records of winners `from..to` (positions in the order) as chunks (≥ 256 KiB, each its own
+   * ArrayBuffer), the header line first if `from` is 0; the last chunk ends the range.
+   */
+  *range(from: number, to: number): Generator<Buffer> {
+    const { source, sink, writer } = this;
+    const { offsets, lengths, header } = source;
+    if (from === 0) sink.text(csvRow([...header, 'match_type', 'matched_numbers', 'payout']));
+    // room for a record whose every cell gets quoted and neutralised, plus the added cells
+    const slack = header.length * 3 + 64;
+    const { index, matches } = this.order;
+    if (to > from) this.fd ??= openSync(source.rowsPath, 'r');
+    let i = from;
+    while (i < to) {
       // one read for the next rows within 1 MiB of this one and without a large gap (ascending offsets)
       const start = offsets[index[i]!]!;
       let end = start + lengths[index[i]!]!;
       let j = i;
-      while (j + 1 < index.length) {
+      while (j + 1 < to) {
         const next = index[j + 1]!;
         const at = offsets[next]!;
         const nextEnd = at + lengths[next]!;
@@ -329,24 +341,49 @@ export async function* winnersCsvChunks(
         j++;
         end = nextEnd;
       }
-      if (end - start > window.length) window = Buffer.allocUnsafeSlow(end - start);
-      if (readSync(fd!, window, 0, end - start, start) < end - start) {
+      if (end - start > this.window.length) this.window = Buffer.allocUnsafeSlow(end - start);
+      const window = this.window;
+      if (readSync(this.fd!, window, 0, end - start, start) < end - start) {
         throw new EngineError('FILE_UNREADABLE', 'The stored customer rows are damaged.');
       }
       for (let k = i; k <= j; k++) {
         const t = index[k]!;
-        const from = offsets[t]! - start;
-        const to = from + lengths[t]!;
-        const full = sink.reserve((to - from) * 2 + slack);
+        const at = offsets[t]! - start;
+        const atEnd = at + lengths[t]!;
+        const full = sink.reserve((atEnd - at) * 2 + slack);
         if (full) yield full;
-        writer.write(sink, window, from, to, t, matches[k]!);
+        writer.write(sink, window, at, atEnd, t, matches[k]!);
         if (sink.pos >= CHUNK) yield sink.take()!;
       }
       i = j + 1;
     }
-  } finally {
-    if (fd !== null) closeSync(fd);
+    const last = sink.take();
+    if (last) yield last;
   }
-  const last = sink.take();
-  if (last && !cancelled()) yield last;
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+/**
+ * The winners CSV of one draw as byte chunks (`WinnersCsvWriter`, all winners in one range). Stops
+ * early when `cancelled()` turns true.
+ */
+export async function* winnersCsvChunks(
+  source: WinnersSource,
+  numbers: readonly number[],
+  order: WinnerOrder,
+  cancelled: () => boolean = () => false,
+): AsyncGenerator<Buffer> {
+  const writer = new WinnersCsvWriter(source, numbers, order);
+  try {
+    for (const chunk of writer.range(0, order.index.length)) {
+      if (cancelled()) return;
+      yield chunk;
+    }
+  } finally {
+    writer.close();
+  }
 }

@@ -4,6 +4,7 @@ import { EngineError, type EngineErrorCode } from '../core/errors';
 import type { MatchType } from '../core/model';
 import { startWinnersWorker } from './workers';
 import {
+  SEGMENT,
   winnersCsvChunks,
   winnersInOrder,
   type WinnerOrder,
@@ -120,10 +121,47 @@ export async function buildLookupOnThreads(source: WinnersSource): Promise<Ticke
   }
 }
 
+/** One CSV request on a thread: its replies in arrival order; `cancel` unless it ended. */
+function csvStream(request: WithoutPort<Extract<WinnersRequest, { kind: 'csv' }>>) {
+  const { port, release } = dispatch(request);
+  const queue: WinnersReply[] = [];
+  let wake: (() => void) | null = null;
+  let ended = false;
+  port.on('message', (reply: WinnersReply) => {
+    queue.push(reply);
+    wake?.();
+    wake = null;
+  });
+  return {
+    /** The next chunk (acknowledged), 'segment', or null at the end. */
+    async next(): Promise<Uint8Array | 'segment' | null> {
+      for (;;) {
+        while (queue.length === 0) await new Promise<void>((r) => (wake = r));
+        const reply = queue.shift()!;
+        if (reply.type === 'error') throw replyError(reply);
+        if (reply.type === 'end') {
+          ended = true;
+          return null;
+        }
+        if (reply.type === 'segment') return 'segment';
+        if (reply.type !== 'chunk') continue;
+        port.postMessage('more');
+        return reply.chunk;
+      }
+    },
+    finish() {
+      if (!ended) port.postMessage('cancel');
+      release();
+    },
+  };
+}
+
 /**
- * The winners CSV of a draw as byte chunks written on a winners thread, at most a few chunks ahead of
- * the reader (in this thread if `source` is unshared). Ending the iteration early stops the thread's
- * work and closes its file.
+ * The winners CSV of a draw as byte chunks written on the winners threads, at most a few chunks ahead
+ * of the reader (in this thread if `source` is unshared). A download of more than two segments is
+ * shared: the threads write alternate segments of SEGMENT winners side by side, read back in order
+ * (on a busy machine two threads also get two shares of the cores). Ending the iteration early stops
+ * the threads' work and closes their files.
  */
 export async function* winnersCsvOnThreads(
   source: WinnersSource,
@@ -134,31 +172,29 @@ export async function* winnersCsvOnThreads(
     yield* winnersCsvChunks(source, numbers, order);
     return;
   }
-  const { port, release } = dispatch({ kind: 'csv', source, numbers, order });
-  const queue: WinnersReply[] = [];
-  let wake: (() => void) | null = null;
-  port.on('message', (reply: WinnersReply) => {
-    queue.push(reply);
-    wake?.();
-    wake = null;
-  });
-  let ended = false;
+  const n = order.index.length;
+  const split = n > 2 * SEGMENT && Math.min(MAX_THREADS, os.availableParallelism()) > 1;
+  const streams = split
+    ? [0, 1].map((first) =>
+        csvStream({ kind: 'csv', source, numbers, order, share: { first, step: 2 } }),
+      )
+    : [csvStream({ kind: 'csv', source, numbers, order })];
   try {
-    for (;;) {
-      while (queue.length === 0) await new Promise<void>((r) => (wake = r));
-      const reply = queue.shift()!;
-      if (reply.type === 'error') throw replyError(reply);
-      if (reply.type === 'end') {
-        ended = true;
-        return;
+    if (!split) {
+      for (let chunk = await streams[0]!.next(); chunk; chunk = await streams[0]!.next())
+        if (chunk !== 'segment') yield chunk;
+      return;
+    }
+    const segments = Math.ceil(n / SEGMENT);
+    for (let s = 0; s < segments; s++) {
+      const stream = streams[s % 2]!;
+      for (let chunk = await stream.next(); chunk !== 'segment'; chunk = await stream.next()) {
+        if (chunk === null) throw new Error('winners worker ended a shared download early');
+        yield chunk;
       }
-      if (reply.type !== 'chunk') continue;
-      port.postMessage('more');
-      yield reply.chunk;
     }
   } finally {
-    if (!ended) port.postMessage('cancel');
-    release();
+    for (const stream of streams) stream.finish();
   }
 }
 
