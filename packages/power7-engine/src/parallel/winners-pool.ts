@@ -27,6 +27,8 @@ interface Thread {
   ports: Set<MessagePort>;
 }
 const threads: Thread[] = [];
+/** Requests a lookup build counts as when the least busy thread is picked. */
+const LOOKUP_WEIGHT = 16;
 
 function leastBusy(): Thread {
   const size = Math.min(MAX_THREADS, os.availableParallelism());
@@ -60,18 +62,21 @@ function replyError(reply: Extract<WinnersReply, { type: 'error' }>): Error {
     : new Error(`winners worker failed: ${reply.message}`);
 }
 
-/** Sends `request` (with a fresh port) to the least busy thread; the port and a release callback. */
 type WithoutPort<T> = T extends unknown ? Omit<T, 'port'> : never;
 
-function dispatch(request: WithoutPort<WinnersRequest>) {
+/**
+ * Sends `request` (with a fresh port) to the least busy thread, counted as `weight` requests there;
+ * the port and a release callback.
+ */
+function dispatch(request: WithoutPort<WinnersRequest>, weight = 1) {
   const thread = leastBusy();
   const { port1, port2 } = new MessageChannel();
-  thread.busy++;
+  thread.busy += weight;
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
-    thread.busy--;
+    thread.busy -= weight;
     port1.close();
   };
   thread.ports.add(port1);
@@ -108,7 +113,8 @@ export async function findWinnersOnThreads(
 /** The tickets of `source` grouped by combination (`ticket-lookup.ts`), built on a winners thread. */
 export async function buildLookupOnThreads(source: WinnersSource): Promise<TicketLookup> {
   if (!shared(source)) return buildTicketLookup(source.tickets, source.masks.lo.length);
-  const { port, release } = dispatch({ kind: 'lookup', source });
+  // a long job (~1 s at 10M): downloads go to the other thread meanwhile
+  const { port, release } = dispatch({ kind: 'lookup', source }, LOOKUP_WEIGHT);
   try {
     return await new Promise<TicketLookup>((resolve, reject) => {
       port.on('message', (reply: WinnersReply) => {
