@@ -4,12 +4,14 @@ import { EngineError, type EngineErrorCode } from '../core/errors';
 import type { MatchType } from '../core/model';
 import { startWinnersWorker } from './workers';
 import {
+  SEGMENT,
   winnersCsvChunks,
   winnersInOrder,
   type WinnerOrder,
   type WinnersSource,
 } from '../analysis/winners-csv';
 import type { WinnersReply, WinnersRequest } from './winners-worker';
+import { buildTicketLookup, type TicketLookup } from '../analysis/ticket-lookup';
 
 /**
  * The threads that find winners and write winners CSVs for a service (issue #27): walking every ticket
@@ -25,6 +27,8 @@ interface Thread {
   ports: Set<MessagePort>;
 }
 const threads: Thread[] = [];
+/** Requests a lookup build counts as when the least busy thread is picked. */
+const LOOKUP_WEIGHT = 16;
 
 function leastBusy(): Thread {
   const size = Math.min(MAX_THREADS, os.availableParallelism());
@@ -58,18 +62,21 @@ function replyError(reply: Extract<WinnersReply, { type: 'error' }>): Error {
     : new Error(`winners worker failed: ${reply.message}`);
 }
 
-/** Sends `request` (with a fresh port) to the least busy thread; the port and a release callback. */
 type WithoutPort<T> = T extends unknown ? Omit<T, 'port'> : never;
 
-function dispatch(request: WithoutPort<WinnersRequest>) {
+/**
+ * Sends `request` (with a fresh port) to the least busy thread, counted as `weight` requests there;
+ * the port and a release callback.
+ */
+function dispatch(request: WithoutPort<WinnersRequest>, weight = 1) {
   const thread = leastBusy();
   const { port1, port2 } = new MessageChannel();
-  thread.busy++;
+  thread.busy += weight;
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
-    thread.busy--;
+    thread.busy -= weight;
     port1.close();
   };
   thread.ports.add(port1);
@@ -89,7 +96,7 @@ export async function findWinnersOnThreads(
   numbers: number[],
   matchType: MatchType | 'all',
 ): Promise<WinnerOrder> {
-  if (!shared(source)) return winnersInOrder(source.masks, numbers, matchType);
+  if (!shared(source)) return winnersInOrder(source, numbers, matchType);
   const { port, release } = dispatch({ kind: 'find', source, numbers, matchType });
   try {
     return await new Promise<WinnerOrder>((resolve, reject) => {
@@ -103,10 +110,64 @@ export async function findWinnersOnThreads(
   }
 }
 
+/** The tickets of `source` grouped by combination (`ticket-lookup.ts`), built on a winners thread. */
+export async function buildLookupOnThreads(source: WinnersSource): Promise<TicketLookup> {
+  if (!shared(source)) return buildTicketLookup(source.tickets, source.masks.lo.length);
+  // a long job (~1 s at 10M): downloads go to the other thread meanwhile
+  const { port, release } = dispatch({ kind: 'lookup', source }, LOOKUP_WEIGHT);
+  try {
+    return await new Promise<TicketLookup>((resolve, reject) => {
+      port.on('message', (reply: WinnersReply) => {
+        if (reply.type === 'lookup') resolve(reply.lookup);
+        else if (reply.type === 'error') reject(replyError(reply));
+      });
+    });
+  } finally {
+    release();
+  }
+}
+
+/** One CSV request on a thread: its replies in arrival order; `cancel` unless it ended. */
+function csvStream(request: WithoutPort<Extract<WinnersRequest, { kind: 'csv' }>>) {
+  const { port, release } = dispatch(request);
+  const queue: WinnersReply[] = [];
+  let wake: (() => void) | null = null;
+  let ended = false;
+  port.on('message', (reply: WinnersReply) => {
+    queue.push(reply);
+    wake?.();
+    wake = null;
+  });
+  return {
+    /** The next chunk (acknowledged), 'segment', or null at the end. */
+    async next(): Promise<Uint8Array | 'segment' | null> {
+      for (;;) {
+        while (queue.length === 0) await new Promise<void>((r) => (wake = r));
+        const reply = queue.shift()!;
+        if (reply.type === 'error') throw replyError(reply);
+        if (reply.type === 'end') {
+          ended = true;
+          return null;
+        }
+        if (reply.type === 'segment') return 'segment';
+        if (reply.type !== 'chunk') continue;
+        port.postMessage('more');
+        return reply.chunk;
+      }
+    },
+    finish() {
+      if (!ended) port.postMessage('cancel');
+      release();
+    },
+  };
+}
+
 /**
- * The winners CSV of a draw as byte chunks written on a winners thread, at most a few chunks ahead of
- * the reader (in this thread if `source` is unshared). Ending the iteration early stops the thread's
- * work and closes its file.
+ * The winners CSV of a draw as byte chunks written on the winners threads, at most a few chunks ahead
+ * of the reader (in this thread if `source` is unshared). A download of more than two segments is
+ * shared: the threads write alternate segments of SEGMENT winners side by side, read back in order
+ * (on a busy machine two threads also get two shares of the cores). Ending the iteration early stops
+ * the threads' work and closes their files.
  */
 export async function* winnersCsvOnThreads(
   source: WinnersSource,
@@ -117,31 +178,29 @@ export async function* winnersCsvOnThreads(
     yield* winnersCsvChunks(source, numbers, order);
     return;
   }
-  const { port, release } = dispatch({ kind: 'csv', source, numbers, order });
-  const queue: WinnersReply[] = [];
-  let wake: (() => void) | null = null;
-  port.on('message', (reply: WinnersReply) => {
-    queue.push(reply);
-    wake?.();
-    wake = null;
-  });
-  let ended = false;
+  const n = order.index.length;
+  const split = n > 2 * SEGMENT && Math.min(MAX_THREADS, os.availableParallelism()) > 1;
+  const streams = split
+    ? [0, 1].map((first) =>
+        csvStream({ kind: 'csv', source, numbers, order, share: { first, step: 2 } }),
+      )
+    : [csvStream({ kind: 'csv', source, numbers, order })];
   try {
-    for (;;) {
-      while (queue.length === 0) await new Promise<void>((r) => (wake = r));
-      const reply = queue.shift()!;
-      if (reply.type === 'error') throw replyError(reply);
-      if (reply.type === 'end') {
-        ended = true;
-        return;
+    if (!split) {
+      for (let chunk = await streams[0]!.next(); chunk; chunk = await streams[0]!.next())
+        if (chunk !== 'segment') yield chunk;
+      return;
+    }
+    const segments = Math.ceil(n / SEGMENT);
+    for (let s = 0; s < segments; s++) {
+      const stream = streams[s % 2]!;
+      for (let chunk = await stream.next(); chunk !== 'segment'; chunk = await stream.next()) {
+        if (chunk === null) throw new Error('winners worker ended a shared download early');
+        yield chunk;
       }
-      if (reply.type !== 'chunk') continue;
-      port.postMessage('more');
-      yield reply.chunk;
     }
   } finally {
-    if (!ended) port.postMessage('cancel');
-    release();
+    for (const stream of streams) stream.finish();
   }
 }
 

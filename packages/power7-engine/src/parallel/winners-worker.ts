@@ -2,11 +2,13 @@ import { parentPort, type MessagePort } from 'node:worker_threads';
 import { EngineError } from '../core/errors';
 import type { MatchType } from '../core/model';
 import {
-  winnersCsvChunks,
+  SEGMENT,
+  WinnersCsvWriter,
   winnersInOrder,
   type WinnerOrder,
   type WinnersSource,
 } from '../analysis/winners-csv';
+import { buildTicketLookup, type TicketLookup } from '../analysis/ticket-lookup';
 
 /**
  * A request to a winners thread, answered on its own `port`: the winners of a draw in download order
@@ -26,12 +28,18 @@ export type WinnersRequest =
       source: WinnersSource;
       numbers: number[];
       order: WinnerOrder;
-    };
+      /** Only segments first, first + step, … of SEGMENT winners (a download shared by threads). */
+      share?: { first: number; step: number };
+    }
+  | { kind: 'lookup'; port: MessagePort; source: WinnersSource };
 
 /** What comes back on a request's port; the caller sends `'more'` for each chunk it has taken. */
 export type WinnersReply =
   | { type: 'found'; order: WinnerOrder }
+  | { type: 'lookup'; lookup: TicketLookup }
   | { type: 'chunk'; chunk: Uint8Array }
+  /** The end of one segment of a shared download. */
+  | { type: 'segment' }
   | { type: 'end' }
   | { type: 'error'; code?: string; message: string; field?: string };
 
@@ -40,7 +48,7 @@ export const CHUNKS_AHEAD = 4;
 
 /** Serves one CSV request: chunks go out while fewer than CHUNKS_AHEAD wait; `cancel` stops it. */
 async function sendCsv(req: Extract<WinnersRequest, { kind: 'csv' }>) {
-  const { port } = req;
+  const { port, share } = req;
   let unacked = 0;
   let cancelled = false;
   let wake: (() => void) | null = null;
@@ -50,13 +58,24 @@ async function sendCsv(req: Extract<WinnersRequest, { kind: 'csv' }>) {
     wake?.();
     wake = null;
   });
-  for await (const chunk of winnersCsvChunks(req.source, req.numbers, req.order, () => cancelled)) {
-    port.postMessage({ type: 'chunk', chunk } satisfies WinnersReply, [
-      chunk.buffer as ArrayBuffer,
-    ]);
-    unacked++;
-    while (unacked >= CHUNKS_AHEAD && !cancelled) await new Promise<void>((r) => (wake = r));
-    if (cancelled) break;
+  const n = req.order.index.length;
+  const writer = new WinnersCsvWriter(req.source, req.numbers, req.order);
+  try {
+    const step = share?.step ?? 1;
+    const size = share ? SEGMENT : Math.max(n, 1);
+    for (let s = share?.first ?? 0; s * size < Math.max(n, 1) && !cancelled; s += step) {
+      for (const chunk of writer.range(s * size, Math.min(n, (s + 1) * size))) {
+        port.postMessage({ type: 'chunk', chunk } satisfies WinnersReply, [
+          chunk.buffer as ArrayBuffer,
+        ]);
+        unacked++;
+        while (unacked >= CHUNKS_AHEAD && !cancelled) await new Promise<void>((r) => (wake = r));
+        if (cancelled) break;
+      }
+      if (share) port.postMessage({ type: 'segment' } satisfies WinnersReply);
+    }
+  } finally {
+    writer.close();
   }
   port.postMessage({ type: 'end' } satisfies WinnersReply);
 }
@@ -64,11 +83,15 @@ async function sendCsv(req: Extract<WinnersRequest, { kind: 'csv' }>) {
 async function handle(req: WinnersRequest) {
   try {
     if (req.kind === 'find') {
-      const order = winnersInOrder(req.source.masks, req.numbers, req.matchType);
+      const order = winnersInOrder(req.source, req.numbers, req.matchType);
       req.port.postMessage({ type: 'found', order } satisfies WinnersReply, [
         order.index.buffer as ArrayBuffer,
         order.matches.buffer as ArrayBuffer,
       ]);
+    } else if (req.kind === 'lookup') {
+      const { tickets, masks } = req.source;
+      const lookup = buildTicketLookup(tickets, masks.lo.length, true);
+      req.port.postMessage({ type: 'lookup', lookup } satisfies WinnersReply);
     } else await sendCsv(req);
   } catch (err) {
     const e = err as Error;

@@ -33,8 +33,12 @@ import type {
   WinnersPage,
 } from './session-types';
 import { matchedNumbers, RowReader, ticketMasks } from '../analysis/winners';
-import type { WinnerOrder, WinnersSource } from '../analysis/winners-csv';
-import { findWinnersOnThreads, winnersCsvOnThreads } from '../parallel/winners-pool';
+import { lookupPays, type WinnerOrder, type WinnersSource } from '../analysis/winners-csv';
+import {
+  buildLookupOnThreads,
+  findWinnersOnThreads,
+  winnersCsvOnThreads,
+} from '../parallel/winners-pool';
 
 /** Winners of recent draws kept per open session (concurrent downloads of one draw walk once). */
 const KEPT_WINNER_ORDERS = 8;
@@ -131,11 +135,21 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
     delimiter: ingest.delimiter.charCodeAt(0),
     header,
     payouts: analysis.payouts,
+    pool: ingest.pool,
   };
+  // built once, on a winners thread, when winners it serves are first asked for; walked until then
+  let lookupBuilt: Promise<void> | null = null;
   // in flight or found, least recently asked first out: concurrent requests for a draw share a walk
   const orders = new Map<string, Promise<WinnerOrder>>();
   const winnerOrder = (numbers: number[], m: MatchType | 'all'): Promise<WinnerOrder> => {
     const key = `${numbers.join('-')}/${m}`;
+    if (lookupPays(source.pool, count, m)) {
+      lookupBuilt ??= buildLookupOnThreads(source).then(
+        (lookup) => void (closed || (source.lookup = lookup)),
+        // a walk finds the same winners: a failed build only costs speed
+        () => {},
+      );
+    }
     let order = orders.get(key);
     if (order) orders.delete(key);
     else {
@@ -235,6 +249,7 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
     close() {
       closed = true;
       orders.clear();
+      delete source.lookup;
       distribution = null;
     },
   };
