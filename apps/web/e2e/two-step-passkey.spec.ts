@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from '../playwright.config';
 import { PortalClient, unique } from './company-support';
-import { forgetSignIn, persistedAccessToken } from './support';
+import { expectAccessible, forgetSignIn, persistedAccessToken, screenshot } from './support';
 import { enterPassword } from './two-step-support';
 
 const PASSWORD = 'two-step-e2e-passphrase';
@@ -46,6 +46,28 @@ test('a user registers a passkey on the account page and signs in with it alone'
   await page.getByRole('button', { name: 'Add passkey' }).click();
   const list = page.getByRole('list', { name: 'Your passkeys' });
   await expect(list.getByText('Virtual laptop')).toBeVisible();
+  // Renamed in place; Escape leaves the name as it was and the keyboard on Rename.
+  await list.getByRole('button', { name: 'Rename passkey Virtual laptop' }).click();
+  await expect(page.getByLabel('New name')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(list.getByRole('button', { name: 'Rename passkey Virtual laptop' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.getByLabel('New name').fill(' ');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Name this passkey')).toBeVisible();
+  await expectAccessible(page);
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    // a full-page shot of a scrolled page paints the sticky header mid-page
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, `account-passkey-rename-${width}`);
+  }
+  await page.getByLabel('New name').fill('Work laptop');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Passkey renamed.')).toBeVisible();
+  await expect(list.getByText('Work laptop')).toBeVisible();
+  await expect(list.getByText('Virtual laptop')).toHaveCount(0);
+  await expect(list.getByRole('button', { name: 'Rename passkey Work laptop' })).toBeFocused();
   const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   expect(credentials).toHaveLength(1);
   expect(credentials[0]!.isResidentCredential).toBe(true);
@@ -75,6 +97,6 @@ test('a user registers a passkey on the account page and signs in with it alone'
 
   // Removed from the account page, it signs in no more.
   await page.goto(`${LOCAL}/app/account/view`);
-  await page.getByRole('button', { name: 'Remove passkey Virtual laptop' }).click();
+  await page.getByRole('button', { name: 'Remove passkey Work laptop' }).click();
   await expect(page.getByText('No passkeys yet.')).toBeVisible();
 });

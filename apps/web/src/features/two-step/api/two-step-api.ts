@@ -75,6 +75,14 @@ export const twoStepApi = portalApi.injectEndpoints({
       query: (body) => ({ url: '/accounts/passkeys', method: 'POST', body }),
       invalidatesTags: ['User'],
     }),
+    renamePasskey: build.mutation<unknown, { id: string; name: string }>({
+      query: ({ id, name }) => ({
+        url: `/accounts/passkeys/${encodeURIComponent(id)}`,
+        method: 'PATCH',
+        body: { name },
+      }),
+      invalidatesTags: ['User'],
+    }),
     removePasskey: build.mutation<unknown, string>({
       query: (id) => ({ url: `/accounts/passkeys/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: ['User'],
@@ -93,5 +101,6 @@ export const {
   useTotpDisableMutation,
   usePasskeyOptionsMutation,
   useAddPasskeyMutation,
+  useRenamePasskeyMutation,
   useRemovePasskeyMutation,
 } = twoStepApi;
