@@ -360,6 +360,37 @@ describe('two-step sign-in (issue 28, ADR 011)', () => {
     ).toBe(429);
   });
 
+  it('replaces the recovery codes with the password and a code: the old ones stop working; audited', async () => {
+    const user = await enrolledUser();
+    await awayFromStepEdge();
+    const renew = (code: string, currentPassword = user.password, headers = user.headers) =>
+      post('/api/accounts/mfa/recovery-codes', { currentPassword, code }, { headers });
+    const wrongCode = await renew(totp(user.secret, stepNow() + 4));
+    expect(wrongCode.statusCode).toBe(400);
+    expect(wrongCode.json().errors[0].field).toBe('code');
+    const renewed = await renew(totp(user.secret, stepNow() + 1));
+    expect(renewed.statusCode).toBe(200);
+    const fresh = renewed.json().data.recoveryCodes as string[];
+    expect(fresh).toHaveLength(10);
+    expect(fresh.filter((c) => user.recoveryCodes.includes(c))).toEqual([]);
+    const old = await post('/api/accounts/sign-in/mfa', {
+      mfaToken: await mfaTokenOf(user),
+      recoveryCode: user.recoveryCodes[0],
+    });
+    expect(old.statusCode).toBe(401);
+    const used = await post('/api/accounts/sign-in/mfa', {
+      mfaToken: await mfaTokenOf(user),
+      recoveryCode: fresh[0],
+    });
+    expect(used.statusCode).toBe(200);
+    expect(await auditOf(user.id, 'account.recovery-codes-renewed')).toHaveLength(1);
+
+    // without the app there is nothing to renew
+    const plain = await t.createUser();
+    const none = await renew('123456', plain.password, await t.authHeader(plain.id));
+    expect(none.statusCode).toBe(409);
+  });
+
   it('turns the app off with the password and a code; audited', async () => {
     const user = await enrolledUser();
     await awayFromStepEdge();

@@ -35,6 +35,8 @@ export async function checkScreen(page: Page, name: string, ready: () => Promise
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
         width,
       );
+      // a full-page shot of a scrolled page paints the sticky header mid-page
+      await page.evaluate(() => window.scrollTo(0, 0));
       await screenshot(page, `two-step-${name}-${width}-${theme}`);
     }
   }

@@ -146,6 +146,54 @@ export async function registerTotpRoutes(base: FastifyInstance, { guard }: { gua
   );
 
   app.post(
+    '/api/accounts/mfa/recovery-codes',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Replace the recovery codes with 10 new ones (the old ones stop working)',
+        description:
+          'Needs the current password and a code from the authenticator app; answers the new codes this once (stored hashed). 409 when the app is not on.',
+        security: [{ bearerAuth: [] }],
+        body: totpDisableSchema,
+        response: {
+          200: ok(z.object({ recoveryCodes: z.array(z.string()) })),
+          400: errors[400],
+          ...authErrors,
+          409: errors[400].describe('The authenticator app is not on'),
+          ...limited,
+        },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const { currentPassword, code } = request.body;
+      if (!(await hasTotp(app.db, auth.userId)))
+        throw conflict('Recovery codes come with the authenticator app: turn it on first.');
+      await guard.proveCurrentPassword(
+        request,
+        reply,
+        auth.userId,
+        currentPassword,
+        'second step change',
+      );
+      if (!(await acceptTotpCode(app.db, auth.userId, code, true)))
+        throw invalidField('code', WRONG_CODE);
+      const codes = await app.db.transaction((tx) => replaceRecoveryCodes(tx, auth.userId));
+      await recordAudit(app.db, {
+        ...auditFrom(request),
+        action: 'account.recovery-codes-renewed',
+        entityType: 'user',
+        entityId: auth.userId,
+      });
+      return envelope(
+        { recoveryCodes: codes },
+        'New recovery codes made; the old ones no longer work.',
+      );
+    },
+  );
+
+  app.post(
     '/api/accounts/mfa/totp/disable',
     {
       preHandler: app.authenticate,

@@ -61,6 +61,13 @@ export const twoStepApi = portalApi.injectEndpoints({
       query: (body) => ({ url: '/accounts/mfa/totp/confirm', method: 'POST', body }),
       invalidatesTags: ['User'],
     }),
+    renewRecoveryCodes: build.mutation<
+      { recoveryCodes: string[] },
+      { currentPassword: string; code: string }
+    >({
+      query: (body) => ({ url: '/accounts/mfa/recovery-codes', method: 'POST', body }),
+      invalidatesTags: ['User'],
+    }),
     totpDisable: build.mutation<unknown, { currentPassword: string; code: string }>({
       query: (body) => ({ url: '/accounts/mfa/totp/disable', method: 'POST', body }),
       invalidatesTags: ['User'],
@@ -99,6 +106,7 @@ export const {
   useTotpSetupMutation,
   useTotpConfirmMutation,
   useTotpDisableMutation,
+  useRenewRecoveryCodesMutation,
   usePasskeyOptionsMutation,
   useAddPasskeyMutation,
   useRenamePasskeyMutation,

@@ -53,6 +53,7 @@ export function AuthenticatorSection() {
       <DisableTotp
         left={data.recoveryCodesLeft}
         required={data.required && data.passkeys.length === 0}
+        onNewCodes={setCodes}
       />
     );
   } else if (started) {

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
@@ -6,22 +7,46 @@ import { totpDisableSchema } from '@pa/contracts/mfa';
 import { Button } from '@/components/ui/button';
 import { FormAlert, FormField } from '@/components/ui/form-field';
 import { errorMessage, fieldErrors } from '@/lib/api/api-error';
-import { useTotpDisableMutation } from '../api/two-step-api';
+import { useRenewRecoveryCodesMutation, useTotpDisableMutation } from '../api/two-step-api';
 
-/** Turning the app off takes the password and a code; not while it is a required last second step. */
-export function DisableTotp({ left, required }: { left: number; required: boolean }) {
-  const [disable, { error }] = useTotpDisableMutation();
+/**
+ * With the app on, the password and a code either replace the recovery codes (`onNewCodes` shows
+ * them) or turn the app off — not while it is a required last second step.
+ */
+export function DisableTotp({
+  left,
+  required,
+  onNewCodes,
+}: {
+  left: number;
+  required: boolean;
+  onNewCodes: (codes: string[]) => void;
+}) {
+  const [disable, disableState] = useTotpDisableMutation();
+  const [renew, renewState] = useRenewRecoveryCodesMutation();
+  // which button sent the form, so which call's error is shown
+  const [sent, setSent] = useState<'renew' | 'disable'>('disable');
+  const error = sent === 'renew' ? renewState.error : disableState.error;
   const { register, handleSubmit, formState } = useForm<
     z.input<typeof totpDisableSchema>,
     unknown,
     z.output<typeof totpDisableSchema>
   >({ resolver: zodResolver(totpDisableSchema), defaultValues: { currentPassword: '', code: '' } });
-  const submit = handleSubmit(async (body) => {
+  const submit = handleSubmit(async (body, event) => {
+    const submitter = (event?.nativeEvent as SubmitEvent | undefined)?.submitter;
+    const action = submitter?.getAttribute('value') === 'renew' ? 'renew' : 'disable';
+    setSent(action);
     try {
-      await disable(body).unwrap();
-      toast.success('Authenticator app turned off.');
+      if (action === 'renew') {
+        const { recoveryCodes } = await renew(body).unwrap();
+        toast.success('New recovery codes made; the old ones no longer work.');
+        onNewCodes(recoveryCodes);
+      } else {
+        await disable(body).unwrap();
+        toast.success('Authenticator app turned off.');
+      }
     } catch (err) {
-      console.error('Authenticator disable error:', err);
+      console.error('Authenticator change error:', err);
     }
   });
   const server = fieldErrors(error);
@@ -30,7 +55,7 @@ export function DisableTotp({ left, required }: { left: number; required: boolea
       noValidate
       onSubmit={submit}
       className="grid gap-4"
-      aria-label="Turn off authenticator app"
+      aria-label="Recovery codes and turning off the authenticator app"
     >
       <p className="text-sm">
         {left} recovery code{left === 1 ? '' : 's'} left.
@@ -57,8 +82,16 @@ export function DisableTotp({ left, required }: { left: number; required: boolea
         error={formState.errors.code?.message ?? server.code}
         {...register('code')}
       />
-      <div>
-        <Button type="submit" variant="outline" disabled={formState.isSubmitting || required}>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" variant="outline" value="renew" disabled={formState.isSubmitting}>
+          Get new recovery codes
+        </Button>
+        <Button
+          type="submit"
+          variant="outline"
+          value="disable"
+          disabled={formState.isSubmitting || required}
+        >
           Turn off
         </Button>
       </div>
