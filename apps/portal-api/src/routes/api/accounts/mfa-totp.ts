@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
@@ -29,6 +29,17 @@ const limited = { 429: errors[401].describe('Too many wrong passwords; see Retry
 /** The account's second steps (`GET /api/accounts/mfa`) and its authenticator app. */
 export async function registerTotpRoutes(base: FastifyInstance, { guard }: { guard: SignInGuard }) {
   const app = base.withTypeProvider<ZodTypeProvider>();
+
+  /** The current password, then an unused code from the app: what changing the app or its codes takes. */
+  const proveAppHolder = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: string,
+    { currentPassword, code }: { currentPassword: string; code: string },
+  ) => {
+    await guard.proveCurrentPassword(request, reply, userId, currentPassword, 'second step change');
+    if (!(await acceptTotpCode(app.db, userId, code, true))) throw invalidField('code', WRONG_CODE);
+  };
 
   app.get(
     '/api/accounts/mfa',
@@ -167,18 +178,9 @@ export async function registerTotpRoutes(base: FastifyInstance, { guard }: { gua
     },
     async (request, reply) => {
       const auth = authOf(request);
-      const { currentPassword, code } = request.body;
       if (!(await hasTotp(app.db, auth.userId)))
         throw conflict('Recovery codes come with the authenticator app: turn it on first.');
-      await guard.proveCurrentPassword(
-        request,
-        reply,
-        auth.userId,
-        currentPassword,
-        'second step change',
-      );
-      if (!(await acceptTotpCode(app.db, auth.userId, code, true)))
-        throw invalidField('code', WRONG_CODE);
+      await proveAppHolder(request, reply, auth.userId, request.body);
       const codes = await app.db.transaction((tx) => replaceRecoveryCodes(tx, auth.userId));
       await recordAudit(app.db, {
         ...auditFrom(request),
@@ -215,16 +217,7 @@ export async function registerTotpRoutes(base: FastifyInstance, { guard }: { gua
     },
     async (request, reply) => {
       const auth = authOf(request);
-      const { currentPassword, code } = request.body;
-      await guard.proveCurrentPassword(
-        request,
-        reply,
-        auth.userId,
-        currentPassword,
-        'second step change',
-      );
-      if (!(await acceptTotpCode(app.db, auth.userId, code, true)))
-        throw invalidField('code', WRONG_CODE);
+      await proveAppHolder(request, reply, auth.userId, request.body);
       const keys = await passkeysOf(app.db, auth.userId);
       if (
         keys.length === 0 &&
