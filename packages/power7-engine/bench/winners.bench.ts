@@ -13,23 +13,13 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingestFile, openSession, runAnalysis } from '../src/store/session-store';
 import { closeWinnersThreads } from '../src/parallel/winners-pool';
+import { mulberry32 as rng } from './generate';
 
 const TICKETS = Number(process.argv[2] ?? 1_000_000);
 const DIR = process.argv[3] ?? join(tmpdir(), 'p7-winners-bench');
 const POOL = 35;
 const CLIENTS = 20;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function writeCsv(file: string, rows: number) {
   const out = createWriteStream(file);

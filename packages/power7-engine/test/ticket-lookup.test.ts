@@ -6,17 +6,7 @@ import {
   winningCombinations,
 } from '../src/analysis/ticket-lookup';
 import { findWinners, ticketMasks } from '../src/analysis/winners';
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../bench/generate';
 
 /** `count` sorted tickets from 1..pool, many of them repeated (customers sharing a combination). */
 function tickets(count: number, pool: number, seed: number): Uint8Array {
