@@ -12,6 +12,7 @@ import {
   runAnalysis,
   type Progress,
 } from '../src/store/session-store';
+import { writeWorkbook } from '../src/testing/xlsx-zip';
 
 let dir: string;
 beforeAll(async () => {
@@ -31,7 +32,7 @@ describe('session store', () => {
     ws.addRow(['A3', '557', '1;2;3;4;5;6', 'bronze']);
     ws.addRow(['A4', '558', '2 3 4 5 6 9 10', 'none']);
     const src = join(dir, 'upload.xlsx');
-    await wb.xlsx.writeFile(src);
+    await writeWorkbook(wb, src);
     const sessionDir = join(dir, 's1');
     const ingest = await ingestFile({ sourcePath: src, sessionDir, pool: 10 });
     expect(ingest).toMatchObject({

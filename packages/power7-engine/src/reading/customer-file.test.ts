@@ -8,6 +8,7 @@ import { readCustomerFile } from './customer-file';
 import { recogniseColumns } from '../core/file-columns';
 import { sniffUpload, SNIFF_BYTES } from './file-sniff';
 import { readCsvTickets, TicketReader } from './ticket-reader';
+import { writeWorkbook } from '../testing/xlsx-zip';
 
 let dir: string;
 beforeAll(async () => {
@@ -129,7 +130,7 @@ describe('reading customer files', () => {
     ws.addRow(['Bob, Jr.', 8, 9, 10, 11, 12, 13, 99]);
     wb.addWorksheet('Other').addRow(['ignored']);
     const p = join(dir, 'upload.bin');
-    await wb.xlsx.writeFile(p);
+    await writeWorkbook(wb, p);
     const copies: Buffer[] = [];
     const f = await readCustomerFile(p, { pool: 35, csvCopy: (c) => copies.push(c) });
     expect(f.format).toBe('xlsx');
@@ -155,7 +156,7 @@ describe('reading customer files', () => {
     ws.addRow([1, 2, 3, 4, 5, 6, 8, 'x', 9]); // a ninth cell under no header
     ws.addRow([1, 2, 3, 4, 5, 6, 9, 'y']);
     const p = join(dir, 'widths.xlsx');
-    await wb.xlsx.writeFile(p);
+    await writeWorkbook(wb, p);
     const f = await readCustomerFile(p, { pool: 35 });
     expect(Array.from(f.lines)).toEqual([2, 4]);
     expect(f.rejected.map((r) => [r.line, r.reason])).toEqual([
@@ -180,7 +181,7 @@ describe('reading customer files', () => {
       7,
     ]);
     const p = join(dir, 'dates.xlsx');
-    await wb.xlsx.writeFile(p);
+    await writeWorkbook(wb, p);
     const copies: Buffer[] = [];
     const f = await readCustomerFile(p, { pool: 35, csvCopy: (c) => copies.push(c) });
     expect(f.count).toBe(1);

@@ -4,6 +4,8 @@
  * local headers.
  */
 import { crc32, createDeflateRaw } from 'node:zlib';
+import { writeFile } from 'node:fs/promises';
+import type ExcelJS from 'exceljs';
 
 /** Deflates parts as they come (so a part of hundreds of MB is never one buffer) with its CRC. */
 async function deflate(parts: Iterable<Buffer>) {
@@ -154,4 +156,13 @@ export function ticketsWorkbook(rows: number): Promise<Buffer> {
     }
   }
   return workbookWith(sheetXml(body()));
+}
+
+/**
+ * Writes an ExcelJS workbook through a buffer: `xlsx.writeFile` resolves on its zip's finish, which
+ * can come before the file stream has every byte (a test once read a file without its last entry,
+ * `xl/workbook.xml`, on a busy machine).
+ */
+export async function writeWorkbook(wb: ExcelJS.Workbook, path: string): Promise<void> {
+  await writeFile(path, Buffer.from(await wb.xlsx.writeBuffer()));
 }
