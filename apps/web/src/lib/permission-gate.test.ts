@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { missingPermissions, missingPermissionText } from './permission-gate';
+import { codeBeyond, missingPermissions, missingPermissionText } from './permission-gate';
 
 describe('permission gate', () => {
   it('names what is missing, in the order asked', () => {
@@ -26,5 +26,13 @@ describe('permission gate', () => {
       'You need the “a.b” and “c.d” permissions to do this.',
     );
     expect(missingPermissionText([])).toBe('');
+  });
+
+  it('finds the first permission of a role the user does not hold, skipping unknown ids', () => {
+    const codeOf = (id: string) => ({ p1: 'users.read', p2: 'secret.read', p3: 'audit.read' })[id];
+    const held = new Set(['users.read']);
+    expect(codeBeyond(['p1', 'gone', 'p2', 'p3'], codeOf, held)).toBe('secret.read');
+    expect(codeBeyond(['p1', 'gone'], codeOf, held)).toBeUndefined();
+    expect(codeBeyond([], codeOf, held)).toBeUndefined();
   });
 });

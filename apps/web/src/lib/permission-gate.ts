@@ -28,6 +28,18 @@ export function missingPermissions(
   return wanted.filter((code) => !have.has(code));
 }
 
+/**
+ * The first code among a role's permissions that the user does not hold, or undefined. A role holding
+ * one is beyond them: they may neither give it nor change it (the server refuses both).
+ */
+export function codeBeyond(
+  permissionIds: readonly string[],
+  codeOf: (permissionId: string) => string | undefined,
+  held: ReadonlySet<string>,
+): string | undefined {
+  return permissionIds.map(codeOf).find((code) => code && !held.has(code));
+}
+
 /** The sentence a disabled control's tooltip shows. */
 export function missingPermissionText(missing: readonly string[]): string {
   if (missing.length === 0) return '';

@@ -42,6 +42,7 @@ import {
 } from '@/components/record/record-scaffold';
 import { StaleEditDialog } from '@/components/record/stale-edit-dialog';
 import { roleDeleteBlock } from './role-rules';
+import { codeBeyond } from '@/lib/permission-gate';
 
 const LIST = '/app/company/roles';
 const viewPath = (id: string) => `${LIST}/${id}/read`;
@@ -206,7 +207,7 @@ function RoleFormCard({ record }: { record?: Role }) {
   );
   const { errors, isDirty, isSubmitting } = form.formState;
   const base = editor.base;
-  const beyond = base?.permissionIds.map((id) => codeOf.get(id)).find((c) => c && !held.has(c));
+  const beyond = base && codeBeyond(base.permissionIds, (id) => codeOf.get(id), held);
   const pickerLock = base?.isSystem
     ? `The ${base.name} role always holds every permission.`
     : beyond

@@ -3,6 +3,7 @@
  * rules, mirrored so a refusal is visible before saving) and the change set to save (one PATCH per
  * changed role, carrying the version it was based on).
  */
+import { codeBeyond } from '@/lib/permission-gate';
 
 export interface MatrixRole {
   _id: string;
@@ -74,7 +75,7 @@ export function cellLockReason(
 ): string | null {
   if (!held.has('roles.update')) return 'You need the “roles.update” permission to change roles.';
   if (role.isSystem) return `The ${role.name} role always holds every permission.`;
-  const beyond = role.permissionIds.map(codeOf).find((code) => code && !held.has(code));
+  const beyond = codeBeyond(role.permissionIds, codeOf, held);
   if (beyond) {
     return `${role.name} holds “${beyond}”, which you do not hold, so only someone holding it can change this role.`;
   }

@@ -1,5 +1,16 @@
 import type { Role } from '@pa/contracts/roles';
 import { Checkbox } from '@/components/ui/checkbox';
+import { codeBeyond } from '@/lib/permission-gate';
+
+/** Why the user may not give `role` (it holds a permission they do not), or null. */
+export function roleGiveLock(
+  role: Role,
+  codeOf: ReadonlyMap<string, string>,
+  held: ReadonlySet<string>,
+): string | null {
+  const beyond = codeBeyond(role.permissionIds, (id) => codeOf.get(id), held);
+  return beyond ? `This role holds “${beyond}”, which you do not hold.` : null;
+}
 
 /**
  * Role checkboxes of the user form and the invitation form; a role the caller may not give is

@@ -52,7 +52,7 @@ import {
 } from '@/components/record/record-scaffold';
 import { StaleEditDialog } from '@/components/record/stale-edit-dialog';
 import { ResetSecondStepButton } from './reset-second-step-button';
-import { RoleChoices } from './role-choices';
+import { RoleChoices, roleGiveLock } from './role-choices';
 import { SendResetLinkButton } from './send-reset-link-button';
 import { StatusBadge } from './status-badge';
 
@@ -310,10 +310,6 @@ function UserFormCard({ record }: { record?: User }) {
   );
   const self = !!record && record._id === me;
   const selfLock = self ? 'You cannot change your own roles, permissions or status.' : null;
-  const roleLock = (permissionIds: readonly string[]) => {
-    const beyond = permissionIds.map((id) => codeOf.get(id)).find((c) => c && !held.has(c));
-    return beyond ? `This role holds “${beyond}”, which you do not hold.` : null;
-  };
   const { errors, isDirty, isSubmitting } = form.formState;
   const title = record ? `Edit user ${record.userName}` : 'Create user';
   const text = (
@@ -411,7 +407,7 @@ function UserFormCard({ record }: { record?: User }) {
                   roles={roles.data ?? []}
                   value={field.value}
                   onChange={field.onChange}
-                  lockOf={(role) => selfLock ?? roleLock(role.permissionIds)}
+                  lockOf={(role) => selfLock ?? roleGiveLock(role, codeOf, held)}
                   reasonsShown={!selfLock}
                   emptyText={can.roles ? undefined : null}
                 />

@@ -16,7 +16,7 @@ import { useHeldPermissions, useMissingPermissions } from '@/hooks/use-held-perm
 import { errorMessage, fieldErrors, isApiError } from '@/lib/api/api-error';
 import { useAllPermissionsQuery, useAllRolesQuery } from '@/lib/api/company-api';
 import { useCreateInvitationMutation } from '../../api/invitations-api';
-import { RoleChoices } from '../role-choices';
+import { RoleChoices, roleGiveLock } from '../role-choices';
 
 const LIST = '/app/company/users';
 const inviteFormSchema = createInvitationSchema.required();
@@ -35,7 +35,8 @@ function InviteUserForm() {
   const roles = useAllRolesQuery(undefined, { skip: !canReadRoles });
   const canReadPermissions = useMissingPermissions('permissions.read').length === 0;
   const permissions = useAllPermissionsQuery(undefined, { skip: !canReadPermissions });
-  const held = useHeldPermissions();
+  const heldList = useHeldPermissions();
+  const held = useMemo(() => new Set(heldList), [heldList]);
   const [invite, { error }] = useCreateInvitationMutation();
   const form = useForm<InviteForm>({
     resolver: zodResolver(inviteFormSchema),
@@ -116,12 +117,7 @@ function InviteUserForm() {
                     roles={roles.data ?? []}
                     value={field.value}
                     onChange={field.onChange}
-                    lockOf={(role) => {
-                      const beyond = role.permissionIds
-                        .map((id) => codeOf.get(id))
-                        .find((code) => code && !held.includes(code));
-                      return beyond ? `This role holds “${beyond}”, which you do not hold.` : null;
-                    }}
+                    lockOf={(role) => roleGiveLock(role, codeOf, held)}
                   />
                 )}
               />
