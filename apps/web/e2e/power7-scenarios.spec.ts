@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
 import { checkStep, clearAdminSessions } from './power7-support';
-import { signIn } from './support';
+import { downloadOf, signIn } from './support';
 
 /**
  * Issue #25 in the browser: a finished session run again with other payouts and budget (no upload),
@@ -108,15 +108,16 @@ test('rerun, compare, export, sessions list and the rejected-rows warning', asyn
   await expect(page.getByTestId('power7-done')).toBeVisible({ timeout: 60_000 });
 
   // every draw the filters match, as a CSV a spreadsheet opens cleanly
-  const exporting = page.waitForEvent('download');
-  await page.getByTestId('power7-export').getByRole('button').click();
-  const file = await (await exporting).path();
+  const file = await (
+    await downloadOf(page, () => page.getByTestId('power7-export').getByRole('button').click())
+  ).path();
   const text = fs.readFileSync(file!, 'utf8');
   expect(text.startsWith('\uFEFFcombo,winners_3')).toBe(true);
   // the insight tables, built in the browser
-  const saving = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Insight tables (CSV)' }).click();
-  const insight = fs.readFileSync((await (await saving).path())!, 'utf8');
+  const saving = await downloadOf(page, () =>
+    page.getByRole('button', { name: 'Insight tables (CSV)' }).click(),
+  );
+  const insight = fs.readFileSync((await saving.path())!, 'utf8');
   expect(insight).toMatch(/^\uFEFFtable,percentile or budget,total payout \(EUR\)/);
   expect(insight).toContain('budget,900,');
 

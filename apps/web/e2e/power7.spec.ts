@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
 import { checkStep, clearAdminSessions } from './power7-support';
-import { expectAccessible, screenshot, signIn } from './support';
+import { downloadOf, expectAccessible, screenshot, signIn } from './support';
 
 /**
  * The Power 7 tool through the browser against the real services: a generated customer file with
@@ -172,9 +172,9 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
   for (const line of fixture.bad.keys()) {
     await expect(rejected.getByRole('cell', { name: String(line), exact: true })).toBeVisible();
   }
-  const reportDownload = page.waitForEvent('download');
-  await rejected.getByRole('button', { name: 'Download the full report' }).click();
-  const report = await reportDownload;
+  const report = await downloadOf(page, () =>
+    rejected.getByRole('button', { name: 'Download the full report' }).click(),
+  );
   expect(report.suggestedFilename()).toBe(`power7-${session}-rejected-rows.csv`);
   const reportText = fs
     .readFileSync((await report.path())!, 'utf8')
@@ -261,18 +261,18 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
 
   // the two downloads, with the service's names and the right rows
   const combo = numbers.join('-');
-  const one = page.waitForEvent('download');
-  await page.getByRole('button', { name: '3 matches (CSV)' }).click();
-  const oneFile = await one;
+  const oneFile = await downloadOf(page, () =>
+    page.getByRole('button', { name: '3 matches (CSV)' }).click(),
+  );
   expect(oneFile.suggestedFilename()).toBe(`power7-${combo}-match3.csv`);
   const oneRows = fs
     .readFileSync((await oneFile.path())!, 'utf8')
     .trim()
     .split(/\r?\n/);
   expect(oneRows.length - 1).toBe(expected[3]);
-  const all = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'All winners (CSV)' }).click();
-  const allFile = await all;
+  const allFile = await downloadOf(page, () =>
+    page.getByRole('button', { name: 'All winners (CSV)' }).click(),
+  );
   expect(allFile.suggestedFilename()).toBe(`power7-${combo}-all.csv`);
   const allRows = fs
     .readFileSync((await allFile.path())!, 'utf8')

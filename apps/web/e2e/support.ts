@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import {
+  expect,
+  type ConsoleMessage,
+  type Download,
+  type Page,
+  type Request,
+  type Response,
+} from '@playwright/test';
 import { E2E } from '../playwright.config';
 
 export const ADMIN = { userName: 'admin', email: 'admin@demo.local' };
@@ -123,4 +130,55 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return violations.map(
     (v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
   );
+}
+
+/**
+ * Clicks what starts a download and returns the download. Downloads of the app are fetched first (a
+ * token refresh, the file read into memory, then saved), so when none comes the error tells what the
+ * page did meanwhile — its address, its toasts and live messages (a download's progress), every API
+ * call asked, answered or failed — instead of only "timeout": CI keeps no trace of a browser run.
+ */
+export async function downloadOf(page: Page, click: () => Promise<void>): Promise<Download> {
+  const seen: string[] = [];
+  const pathOf = (url: string) => new URL(url).pathname;
+  const onRequest = (r: Request) => {
+    if (pathOf(r.url()).startsWith('/api/')) seen.push(`asked ${r.method()} ${pathOf(r.url())}`);
+  };
+  const onResponse = (r: Response) => {
+    if (pathOf(r.url()).startsWith('/api/')) seen.push(`${r.status()} ${pathOf(r.url())}`);
+  };
+  const onFinished = (r: Request) => {
+    if (pathOf(r.url()).startsWith('/api/')) seen.push(`read ${pathOf(r.url())}`);
+  };
+  const onFailed = (r: Request) =>
+    seen.push(`failed ${pathOf(r.url())}: ${r.failure()?.errorText ?? '?'}`);
+  const onConsole = (m: ConsoleMessage) => {
+    if (m.type() === 'error') seen.push(`console: ${m.text()}`);
+  };
+  page.on('request', onRequest);
+  page.on('response', onResponse);
+  page.on('requestfinished', onFinished);
+  page.on('requestfailed', onFailed);
+  page.on('console', onConsole);
+  try {
+    const download = page.waitForEvent('download', { timeout: 30_000 });
+    await click();
+    return await download.catch(async (error: unknown) => {
+      const said = await page
+        .locator('[data-sonner-toast], [aria-live]')
+        .allInnerTexts()
+        .catch(() => []);
+      throw new Error(
+        `No download after the click. Page: ${page.url()}; toasts and live messages: ` +
+          `${JSON.stringify(said.filter(Boolean))}; meanwhile: ${seen.join(' | ') || 'no API call'}. ` +
+          `(${String(error)})`,
+      );
+    });
+  } finally {
+    page.off('request', onRequest);
+    page.off('response', onResponse);
+    page.off('requestfinished', onFinished);
+    page.off('requestfailed', onFailed);
+    page.off('console', onConsole);
+  }
 }

@@ -49,7 +49,7 @@ export function endSession(api: Pick<BaseQueryApi, 'dispatch'>) {
  * and the cookie stay, the call fails like any other transport failure and a later call tries again.
  * Ending the session here would sign the user out whenever a page is left mid-refresh.
  */
-type RefreshOutcome = 'ok' | 'rejected' | 'unreachable';
+export type RefreshOutcome = 'ok' | 'rejected' | 'unreachable';
 
 let inFlightRefresh: Promise<RefreshOutcome> | null = null;
 
@@ -60,6 +60,11 @@ let inFlightRefresh: Promise<RefreshOutcome> | null = null;
  */
 export async function refreshSession(api: Dispatchable): Promise<boolean> {
   return (await sharedRefresh(api)) === 'ok';
+}
+
+/** The same refresh, telling a refused sign-in (`rejected`) from a portal that did not answer. */
+export function refreshSessionOutcome(api: Dispatchable): Promise<RefreshOutcome> {
+  return sharedRefresh(api);
 }
 
 /**
