@@ -64,6 +64,12 @@ export const E2E = {
   adminPassword: 'e2e-demo-admin-passphrase',
   accessTokenTtl: 20,
   screenshotsDir: path.join(repoRoot, 'artifacts/screenshots'),
+  /**
+   * Whether the specs save their screenshots (every screen at 1280 and 360 px, light and dark) for a
+   * person to look at: `npm run test:screens`. Off in `npm test`, where nobody opens them: a shot
+   * asserts nothing, and the full-page shots with the reloads they need took ~1/5 of the browser run.
+   */
+  screenshots: process.env.E2E_SCREENSHOTS === '1',
 };
 
 export default defineConfig({

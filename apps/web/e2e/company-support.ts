@@ -92,23 +92,28 @@ export async function setTheme(page: Page, theme: 'light' | 'dark') {
 /**
  * Screenshots of the current page at 1280 and 360 px in light and dark, returning to light 1280;
  * the dark page at 1280 px is also checked with axe (callers check the light one themselves).
- * `ready` waits for what must be on screen before each shot.
+ * `ready` waits for what must be on screen after each reload (the theme is read at load). Without
+ * screenshots (`E2E.screenshots`) only the dark page is loaded, for axe.
  */
 export async function screenshotsOf(page: Page, name: string, ready: () => Promise<void>) {
-  for (const theme of ['light', 'dark'] as const) {
+  const reloadIn = async (theme: 'light' | 'dark', width: number) => {
     await setTheme(page, theme);
-    for (const width of [360, 1280]) {
-      await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
-      await page.waitForLoadState('networkidle');
-      await page.reload();
-      await ready();
-      await screenshot(page, `${name}-${width}-${theme}`);
+    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    // no call of the page is cut off by the reload
+    await page.waitForLoadState('networkidle');
+    await page.reload();
+    await ready();
+  };
+  if (E2E.screenshots) {
+    for (const theme of ['light', 'dark'] as const) {
+      for (const width of [360, 1280]) {
+        await reloadIn(theme, width);
+        await screenshot(page, `${name}-${width}-${theme}`);
+      }
     }
+  } else {
+    await reloadIn('dark', 1280);
   }
   await expectAccessible(page);
-  await setTheme(page, 'light');
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.waitForLoadState('networkidle');
-  await page.reload();
-  await ready();
+  await reloadIn('light', 1280);
 }

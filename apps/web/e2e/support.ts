@@ -72,7 +72,9 @@ export async function expectAccessible(page: Page) {
   ).toEqual([]);
 }
 
+/** A full-page screenshot in `artifacts/screenshots` when screenshots are asked for (`E2E.screenshots`). */
 export async function screenshot(page: Page, name: string) {
+  if (!E2E.screenshots) return;
   fs.mkdirSync(E2E.screenshotsDir, { recursive: true });
   await page.screenshot({ path: path.join(E2E.screenshotsDir, `${name}.png`), fullPage: true });
 }

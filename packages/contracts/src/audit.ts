@@ -4,6 +4,68 @@ import { singleLineText } from './text';
 
 /** The company's audit trail (`GET /api/audit-events`, behind `audit.read`). */
 
+/**
+ * Every action the portal records, by entity. The portal's `recordAudit` takes only these (a new
+ * action must be added here), and the trail's filter offers them all.
+ */
+export const AUDIT_ACTIONS = [
+  'user.create',
+  'user.update',
+  'user.delete',
+  'user.restore',
+  'user.import',
+  'user.revoke-sessions',
+  'user.password-reset-link',
+  'user.second-step-reset',
+  'role.create',
+  'role.update',
+  'role.delete',
+  'role.restore',
+  'permission.create',
+  'permission.update',
+  'permission.delete',
+  'permission.restore',
+  'invitation.create',
+  'invitation.resend',
+  'invitation.revoke',
+  'invitation.accept',
+  'account.sign-in',
+  'account.sign-in-failed',
+  'account.second-step-failed',
+  'account.recovery-code-used',
+  'account.sign-out',
+  'account.update',
+  'account.password-change',
+  'account.password-reset',
+  'account.password-check-failed',
+  'account.email-change-undone',
+  'account.mfa-enrolled',
+  'account.mfa-disabled',
+  'account.recovery-codes-renewed',
+  'account.passkey-added',
+  'account.passkey-renamed',
+  'account.passkey-removed',
+  'session.revoke',
+  'session.revoke-others',
+  'company.create',
+  'company.mfa-policy-change',
+  'access.denied',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** The kinds of record an audit event is about. */
+export const AUDIT_ENTITY_TYPES = [
+  'user',
+  'role',
+  'permission',
+  'invitation',
+  'passkey',
+  'session',
+  'company',
+  'route',
+] as const;
+export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
+
 export const AUDIT_SORT_FIELDS = ['_id', 'createdAt', 'action', 'entityType', 'actorName'] as const;
 
 // Years PostgreSQL and Date both hold as written (year 0000, or 9999-12-31 plus a day or an offset,

@@ -18,8 +18,10 @@ if (typeof window !== 'undefined' && !window.matchMedia) {
     }) as MediaQueryList;
 }
 
-// CI runs every project's suite on 2 shared cores; give async queries room before they fail.
-configure({ asyncUtilTimeout: 3000 });
+// CI runs every project's suite on 2 shared cores, beside the servers of other files: a lazy route's
+// first render has taken close to 3 s there. A query that finds what it waits for returns at once,
+// so the room costs only a failing test its wait.
+configure({ asyncUtilTimeout: 10_000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {

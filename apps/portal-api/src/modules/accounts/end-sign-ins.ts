@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { AuditAction } from '@pa/contracts/audit';
 import { notFound } from '@pa/server-kit/errors';
 import type { PortalDb } from '../../db/client';
 import { auditFrom, recordAudit } from '../audit/record';
@@ -16,7 +17,7 @@ export async function endSignIns(
     target?: { exists: () => Promise<boolean>; what: string; allowed?: () => Promise<void> };
     end: () => Promise<number>;
     /** Entity type `session` is a sign-in: the stored audit events keep the old word. */
-    audit: { action: string; entityType: 'session' | 'user'; entityId: string };
+    audit: { action: AuditAction; entityType: 'session' | 'user'; entityId: string };
     after: (revoked: number) => Record<string, unknown>;
     /** false: no audit event when nothing was ended (a sign-in ended twice). */
     auditNone?: boolean;

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { AuditAction, AuditEntityType } from '@pa/contracts/audit';
 import { clientInfo } from '../client-info';
 import type { PortalTx } from '../../db/client';
 import { sql } from 'drizzle-orm';
@@ -49,9 +50,9 @@ export interface AuditActor {
 }
 
 export interface AuditEvent extends AuditActor {
-  /** e.g. `user.create`, `role.update`, `account.sign-in`, `account.sign-in-failed`. */
-  action: string;
-  entityType: string;
+  /** One of `AUDIT_ACTIONS` (`@pa/contracts/audit`): the trail's filter offers exactly those. */
+  action: AuditAction;
+  entityType: AuditEntityType;
   entityId?: string | null;
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;

@@ -145,7 +145,7 @@ export class SecondStepSignIn {
       companyId: user.companyId,
       actorId: user.id,
       actorName: user.userName,
-      entityType: 'user',
+      entityType: 'user' as const,
       entityId: user.id,
       ...clientInfo(request),
     };

@@ -1,38 +1,13 @@
 import { Link } from 'react-router';
-import type { AuditEvent } from '@pa/contracts/audit';
+import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES, type AuditEvent } from '@pa/contracts/audit';
 
-/** The actions the portal records (docs/reference/portal-api.md "Company administration API"). */
-export const AUDIT_ACTIONS = [
-  'user.create',
-  'user.update',
-  'user.delete',
-  'user.revoke-sessions',
-  'role.create',
-  'role.update',
-  'role.delete',
-  'permission.create',
-  'permission.update',
-  'permission.delete',
-  'account.sign-in',
-  'account.sign-in-failed',
-  'account.sign-out',
-  'account.update',
-  'account.password-change',
-  'account.password-reset',
-  'account.password-check-failed',
-  'account.email-change-undone',
-  'session.revoke',
-  'session.revoke-others',
-  'company.create',
-  'access.denied',
-].map((value) => ({ value, label: value }));
+/** Every action the portal records (the portal can record no other), for the trail's filter. */
+export const AUDIT_ACTION_CHOICES = AUDIT_ACTIONS.map((value) => ({ value, label: value }));
 
-export const AUDIT_ENTITIES = ['user', 'role', 'permission', 'session', 'company', 'route'].map(
-  (value) => ({
-    value,
-    label: value[0]!.toUpperCase() + value.slice(1),
-  }),
-);
+export const AUDIT_ENTITY_CHOICES = AUDIT_ENTITY_TYPES.map((value) => ({
+  value,
+  label: value[0]!.toUpperCase() + value.slice(1),
+}));
 
 const PAGES: Record<string, string> = {
   user: '/app/company/users',

@@ -16,7 +16,7 @@ import { sortableHeader } from '@/components/data-table/data-table-column-header
 import { ResourceList, type Facet } from '@/components/resource-list/resource-list';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { AuditEventSheet } from './audit-event-sheet';
-import { AUDIT_ACTIONS, AUDIT_ENTITIES, EntityLink } from './audit-labels';
+import { AUDIT_ACTION_CHOICES, AUDIT_ENTITY_CHOICES, EntityLink } from './audit-labels';
 
 export const AUDIT_URL: ListUrlConfig = {
   defaultSort: [],
@@ -134,8 +134,8 @@ export function AuditList() {
         }
         columns={columns}
         facets={[
-          { key: 'action', title: 'Action', options: AUDIT_ACTIONS },
-          { key: 'entityType', title: 'Entity', options: AUDIT_ENTITIES },
+          { key: 'action', title: 'Action', options: AUDIT_ACTION_CHOICES },
+          { key: 'entityType', title: 'Entity', options: AUDIT_ENTITY_CHOICES },
           ...(who ? [who] : []),
         ]}
         toolbarExtra={(controls) => (
