@@ -10,7 +10,7 @@ import { FormAlert, FormField } from '@/components/ui/form-field';
 import { errorMessage, fieldErrors } from '@/lib/api/api-error';
 import { selectUserDetails } from '@/lib/session/auth-slice';
 import { useMfaStatusQuery, useTotpSetupMutation } from '../api/two-step-api';
-import { DisableTotp } from './disable-totp';
+import { AuthenticatorOnActions } from './authenticator-on-actions';
 import { RecoveryCodes } from './recovery-codes';
 import { TotpSetup } from './totp-setup';
 
@@ -50,7 +50,7 @@ export function AuthenticatorSection() {
     );
   } else if (data?.totp) {
     body = (
-      <DisableTotp
+      <AuthenticatorOnActions
         left={data.recoveryCodesLeft}
         required={data.required && data.passkeys.length === 0}
         onNewCodes={setCodes}

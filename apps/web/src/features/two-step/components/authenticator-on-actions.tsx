@@ -13,7 +13,7 @@ import { useRenewRecoveryCodesMutation, useTotpDisableMutation } from '../api/tw
  * With the app on, the password and a code either replace the recovery codes (`onNewCodes` shows
  * them) or turn the app off — not while it is a required last second step.
  */
-export function DisableTotp({
+export function AuthenticatorOnActions({
   left,
   required,
   onNewCodes,
