@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
+import Cookies from 'js-cookie';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Power7Status } from '@pa/contracts/power7';
 import { fakeJwt, okEnvelope, PORTAL, server } from '@/testing/msw';
 import { renderApp } from '@/testing/render';
@@ -89,6 +90,44 @@ describe('Power 7 parameters step', () => {
     await userEvent.click(submit);
     expect(await screen.findByText('The budget must be a number ≥ 0.')).toBeInTheDocument();
     expect(screen.getByText('At least one payout must be greater than 0.')).toBeInTheDocument();
+    expect(uploads).not.toHaveBeenCalled();
+  });
+});
+
+describe('Power 7 upload when the token refresh gets no answer', () => {
+  afterEach(() => Cookies.remove('refreshToken'));
+
+  it('says the sign-in service cannot be reached and sends nothing', async () => {
+    const uploads = vi.fn();
+    Cookies.set('refreshToken', 'rt-0');
+    server.use(
+      http.get(`${POWER7}/power7/sessions/`, () =>
+        HttpResponse.json(okEnvelope({ items: [], page: 1, pageSize: 1, total: 0, totalPages: 0 })),
+      ),
+      http.post(`${PORTAL}/accounts/rotate-token`, () => HttpResponse.error()),
+      http.post(`${POWER7}/upload/`, () => {
+        uploads();
+        return HttpResponse.json(okEnvelope(null));
+      }),
+    );
+    // signed in, the access token expired: the upload refreshes it first
+    renderApp(routes, '/app/power7/parameters', { ...runner(), accessToken: fakeJwt(-60) });
+    const submit = await screen.findByRole('button', { name: 'Upload and analyse' });
+    await waitFor(() => expect(submit).toBeEnabled());
+    const csv = 'customer_id,name,phone,n1,n2,n3,n4,n5,n6,n7\n1,Ana,555,1,2,3,4,5,6,7\n';
+    await userEvent.upload(
+      document.querySelector<HTMLInputElement>('#customer_file')!,
+      new File([csv], 'customers.csv', { type: 'text/csv' }),
+    );
+    await userEvent.type(screen.getByLabelText('Budget'), '2000');
+    for (const m of [3, 4, 5, 6, 7])
+      await userEvent.type(screen.getByLabelText(`${m} matches`), String(m));
+    await userEvent.click(submit);
+    expect(
+      await screen.findByText(
+        'Cannot reach the sign-in service. Check your connection and try again.',
+      ),
+    ).toBeInTheDocument();
     expect(uploads).not.toHaveBeenCalled();
   });
 });

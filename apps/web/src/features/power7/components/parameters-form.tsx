@@ -27,6 +27,7 @@ import {
 } from '../api/power7-endpoints';
 import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
 import { useCustomerUpload } from '../hooks/use-customer-upload';
+import { unreachableMessage } from '../hooks/use-power7-request';
 import { previewFile, type FilePreview } from '../lib/csv-preview';
 import { useCountdown } from '../hooks/use-countdown';
 import { formatBytes } from '../lib/format';
@@ -185,7 +186,7 @@ function ParametersFormInner() {
       if (!placed) setFormError(envelope.message || `The upload failed (${status}).`);
     } catch (error) {
       if ((error as Error).name === 'AbortError') setFormError('The upload was cancelled.');
-      else setFormError('Cannot reach the Power 7 service. Check your connection and try again.');
+      else setFormError(unreachableMessage(error));
     }
   });
 

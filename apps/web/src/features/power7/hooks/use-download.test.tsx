@@ -43,13 +43,13 @@ afterEach(() => {
 });
 
 describe('useDownload when the token refresh fails', () => {
-  it('says the service cannot be reached when the portal does not answer, and keeps the session', async () => {
+  it('says the sign-in service cannot be reached when the portal does not answer, and keeps the session', async () => {
     server.use(http.post(`${PORTAL}/accounts/rotate-token`, () => HttpResponse.error()));
     const error = vi.spyOn(toast, 'error');
     const { result, store } = renderDownload();
     await act(() => result.current.download('/api/download/1-2-3-4-5-6-7/3/', 'f.csv'));
     expect(error).toHaveBeenCalledWith(
-      'Cannot reach the Power 7 service. Check your connection and try again.',
+      'Cannot reach the sign-in service. Check your connection and try again.',
     );
     expect(fileAsked).toBe(false);
     expect(store.getState().auth.accessToken).not.toBeNull();

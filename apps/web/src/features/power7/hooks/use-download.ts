@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 import { toast } from 'sonner';
 import { isEnvelope } from '@/lib/api/envelope';
 import { attachmentName, readWithProgress, saveBlob } from '../lib/save-file';
-import { power7Url, usePower7Headers } from './use-power7-request';
+import { power7Url, unreachableMessage, usePower7Headers } from './use-power7-request';
 
 /**
  * Downloads a file of the Power 7 service with the caller's token and saves it under the name the
@@ -56,8 +56,8 @@ export function useDownload() {
           setProgress({ path, bytes, ...(rows !== undefined ? { rows } : {}) }),
         );
         saveBlob(blob, attachmentName(response.headers.get('content-disposition'), fallbackName));
-      } catch {
-        toast.error('Cannot reach the Power 7 service. Check your connection and try again.');
+      } catch (error) {
+        toast.error(unreachableMessage(error));
       } finally {
         setProgress(null);
       }

@@ -10,7 +10,7 @@ import { isTokenExpired } from '@/lib/token';
  * Headers for the calls that bypass RTK Query (the upload with its progress, file downloads): the
  * bearer token, refreshed first when it is about to expire (the same shared refresh as every other
  * call), and the CSRF header. Null when the sign-in was refused (the app is leaving for the sign-in
- * page); a TypeError, like fetch's own, when the portal did not answer the refresh.
+ * page); a `SignInUnansweredError` when the portal did not answer the refresh.
  */
 export function usePower7Headers() {
   const store = useStore<RootStateWithAuth>();
@@ -22,13 +22,28 @@ export function usePower7Headers() {
         // A refused sign-in is on its way to the sign-in page; a portal that did not answer is a
         // transport failure like the call's own, so the caller says so instead of doing nothing.
         if (outcome === 'rejected') return null;
-        if (outcome === 'unreachable') throw new TypeError('The sign-in service did not answer.');
+        if (outcome === 'unreachable') throw new SignInUnansweredError();
         token = store.getState().auth.accessToken;
       }
       return { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...csrfHeader() };
     },
     [store],
   );
+}
+
+/** The token refresh before a Power 7 call got no answer from the portal (the session stays). */
+export class SignInUnansweredError extends Error {
+  constructor() {
+    super('Cannot reach the sign-in service. Check your connection and try again.');
+    this.name = 'SignInUnansweredError';
+  }
+}
+
+/** What to tell the user when a Power 7 call could not be made (not an answer of the service). */
+export function unreachableMessage(error: unknown): string {
+  return error instanceof SignInUnansweredError
+    ? error.message
+    : 'Cannot reach the Power 7 service. Check your connection and try again.';
 }
 
 export const power7Url = (path: string) => `${POWER7_API_URL}${path}`;
