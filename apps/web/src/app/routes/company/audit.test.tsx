@@ -22,18 +22,49 @@ const auditor = {
   lastSignInAt: '2026-11-22T10:00:00.000Z',
 };
 
+const event = {
+  _id: 'e1',
+  actorId: 'u2',
+  actorName: 'admin',
+  action: 'role.update',
+  entityType: 'role',
+  entityId: 'r9',
+  before: { name: 'Clerks' },
+  after: { name: 'Senior clerks' },
+  ip: '127.0.0.1',
+  userAgent: 'Chromium',
+  createdAt: '2026-11-26T10:00:00.000Z',
+  entityName: 'Senior clerks',
+  names: {},
+};
+
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
   server.use(
     http.get(`${PORTAL}/accounts/verify`, () => HttpResponse.json(okEnvelope(auditor))),
     http.get(`${PORTAL}/audit-events`, () =>
-      HttpResponse.json(okEnvelope({ items: [], page: 1, pageSize: 20, total: 0, totalPages: 0 })),
+      HttpResponse.json(
+        okEnvelope({ items: [event], page: 1, pageSize: 20, total: 1, totalPages: 1 }),
+      ),
     ),
   );
 });
 
 describe('audit trail', () => {
-  it('offers every action the portal records in its Action filter, two-step and invitations too', async () => {
+  it('shows an action in words with its code', async () => {
+    renderApp(routes, '/app/company/audit', {
+      accessToken: fakeJwt(900),
+      isAuthenticated: true,
+      userDetails: auditor,
+    });
+    const trail = await screen.findByRole('table', { name: 'Audit trail' });
+    const row = within(trail).getByRole('button', { name: /^Details of role.update by admin/ });
+    expect(row).toBeInTheDocument();
+    expect(within(trail).getByText('Role changed')).toBeInTheDocument();
+    expect(within(trail).getByText('role.update')).toBeInTheDocument();
+  });
+
+  it('offers every action the portal records in its Action filter, in words, two-step and invitations too', async () => {
     renderApp(routes, '/app/company/audit', {
       accessToken: fakeJwt(900),
       isAuthenticated: true,
@@ -44,8 +75,11 @@ describe('audit trail', () => {
     const offered = within(menu)
       .getAllByRole('menuitemcheckbox')
       .map((option) => option.textContent?.trim());
-    for (const action of AUDIT_ACTIONS) expect(offered).toContain(action);
-    expect(offered).toContain('account.mfa-enrolled');
-    expect(offered).toContain('invitation.accept');
+    // in words, with the code the trail's exports carry
+    expect(offered).toHaveLength(AUDIT_ACTIONS.length);
+    for (const action of AUDIT_ACTIONS)
+      expect(offered.some((text) => text?.endsWith(`(${action})`))).toBe(true);
+    expect(offered).toContain('Authenticator app turned on (account.mfa-enrolled)');
+    expect(offered).toContain('Invitation accepted (invitation.accept)');
   });
 });

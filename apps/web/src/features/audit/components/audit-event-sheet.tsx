@@ -8,7 +8,7 @@ import {
 } from '@/components/ui/sheet';
 import { AuditChanges } from '@/components/audit/audit-changes';
 import { formatDateTime } from '@/lib/format';
-import { entityLabel } from './audit-labels';
+import { actionLabel, entityLabel } from './audit-labels';
 
 export function AuditEventSheet({
   event,
@@ -23,9 +23,10 @@ export function AuditEventSheet({
         {event ? (
           <>
             <SheetHeader className="p-0">
-              <SheetTitle className="font-mono">{event.action}</SheetTitle>
+              <SheetTitle>{actionLabel(event.action)}</SheetTitle>
               <SheetDescription>
-                {event.actorName} · {formatDateTime(event.createdAt)}
+                <span className="font-mono">{event.action}</span> · {event.actorName} ·{' '}
+                {formatDateTime(event.createdAt)}
               </SheetDescription>
             </SheetHeader>
             <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1 text-sm">

@@ -1,8 +1,75 @@
 import { Link } from 'react-router';
-import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES, type AuditEvent } from '@pa/contracts/audit';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_ENTITY_TYPES,
+  type AuditAction,
+  type AuditEvent,
+} from '@pa/contracts/audit';
+
+/** What each recorded action means, in words (a new action does not compile without one). */
+const ACTION_LABELS: Record<AuditAction, string> = {
+  'user.create': 'User created',
+  'user.update': 'User changed',
+  'user.delete': 'User deleted',
+  'user.restore': 'User restored',
+  'user.import': 'Users imported',
+  'user.revoke-sessions': "User's sign-ins ended",
+  'user.password-reset-link': 'Password reset link sent',
+  'user.second-step-reset': "User's second step removed",
+  'role.create': 'Role created',
+  'role.update': 'Role changed',
+  'role.delete': 'Role deleted',
+  'role.restore': 'Role restored',
+  'permission.create': 'Permission created',
+  'permission.update': 'Permission changed',
+  'permission.delete': 'Permission deleted',
+  'permission.restore': 'Permission restored',
+  'invitation.create': 'Invitation sent',
+  'invitation.resend': 'Invitation sent again',
+  'invitation.revoke': 'Invitation withdrawn',
+  'invitation.accept': 'Invitation accepted',
+  'account.sign-in': 'Signed in',
+  'account.sign-in-failed': 'Sign-in failed',
+  'account.second-step-failed': 'Second step failed',
+  'account.recovery-code-used': 'Recovery code used',
+  'account.sign-out': 'Signed out',
+  'account.update': 'Own details changed',
+  'account.password-change': 'Password changed',
+  'account.password-reset': 'Password reset',
+  'account.password-check-failed': 'Wrong current password',
+  'account.email-change-undone': 'Email change undone',
+  'account.mfa-enrolled': 'Authenticator app turned on',
+  'account.mfa-disabled': 'Authenticator app turned off',
+  'account.recovery-codes-renewed': 'New recovery codes',
+  'account.passkey-added': 'Passkey added',
+  'account.passkey-renamed': 'Passkey renamed',
+  'account.passkey-removed': 'Passkey removed',
+  'session.revoke': 'Sign-in ended',
+  'session.revoke-others': 'Other sign-ins ended',
+  'company.create': 'Company created',
+  'company.mfa-policy-change': 'Two-step policy changed',
+  'access.denied': 'Access refused',
+};
+
+/** An action in words; an action this version does not know (an older trail's) as its code. */
+export const actionLabel = (action: string) =>
+  (ACTION_LABELS as Record<string, string | undefined>)[action] ?? action;
 
 /** Every action the portal records (the portal can record no other), for the trail's filter. */
-export const AUDIT_ACTION_CHOICES = AUDIT_ACTIONS.map((value) => ({ value, label: value }));
+export const AUDIT_ACTION_CHOICES = AUDIT_ACTIONS.map((value) => ({
+  value,
+  label: `${ACTION_LABELS[value]} (${value})`,
+}));
+
+/** An action as the trail shows it: in words, its code beneath (the code is what exports carry). */
+export function ActionCell({ action }: { action: string }) {
+  return (
+    <span className="flex flex-col">
+      <span>{actionLabel(action)}</span>
+      <span className="text-muted-foreground font-mono text-xs">{action}</span>
+    </span>
+  );
+}
 
 export const AUDIT_ENTITY_CHOICES = AUDIT_ENTITY_TYPES.map((value) => ({
   value,

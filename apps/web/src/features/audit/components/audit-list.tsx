@@ -16,7 +16,7 @@ import { sortableHeader } from '@/components/data-table/data-table-column-header
 import { ResourceList, type Facet } from '@/components/resource-list/resource-list';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { AuditEventSheet } from './audit-event-sheet';
-import { AUDIT_ACTION_CHOICES, AUDIT_ENTITY_CHOICES, EntityLink } from './audit-labels';
+import { ActionCell, AUDIT_ACTION_CHOICES, AUDIT_ENTITY_CHOICES, EntityLink } from './audit-labels';
 
 export const AUDIT_URL: ListUrlConfig = {
   defaultSort: [],
@@ -90,7 +90,7 @@ export function AuditList() {
         id: 'action',
         accessorKey: 'action',
         header: sortableHeader('Action'),
-        cell: ({ row }) => <span className="font-mono text-xs">{row.original.action}</span>,
+        cell: ({ row }) => <ActionCell action={row.original.action} />,
         meta: { label: 'Action' },
       },
       {
