@@ -18,7 +18,16 @@ const LABELS: Record<string, string> = {
   roleIds: 'Roles',
   permissionIds: 'Permissions',
   isSystem: 'System',
+  amr: 'Proven with',
 };
+
+/** Values of a field said in words (`amr`: how a sign-in was proven, RFC 8176's codes). */
+const VALUE_WORDS: Record<string, Record<string, string>> = {
+  amr: { pwd: 'password', otp: 'one-time code', hwk: 'passkey' },
+};
+
+/** Ids of records (roles, permissions) are UUIDs; other strings in a list are values. */
+const RECORD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `lastSignInAt` → "Last sign in at". */
 export const fieldLabel = (field: string) =>
@@ -28,19 +37,26 @@ export const fieldLabel = (field: string) =>
     .replace(/^./, (c) => c.toUpperCase())
     .replace(/ (\w)/g, (_, c: string) => ` ${c.toLowerCase()}`);
 
-/** A before/after value in words: ids as the names the server gave, yes/no, "—" for nothing. */
-export function auditValue(value: unknown, names: Record<string, string>): string {
+/**
+ * A before/after value of `field` in words: record ids as the names the server gave (a missing name:
+ * the record was deleted), yes/no, known codes in words, "—" for nothing.
+ */
+export function auditValue(field: string, value: unknown, names: Record<string, string>): string {
   if (value === undefined || value === null || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  const words = VALUE_WORDS[field] ?? {};
   if (Array.isArray(value))
     return (
       value
-        .map((item) =>
-          typeof item === 'string' ? (names[item] ?? `deleted (${item.slice(-8)})`) : String(item),
-        )
+        .map((one) => {
+          if (typeof one !== 'string') return String(one);
+          // the lists of ids (roles, permissions): a name, or the record is gone
+          if (RECORD_ID.test(one)) return names[one] ?? `deleted (${one.slice(-8)})`;
+          return words[one] ?? one;
+        })
         .join(', ') || 'none'
     );
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return typeof value === 'string' ? (words[value] ?? value) : JSON.stringify(value);
 }
 
 /** The before/after of one event, field by field (only changed fields are recorded). */
@@ -66,9 +82,11 @@ export function AuditChanges({ event }: { event: AuditEvent }) {
               {fieldLabel(field)}
             </th>
             <td className="py-1 pr-2 break-words text-muted-foreground">
-              {auditValue(event.before?.[field], event.names)}
+              {auditValue(field, event.before?.[field], event.names)}
             </td>
-            <td className="py-1 break-words">{auditValue(event.after?.[field], event.names)}</td>
+            <td className="py-1 break-words">
+              {auditValue(field, event.after?.[field], event.names)}
+            </td>
           </tr>
         ))}
       </tbody>
