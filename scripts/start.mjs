@@ -36,6 +36,19 @@ const services = [
   ['portal', 'apps/portal-api/dist/server.mjs', process.env.PORTAL_PORT ?? 8000],
   ['power7', 'apps/power7-api/dist/server.mjs', process.env.POWER7_PORT ?? 8001],
 ];
+// The web app looks for the Power 7 API one port above the page's (and the portal's CSP allows that
+// address) unless POWER7_PUBLIC_URL says otherwise: a PORTAL_PORT changed alone would leave the
+// browser knocking on the wrong port, so say so before anything starts.
+{
+  const [portal, power7] = services.map(([, , port]) => Number(port));
+  if (portal !== 0 && power7 !== portal + 1 && !process.env.POWER7_PUBLIC_URL) {
+    console.warn(
+      `Note: the web app will look for the Power 7 API on port ${portal + 1} (PORTAL_PORT + 1), but ` +
+        `POWER7_PORT is ${power7}. Set POWER7_PORT=${portal + 1} (or build the web app with ` +
+        'VITE_POWER7_API_URL and set POWER7_PUBLIC_URL to that address).',
+    );
+  }
+}
 /** Restarts of one service allowed within RESTART_WINDOW_MS before everything stops. */
 const RESTART_LIMIT = Number(process.env.RESTART_LIMIT ?? 5);
 if (!Number.isInteger(RESTART_LIMIT) || RESTART_LIMIT < 0) {
