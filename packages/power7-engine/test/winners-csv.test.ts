@@ -1,12 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MATCH_TYPES, parseCombo, PICK } from '../src/core/model';
-import { readAligned, fileIn } from '../src/store/session-files';
-import { ingestFile, openSession, runAnalysis, type OpenSession } from '../src/store/session-store';
-import { RowReader, ticketMasks, winnersCsv } from '../src/analysis/winners';
+import { MATCH_TYPES } from '../src/core/model';
+import { ingestFile, openSession, runAnalysis } from '../src/store/session-store';
 import { closeWinnersThreads } from '../src/parallel/winners-pool';
+import { collect, referenceCsv } from './winners-reference';
 
 // Cells the byte-level writer must treat exactly as `csvCell` does: formulas, plain numbers, quotes,
 // delimiters inside quotes, line breaks inside quotes, non-ASCII text, tabs, empty cells.
@@ -53,43 +52,6 @@ function oddFile(delimiter: string): string {
   return lines.join(lineEnd(delimiter)) + '\n';
 }
 const lineEnd = (delimiter: string) => (delimiter === ';' ? '\r\n' : '\n');
-
-/** What the download held before the byte-level writer: the tokenizing reference in `winners.ts`. */
-async function referenceCsv(
-  sessionDir: string,
-  session: OpenSession,
-  combo: string,
-  m: 'all' | 3 | 4 | 5 | 6 | 7,
-) {
-  const tickets = new Uint8Array(await readFile(fileIn(sessionDir, 'tickets')));
-  const count = tickets.length / PICK;
-  const idx = await readAligned(fileIn(sessionDir, 'rowIndex'));
-  const rows = new RowReader(
-    fileIn(sessionDir, 'rows'),
-    session.ingest.delimiter.charCodeAt(0),
-    new Float64Array(idx, 0, count),
-    new Uint32Array(idx, count * 12, count),
-  );
-  let out = '';
-  for await (const chunk of winnersCsv({
-    header: session.ingest.columns,
-    tickets,
-    masks: ticketMasks(tickets, count),
-    rows,
-    numbers: parseCombo(combo, session.ingest.pool),
-    matchType: m,
-    payouts: session.analysis.payouts,
-  })) {
-    out += chunk;
-  }
-  return Buffer.from(out);
-}
-
-async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  for await (const c of chunks) parts.push(c);
-  return Buffer.concat(parts);
-}
 
 let dir: string;
 beforeAll(async () => {

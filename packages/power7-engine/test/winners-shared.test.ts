@@ -2,12 +2,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCombo, PICK } from '../src/core/model';
-import { readAligned, fileIn } from '../src/store/session-files';
+import { PICK } from '../src/core/model';
+import { fileIn } from '../src/store/session-files';
 import { ingestFile, openSession, runAnalysis } from '../src/store/session-store';
-import { RowReader, ticketMasks, winnersCsv } from '../src/analysis/winners';
 import { SEGMENT } from '../src/analysis/winners-csv';
 import { closeWinnersThreads } from '../src/parallel/winners-pool';
+import { collect, referenceCsv } from './winners-reference';
 
 // Cells that take every path of the writer: copied as they are, neutralised, quoted, tokenized.
 const CELLS = ['plain', '=1+2', '+15551234', 'a, b', 'has "quotes"', 'Zoë', '-', ''];
@@ -48,42 +48,21 @@ describe('a large winners CSV shared by the winners threads', () => {
     });
     const session = await openSession(sessionDir);
     const tickets = new Uint8Array(await readFile(fileIn(sessionDir, 'tickets')));
-    const count = tickets.length / PICK;
-    expect(count).toBe(TICKETS);
-    const idx = await readAligned(fileIn(sessionDir, 'rowIndex'));
-    const rows = new RowReader(
-      fileIn(sessionDir, 'rows'),
-      0x2c,
-      new Float64Array(idx, 0, count),
-      new Uint32Array(idx, count * 12, count),
-    );
+    expect(tickets.length / PICK).toBe(TICKETS);
     for (const combo of session.filter({ pageSize: 2 }).items.map((d) => d.combo)) {
-      let expected = '';
-      for await (const chunk of winnersCsv({
-        header: session.ingest.columns,
-        tickets,
-        masks: ticketMasks(tickets, count),
-        rows,
-        numbers: parseCombo(combo, 10),
-        matchType: 'all',
-        payouts: session.analysis.payouts,
-      }))
-        expected += chunk;
-      const parts: Uint8Array[] = [];
-      for await (const chunk of session.winnersCsvBytes(combo, 'all')) parts.push(chunk);
-      const bytes = Buffer.concat(parts);
+      const expected = await referenceCsv(sessionDir, session, combo, 'all');
+      const bytes = await collect(session.winnersCsvBytes(combo, 'all'));
       // more than two segments: written by both threads
       expect(bytes.toString('utf8').split('\r\n').length - 2).toBe(TICKETS);
-      expect(bytes.equals(Buffer.from(expected)), combo).toBe(true);
+      expect(bytes.equals(expected), combo).toBe(true);
     }
     const combo = session.filter({ pageSize: 1 }).items[0]!.combo;
     for await (const chunk of session.winnersCsvBytes(combo, 'all')) {
       expect(chunk.byteLength).toBeGreaterThan(0);
       break;
     }
-    const again: Uint8Array[] = [];
-    for await (const chunk of session.winnersCsvBytes(combo, 'all')) again.push(chunk);
-    expect(Buffer.concat(again).toString('utf8').split('\r\n').length - 2).toBe(TICKETS);
+    const again = await collect(session.winnersCsvBytes(combo, 'all'));
+    expect(again.toString('utf8').split('\r\n').length - 2).toBe(TICKETS);
     session.close();
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { BINOM, PICK } from '../core/model';
+import { BINOM, PICK, TICKET_RANK_TERMS, ticketRank } from '../core/model';
 
 /**
  * The tickets grouped by their 7 numbers (issue #27): a hash of each ticket's combination rank picks
@@ -12,26 +12,6 @@ export interface TicketLookup {
   /** Bucket b holds `order[starts[b] .. starts[b + 1])`. */
   starts: Uint32Array;
   order: Uint32Array;
-}
-
-/** C(n - 1, i) at [n * 8 + i]: the colex rank of sorted numbers a_1 < … < a_7 is Σ C(a_i − 1, i). */
-const RANK = (() => {
-  const table = new Uint32Array(65 * 8);
-  for (let n = 1; n <= 64; n++)
-    for (let i = 1; i <= PICK; i++) table[n * 8 + i] = BINOM[n - 1]![i]!;
-  return table;
-})();
-
-function ticketRank(tickets: Uint8Array, p: number): number {
-  return (
-    RANK[tickets[p]! * 8 + 1]! +
-    RANK[tickets[p + 1]! * 8 + 2]! +
-    RANK[tickets[p + 2]! * 8 + 3]! +
-    RANK[tickets[p + 3]! * 8 + 4]! +
-    RANK[tickets[p + 4]! * 8 + 5]! +
-    RANK[tickets[p + 5]! * 8 + 6]! +
-    RANK[tickets[p + 6]! * 8 + 7]!
-  );
 }
 
 const bucketOf = (rank: number, bits: number) => Math.imul(rank, 0x9e3779b1) >>> (32 - bits);
@@ -114,7 +94,7 @@ function maskRank(lo: number, hi: number): number {
   for (let word = lo, base = 1; ; word = hi, base = 33) {
     while (word !== 0) {
       const bit = 31 - Math.clz32(word & -word);
-      rank += RANK[(base + bit) * 8 + i++]!;
+      rank += TICKET_RANK_TERMS[(base + bit) * 8 + i++]!;
       word &= word - 1;
     }
     if (base === 33) return rank;

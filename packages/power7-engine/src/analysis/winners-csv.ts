@@ -105,7 +105,9 @@ const GAP = 1 << 14;
 
 /** Bytes of the CSV under construction, handed out in chunks of ≥ CHUNK bytes (each its own buffer). */
 class ByteSink {
-  buf = Buffer.allocUnsafeSlow(CHUNK + (CHUNK >> 2));
+  /** A chunk and room for the record that fills it. */
+  private static readonly SIZE = CHUNK + (CHUNK >> 2);
+  buf = Buffer.allocUnsafeSlow(ByteSink.SIZE);
   pos = 0;
   /** Makes room for `n` more bytes; returns a full chunk to send first, if any. */
   reserve(n: number): Buffer | null {
@@ -117,18 +119,9 @@ class ByteSink {
   take(): Buffer | null {
     if (this.pos === 0) return null;
     const out = this.buf.subarray(0, this.pos);
-    this.buf = Buffer.allocUnsafeSlow(Math.max(CHUNK + (CHUNK >> 2), this.buf.length));
+    this.buf = Buffer.allocUnsafeSlow(Math.max(ByteSink.SIZE, this.buf.length));
     this.pos = 0;
     return out;
-  }
-  byte(b: number): void {
-    this.buf[this.pos++] = b;
-  }
-  copy(src: Uint8Array, from: number, to: number): void {
-    const buf = this.buf;
-    let pos = this.pos;
-    for (let i = from; i < to; i++) buf[pos++] = src[i]!;
-    this.pos = pos;
   }
   text(s: string): void {
     this.pos += this.buf.write(s, this.pos, 'utf8');

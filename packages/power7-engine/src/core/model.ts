@@ -97,6 +97,32 @@ export function formatCombo(numbers: ArrayLike<number>): string {
   return Array.from(numbers).join('-');
 }
 
+/**
+ * C(v - 1, k) at [v·8 + k] for a 1-based number v ≤ MAX_POOL in position k (1..7) of a ticket: the
+ * terms of its colex rank, in one flat table (the rank loop runs ~1.5× faster than through `BINOM`'s
+ * rows).
+ */
+export const TICKET_RANK_TERMS = (() => {
+  const terms = new Uint32Array((MAX_POOL + 1) * 8);
+  for (let v = 1; v <= MAX_POOL; v++)
+    for (let k = 1; k <= PICK; k++) terms[v * 8 + k] = BINOM[v - 1]![k]!;
+  return terms;
+})();
+
+/** The colex rank of the ticket at `tickets[p..p+7)` (seven ascending 1-based numbers). */
+export function ticketRank(tickets: Uint8Array, p: number): number {
+  const c = TICKET_RANK_TERMS;
+  return (
+    c[tickets[p]! * 8 + 1]! +
+    c[tickets[p + 1]! * 8 + 2]! +
+    c[tickets[p + 2]! * 8 + 3]! +
+    c[tickets[p + 3]! * 8 + 4]! +
+    c[tickets[p + 4]! * 8 + 5]! +
+    c[tickets[p + 5]! * 8 + 6]! +
+    c[tickets[p + 6]! * 8 + 7]!
+  );
+}
+
 /** The seven ascending 1-based numbers of the draw with colex rank `rank`. */
 export function numbersOfRank(rank: number): number[] {
   const out = [0, 0, 0, 0, 0, 0, 0];

@@ -1,6 +1,6 @@
 import { groupDraws, type GroupOp } from './distribution-group';
 import { invariant } from './errors';
-import { BINOM, PICK } from './model';
+import { BINOM, PICK, ticketRank } from './model';
 import { SharedBufferLease } from './shared-buffers';
 import type { Weights } from './weights';
 
@@ -378,16 +378,6 @@ function countSixSubsets(
 }
 
 /**
- * C(v - 1, k) at [v·8 + k] for a 1-based number v ≤ 49 in position k (1..7) of a ticket: the terms of
- * its colex rank, in one flat table (the rank loop runs ~1.5× faster than through `BINOM`'s rows).
- */
-const TICKET_RANK_TERMS = (() => {
-  const terms = new Uint32Array(50 * 8);
-  for (let v = 1; v < 50; v++) for (let k = 1; k <= PICK; k++) terms[v * 8 + k] = BINOM[v - 1]![k]!;
-  return terms;
-})();
-
-/**
  * The distinct tickets as ascending colex ranks with their multiplicities (duplicates collapse).
  * Ranks are < C(49,7) < 2^27, so an LSD radix sort in two passes of 14 and 13 bits orders them.
  */
@@ -396,18 +386,8 @@ function distinctTickets(
   count: number,
   buffers: SharedBufferLease,
 ): { ticketRanks: Uint32Array; ticketMult: Uint32Array; maxC7: number } {
-  const c = TICKET_RANK_TERMS;
   const ranks = new Uint32Array(count);
-  for (let t = 0, p = 0; t < count; t++, p += 7) {
-    ranks[t] =
-      c[tickets[p]! * 8 + 1]! +
-      c[tickets[p + 1]! * 8 + 2]! +
-      c[tickets[p + 2]! * 8 + 3]! +
-      c[tickets[p + 3]! * 8 + 4]! +
-      c[tickets[p + 4]! * 8 + 5]! +
-      c[tickets[p + 5]! * 8 + 6]! +
-      c[tickets[p + 6]! * 8 + 7]!;
-  }
+  for (let t = 0, p = 0; t < count; t++, p += PICK) ranks[t] = ticketRank(tickets, p);
   radixSort27(ranks);
   return distinctOfSorted(ranks, buffers);
 }

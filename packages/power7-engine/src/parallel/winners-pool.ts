@@ -90,19 +90,22 @@ function dispatch(request: WithoutPort<WinnersRequest>, weight = 1) {
   };
 }
 
-/** The winners of a draw in download order, found on a winners thread (in this thread if unshared). */
-export async function findWinnersOnThreads(
-  source: WinnersSource,
-  numbers: number[],
-  matchType: MatchType | 'all',
-): Promise<WinnerOrder> {
-  if (!shared(source)) return winnersInOrder(source, numbers, matchType);
-  const { port, release } = dispatch({ kind: 'find', source, numbers, matchType });
+/**
+ * Sends a request answered by one reply (`find`, `lookup`) and resolves with what `answer` takes from
+ * it; an error reply rejects.
+ */
+async function askOnce<T>(
+  request: WithoutPort<Extract<WinnersRequest, { kind: 'find' | 'lookup' }>>,
+  answer: (reply: WinnersReply) => T | undefined,
+  weight = 1,
+): Promise<T> {
+  const { port, release } = dispatch(request, weight);
   try {
-    return await new Promise<WinnerOrder>((resolve, reject) => {
+    return await new Promise<T>((resolve, reject) => {
       port.on('message', (reply: WinnersReply) => {
-        if (reply.type === 'found') resolve(reply.order);
-        else if (reply.type === 'error') reject(replyError(reply));
+        if (reply.type === 'error') return reject(replyError(reply));
+        const value = answer(reply);
+        if (value !== undefined) resolve(value);
       });
     });
   } finally {
@@ -110,21 +113,27 @@ export async function findWinnersOnThreads(
   }
 }
 
+/** The winners of a draw in download order, found on a winners thread (in this thread if unshared). */
+export async function findWinnersOnThreads(
+  source: WinnersSource,
+  numbers: number[],
+  matchType: MatchType | 'all',
+): Promise<WinnerOrder> {
+  if (!shared(source)) return winnersInOrder(source, numbers, matchType);
+  return askOnce({ kind: 'find', source, numbers, matchType }, (reply) =>
+    reply.type === 'found' ? reply.order : undefined,
+  );
+}
+
 /** The tickets of `source` grouped by combination (`ticket-lookup.ts`), built on a winners thread. */
 export async function buildLookupOnThreads(source: WinnersSource): Promise<TicketLookup> {
   if (!shared(source)) return buildTicketLookup(source.tickets, source.masks.lo.length);
   // a long job (~1 s at 10M): downloads go to the other thread meanwhile
-  const { port, release } = dispatch({ kind: 'lookup', source }, LOOKUP_WEIGHT);
-  try {
-    return await new Promise<TicketLookup>((resolve, reject) => {
-      port.on('message', (reply: WinnersReply) => {
-        if (reply.type === 'lookup') resolve(reply.lookup);
-        else if (reply.type === 'error') reject(replyError(reply));
-      });
-    });
-  } finally {
-    release();
-  }
+  return askOnce(
+    { kind: 'lookup', source },
+    (reply) => (reply.type === 'lookup' ? reply.lookup : undefined),
+    LOOKUP_WEIGHT,
+  );
 }
 
 /** One CSV request on a thread: its replies in arrival order; `cancel` unless it ended. */
