@@ -191,6 +191,9 @@ test('create a permission, a role using it and a user with that role; that user 
   // The audit trail shows what was just done, with before/after in the side panel.
   await page.goto('/app/company/audit');
   await page.getByRole('button', { name: 'Filter by Action' }).click();
+  // every recorded action is offered: the open menu scrolls, reachable by keyboard (axe)
+  await expect(page.getByRole('menu')).toBeVisible();
+  await expectAccessible(page);
   await page.getByRole('menuitemcheckbox', { name: 'role.update' }).click();
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(/filters%5Baction%5D=role.update/);
