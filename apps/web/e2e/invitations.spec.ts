@@ -1,11 +1,25 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
 import { PortalClient, unique } from './company-support';
-import { checkScreens, expectAccessible, mailedLinkFor, signIn } from './support';
+import { setTheme } from './power7-support';
+import { expectAccessible, mailedLinkFor, screenshot, signIn } from './support';
 
 /** axe in light and dark at 1280 and 360 px, with a screenshot of each (no reload: state stays). */
-function checkScreen(page: Page, name: string) {
-  return checkScreens(page, `invitations-${name}`);
+async function checkScreen(page: Page, name: string) {
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expectAccessible(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        width,
+      );
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `invitations-${name}-${width}-${theme}`);
+    }
+  }
+  await setTheme(page, 'light');
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 /** A browser with no session: the invitee's. */

@@ -75,45 +75,8 @@ export async function expectAccessible(page: Page) {
 /** A full-page screenshot in `artifacts/screenshots` when screenshots are asked for (`E2E.screenshots`). */
 export async function screenshot(page: Page, name: string) {
   if (!E2E.screenshots) return;
-  // a full-page shot of a scrolled page paints the sticky header mid-page
-  await page.evaluate(() => window.scrollTo(0, 0));
   fs.mkdirSync(E2E.screenshotsDir, { recursive: true });
   await page.screenshot({ path: path.join(E2E.screenshotsDir, `${name}.png`), fullPage: true });
-}
-
-/** The stored theme and the root class the theme provider sets (no reload: the view stays as it is). */
-export async function applyTheme(page: Page, theme: 'light' | 'dark') {
-  await page.evaluate((t) => {
-    localStorage.setItem('vite-ui-theme', t);
-    document.documentElement.classList.remove('light', 'dark');
-    document.documentElement.classList.add(t);
-  }, theme);
-  // Colours transition on a theme change: axe must measure the settled colours, not a mid-fade.
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running'),
-  );
-}
-
-/**
- * The screen as it is now in light and dark at 1280 and 360 px: axe, nothing wider than the screen
- * (wide content scrolls in its own region), and a screenshot `<name>-<width>-<theme>` of each; `ready`
- * waits for what must be on screen. Ends in light at 1280 px.
- */
-export async function checkScreens(page: Page, name: string, ready?: () => Promise<unknown>) {
-  for (const theme of ['light', 'dark'] as const) {
-    await applyTheme(page, theme);
-    for (const width of [1280, 360]) {
-      await page.setViewportSize({ width, height: 900 });
-      await ready?.();
-      await expectAccessible(page);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-        width,
-      );
-      await screenshot(page, `${name}-${width}-${theme}`);
-    }
-  }
-  await applyTheme(page, 'light');
-  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 /** The newest reset link mailed to `to` after `since` (the portal's outbox folder). */

@@ -58,6 +58,8 @@ test('a user registers a passkey on the account page and signs in with it alone'
   await expectAccessible(page);
   for (const width of [360, 1280]) {
     await page.setViewportSize({ width, height: 900 });
+    // a full-page shot of a scrolled page paints the sticky header mid-page
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, `account-passkey-rename-${width}`);
   }
   await page.getByLabel('New name').fill('Work laptop');
