@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { BINOM } from '../src/core/model';
 import {
   buildTables,
+  countTables,
+  countWhileReading,
   radixSort27,
   runBuildOp,
   splitTops,
@@ -64,6 +66,63 @@ describe('table build split into parts', () => {
         },
       ),
       { numRuns: 40 },
+    );
+  });
+
+  it('starts from tickets counted while they were read: the same tables, for any parts read and build parts', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .integer({ min: 8, max: 16 })
+          .chain((pool) =>
+            fc.tuple(
+              fc.constant(pool),
+              ticketsArb(pool),
+              fc.integer({ min: 1, max: 4 }),
+              fc.integer({ min: 1, max: 3 }),
+              fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 6 }),
+            ),
+          ),
+        async ([pool, tickets, parts, threads, cuts]) => {
+          const count = tickets.length / 7;
+          // the file's parts as a read cuts them, each counted into one thread's table, ranks in order
+          const bounds = [0, ...cuts.map((c) => Math.min(c, count)).sort((a, b) => a - b), count];
+          const c6 = Array.from({ length: threads }, () => new Uint32Array(BINOM[pool]![6]!));
+          const ranks = new Uint32Array(count);
+          for (let i = 0; i + 1 < bounds.length; i++) {
+            const [from, to] = [bounds[i]!, bounds[i + 1]!];
+            countWhileReading(
+              tickets.subarray(from * 7, to * 7),
+              to - from,
+              c6[i % threads]!,
+              ranks.subarray(from, to),
+            );
+          }
+          const plan = parts === 1 ? undefined : shuffledPlan(parts, parts);
+          const walked = await countTables(tickets, count, pool, plan);
+          const counted = await countTables(tickets, count, pool, plan, undefined, {
+            pool,
+            c6,
+            ranks,
+          });
+          for (const key of ['c3', 'c4', 'c5', 'c6', 'ticketRanks', 'ticketMult'] as const) {
+            expect(Array.from(counted[key]), key).toEqual(Array.from(walked[key]));
+          }
+          expect(counted.maxCount).toEqual(walked.maxCount);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('refuses counts of other tickets or another pool', async () => {
+    const tickets = Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 2, 3, 4, 5, 6, 7, 8]);
+    const counted = { pool: 10, c6: [new Uint32Array(BINOM[10]![6]!)], ranks: new Uint32Array(2) };
+    await expect(countTables(tickets, 2, 12, undefined, undefined, counted)).rejects.toThrow(
+      /other tickets/,
+    );
+    await expect(countTables(tickets, 1, 10, undefined, undefined, counted)).rejects.toThrow(
+      /other tickets/,
     );
   });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeTickets } from '../src/analysis/analyze';
+import { ArrivingCsvRead } from '../src/reading/arriving-read';
 import { queryDraws } from '../src/core/draw-query';
 import { numbersOfRank, type Budget, type Payouts } from '../src/core/model';
 import { naiveAnalysis, qualifies } from './reference';
@@ -34,6 +35,8 @@ async function check(
     mode: 'sparse' | 'dense' | 'auto';
   },
   workers: number,
+  /** Read the tickets from a CSV arriving in ranges of this many bytes, counted as they are read. */
+  readInRanges?: number,
 ) {
   const naive = naiveAnalysis(c.tickets, c.pool, c.payouts);
   const totals = naive.map((d) => d.totalCents).sort((a, b) => a - b);
@@ -42,14 +45,34 @@ async function check(
     c.budgetKind === 'fixed'
       ? { type: 'fixed', budget: at(c.q1) }
       : { type: 'range', min: at(Math.min(c.q1, c.q2)), max: at(Math.max(c.q1, c.q2)) };
-  const buf = new Uint8Array(c.tickets.length * 7);
+  let buf: Uint8Array = new Uint8Array(c.tickets.length * 7);
   c.tickets.forEach((t, i) => buf.set(t, i * 7));
+  let counted;
+  if (readInRanges) {
+    const csv = ['n1,n2,n3,n4,n5,n6,n7', ...c.tickets.map((t) => t.join(','))].join('\n');
+    const read = new ArrivingCsvRead({
+      pool: c.pool,
+      workers,
+      rangeBytes: readInRanges,
+      headBytes: 30,
+      count: true,
+    });
+    // in pieces of 64 bytes, as an upload's chunks
+    for (let at = 0; at < csv.length; at += 64)
+      await read.push(Buffer.from(csv.slice(at, at + 64)));
+    const file = (await read.end())!.file;
+    expect(file.counted, 'counted while read').toBeDefined();
+    expect(file.tickets).toEqual(buf);
+    buf = file.tickets;
+    counted = file.counted;
+  }
   const res = await analyzeTickets(buf, c.tickets.length, {
     pool: c.pool,
     payouts: c.payouts,
     budget,
     workers,
     countMode: c.mode,
+    ...(counted ? { counted } : {}),
   });
   const expected = naive.filter((d) => qualifies(d.totalCents, budget));
   const byCombo = new Map(expected.map((d) => [d.numbers.join('-'), d]));
@@ -121,4 +144,13 @@ describe('engine equals the naive reference', () => {
     },
     60_000,
   );
+
+  it('from tickets counted by the threads that read the file as it arrived (2 threads, ranges of 40–400 bytes)', async () => {
+    await fc.assert(
+      fc.asyncProperty(caseArb, fc.integer({ min: 40, max: 400 }), (c, range) =>
+        check(c, 2, range),
+      ),
+      { numRuns: 6, seed: 20261126 },
+    );
+  }, 60_000);
 });

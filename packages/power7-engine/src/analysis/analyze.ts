@@ -30,6 +30,7 @@ import {
   foldTables,
   INLINE_BUILD,
   splitTops,
+  type CountedTickets,
   type CountTables,
   type Tables,
   winnersFromTables,
@@ -76,6 +77,11 @@ export interface AnalyzeOptions {
    * fits, and they are counted from the tickets.
    */
   loadCounts?: (take: (length: number) => Uint32Array) => Promise<CountTables | null>;
+  /**
+   * The tickets' 6-subsets and ranks counted while the file was read (`TicketFile.counted`, same
+   * tickets and pool): the count tables then start from them instead of walking the tickets again.
+   */
+  counted?: CountedTickets;
   /**
    * Handed the count tables once counted here (not when loaded), to store them; the analysis settles
    * only after the promise has (the tables' buffers go to the next analysis afterwards).
@@ -137,7 +143,14 @@ export interface AnalysisResult {
   jackpotDraws: number;
   /** The best `topDraws` qualifying draws, best first. */
   top: TopDrawRow[];
-  timings: { buildMs: number; scanMs: number; totalMs: number; workers: number };
+  timings: {
+    buildMs: number;
+    scanMs: number;
+    totalMs: number;
+    workers: number;
+    /** The count tables started from `AnalyzeOptions.counted`. */
+    countedWhileRead: boolean;
+  };
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -173,7 +186,7 @@ export async function analyzeTickets(
     await yieldToLoop();
     const plan = workers.length > 0 ? buildOnWorkers(workers, signal) : INLINE_BUILD;
     const loaded = await opts.loadCounts?.((length) => buffers.u32(length, false));
-    const counts = loaded ?? (await countTables(tickets, count, pool, plan, buffers));
+    const counts = loaded ?? (await countTables(tickets, count, pool, plan, buffers, opts.counted));
     // written while the scan runs; awaited before the buffers are handed on
     storing = loaded ? undefined : opts.onCounts?.(counts);
     storing?.catch(() => {});
@@ -308,6 +321,7 @@ export async function analyzeTickets(
         scanMs: tScanned - tBuilt,
         totalMs: performance.now() - t0,
         workers: nWorkers,
+        countedWhileRead: !loaded && opts.counted !== undefined,
       },
     };
   } finally {

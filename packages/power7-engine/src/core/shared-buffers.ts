@@ -60,6 +60,12 @@ export class SharedBufferLease {
     return out;
   }
 
+  /** Takes `array`'s buffer into this lease (made elsewhere, e.g. while a file was read), to be given back with the rest. */
+  adopt(array: Uint32Array): void {
+    if (array.buffer instanceof SharedArrayBuffer && array.byteLength === array.buffer.byteLength)
+      this.taken.push(array.buffer);
+  }
+
   /** Gives every buffer back; the caller must be sure no thread still writes to them. */
   release(): void {
     this.pool?.give(this.taken.splice(0));

@@ -49,6 +49,8 @@ export type BuildOp =
       c6: Uint32Array;
       ranks?: Uint32Array;
     }
+  /** Sort ticket ranks ascending in place (`radixSort27`). */
+  | { op: 'sort'; ranks: Uint32Array }
   /** The distinct tickets whose rank is in one value range (see `DistinctPiece`). */
   | DistinctPiece
   /** Scatter the (k+1)-set counts whose largest number is in `tops` onto their k-subsets. */
@@ -103,7 +105,8 @@ export function runBuildOp(op: BuildOp): void {
   if (op.op === 'count6') {
     countSixSubsets(op.tickets, op.from, op.to, op.c6, op.ranks);
     if (op.ranks) radixSort27(op.ranks);
-  } else if (op.op === 'pushDown') pushDown(op.from, op.to, op.k, op.pool, op.tops);
+  } else if (op.op === 'sort') radixSort27(op.ranks);
+  else if (op.op === 'pushDown') pushDown(op.from, op.to, op.k, op.pool, op.tops);
   else if (op.op === 'distinct') distinctPiece(op);
   else if (op.op === 'group') groupDraws(op);
   else zetaLayer(op.prev, op.c, op.beta, op.out, op.k, op.pool, op.tops, op.stride, op.offset);
@@ -158,39 +161,94 @@ export async function buildTables(
  */
 export type CountTables = Omit<Tables, 'y6' | 'tiers'>;
 
-/** The count tables of `buildTables`: the k-set counts, the distinct tickets and their maxima. */
+/**
+ * The first step of `countTables` done while a file was read (`countWhileReading`): every ticket's
+ * 6-subsets counted into one of the partial tables `c6` (their sum is the file's c6), and every
+ * ticket's colex rank, in file order (unsorted).
+ */
+export interface CountedTickets {
+  pool: number;
+  c6: Uint32Array[];
+  ranks: Uint32Array;
+}
+
+/**
+ * Counts tickets [0, count) into `c6` (their 6-subsets) and writes their colex ranks, in order, into
+ * `ranks`: a file's share of `CountedTickets`, on the thread that has just read it.
+ */
+export function countWhileReading(
+  tickets: Uint8Array,
+  count: number,
+  c6: Uint32Array,
+  ranks: Uint32Array,
+): void {
+  countSixSubsets(tickets, 0, count, c6, ranks);
+}
+
+/**
+ * The count tables of `buildTables`: the k-set counts, the distinct tickets and their maxima. With
+ * `counted` (the same tickets counted while they were read, same pool), the 6-subsets are not counted
+ * again: only the partial tables are added up and the ranks sorted.
+ */
 export async function countTables(
   tickets: Uint8Array,
   count: number,
   pool: number,
   plan: BuildPlan = INLINE_BUILD,
   buffers: SharedBufferLease = new SharedBufferLease(null),
+  counted?: CountedTickets,
 ): Promise<CountTables> {
   const parts = Math.max(1, plan.parts);
   const n6 = BINOM[pool]![6]!;
   const n5 = BINOM[pool]![5]!;
-
-  // 6-subset counts, one partial table per extra part; meanwhile the distinct tickets here
-  const c6 = buffers.u32(n6);
-  const partial6 = [c6, ...Array.from({ length: parts - 1 }, () => buffers.u32(n6))];
-  // shared, so the workers read the tickets without a copy each
-  const ticketsShared = parts > 1 ? buffers.copy(tickets.subarray(0, count * 7)) : tickets;
-  // split: each part also ranks and sorts its tickets, merged here; else sorted here meanwhile
-  const ranks = parts > 1 ? buffers.u32(count, false) : null;
   const bounds = Array.from({ length: parts + 1 }, (_, i) => Math.floor((count * i) / parts));
-  const counting = plan.run(
-    partial6.map((table, i) => ({
-      op: 'count6' as const,
-      tickets: ticketsShared,
-      from: bounds[i]!,
-      to: bounds[i + 1]!,
-      c6: table,
-      ...(ranks ? { ranks: ranks.subarray(bounds[i]!, bounds[i + 1]!) } : {}),
-    })),
-  );
-  const distinct = ranks ? null : distinctTickets(tickets, count, buffers);
-  await counting;
-  addInto(c6, partial6.slice(1));
+  let c6: Uint32Array;
+  let ranks: Uint32Array | null;
+  let distinct: ReturnType<typeof distinctTickets> | null = null;
+  if (counted) {
+    invariant(
+      counted.pool === pool && counted.ranks.length === count && counted.c6[0]?.length === n6,
+      'tables counted while reading are of other tickets',
+    );
+    c6 = counted.c6[0]!;
+    ranks = counted.ranks;
+    // given back to the pool with this analysis' own buffers
+    for (const table of counted.c6) buffers.adopt(table);
+    buffers.adopt(ranks);
+    const sorting = plan.run(
+      Array.from({ length: parts }, (_, i) => ({
+        op: 'sort' as const,
+        ranks: ranks!.subarray(bounds[i]!, bounds[i + 1]!),
+      })),
+    );
+    addInto(c6, counted.c6.slice(1));
+    await sorting;
+    if (parts === 1) {
+      distinct = distinctOfSorted(ranks, buffers);
+      ranks = null;
+    }
+  } else {
+    // 6-subset counts, one partial table per extra part; meanwhile the distinct tickets here
+    c6 = buffers.u32(n6);
+    const partial6 = [c6, ...Array.from({ length: parts - 1 }, () => buffers.u32(n6))];
+    // shared, so the workers read the tickets without a copy each
+    const ticketsShared = parts > 1 ? buffers.copy(tickets.subarray(0, count * 7)) : tickets;
+    // split: each part also ranks and sorts its tickets, merged here; else sorted here meanwhile
+    ranks = parts > 1 ? buffers.u32(count, false) : null;
+    const counting = plan.run(
+      partial6.map((table, i) => ({
+        op: 'count6' as const,
+        tickets: ticketsShared,
+        from: bounds[i]!,
+        to: bounds[i + 1]!,
+        c6: table,
+        ...(ranks ? { ranks: ranks.subarray(bounds[i]!, bounds[i + 1]!) } : {}),
+      })),
+    );
+    distinct = ranks ? null : distinctTickets(tickets, count, buffers);
+    await counting;
+    addInto(c6, partial6.slice(1));
+  }
 
   // c5 from c6 in parts (each into its own table), c4 and c3 here
   const c5 = buffers.u32(n5);

@@ -44,13 +44,17 @@ async function handle(req: WorkerRequest) {
     // reading needs no warm kernels: it runs while they warm up (the read comes first)
     if (req.kind === 'read') {
       const result = readRange(req.range);
-      const part = 'part' in result ? result.part : null;
+      const read = 'part' in result ? result : null;
       post(
         { type: 'read', result },
-        part
-          ? [part.tickets, part.lines, part.offsets, part.lengths].map(
-              (a) => a.buffer as ArrayBuffer,
-            )
+        read
+          ? [
+              read.part.tickets,
+              read.part.lines,
+              read.part.offsets,
+              read.part.lengths,
+              ...(read.ranks ? [read.ranks] : []),
+            ].map((a) => a.buffer as ArrayBuffer)
           : [],
       );
       return;

@@ -4,6 +4,7 @@ import { HEAD_BYTES } from './parallel-read';
 import type { RangeRequest } from './range-reader';
 import { PartJoiner, TicketReader, type TicketFile, type TicketPart } from './ticket-reader';
 import { readRangeOnWorker, releaseWorkers, takeWorkers } from '../parallel/workers';
+import { CountingRead } from './counting-read';
 
 const LF = 0x0a;
 const QUOTE = 0x22;
@@ -21,6 +22,8 @@ export interface ArrivingReadOptions {
   expectedBytes?: number;
   /** Bytes received and not yet read beyond which `push` asks the sender to wait (default 64 MiB). */
   maxUnreadBytes?: number;
+  /** Also count the tickets for an analysis of this pool as they arrive (`TicketFile.counted`). */
+  count?: boolean;
 }
 
 /** A CSV read while it arrived: what `readCustomerFile` gives for it, and every rejected row. */
@@ -49,6 +52,8 @@ export class ArrivingCsvRead {
   private headBytes = 0;
   /** Joins the parts in file order as they are read (the head's first): done when the last is. */
   private joiner: PartJoiner | null = null;
+  /** The count tables' first step, when asked for. */
+  private counting: CountingRead | null = null;
   private readonly rejected: RejectedRow[] = [];
   /** Ranges read and waiting for an earlier one before they can be joined. */
   private readonly done = new Map<number, TicketPart>();
@@ -101,7 +106,12 @@ export class ArrivingCsvRead {
     if (this.gaveUp || !this.joiner) return null;
     try {
       const file = this.joiner.end();
-      return { pool: this.opts.pool, file: { ...file, format: 'csv' }, rejected: this.rejected };
+      const counted = this.counting?.result(this.ranges + 1, file.count);
+      return {
+        pool: this.opts.pool,
+        file: { ...file, format: 'csv', ...(counted ? { counted } : {}) },
+        rejected: this.rejected,
+      };
     } catch {
       // no valid row: the read from disk reports it (with the rejected-rows report)
       return null;
@@ -142,6 +152,10 @@ export class ArrivingCsvRead {
       { expectedTickets, report: true },
     );
     this.joiner.add(headPart);
+    if (this.opts.count) {
+      this.counting = new CountingRead(pool, Math.max(1, this.opts.workers));
+      this.counting.countHead(headPart);
+    }
     this.tailStart = headEnd;
     this.nextCut = headEnd + this.step;
     if (headEnd < head.length) this.cut(head.subarray(headEnd));
@@ -195,14 +209,24 @@ export class ArrivingCsvRead {
       const { index, range } = this.queue.shift()!;
       this.reading++;
       const [worker] = takeWorkers(1) as [Worker];
-      readRangeOnWorker(worker, range, this.controller.signal).then(
+      const table = this.counting?.take();
+      readRangeOnWorker(
+        worker,
+        table ? { ...range, countInto: table } : range,
+        this.controller.signal,
+      ).then(
         (result) => {
           releaseWorkers([worker], true);
           if ('onePass' in result) this.giveUp(result.onePass);
-          else this.join(index, result.part);
+          else {
+            // part 0 is the head
+            if (table) this.counting?.done(table, index + 1, result.ranks);
+            this.join(index, result.part);
+          }
           this.rangeDone(range);
         },
         (err: unknown) => {
+          // the worker is dropped with the table it may still write to (this read has given up)
           releaseWorkers([worker], false);
           this.giveUp(err instanceof CancelledError ? 'aborted' : String(err));
           this.rangeDone(range);
@@ -237,6 +261,7 @@ export class ArrivingCsvRead {
     this.queue.length = 0;
     this.done.clear();
     this.joiner = null;
+    this.counting = null;
     this.wake();
   }
 

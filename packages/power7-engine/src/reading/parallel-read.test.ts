@@ -10,6 +10,8 @@ import type { RejectedRow } from '../core/errors';
 import { readCsvInParallel } from './parallel-read';
 import type { TicketFile } from './ticket-reader';
 import { closeScanWorkers } from '../parallel/workers';
+import { BINOM, ticketRank } from '../core/model';
+import { countWhileReading } from '../core/tables';
 
 let dir: string;
 beforeAll(async () => {
@@ -82,6 +84,26 @@ function asData(file: TicketFile, reported: RejectedRow[]) {
   };
 }
 
+/**
+ * Checks what a read counted as the file arrived (`file.counted`) against the read tickets: the
+ * threads' 6-subset tables add up to the tickets' own count, and the ranks are theirs, in file order.
+ */
+function expectCountedAsRead(file: TicketFile): void {
+  const counted = file.counted;
+  expect(counted, 'counted while read').toBeDefined();
+  const expected = new Uint32Array(BINOM[POOL]![6]!);
+  countWhileReading(file.tickets, file.count, expected, new Uint32Array(file.count));
+  const sum = new Uint32Array(expected.length);
+  for (const table of counted!.c6)
+    for (let i = 0; i < sum.length; i++) sum[i] = sum[i]! + table[i]!;
+  expect(
+    sum.findIndex((c, i) => c !== expected[i]),
+    'first wrong 6-subset count',
+  ).toBe(-1);
+  const ranks = Array.from({ length: file.count }, (_, t) => ticketRank(file.tickets, t * 7));
+  expect(Array.from(counted!.ranks)).toEqual(ranks);
+}
+
 /** Everything a read gives, or the error it throws, as plain data to compare. */
 async function outcome(path: string, ranges?: { rangeBytes: number }) {
   const reported: RejectedRow[] = [];
@@ -140,7 +162,13 @@ describe('reading a CSV in byte ranges on worker threads', () => {
 async function readArriving(
   content: Buffer,
   chunkSizes: number[],
-  opts: { rangeBytes: number; headBytes: number; maxUnreadBytes?: number; expectedBytes?: number },
+  opts: {
+    rangeBytes: number;
+    headBytes: number;
+    maxUnreadBytes?: number;
+    expectedBytes?: number;
+    count?: boolean;
+  },
 ) {
   const read = new ArrivingCsvRead({ pool: POOL, workers: 2, ...opts });
   for (let at = 0, i = 0; at < content.length; i++) {
@@ -159,6 +187,7 @@ describe('reading a CSV while it arrives', () => {
       maxUnreadBytes: fc.integer({ min: 1, max: 400 }),
       // a right, short or long guess of the size, or none: the joined arrays grow as needed
       expectedBytes: fc.option(fc.integer({ min: 1, max: 6000 }), { nil: undefined }),
+      count: fc.boolean(),
     });
     // most generated files hold a quote somewhere (one-pass files): half of them here have none
     const unquoted = doc.map((d) => ({ ...d, rows: d.rows.filter((r) => !r.includes('"')) }));
@@ -173,6 +202,7 @@ describe('reading a CSV while it arrives', () => {
           headBytes: a.headBytes,
           maxUnreadBytes: a.maxUnreadBytes,
           ...(a.expectedBytes ? { expectedBytes: a.expectedBytes } : {}),
+          count: a.count,
         });
         // it may leave a file to the read from disk only for a reason that read deals with
         const plain =
@@ -183,6 +213,8 @@ describe('reading a CSV while it arrives', () => {
         if (plain) expect(arrived).not.toBeNull();
         if (!arrived) return;
         tookOver++;
+        if (a.count) expectCountedAsRead(arrived.file);
+        else expect(arrived.file.counted).toBeUndefined();
         expect(arrived.file.format).toBe('csv');
         expect(asData(arrived.file, arrived.rejected)).toEqual({
           ...one,
@@ -200,6 +232,9 @@ describe('reading a CSV while it arrives', () => {
     const arrived = await readArriving(content, [1000], { rangeBytes: 2000, headBytes: 500 });
     const path = await fileWith(content.toString());
     expect(arrived?.file).toEqual(await readCustomerFile(path, { pool: POOL }));
+    const counting = { rangeBytes: 2000, headBytes: 500, count: true };
+    const counted = await readArriving(content, [1000], counting);
+    expectCountedAsRead(counted!.file);
 
     const read = new ArrivingCsvRead({ pool: POOL, workers: 2, rangeBytes: 2000, headBytes: 500 });
     for (let at = 0; at < content.length / 2; at += 1000)

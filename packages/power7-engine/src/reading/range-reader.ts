@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { EngineError } from '../core/errors';
+import { countWhileReading } from '../core/tables';
 import { TicketReader, type BodySetup, type TicketPart } from './ticket-reader';
 
 /**
@@ -15,6 +16,11 @@ export interface RangeRequest {
   pool: number;
   fastPath?: boolean;
   maxRecordBytes?: number;
+  /**
+   * Count the range's tickets into this 6-subset table (one the reading thread has to itself), and
+   * return their colex ranks: the count tables' first step, done on tickets just read (`CountedTickets`).
+   */
+  countInto?: Uint32Array;
 }
 
 /**
@@ -22,7 +28,7 @@ export interface RangeRequest {
  * a line break, so a range boundary could fall inside it) or an error, which the one-pass reader
  * then reports with its exact line number.
  */
-export type RangeResult = { part: TicketPart } | { onePass: string };
+export type RangeResult = { part: TicketPart; ranks?: Uint32Array } | { onePass: string };
 
 const QUOTE = 0x22;
 
@@ -43,7 +49,11 @@ export function readRange(req: RangeRequest): RangeResult {
       if (chunk.indexOf(QUOTE) !== -1) return { onePass: 'quoted fields' };
       reader.push(chunk);
     }
-    return { part: reader.endPart() };
+    const part = reader.endPart();
+    if (!req.countInto) return { part };
+    const ranks = new Uint32Array(part.count);
+    countWhileReading(part.tickets, part.count, req.countInto, ranks);
+    return { part, ranks };
   } catch (err) {
     if (err instanceof EngineError) return { onePass: err.message };
     throw err;

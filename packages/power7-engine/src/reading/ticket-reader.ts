@@ -12,6 +12,7 @@ import { recogniseColumns } from '../core/file-columns';
 import { SNIFF_BYTES } from './file-sniff';
 import { PICK } from '../core/model';
 import { readNumbers } from '../core/row-numbers';
+import type { CountedTickets } from '../core/tables';
 
 /** Tickets read from a customer file, in file order. */
 export interface TicketFile {
@@ -31,6 +32,8 @@ export interface TicketFile {
   rejectedCount: number;
   /** Every rejected row when `keepRejected` is on (default), else the first 100. */
   rejected: RejectedRow[];
+  /** The tickets counted for an analysis as they were read (a parallel read asked to count). */
+  counted?: CountedTickets;
 }
 
 /** What a reader of one byte range needs of the header, which the first reader has already read. */

@@ -86,6 +86,7 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
       payouts: input.payouts,
       budget: input.budget,
       ...(input.workers !== undefined ? { workers: input.workers } : {}),
+      ...(ingested?.counted ? { counted: ingested.counted } : {}),
       ...(signal ? { signal } : {}),
       onProgress: (p) =>
         onProgress?.({

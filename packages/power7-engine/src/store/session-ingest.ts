@@ -123,7 +123,8 @@ export async function ingestFile(input: IngestInput): Promise<IngestSummary> {
  * `ingestFile` in two steps, so an analysis need not wait for the session files: resolves as soon as
  * the file is read, with its tickets in memory and `saved`, the writing of the session folder still
  * under way (hand both to `runAnalysis` as `ingested`). Same errors; a file without one valid row has
- * its report written before this rejects.
+ * its report written before this rejects. A CSV read while it arrived (`arrived`) may come with its
+ * tickets counted for the analysis (`ReadUpload.counted`).
  */
 export async function readUpload(input: IngestInput): Promise<ReadUpload> {
   const pool = validatePool(input.pool ?? DEFAULT_POOL);
@@ -201,7 +202,12 @@ export async function readUpload(input: IngestInput): Promise<ReadUpload> {
   });
   // awaited by whoever takes it; until then a failure is not an unhandled rejection
   saved.catch(() => {});
-  return { summary, tickets: file.tickets, saved };
+  return {
+    summary,
+    tickets: file.tickets,
+    ...(file.counted ? { counted: file.counted } : {}),
+    saved,
+  };
 }
 
 /**

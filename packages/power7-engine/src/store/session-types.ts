@@ -5,6 +5,7 @@ import type { RejectedRow } from '../core/errors';
 import type { Budget, MatchType, Payouts, WinnerCounts } from '../core/model';
 import type { BudgetInsight, Quantiles, RangeInsight } from '../analysis/distribution';
 import type { XlsxReadOptions } from '../reading/xlsx-reader';
+import type { CountedTickets } from '../core/tables';
 
 /** How far reading one XLSX may go (`XlsxReadOptions`). */
 export type XlsxLimits = Pick<XlsxReadOptions, 'maxMemoryMb' | 'maxSeconds'>;
@@ -109,6 +110,8 @@ export interface ReadUpload {
   summary: IngestSummary;
   /** The accepted tickets, 7 ascending numbers each. */
   tickets: Uint8Array;
+  /** The tickets counted for the analysis as they were read (a CSV read in ranges), if they were. */
+  counted?: CountedTickets;
   /** The session files written, `ingest.json` last; rejects when they could not be written. */
   saved: Promise<IngestSummary>;
 }
@@ -180,6 +183,8 @@ export interface AnalysisSummary {
     saveMs: number;
     /** The count tables were read from the folder's `counts.bin` (a rerun's), not counted. */
     countsReused?: boolean;
+    /** The tickets were counted by the threads that read the file (`ReadUpload.counted`). */
+    countedWhileRead?: boolean;
   };
   finishedAt: string;
 }

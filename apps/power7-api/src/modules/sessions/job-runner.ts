@@ -53,6 +53,8 @@ export class SessionJobRunner {
   fileReads = 0;
   /** Analyses that took their count tables from the session folder (a rerun's, linked from its source). */
   countsReused = 0;
+  /** Analyses whose tickets were counted by the threads that read the upload as it arrived. */
+  countedWhileRead = 0;
   /** Progress writes per session, chained so a late one never lands after the final state. */
   private readonly writes = new Map<string, Promise<void>>();
   /** Told how each job run here ended and how long it took (metrics). */
@@ -280,6 +282,7 @@ export class SessionJobRunner {
       await ingested?.saved.catch(() => {});
     }
     if (analysis.timings.countsReused) this.countsReused++;
+    if (analysis.timings.countedWhileRead) this.countedWhileRead++;
     // an XLSX upload (its rows were stored as CSV); a CSV one became rows.csv
     await rm(join(dir, UPLOAD_FILE), { force: true });
     Object.assign(timings, {

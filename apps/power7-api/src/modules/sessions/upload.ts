@@ -88,6 +88,8 @@ function arrivingRead(
   const read = new ArrivingCsvRead({
     pool,
     workers: options.readWhileArriving.workers,
+    // the reading threads count the tickets too: the job's analysis then starts from their counts
+    count: true,
     ...(length > 0 ? { expectedBytes: length } : {}),
   });
   return { read, release };
