@@ -1,6 +1,6 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { expectAccessible, forgetSignIn, screenshot, signIn } from './support';
-import { PortalClient, setTheme, unique } from './company-support';
+import { PortalClient, storeTheme, unique } from './company-support';
 
 // Issue 26: each defect a real administrator hit, and the list kit's new features.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -375,7 +375,7 @@ test('the leave-without-saving dialog is accessible at 1280 and 360 px, light an
   await signIn(page);
   await page.goto(`/app/company/roles/${role._id}/update`);
   for (const theme of ['light', 'dark'] as const) {
-    await setTheme(page, theme);
+    await storeTheme(page, theme);
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
       await page.reload();
@@ -390,5 +390,5 @@ test('the leave-without-saving dialog is accessible at 1280 and 360 px, light an
       await expect(page).toHaveURL(/\/update$/);
     }
   }
-  await setTheme(page, 'light');
+  await storeTheme(page, 'light');
 });

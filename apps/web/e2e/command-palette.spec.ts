@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { PortalClient, setTheme, unique } from './company-support';
+import { PortalClient, storeTheme, unique } from './company-support';
 import { expectAccessible, screenshot, signIn } from './support';
 
 const PASSWORD = 'palette passphrase 2026';
@@ -61,7 +61,7 @@ test('the palette opens with Ctrl+K and goes to pages and records by keyboard al
 test('the palette is accessible open, at 1280 and 360 px, light and dark', async ({ page }) => {
   await signIn(page);
   for (const theme of ['light', 'dark'] as const) {
-    await setTheme(page, theme);
+    await storeTheme(page, theme);
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
       await page.reload();
@@ -75,7 +75,7 @@ test('the palette is accessible open, at 1280 and 360 px, light and dark', async
       await page.keyboard.press('Escape');
     }
   }
-  await setTheme(page, 'light');
+  await storeTheme(page, 'light');
 });
 
 test('the palette offers only pages the user may open', async ({ page, request }) => {

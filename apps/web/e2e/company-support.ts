@@ -85,7 +85,7 @@ export async function tableColumn(page: Page, table: string, column: string) {
     );
 }
 
-export async function setTheme(page: Page, theme: 'light' | 'dark') {
+export async function storeTheme(page: Page, theme: 'light' | 'dark') {
   await page.evaluate((value) => localStorage.setItem('vite-ui-theme', value), theme);
 }
 
@@ -97,7 +97,7 @@ export async function setTheme(page: Page, theme: 'light' | 'dark') {
  */
 export async function screenshotsOf(page: Page, name: string, ready: () => Promise<void>) {
   const reloadIn = async (theme: 'light' | 'dark', width: number) => {
-    await setTheme(page, theme);
+    await storeTheme(page, theme);
     await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
     // no call of the page is cut off by the reload
     await page.waitForLoadState('networkidle');

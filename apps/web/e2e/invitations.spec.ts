@@ -1,26 +1,7 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser } from '@playwright/test';
 import { E2E } from '../playwright.config';
 import { PortalClient, unique } from './company-support';
-import { setTheme } from './power7-support';
-import { expectAccessible, mailedLinkFor, screenshot, signIn } from './support';
-
-/** axe in light and dark at 1280 and 360 px, with a screenshot of each (no reload: state stays). */
-async function checkScreen(page: Page, name: string) {
-  for (const theme of ['light', 'dark'] as const) {
-    await setTheme(page, theme);
-    for (const width of [1280, 360]) {
-      await page.setViewportSize({ width, height: 900 });
-      await expectAccessible(page);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-        width,
-      );
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await screenshot(page, `invitations-${name}-${width}-${theme}`);
-    }
-  }
-  await setTheme(page, 'light');
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+import { checkScreens, expectAccessible, mailedLinkFor, signIn } from './support';
 
 /** A browser with no session: the invitee's. */
 async function guestPage(browser: Browser, link: string) {
@@ -49,7 +30,7 @@ test('invite from the users page, accept from the mailed link, signed in; a used
   await page.goto('/app/company/users');
   await page.getByRole('link', { name: 'Invite user' }).click();
   await expect(page.getByRole('heading', { name: 'Invite user' })).toBeVisible();
-  await checkScreen(page, 'invite-form');
+  await checkScreens(page, 'invitations-invite-form');
   await page.getByLabel('Email').fill('not-an-email');
   await page.getByRole('button', { name: 'Send invitation' }).click();
   await expect(page.getByText('Enter a valid email address')).toBeVisible();
@@ -64,7 +45,7 @@ test('invite from the users page, accept from the mailed link, signed in; a used
   const row = pending.getByRole('listitem').filter({ hasText: email });
   await expect(row).toContainText(roleName, { timeout: 30_000 });
   await expect(row).toContainText('Ines Vite · invited by admin · until');
-  await checkScreen(page, 'users-with-pending');
+  await checkScreens(page, 'invitations-users-with-pending');
 
   // The same email again: a clear 409 under the field.
   await page.goto('/app/company/users/invite');
@@ -78,7 +59,7 @@ test('invite from the users page, accept from the mailed link, signed in; a used
   await expect(invitee.getByRole('heading', { name: 'Accept your invitation' })).toBeVisible();
   await expect(invitee.getByText(`Demo Company invited ${email}`)).toBeVisible();
   await expect(invitee.getByLabel('User name')).toHaveValue(localPart);
-  await checkScreen(invitee, 'accept-form');
+  await checkScreens(invitee, 'invitations-accept-form');
   const password = invitee.getByLabel('Password', { exact: true });
   await password.fill('an invitee passphrase 42');
   await invitee.getByRole('button', { name: 'Show password' }).click();
@@ -105,7 +86,7 @@ test('invite from the users page, accept from the mailed link, signed in; a used
   await expect(again.getByRole('heading', { name: 'Invitation already accepted' })).toBeVisible();
   await expect(again.getByRole('link', { name: 'Go to sign in' })).toBeVisible();
   await expect(again).toHaveURL(/\/auth\/accept-invitation$/);
-  await checkScreen(again, 'used-link');
+  await checkScreens(again, 'invitations-used-link');
   await again.context().close();
 });
 
@@ -136,7 +117,7 @@ test('revoke a pending invitation: its link says it was withdrawn', async ({
   const withdrawn = await guestPage(browser, link);
   await expect(withdrawn.getByRole('heading', { name: 'Invitation withdrawn' })).toBeVisible();
   await expect(withdrawn.getByText(/withdrawn by your administrator/)).toBeVisible();
-  await checkScreen(withdrawn, 'withdrawn-link');
+  await checkScreens(withdrawn, 'invitations-withdrawn-link');
   await withdrawn.context().close();
 });
 
@@ -162,7 +143,7 @@ test("send a user a password reset link from the user's page", async ({
   await page.getByRole('button', { name: 'Send password reset link' }).click();
   const dialog = page.getByRole('alertdialog');
   await expect(dialog).toContainText(`A link to choose a new password goes to ${email}`);
-  await checkScreen(page, 'reset-link-dialog');
+  await checkScreens(page, 'invitations-reset-link-dialog');
   const since = Date.now();
   await dialog.getByRole('button', { name: 'Send link' }).click();
   await expect(page.getByText(`A password reset link was sent to ${email}.`)).toBeVisible();

@@ -5,8 +5,7 @@ import path from 'node:path';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import type { InsightAnswer } from '@pa/contracts/power7';
 import { E2E } from '../playwright.config';
-import { setTheme } from './power7-support';
-import { expectAccessible, persistedAccessToken, screenshot, signIn } from './support';
+import { applyTheme, expectAccessible, persistedAccessToken, screenshot, signIn } from './support';
 
 /**
  * The printable report of a finished Power 7 session: its figures against the service's own
@@ -163,7 +162,7 @@ test('the report of a finished session: exact figures, A4 print without the shel
 
   // on screen: accessible and within the window, light and dark, wide and narrow
   for (const theme of ['light', 'dark'] as const) {
-    await setTheme(page, theme);
+    await applyTheme(page, theme);
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 900 });
       await expectAccessible(page);
@@ -207,5 +206,5 @@ test('the report of a finished session: exact figures, A4 print without the shel
     expect(text).not.toContain('All sessions');
   }
   await page.emulateMedia({ media: 'screen' });
-  await setTheme(page, 'light');
+  await applyTheme(page, 'light');
 });

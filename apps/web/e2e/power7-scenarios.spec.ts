@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { checkStep, clearAdminSessions } from './power7-support';
-import { downloadOf, signIn } from './support';
+import { clearAdminSessions } from './power7-support';
+import { checkScreens, downloadOf, signIn } from './support';
 
 /**
  * Issue #25 in the browser: a finished session run again with other payouts and budget (no upload),
@@ -92,7 +92,7 @@ test('rerun, compare, export, sessions list and the rejected-rows warning', asyn
   await expect(page.getByLabel('Budget', { exact: true })).toHaveValue('400');
   await expect(page.getByLabel('7 matches')).toHaveValue('5000');
   await expect(page.locator('input[type=file]')).toHaveCount(0);
-  await checkStep(page, 'rerun', async (p) => {
+  await checkScreens(page, 'power7-rerun', async (p) => {
     await expect(p.getByRole('heading', { name: 'Try other payouts or budget' })).toBeVisible();
   });
   await page.getByLabel('7 matches').fill('-3');
@@ -135,7 +135,7 @@ test('rerun, compare, export, sessions list and the rejected-rows warning', asyn
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(rows.first()).toContainText('Week 46, higher jackpot');
   await expect(rows.first()).toContainText('Asked by finance');
-  await checkStep(page, 'sessions', async (p) => {
+  await checkScreens(page, 'power7-sessions', async (p) => {
     await expect(p.getByTestId('power7-session-row').first()).toContainText('Week 46');
   });
 
@@ -148,7 +148,7 @@ test('rerun, compare, export, sessions list and the rejected-rows warning', asyn
   await expect(table).toContainText('Week 46, higher jackpot');
   await expect(table).toContainText('Chance a draw exceeds the budget');
   await expect(page.getByTestId('power7-compare-curves').locator('.recharts-line')).toHaveCount(2);
-  await checkStep(page, 'compare', async (p) => {
+  await checkScreens(page, 'power7-compare', async (p) => {
     await expect(p.getByTestId('power7-compare-table')).toContainText('99.9th percentile');
   });
 
@@ -158,7 +158,7 @@ test('rerun, compare, export, sessions list and the rejected-rows warning', asyn
   const warning = page.getByTestId('power7-rejected-warning');
   await expect(warning).toContainText('90.0 % of the rows were rejected (180 of 200)');
   await expect(warning).toContainText('wrong field count');
-  await checkStep(page, 'rejected-warning', async (p) => {
+  await checkScreens(page, 'power7-rejected-warning', async (p) => {
     await expect(p.getByTestId('power7-rejected-warning')).toBeVisible();
   });
 

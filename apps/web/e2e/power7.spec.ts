@@ -3,8 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { checkStep, clearAdminSessions } from './power7-support';
-import { downloadOf, expectAccessible, screenshot, signIn } from './support';
+import { clearAdminSessions } from './power7-support';
+import {
+  applyTheme,
+  checkScreens,
+  downloadOf,
+  expectAccessible,
+  screenshot,
+  signIn,
+} from './support';
 
 /**
  * The Power 7 tool through the browser against the real services: a generated customer file with
@@ -129,7 +136,7 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
   await expect(page).toHaveURL(/\/app\/power7$/);
   await expect(page.getByRole('heading', { name: 'Power 7', level: 1 })).toBeVisible();
   await expect(page.getByTestId('power7-no-sessions')).toBeVisible();
-  await checkStep(page, 'home-empty', async (p) => {
+  await checkScreens(page, 'power7-home-empty', async (p) => {
     await expect(p.getByTestId('power7-no-sessions')).toBeVisible();
   });
 
@@ -153,7 +160,7 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
   for (const [i, payout] of PAYOUTS.entries()) {
     await page.getByLabel(`${i + 3} matches`).fill(String(payout));
   }
-  await checkStep(page, 'parameters', async (p) => {
+  await checkScreens(page, 'power7-parameters', async (p) => {
     await expect(p.getByRole('heading', { name: 'New analysis' })).toBeVisible();
   });
   await page.getByRole('button', { name: 'Upload and analyse' }).click();
@@ -191,7 +198,7 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
   await page.getByLabel('Budget to try').fill('100000000');
   await expect(page.getByTestId('power7-coverage')).toContainText('covers 100 % of draws');
 
-  await checkStep(page, 'process', async (p) => {
+  await checkScreens(page, 'power7-process', async (p) => {
     await expect(p.getByTestId('power7-draw-row').first()).toBeVisible({ timeout: 30_000 });
   });
 
@@ -246,7 +253,7 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
   await expect(page.getByTestId('power7-winners')).toContainText(
     `${count(expected[3]!)} winning tickets.`,
   );
-  await checkStep(page, 'results', async (p) => {
+  await checkScreens(page, 'power7-results', async (p) => {
     await expect(p.getByTestId('power7-winner-row').first()).toBeVisible({ timeout: 30_000 });
     // at 360 px the tab row scrolls sideways; the chosen tab is scrolled into it
     await expect(p.getByRole('tab', { name: /^3 matches/ })).toBeInViewport({ ratio: 1 });
@@ -288,13 +295,13 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
   // home lists the session; clear all empties it
   await page.goto('/app/power7');
   await expect(page.getByRole('link', { name: 'customers.csv' })).toBeVisible();
-  await checkStep(page, 'home', async (p) => {
+  await checkScreens(page, 'power7-home', async (p) => {
     await expect(p.getByRole('link', { name: 'customers.csv' })).toBeVisible();
   });
   await page.getByRole('button', { name: 'Clear all sessions' }).click();
   await expect(page.getByRole('alertdialog')).toContainText('your 1 session');
   // the danger button reads in both themes (the dialog's own checks: axe at both widths)
-  await checkStep(page, 'clear-all-dialog', async (p) => {
+  await checkScreens(page, 'power7-clear-all-dialog', async (p) => {
     await expect(p.getByRole('alertdialog')).toBeVisible();
   });
   await page.getByRole('button', { name: 'Delete session' }).click();
@@ -314,7 +321,7 @@ test('a user without power7.run sees the 403 state', async ({ page, request }) =
   await expect(page.getByRole('button', { name: 'New analysis' })).toBeDisabled();
   await page.goto('/app/power7/parameters');
   await expect(page.getByTestId('power7-forbidden')).toBeVisible();
-  await checkStep(page, 'forbidden', async (p) => {
+  await checkScreens(page, 'power7-forbidden', async (p) => {
     await expect(p.getByTestId('power7-forbidden')).toBeVisible();
   });
 });
@@ -583,10 +590,22 @@ test('budget insight on a heavy-tailed file: exact coverage, percentiles, try a 
   await expect(page.getByText('Use digits only, no thousands separators: 10000')).toBeVisible();
   await page.getByLabel('At most an amount').check();
 
-  await checkStep(page, 'insight', async (p) => {
+  await checkScreens(page, 'power7-insight', async (p) => {
     await expect(p.getByTestId('power7-percentiles')).toBeVisible();
     await expect(p.getByTestId('power7-draw-row').first()).toBeVisible({ timeout: 30_000 });
   });
+  // a bar's tooltip is read in the popover's colours, light and dark (recharts would write the
+  // count in the bar's own colour: too pale on the popover)
+  for (const theme of ['light', 'dark'] as const) {
+    await applyTheme(page, theme);
+    const histogram = page.getByTestId('power7-histogram');
+    await histogram.scrollIntoViewIfNeeded();
+    await histogram.locator('.recharts-bar-rectangle').first().hover();
+    await expect(histogram.locator('.recharts-tooltip-wrapper')).toContainText('Draws');
+    await expectAccessible(page);
+  }
+  await applyTheme(page, 'light');
+  await page.mouse.move(0, 0);
 
   // the worst draw opens its winners: the hot ticket's 300 copies win the jackpot
   await worst.getByRole('link', { name: 'See the winners of the worst-case draw' }).click();
@@ -607,7 +626,7 @@ test('budget insight on a heavy-tailed file: exact coverage, percentiles, try a 
   await expect(page.getByTestId('power7-nothing-qualifies-draws')).toContainText(
     `${money(smallest)}`,
   );
-  await checkStep(page, 'insight-nothing', async (p) => {
+  await checkScreens(page, 'power7-insight-nothing', async (p) => {
     await expect(p.getByTestId('power7-nothing-qualifies')).toBeVisible();
   });
 });

@@ -72,6 +72,49 @@ export async function expectAccessible(page: Page) {
   ).toEqual([]);
 }
 
+/** The stored theme and the root class the theme provider sets (no reload: the view stays as it is). */
+export async function applyTheme(page: Page, theme: 'light' | 'dark') {
+  await page.evaluate((t) => {
+    localStorage.setItem('vite-ui-theme', t);
+    document.documentElement.classList.remove('light', 'dark');
+    document.documentElement.classList.add(t);
+  }, theme);
+  // Colours transition on a theme change: axe must measure the settled colours, not a mid-fade.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running'),
+  );
+}
+
+/**
+ * The checks of a screen in light and dark at 1280 and 360 px, the theme switched live (the page's
+ * state stays): axe, nothing wider than the screen (wide content scrolls in its own region), and a
+ * screenshot of each when asked for. `ready` waits for what must show at each width. Ends in light
+ * at 1280 px.
+ */
+export async function checkScreens(
+  page: Page,
+  name: string,
+  ready: (page: Page) => Promise<void> = async () => {},
+) {
+  for (const theme of ['light', 'dark'] as const) {
+    await applyTheme(page, theme);
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 900 });
+      await ready(page);
+      await expectAccessible(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        width,
+      );
+      // always, screenshot or not: the next width starts from the top, as a full-page shot needs
+      // (a scrolled page paints the sticky header mid-page)
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `${name}-${width}-${theme}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+  await applyTheme(page, 'light');
+}
+
 /** A full-page screenshot in `artifacts/screenshots` when screenshots are asked for (`E2E.screenshots`). */
 export async function screenshot(page: Page, name: string) {
   if (!E2E.screenshots) return;

@@ -1,8 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { expectAccessible, screenshot } from './support';
-import { setTheme } from './power7-support';
 
 /* RFC 6238 written here on its own (RFC 4648 base32, RFC 4226 truncation): no code shared with the product. */
 function base32Bytes(text: string): Buffer {
@@ -23,26 +21,6 @@ export function totpCode(secret: string, step = Math.floor(Date.now() / 30_000))
 }
 
 export const stepNow = () => Math.floor(Date.now() / 30_000);
-
-/** axe in light and dark at 1280 and 360 px, nothing wider than the screen, and four screenshots. */
-export async function checkScreen(page: Page, name: string, ready: () => Promise<void>) {
-  for (const theme of ['light', 'dark'] as const) {
-    await setTheme(page, theme);
-    for (const width of [1280, 360]) {
-      await page.setViewportSize({ width, height: 900 });
-      await ready();
-      await expectAccessible(page);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-        width,
-      );
-      // a full-page shot of a scrolled page paints the sticky header mid-page
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await screenshot(page, `two-step-${name}-${width}-${theme}`);
-    }
-  }
-  await setTheme(page, 'light');
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 /** The password step of the sign-in form. */
 export async function enterPassword(page: Page, login: string, password: string) {

@@ -3,13 +3,12 @@ import { expect, test } from '@playwright/test';
 import { PortalClient, unique } from './company-support';
 import {
   adminRefreshToken,
-  checkScreen,
   enterPassword,
   requireNobody,
   stepNow,
   totpCode,
 } from './two-step-support';
-import { forgetSignIn, signIn } from './support';
+import { checkScreens, forgetSignIn, signIn } from './support';
 
 const PASSWORD = 'two-step-e2e-passphrase';
 // Each screen is checked with axe four times (light, dark, 1280, 360 px): slow on a busy machine.
@@ -60,7 +59,7 @@ test('a user turns on an authenticator app, signs in with a code and with a reco
   await page.goto('/auth/signin');
   await enterPassword(page, userName, PASSWORD);
   await expect(page.getByRole('heading', { name: 'Second step' })).toBeVisible();
-  await checkScreen(page, 'second-step', () =>
+  await checkScreens(page, 'two-step-second-step', () =>
     expect(page.getByLabel('Authentication code')).toBeVisible(),
   );
   await page.getByLabel('Authentication code').fill('000000');
@@ -79,7 +78,7 @@ test('a user turns on an authenticator app, signs in with a code and with a reco
   await page.goto('/auth/signin');
   await enterPassword(page, userName, PASSWORD);
   await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
-  await checkScreen(page, 'recovery-code', () =>
+  await checkScreens(page, 'two-step-recovery-code', () =>
     expect(page.getByLabel('Recovery code')).toBeVisible(),
   );
   await page.getByLabel('Recovery code').fill(recovery[0]!);
@@ -129,7 +128,7 @@ test('new recovery codes from the account page replace the old ones', async ({ p
   await expect(shown).toHaveCount(10);
   const fresh = await shown.allInnerTexts();
   expect(fresh.filter((code) => old.includes(code))).toEqual([]);
-  await checkScreen(page, 'new-recovery-codes', () =>
+  await checkScreens(page, 'two-step-new-recovery-codes', () =>
     expect(page.getByRole('list', { name: 'Recovery codes' })).toBeVisible(),
   );
   await page.getByRole('button', { name: 'I have saved them' }).click();
@@ -175,7 +174,7 @@ test('a company policy takes a user to enrolment after the password; the adminis
     await expect(page.getByRole('heading', { name: 'Two-step sign-in' }).first()).toBeVisible();
     await page.getByLabel('Holders of chosen permissions').check();
     await page.getByLabel(code).check();
-    await checkScreen(page, 'policy', () => expect(page.getByLabel(code)).toBeChecked());
+    await checkScreens(page, 'two-step-policy', () => expect(page.getByLabel(code)).toBeChecked());
     await page.getByRole('button', { name: 'Save policy' }).click();
     await expect(page.getByText('Two-step policy saved.')).toBeVisible();
 
@@ -183,7 +182,7 @@ test('a company policy takes a user to enrolment after the password; the adminis
     await page.goto('/auth/signin');
     await enterPassword(page, tag, PASSWORD);
     await expect(page).toHaveURL(/\/auth\/enrol$/);
-    await checkScreen(page, 'enrolment', () =>
+    await checkScreens(page, 'two-step-enrolment', () =>
       expect(page.getByRole('button', { name: 'Use an authenticator app' })).toBeVisible(),
     );
     // Nothing else opens before enrolment: the protected area sends back to sign-in.
@@ -192,7 +191,7 @@ test('a company policy takes a user to enrolment after the password; the adminis
     await enterPassword(page, tag, PASSWORD);
     await page.getByRole('button', { name: 'Use an authenticator app' }).click();
     await expect(page.getByRole('img', { name: /QR code/ })).toBeVisible();
-    await checkScreen(page, 'enrolment-app', () =>
+    await checkScreens(page, 'two-step-enrolment-app', () =>
       expect(page.getByLabel('Code from the app')).toBeVisible(),
     );
     const secret = (

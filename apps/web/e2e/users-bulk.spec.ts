@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { PortalClient, setTheme, unique } from './company-support';
+import { PortalClient, storeTheme, unique } from './company-support';
 import { expectAccessible, screenshot, signIn } from './support';
 
 const PASSWORD = 'bulk change passphrase 2026';
@@ -24,7 +24,7 @@ async function seedUsers(api: PortalClient, tag: string, count: number, roleIds:
 /** Axe and screenshots of what `open` puts on screen, at 1280 and 360 px, light and dark. */
 async function checkEverywhere(page: Page, name: string, open: () => Promise<void>) {
   for (const theme of ['light', 'dark'] as const) {
-    await setTheme(page, theme);
+    await storeTheme(page, theme);
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
       await page.reload();
@@ -33,7 +33,7 @@ async function checkEverywhere(page: Page, name: string, open: () => Promise<voi
       await expectAccessible(page);
     }
   }
-  await setTheme(page, 'light');
+  await storeTheme(page, 'light');
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 

@@ -2,12 +2,20 @@ import { ChartColumn, TableProperties } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 
-/** The tooltip's look in light and dark (recharts draws its own box; the theme's colours apply). */
-export const TOOLTIP_STYLE = {
-  background: 'var(--popover)',
-  color: 'var(--popover-foreground)',
-  border: '1px solid var(--border)',
-  borderRadius: 8,
+/**
+ * The tooltip's look in light and dark (recharts draws its own box; the theme's colours apply). Its
+ * words are in the popover's text colour: recharts would write each value in its series' colour (a
+ * pale bar's colour on the popover fails the contrast minimum).
+ */
+export const TOOLTIP_PROPS = {
+  contentStyle: {
+    background: 'var(--popover)',
+    color: 'var(--popover-foreground)',
+    border: '1px solid var(--border)',
+    borderRadius: 8,
+  },
+  labelStyle: { color: 'var(--popover-foreground)' },
+  itemStyle: { color: 'var(--popover-foreground)' },
 } as const;
 
 /**

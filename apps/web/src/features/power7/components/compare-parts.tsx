@@ -21,6 +21,7 @@ import {
 import { QUANTILE_KEYS } from '@pa/contracts/power7';
 import { formatCount, formatMoney, formatPercent } from '../lib/format';
 import { budgetText } from '../lib/scenarios';
+import { TOOLTIP_PROPS } from './chart-figure';
 import type { Compared } from './compare-view';
 
 /** Line colours and dashes of the three runs (the dash tells them apart without colour). */
@@ -156,12 +157,7 @@ export function CompareCurves({ compared }: { compared: Compared[] }) {
                 stroke="currentColor"
               />
               <Tooltip
-                contentStyle={{
-                  background: 'var(--popover)',
-                  color: 'var(--popover-foreground)',
-                  border: '1px solid var(--border)',
-                  borderRadius: 8,
-                }}
+                {...TOOLTIP_PROPS}
                 labelFormatter={(v) => `Budget ${formatMoney(Number(v))}`}
                 formatter={(value) => formatPercent(Number(value))}
               />

@@ -29,7 +29,7 @@ import {
   type CurvePoint,
   type HistogramBin,
 } from '../lib/insight';
-import { ChartFigure, TOOLTIP_STYLE } from './chart-figure';
+import { ChartFigure, TOOLTIP_PROPS } from './chart-figure';
 
 /**
  * A chart's box: it clips, since recharts leaves a tooltip where it was when the window narrows and
@@ -157,7 +157,7 @@ export function PayoutHistogram({
             {print ? null : (
               <Tooltip
                 cursor={{ fill: 'var(--accent)' }}
-                contentStyle={TOOLTIP_STYLE}
+                {...TOOLTIP_PROPS}
                 labelFormatter={(_, payload) => {
                   const bin = payload?.[0]?.payload as HistogramBin | undefined;
                   return bin
@@ -300,7 +300,7 @@ export function BudgetCurveChart({
               />
               {print ? null : (
                 <Tooltip
-                  contentStyle={TOOLTIP_STYLE}
+                  {...TOOLTIP_PROPS}
                   labelFormatter={(x) => `Budget ${formatMoney(amountAt(Number(x)), currency)}`}
                   formatter={(value, _name, item) => [
                     `${formatPercent(Number(value))} (${formatCount((item.payload as CurvePoint).covered)} draws)`,
