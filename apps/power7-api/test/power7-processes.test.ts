@@ -72,9 +72,10 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
     if (dir) await cleanup(dir);
   });
 
-  async function upload(app: FastifyInstance, csv: string, pool: number) {
+  const DEFAULT_BUDGET = Number(DEFAULT_FIELDS.budget);
+  async function upload(app: FastifyInstance, csv: string, pool: number, budget = DEFAULT_BUDGET) {
     const body = multipart(
-      { ...DEFAULT_FIELDS, pool_size: String(pool) },
+      { ...DEFAULT_FIELDS, budget: String(budget), pool_size: String(pool) },
       { name: 'customers.csv', content: csv },
     );
     const res = await app.inject({
@@ -100,13 +101,13 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
     string,
     Promise<{ qualified: number; top: { combo: string; totalPayout: number }[] }>
   >();
-  function engineTop(csv: string, pool: number) {
-    const key = `${pool}:${csv}`;
+  function engineTop(csv: string, pool: number, budget = DEFAULT_BUDGET) {
+    const key = `${pool}:${budget}:${csv}`;
     if (!references.has(key)) {
       const reference = (async () => {
         const path = join(dir, `reference-${pool}-${references.size}.csv`);
         await writeFile(path, csv);
-        const cli = await engineCliAnalyze(path, Number(DEFAULT_FIELDS.budget), pool);
+        const cli = await engineCliAnalyze(path, budget, pool);
         return {
           qualified: cli.qualified,
           top: cli.top.map((d) => ({ combo: d.combo, totalPayout: d.totalPayout })),
@@ -168,6 +169,12 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
    */
   const LONG_POOL = 49;
   const longCsv = customerCsv(5_000, LONG_POOL, 12);
+  /**
+   * Its budget: 3,920 of the 85.9M draws qualify (totals 213–1,005 here). The job still scans every
+   * draw, but does not record and write 85.9M qualifying draws (~0.7 GB per run) as the default
+   * budget, which every draw fits, would.
+   */
+  const LONG_BUDGET = 250;
 
   it('a worker killed mid-job: another worker runs the job to the end, once more, with the same results', async () => {
     const pool = LONG_POOL;
@@ -186,9 +193,9 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
       },
       stdio: 'ignore',
     });
-    const id = await upload(api1, csv, pool);
+    const id = await upload(api1, csv, pool, LONG_BUDGET);
     // the reference is made while the service works (it is compared at the end)
-    const reference = engineTop(csv, pool);
+    const reference = engineTop(csv, pool, LONG_BUDGET);
     // the only worker takes it: wait until it runs (P=49 scans 85.9M draws: seconds of work)
     await reach(api2, id, 'running');
     child.kill('SIGKILL');
@@ -206,13 +213,13 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
   it('Redis restarted (with persistence) during a job: the job finishes, once, nothing lost', async () => {
     const pool = LONG_POOL;
     const csv = longCsv;
-    const id = await upload(api1, csv, pool);
+    const id = await upload(api1, csv, pool, LONG_BUDGET);
     await reach(api2, id, 'running');
     await redis.stop();
     await redis.start();
     await reach(api2, id, 'done');
     expect(await attemptsOf(id)).toBe(1);
-    const reference = await engineTop(csv, pool);
+    const reference = await engineTop(csv, pool, LONG_BUDGET);
     expect(await apiTop(api2, id)).toEqual(reference.top);
     // the queue took new work after the restart
     const next = await upload(api2, customerCsv(500, 20, 13), 20);
@@ -225,7 +232,7 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
     // the one that stops is whichever runs it
     const pool = LONG_POOL;
     const csv = longCsv;
-    const id = await upload(api1, csv, pool);
+    const id = await upload(api1, csv, pool, LONG_BUDGET);
     await reach(api2, id, 'running');
     const runner = apps.find((app) => app.power7.queue.has(id));
     expect(runner).toBeDefined();
@@ -234,12 +241,12 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
     if (runner !== leaving) await start('worker', 'replacement');
     await reach(api2, id, 'done');
     expect(await attemptsOf(id)).toBe(2);
-    expect(await apiTop(api1, id)).toEqual((await engineTop(csv, pool)).top);
+    expect(await apiTop(api1, id)).toEqual((await engineTop(csv, pool, LONG_BUDGET)).top);
   }, 240_000);
 
   it('clear-all through an API process stops a job running on a worker; the worker goes on with the next', async () => {
     const pool = LONG_POOL;
-    const id = await upload(api1, longCsv, pool);
+    const id = await upload(api1, longCsv, pool, LONG_BUDGET);
     await reach(api2, id, 'running');
     const runner = apps.find((app) => app.power7.queue.has(id));
     expect(runner).toBeDefined();
