@@ -7,9 +7,13 @@
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 
-/** npm scripts, stage by stage. `build:web` is the browser suite's web build, made before it runs. */
+/**
+ * npm scripts, stage by stage. `build:web` is the browser suite's web build, made before it runs;
+ * `build:services` the compiled services and CLI, made before any test starts them (a test that
+ * rebuilt them while another started the product from them could pull a chunk from under it).
+ */
 const STAGES = [
-  ['typecheck', 'lint', 'knip', 'format:check', 'build:web'],
+  ['typecheck', 'lint', 'knip', 'format:check', 'build:web', 'build:services'],
   ['test:unit'],
   ['test:browser'],
 ];
