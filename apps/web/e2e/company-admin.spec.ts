@@ -194,6 +194,17 @@ test('create a permission, a role using it and a user with that role; that user 
   // every recorded action is offered: the open menu scrolls, reachable by keyboard (axe)
   await expect(page.getByRole('menu')).toBeVisible();
   await expectAccessible(page);
+  // on a phone the menu stays within the screen, its long entries wrapped
+  await page.keyboard.press('Escape');
+  const viewport = page.viewportSize()!;
+  await page.setViewportSize({ width: 360, height: 800 });
+  await page.getByRole('button', { name: 'Filter by Action' }).click();
+  const menuBox = (await page.getByRole('menu').boundingBox())!;
+  expect(menuBox.x).toBeGreaterThanOrEqual(0);
+  expect(menuBox.x + menuBox.width).toBeLessThanOrEqual(360);
+  await page.keyboard.press('Escape');
+  await page.setViewportSize(viewport);
+  await page.getByRole('button', { name: 'Filter by Action' }).click();
   await page.getByRole('menuitemcheckbox', { name: 'role.update' }).click();
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(/filters%5Baction%5D=role.update/);

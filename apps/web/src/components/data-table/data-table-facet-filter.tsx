@@ -6,6 +6,7 @@ import {
   DropdownMenu,
   DropdownMenuCheckboxItem,
   DropdownMenuContent,
+  DropdownMenuGroup,
   DropdownMenuItem,
   DropdownMenuLabel,
   DropdownMenuSeparator,
@@ -16,6 +17,8 @@ import { joinFilterValues, splitFilterValues } from '@/lib/list-url';
 export interface FacetOption {
   value: string;
   label: string;
+  /** A heading the option is listed under (a long list in groups: the audit trail's actions). */
+  group?: string;
 }
 
 /** Options found by a search on the server (the audit trail's "Who" among all users). */
@@ -62,6 +65,17 @@ export function DataTableFacetFilter({
           : undefined
         : joinFilterValues(on ? [...chosen, v] : chosen.filter((c) => c !== v)),
     );
+  const item = (option: FacetOption) => (
+    <DropdownMenuCheckboxItem
+      key={option.value}
+      checked={chosen.includes(option.value)}
+      onCheckedChange={(on) => toggle(option.value, on === true)}
+      // Several values: the menu stays open for the next one.
+      onSelect={(event) => (single ? undefined : event.preventDefault())}
+    >
+      {option.label}
+    </DropdownMenuCheckboxItem>
+  );
   const shown = [
     ...chosen
       .filter((v) => !options.some((o) => o.value === v))
@@ -96,17 +110,21 @@ export function DataTableFacetFilter({
       >
         <DropdownMenuLabel>{title}</DropdownMenuLabel>
         <DropdownMenuSeparator />
-        {shown.map((option) => (
-          <DropdownMenuCheckboxItem
-            key={option.value}
-            checked={chosen.includes(option.value)}
-            onCheckedChange={(on) => toggle(option.value, on === true)}
-            // Several values: the menu stays open for the next one.
-            onSelect={(event) => (single ? undefined : event.preventDefault())}
-          >
-            {option.label}
-          </DropdownMenuCheckboxItem>
-        ))}
+        {groupsOf(shown).map(({ heading, options: listed }, at) =>
+          heading === undefined ? (
+            listed.map(item)
+          ) : (
+            <DropdownMenuGroup key={heading} aria-labelledby={`${searchId}-group-${at}`}>
+              <DropdownMenuLabel
+                id={`${searchId}-group-${at}`}
+                className="text-xs font-normal text-muted-foreground"
+              >
+                {heading}
+              </DropdownMenuLabel>
+              {listed.map(item)}
+            </DropdownMenuGroup>
+          ),
+        )}
         {shown.length === 0 ? (
           <p className="px-2 py-1.5 text-sm text-muted-foreground">No matches.</p>
         ) : null}
@@ -140,4 +158,15 @@ export function DataTableFacetFilter({
       {menu}
     </div>
   );
+}
+
+/** Options in runs of the same group, in their order (options without a group: one run, no heading). */
+function groupsOf(options: readonly FacetOption[]) {
+  const runs: { heading: string | undefined; options: FacetOption[] }[] = [];
+  for (const option of options) {
+    const last = runs.at(-1);
+    if (last && last.heading === option.group) last.options.push(option);
+    else runs.push({ heading: option.group, options: [option] });
+  }
+  return runs;
 }

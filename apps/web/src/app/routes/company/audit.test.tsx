@@ -81,5 +81,22 @@ describe('audit trail', () => {
       expect(offered.some((text) => text?.endsWith(`(${action})`))).toBe(true);
     expect(offered).toContain('Authenticator app turned on (account.mfa-enrolled)');
     expect(offered).toContain('Invitation accepted (invitation.accept)');
+    // under a named heading per kind, each action under its own kind
+    const groups = within(menu).getAllByRole('group');
+    expect(groups).toHaveLength(8);
+    for (const group of groups) expect(group).toHaveAccessibleName();
+    const roles = within(menu).getByRole('group', { name: 'Roles' });
+    expect(
+      within(roles)
+        .getAllByRole('menuitemcheckbox')
+        .map((option) => option.textContent?.trim()),
+    ).toEqual([
+      'Role created (role.create)',
+      'Role changed (role.update)',
+      'Role deleted (role.delete)',
+      'Role restored (role.restore)',
+    ]);
+    const invitations = within(menu).getByRole('group', { name: 'Invitations' });
+    expect(within(invitations).getAllByRole('menuitemcheckbox')).toHaveLength(4);
   });
 });

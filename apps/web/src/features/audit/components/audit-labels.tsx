@@ -55,11 +55,26 @@ const ACTION_LABELS: Record<AuditAction, string> = {
 export const actionLabel = (action: string) =>
   (ACTION_LABELS as Record<string, string | undefined>)[action] ?? action;
 
-/** Every action the portal records (the portal can record no other), for the trail's filter. */
-export const AUDIT_ACTION_CHOICES = AUDIT_ACTIONS.map((value) => ({
-  value,
-  label: `${ACTION_LABELS[value]} (${value})`,
-}));
+/** The filter's headings: what the actions of each kind are about (the code's first part). */
+const ACTION_GROUPS: Record<string, string> = {
+  user: 'Users',
+  role: 'Roles',
+  permission: 'Permissions',
+  invitation: 'Invitations',
+  account: 'Own account and sign-in',
+  session: 'Sign-ins ended',
+  company: 'Company',
+  access: 'Access',
+};
+
+/**
+ * Every action the portal records (the portal can record no other), for the trail's filter, under
+ * a heading per kind: 41 in one list are hard to scan.
+ */
+export const AUDIT_ACTION_CHOICES = AUDIT_ACTIONS.map((value) => {
+  const kind = value.slice(0, value.indexOf('.'));
+  return { value, label: `${ACTION_LABELS[value]} (${value})`, group: ACTION_GROUPS[kind] ?? kind };
+});
 
 /** An action as the trail shows it: in words, its code beneath (the code is what exports carry). */
 export function ActionCell({ action }: { action: string }) {
