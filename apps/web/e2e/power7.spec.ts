@@ -601,8 +601,12 @@ test('budget insight on a heavy-tailed file: exact coverage, percentiles, try a 
     const histogram = page.getByTestId('power7-histogram');
     await histogram.scrollIntoViewIfNeeded();
     await histogram.locator('.recharts-bar-rectangle').first().hover();
-    await expect(histogram.locator('.recharts-tooltip-wrapper')).toContainText('Draws');
+    await expect(histogram.locator('.recharts-tooltip-wrapper')).toContainText(/Draws: \d/);
     await expectAccessible(page);
+    if (E2E.screenshots)
+      await histogram.screenshot({
+        path: path.join(E2E.screenshotsDir, `power7-tooltip-${theme}.png`),
+      });
   }
   await applyTheme(page, 'light');
   await page.mouse.move(0, 0);

@@ -16,6 +16,8 @@ export const TOOLTIP_PROPS = {
   },
   labelStyle: { color: 'var(--popover-foreground)' },
   itemStyle: { color: 'var(--popover-foreground)' },
+  // "Draws: 53", not recharts' "Draws : 53"
+  separator: ': ',
 } as const;
 
 /**
