@@ -52,14 +52,17 @@ export class CountingRead {
 
   /** The counts of `parts` parts holding `count` tickets, or null when a part was not counted. */
   result(parts: number, count: number): CountedTickets | null {
+    // every part counted (no hole: `some` would skip one), and holding exactly the file's tickets
+    const kept = Array.from({ length: parts }, (_, i) => this.ranks[i]);
+    if (kept.some((r) => r === undefined)) return null;
+    if (kept.reduce((n, r) => n + r!.length, 0) !== count) return null;
+    // taken only for a result: a buffer from the pool that went unused would be lost to it
     const all = new Uint32Array(tableBufferPool.take(count * 4, false), 0, count);
     let at = 0;
-    for (let i = 0; i < parts; i++) {
-      const ranks = this.ranks[i];
-      if (!ranks || at + ranks.length > count) return null;
-      all.set(ranks, at);
-      at += ranks.length;
+    for (const ranks of kept) {
+      all.set(ranks!, at);
+      at += ranks!.length;
     }
-    return at === count ? { pool: this.pool, c6: this.tables, ranks: all } : null;
+    return { pool: this.pool, c6: this.tables, ranks: all };
   }
 }

@@ -32,7 +32,7 @@ export interface TicketFile {
   rejectedCount: number;
   /** Every rejected row when `keepRejected` is on (default), else the first 100. */
   rejected: RejectedRow[];
-  /** The tickets counted for an analysis as they were read (a parallel read asked to count). */
+  /** The tickets counted for an analysis as they were read (an `ArrivingCsvRead` asked to count). */
   counted?: CountedTickets;
 }
 

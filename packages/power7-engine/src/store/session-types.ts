@@ -110,7 +110,7 @@ export interface ReadUpload {
   summary: IngestSummary;
   /** The accepted tickets, 7 ascending numbers each. */
   tickets: Uint8Array;
-  /** The tickets counted for the analysis as they were read (a CSV read in ranges), if they were. */
+  /** The tickets counted for the analysis as they arrived (a CSV read during its upload), if they were. */
   counted?: CountedTickets;
   /** The session files written, `ingest.json` last; rejects when they could not be written. */
   saved: Promise<IngestSummary>;
