@@ -45,6 +45,26 @@ function cellText(v: unknown): string {
  * XLSX_TOO_LARGE for one whose parts pass `XLSX_LIMITS` (a huge cell, row or shared-strings part).
  */
 export async function* sheetAsCsv(path: string): AsyncGenerator<Buffer> {
+  for (let attempt = 1; ; attempt++) {
+    let yielded = false;
+    try {
+      for await (const chunk of firstSheetAsCsv(path)) {
+        yielded = true;
+        yield chunk;
+      }
+      return;
+    } catch (err) {
+      // ExcelJS's streaming reader may reach a worksheet before it has read `xl/workbook.xml` (a race
+      // in its one-pass unzip, exceljs#3064: "reading 'sheets'"). Nothing of the sheet was read yet,
+      // so the file is read again; a file that fails so every time is reported as before.
+      const race = err instanceof EngineError && err.message.includes("reading 'sheets'");
+      if (!race || yielded || attempt === 3) throw err;
+    }
+  }
+}
+
+/** One read of `sheetAsCsv`. */
+async function* firstSheetAsCsv(path: string): AsyncGenerator<Buffer> {
   // a few hundred KB of zip can hold a cell of hundreds of MB: refuse it before ExcelJS holds it
   await checkXlsxLimits(path);
   // ExcelJS (with its zip libraries) costs ~0.2 s to load: only a run that meets an XLSX pays it
