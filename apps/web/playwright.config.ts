@@ -90,7 +90,10 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: E2E.portalUrl,
-    trace: 'retain-on-failure',
+    // No trace by default: recording one (DOM snapshots and a screencast of every action) made the
+    // browser tests ~25 % slower, and a CI run keeps only its log. To look into a failure, run the
+    // spec again with `--trace retain-on-failure` (README, "Test it").
+    trace: 'off',
     // A wait for an element that never comes fails in seconds, not at the end of a long test's budget.
     actionTimeout: 30_000,
     navigationTimeout: 60_000,

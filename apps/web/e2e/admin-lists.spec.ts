@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { expectAccessible, forgetSignIn, screenshot, signIn } from './support';
+import { expectAccessible, forgetSignIn, screenshot, signIn, signInAt } from './support';
 import { PortalClient, storeTheme, unique } from './company-support';
 
 // Issue 26: each defect a real administrator hit, and the list kit's new features.
@@ -336,8 +336,7 @@ test('undo after deleting a role or a permission brings it back with its permiss
     name: `Undo role ${tag}`,
     permissionIds: await permissionIds(admin, ['users.read', 'roles.read']),
   });
-  await signIn(page);
-  await page.goto(`/app/company/roles/${role._id}/delete`);
+  await signInAt(page, `/app/company/roles/${role._id}/delete`);
   await expect(page.getByText('You can undo it for a few seconds afterwards.')).toBeVisible();
   await page.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText(`Role “Undo role ${tag}” deleted.`)).toBeVisible();
@@ -372,8 +371,7 @@ test('the leave-without-saving dialog is accessible at 1280 and 360 px, light an
   test.setTimeout(240_000);
   const admin = new PortalClient(request);
   const role = await admin.ok<Row>('POST', '/roles', { name: `Leave ${unique('lg')}` });
-  await signIn(page);
-  await page.goto(`/app/company/roles/${role._id}/update`);
+  await signInAt(page, `/app/company/roles/${role._id}/update`);
   for (const theme of ['light', 'dark'] as const) {
     await storeTheme(page, theme);
     for (const width of [1280, 360]) {

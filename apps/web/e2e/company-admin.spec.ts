@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect as baseExpect, test } from '@playwright/test';
-import { ADMIN, expectAccessible, signIn } from './support';
+import { ADMIN, expectAccessible, signIn, signInAt } from './support';
 import { PortalClient, screenshotsOf, tableColumn, unique } from './company-support';
 
 // Screens load their chunk and ask the API after a reload; the shared 2-core machine is slow.
@@ -235,8 +235,7 @@ test('a stale edit answers 409: the form shows what changed and overwrites only 
   const api = new PortalClient(request);
   const name = unique('Stale');
   const role = await api.ok<Named>('POST', '/roles', { name, description: 'first' });
-  await signIn(page);
-  await page.goto(`/app/company/roles/${role._id}/update`);
+  await signInAt(page, `/app/company/roles/${role._id}/update`);
   await page.getByLabel('Description').fill('mine');
 
   // Leaving asks first.
@@ -283,8 +282,7 @@ test('role–permission matrix: changed cells highlighted, saved per role, visib
   const api = new PortalClient(request);
   const name = unique('Matrix');
   const role = await api.ok<Named>('POST', '/roles', { name, description: '' });
-  await signIn(page);
-  await page.goto('/app/company/roles');
+  await signInAt(page, '/app/company/roles');
   await page.getByRole('link', { name: 'Permission matrix' }).click();
   await expect(page.getByRole('heading', { name: 'Permission matrix' })).toBeVisible();
   const cell = page.getByRole('checkbox', { name: `${name}: users.read`, exact: true });
@@ -333,8 +331,7 @@ test('bulk delete with one protected row reports it; CSV export equals the API l
       password: PASSWORD,
     });
   }
-  await signIn(page);
-  await page.goto('/app/company/users?search=demo.local');
+  await signInAt(page, '/app/company/users?search=demo.local');
   await expect(page.getByText('1–4 of 4 users')).toBeVisible();
   await page.getByRole('checkbox', { name: 'Select all on this page' }).check();
   await page.getByRole('button', { name: 'Delete selected (4)' }).click();

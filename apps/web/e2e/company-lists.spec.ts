@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { expectAccessible, signIn } from './support';
+import { expectAccessible, signIn, signInAt } from './support';
 import { PortalClient, screenshotsOf, tableColumn, unique } from './company-support';
 
 interface UserRow {
@@ -107,8 +107,7 @@ test('users list: sort, multi-sort, search, filter and paging match the API; URL
   const link = page.url();
   const other = await browser.newContext();
   const second = await other.newPage();
-  await signIn(second);
-  await second.goto(link);
+  await signInAt(second, link);
   await expect(second.getByText('21–21 of 21 users')).toBeVisible();
   await expect.poll(() => shownUserNames(second)).toEqual(expected.names);
   await expect(second.getByRole('searchbox', { name: 'Search users' })).toHaveValue(tag);
@@ -156,8 +155,7 @@ test('permissions and roles lists: default newest first, filters and the 403-fre
   page,
 }) => {
   test.setTimeout(300_000);
-  await signIn(page);
-  await page.goto('/app/company/permissions');
+  await signInAt(page, '/app/company/permissions');
   await expect(page.getByRole('heading', { name: 'Permissions', level: 1 })).toBeVisible();
   await expect(page.getByText(/of \d+ permissions/)).toBeVisible();
   await page.getByRole('button', { name: 'Filter by Group' }).click();

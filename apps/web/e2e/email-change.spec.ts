@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { PortalClient, unique } from './company-support';
-import { expectAccessible, mailedLinkFor, signIn } from './support';
+import { expectAccessible, mailedLinkFor, signIn, signInAt } from './support';
 
 /** The path of a mailed link (the outbox names PUBLIC_URL; the page is served here). */
 const pathOf = (link: string) => link.replace(/^https?:\/\/[^/]+/, '');
@@ -25,8 +25,7 @@ test('an email change asks for the current password; the old address can undo it
     roleIds: [],
   });
 
-  await signIn(page, name, password);
-  await page.goto('/app/account/edit');
+  await signInAt(page, '/app/account/edit', name, password);
   const email = page.getByLabel('Email');
   await expect(email).toHaveValue(oldEmail);
   // Names alone need no password: the field shows only while the email differs.

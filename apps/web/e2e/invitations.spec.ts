@@ -1,7 +1,7 @@
 import { expect, test, type Browser } from '@playwright/test';
 import { E2E } from '../playwright.config';
 import { PortalClient, unique } from './company-support';
-import { checkScreens, expectAccessible, mailedLinkFor, signIn } from './support';
+import { checkScreens, expectAccessible, mailedLinkFor, signIn, signInAt } from './support';
 
 /** A browser with no session: the invitee's. */
 async function guestPage(browser: Browser, link: string) {
@@ -26,8 +26,7 @@ test('invite from the users page, accept from the mailed link, signed in; a used
   const localPart = unique('ines.vite');
   const email = `${localPart}@example.test`;
 
-  await signIn(page);
-  await page.goto('/app/company/users');
+  await signInAt(page, '/app/company/users');
   await page.getByRole('link', { name: 'Invite user' }).click();
   await expect(page.getByRole('heading', { name: 'Invite user' })).toBeVisible();
   await checkScreens(page, 'invitations-invite-form');
@@ -102,8 +101,7 @@ test('revoke a pending invitation: its link says it was withdrawn', async ({
   await admin.ok('POST', '/users/invitations', { email });
   const link = await mailedLinkFor(email, since, 'accept-invitation');
 
-  await signIn(page);
-  await page.goto('/app/company/users');
+  await signInAt(page, '/app/company/users');
   await page.getByRole('button', { name: `Revoke the invitation to ${email}` }).click();
   const dialog = page.getByRole('alertdialog');
   await expect(dialog).toContainText(`Revoke the invitation to ${email}?`);
@@ -138,8 +136,7 @@ test("send a user a password reset link from the user's page", async ({
     password: 'a first passphrase 42',
   });
 
-  await signIn(page);
-  await page.goto(`/app/company/users/${user._id}/read`);
+  await signInAt(page, `/app/company/users/${user._id}/read`);
   await page.getByRole('button', { name: 'Send password reset link' }).click();
   const dialog = page.getByRole('alertdialog');
   await expect(dialog).toContainText(`A link to choose a new password goes to ${email}`);

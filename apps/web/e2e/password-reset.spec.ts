@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { ADMIN, expectAccessible, resetLinkFor, signIn } from './support';
+import { ADMIN, expectAccessible, resetLinkFor, signInAt } from './support';
 
 test('forgot + reset password through the outbox, then change it back', async ({ page }) => {
   // Many full page loads and two argon2 hashes: slow on a loaded 2-core machine.
@@ -49,8 +49,7 @@ test('forgot + reset password through the outbox, then change it back', async ({
   await expect(page.getByRole('alert')).toBeVisible();
 
   // Sign in with the new password and change it back on the account page.
-  await signIn(page, ADMIN.userName, newPassword);
-  await page.goto('/app/account/change-password');
+  await signInAt(page, '/app/account/change-password', ADMIN.userName, newPassword);
   await expectAccessible(page);
   await page.getByLabel('Current password').fill(newPassword);
   await page.getByLabel('New password', { exact: true }).fill(E2E.adminPassword);

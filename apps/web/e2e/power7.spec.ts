@@ -11,6 +11,7 @@ import {
   expectAccessible,
   screenshot,
   signIn,
+  signInAt,
 } from './support';
 
 /**
@@ -315,8 +316,7 @@ test('a user without power7.run sees the 403 state', async ({ page, request }) =
   test.setTimeout(180_000);
   const password = 'no-power7-user-passphrase';
   await createUser(request, { userName: 'nopower7', password });
-  await signIn(page, 'nopower7', password);
-  await page.goto('/app/power7');
+  await signInAt(page, '/app/power7', 'nopower7', password);
   await expect(page.getByTestId('power7-forbidden')).toContainText('power7.run');
   await expect(page.getByRole('button', { name: 'New analysis' })).toBeDisabled();
   await page.goto('/app/power7/parameters');

@@ -8,7 +8,7 @@ import {
   forgetSignIn,
   persistedAccessToken,
   screenshot,
-  signIn,
+  signInWithForm,
 } from './support';
 
 test('guests are sent from the protected area to sign-in', async ({ page }) => {
@@ -29,7 +29,7 @@ test('guests are sent from the protected area to sign-in', async ({ page }) => {
 
 test('sign in, reload, survive token expiry, guest pages redirect, sign out', async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, ADMIN.email);
+  await signInWithForm(page, ADMIN.email);
   await expect(page.getByRole('button', { name: /Account menu for/ })).toBeVisible();
   await screenshot(page, 'dashboard-light');
   await expectAccessible(page);
@@ -105,7 +105,7 @@ test('sign in, reload, survive token expiry, guest pages redirect, sign out', as
 });
 
 test('a session is restored from the refresh cookie alone', async ({ page }) => {
-  await signIn(page);
+  await signInWithForm(page);
   await forgetPersistedSession(page);
   await page.goto('/app/account/view');
   await expect(page.getByText('admin@demo.local')).toBeVisible();
@@ -116,7 +116,7 @@ const refreshCookieOf = async (page: Page) =>
 
 test('a verification without an answer never ends the session', async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page);
+  await signInWithForm(page);
   const cookie = await refreshCookieOf(page);
   expect(cookie).toBeTruthy();
   // Each case restores the session from the refresh cookie alone, so the startup verification runs.
@@ -172,7 +172,7 @@ test('a rotation whose answer never reached the browser does not end the session
   page,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page);
+  await signInWithForm(page);
   const context = page.context();
   // The portal rotates the token but its answer is lost (as when a reload cuts the request off after
   // the server answered): the browser keeps the spent token and presents it again on the next load.
@@ -232,7 +232,7 @@ test('a deep link survives signing in; foreign return paths are ignored', async 
 });
 
 test('sign-out removes the persisted session from local storage', async ({ page }) => {
-  await signIn(page);
+  await signInWithForm(page);
   expect(await page.evaluate(() => localStorage.getItem('persist:root'))).not.toBeNull();
   await page.getByRole('button', { name: /Account menu for/ }).click();
   await page.getByRole('menuitem', { name: 'Sign Out' }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { axeViolations, expectAccessible, screenshot, signIn } from './support';
+import { axeViolations, expectAccessible, screenshot, signIn, signInWithForm } from './support';
 
 test('theme persists across reloads and the dashboard looks right in dark', async ({ page }) => {
   await page.goto('/');
@@ -110,7 +110,7 @@ test('titles, the signed-in landing page, the in-app 404 and Ctrl+B in fields', 
   await expect(page).toHaveTitle('Power Analyzer');
   await page.goto('/auth/signin');
   await expect(page).toHaveTitle('Sign In · Power Analyzer');
-  await signIn(page);
+  await signInWithForm(page);
   await expect(page).toHaveTitle('Dashboard · Power Analyzer');
   await page.goto('/app/account/view');
   await expect(page).toHaveTitle('Your account · Power Analyzer');

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { ADMIN, expectAccessible, screenshot, signIn } from './support';
+import { ADMIN, expectAccessible, screenshot, signInAt } from './support';
 
 const AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -25,8 +25,7 @@ test('sign-ins: named devices, newest first, collapsed, sign out one and all oth
     expect(answer.ok()).toBe(true);
     await other.dispose();
   }
-  await signIn(page);
-  await page.goto('/app/account/view');
+  await signInAt(page, '/app/account/view');
   const list = page.getByRole('list', { name: 'Sign-ins' });
   const rows = list.getByRole('listitem');
 

@@ -39,8 +39,8 @@ async function leaveApp(page: Page) {
   await page.goto(`${new URL(page.url()).origin}/api/live/`);
 }
 
-/** Signs in through the form and waits for the dashboard. */
-export async function signIn(
+/** Signs in through the form and waits for the dashboard: for the specs about signing in. */
+export async function signInWithForm(
   page: Page,
   login: string = ADMIN.userName,
   password = E2E.adminPassword,
@@ -50,6 +50,34 @@ export async function signIn(
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/app$/);
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+}
+
+/**
+ * Signs in through the API in the page's browser context, then opens `at`: the app restores the
+ * session from the refresh cookie the answer set, as after a reload. One page load where the form
+ * takes two (the form, then the page a test is about); the form itself is what `signInWithForm`'s
+ * specs (session, two-step) test.
+ */
+export async function signInAt(
+  page: Page,
+  at: string,
+  login: string = ADMIN.userName,
+  password = E2E.adminPassword,
+) {
+  const credentials = login.includes('@')
+    ? { email: login, password }
+    : { userName: login, password };
+  const answer = await page.request.post('/api/accounts/sign-in', { data: credentials });
+  expect(answer.status(), await answer.text()).toBe(200);
+  const { data } = (await answer.json()) as { data: { mfaRequired?: boolean } };
+  expect(data.mfaRequired, 'an account with a second step signs in through the form').toBeFalsy();
+  await page.goto(at);
+}
+
+/** Signs in through the API (`signInAt`) and waits for the dashboard. */
+export async function signIn(page: Page, login?: string, password?: string) {
+  await signInAt(page, '/app', login, password);
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 }
 

@@ -8,7 +8,7 @@ import {
   stepNow,
   totpCode,
 } from './two-step-support';
-import { checkScreens, forgetSignIn, signIn } from './support';
+import { checkScreens, forgetSignIn, signInAt } from './support';
 
 const PASSWORD = 'two-step-e2e-passphrase';
 // Each screen is checked with axe four times (light, dark, 1280, 360 px): slow on a busy machine.
@@ -169,8 +169,7 @@ test('a company policy takes a user to enrolment after the password; the adminis
   // The Administrator role holds the new permission too: the policy will catch the admin as well.
   const adminRefresh = await adminRefreshToken(request);
   try {
-    await signIn(page);
-    await page.goto('/app/security');
+    await signInAt(page, '/app/security');
     await expect(page.getByRole('heading', { name: 'Two-step sign-in' }).first()).toBeVisible();
     await page.getByLabel('Holders of chosen permissions').check();
     await page.getByLabel(code).check();

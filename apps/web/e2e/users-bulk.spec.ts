@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { PortalClient, storeTheme, unique } from './company-support';
-import { expectAccessible, screenshot, signIn } from './support';
+import { expectAccessible, screenshot, signInAt } from './support';
 
 const PASSWORD = 'bulk change passphrase 2026';
 
@@ -64,8 +64,7 @@ test('a bulk status change reports the one user the clerk may not change', async
     roleIds: [clerkRole._id],
   });
 
-  await signIn(page, clerkName, PASSWORD);
-  await page.goto(`/app/company/users?search=${tag}`);
+  await signInAt(page, `/app/company/users?search=${tag}`, clerkName, PASSWORD);
   const table = page.getByRole('table', { name: 'Users' });
   await expect(table.locator('tbody tr')).toHaveCount(3, {
     timeout: 20_000,
@@ -100,8 +99,7 @@ test('"select all N matching" changes users on every page; dialogs are accessibl
   const tag = unique('bulkall');
   const ids = await seedUsers(admin, tag, 12);
   const roles = await admin.all<{ _id: string; name: string }>('/roles');
-  await signIn(page);
-  await page.goto(`/app/company/users?search=${tag}&pageSize=10`);
+  await signInAt(page, `/app/company/users?search=${tag}&pageSize=10`);
   await expect(page.getByRole('table', { name: 'Users' }).locator('tbody tr')).toHaveCount(10, {
     timeout: 20_000,
   });
@@ -160,8 +158,7 @@ test('delete after "select all N matching" deletes on every page and reports the
     roleIds: [clerkRole._id],
   });
 
-  await signIn(page, clerkName, PASSWORD);
-  await page.goto(`/app/company/users?search=${tag}&pageSize=10`);
+  await signInAt(page, `/app/company/users?search=${tag}&pageSize=10`, clerkName, PASSWORD);
   await expect(page.getByRole('table', { name: 'Users' }).locator('tbody tr')).toHaveCount(10, {
     timeout: 20_000,
   });
@@ -194,8 +191,7 @@ test('undo after deleting one user and after a bulk delete brings them back', as
   const admin = new PortalClient(request);
   const tag = unique('undo');
   const [one, two, three] = await seedUsers(admin, tag, 3);
-  await signIn(page);
-  await page.goto(`/app/company/users/${one}/delete`);
+  await signInAt(page, `/app/company/users/${one}/delete`);
   await page.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText(`User “${tag}-0” deleted.`)).toBeVisible();
   await screenshot(page, 'users-undo-toast');
@@ -231,8 +227,7 @@ test('import: the dry run shows the bad row, the apply creates the good ones', a
     `not-an-email,${tag}-b,Bo,Import,,No such role,active`,
     `${tag}-c@example.test,${tag}-c,Cy,Import,,,locked`,
   ].join('\n');
-  await signIn(page);
-  await page.goto('/app/company/users');
+  await signInAt(page, '/app/company/users');
   await page.getByRole('link', { name: 'Import users' }).click();
   await expect(page.getByRole('heading', { name: 'Import users' })).toBeVisible();
   await page.getByLabel('Or paste the CSV').fill(csv);
