@@ -62,7 +62,7 @@ export const E2E = {
   power7Url: mine.power7Url,
   dataDir: mine.dataDir,
   adminPassword: 'e2e-demo-admin-passphrase',
-  accessTokenTtl: 20,
+  accessTokenTtl: 10,
   screenshotsDir: path.join(repoRoot, 'artifacts/screenshots'),
   /**
    * Whether the specs save their screenshots (every screen at 1280 and 360 px, light and dark) for a

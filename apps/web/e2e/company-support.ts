@@ -3,7 +3,7 @@ import { E2E } from '../playwright.config';
 import { ADMIN, expectAccessible, screenshot } from './support';
 
 /**
- * The portal API as a person's script would call it (the suite's access tokens live 20 s, so every
+ * The portal API as a person's script would call it (the suite's access tokens live 10 s, so every
  * call that meets a 401 signs in again). Used to seed data and to get the answers the screens must
  * match.
  */

@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { InsightAnswer } from '@pa/contracts/power7';
 import { E2E } from '../playwright.config';
-import { applyTheme, expectAccessible, persistedAccessToken, screenshot, signIn } from './support';
+import { adminHeaders } from './power7-support';
+import { applyTheme, expectAccessible, screenshot, signIn } from './support';
 
 /**
  * The printable report of a finished Power 7 session: its figures against the service's own
@@ -81,11 +82,13 @@ async function analyse(page: Page, file: string) {
   await expect(page.getByTestId('power7-done')).toBeVisible({ timeout: 90_000 });
 }
 
-/** The service's exact answer for the session's budget, asked here as the app asks it. */
-async function insightOf(page: Page, session: string): Promise<InsightAnswer> {
-  const token = await persistedAccessToken(page);
-  const answer = await page.request.post(`${E2E.power7Url}/api/insight/`, {
-    headers: { Authorization: `Bearer ${token}` },
+/**
+ * The service's exact answer for the session's budget, asked here as the app asks it (as the signed-in
+ * administrator, with a token of its own: the page's may have expired by now).
+ */
+async function insightOf(request: APIRequestContext, session: string): Promise<InsightAnswer> {
+  const answer = await request.post(`${E2E.power7Url}/api/insight/`, {
+    headers: await adminHeaders(request),
     data: { session, budgets: [BUDGET] },
   });
   expect(answer.status()).toBe(200);
@@ -114,6 +117,7 @@ function pdfText(file: string): string | null {
 
 test('the report of a finished session: exact figures, A4 print without the shell, a short PDF', async ({
   page,
+  request,
 }) => {
   test.setTimeout(300_000);
   await signIn(page);
@@ -127,7 +131,7 @@ test('the report of a finished session: exact figures, A4 print without the shel
   await expect(page.getByTestId('power7-histogram').locator('svg.recharts-surface')).toBeVisible();
 
   // the figures are the service's, for the same session
-  const insight = await insightOf(page, session);
+  const insight = await insightOf(request, session);
   const atBudget = insight.budgets[0]!;
   expect(insight.draws).toBe(792);
   await expect(page.getByTestId('power7-report-counts')).toContainText(`${count(insight.draws)}`);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { clearAdminSessions } from './power7-support';
+import { adminHeaders, clearAdminSessions } from './power7-support';
 import { checkScreens, downloadOf, signIn } from './support';
 
 /**
@@ -28,13 +28,10 @@ function customerCsv(rows: number, badRows = 0) {
 
 /**
  * Uploads through the Power 7 API as the administrator (the upload page has its own spec) and waits
- * for the session; a token of its own, since the suite's tokens live 20 s.
+ * for the session, signing in again when the suite's short-lived token expires during the wait.
  */
 async function uploadDone(request: APIRequestContext, csv: string, name: string) {
-  const signIn = await request.post(`${E2E.portalUrl}/api/accounts/sign-in`, {
-    data: { userName: 'admin', password: E2E.adminPassword },
-  });
-  const headers = { Authorization: `Bearer ${(await signIn.json()).data.accessToken}` };
+  let headers = await adminHeaders(request);
   const res = await request.post(`${E2E.power7Url}/api/upload/`, {
     headers,
     multipart: {
@@ -53,14 +50,17 @@ async function uploadDone(request: APIRequestContext, csv: string, name: string)
   const id = (await res.json()).data._id as string;
   await expect
     .poll(
-      async () =>
-        (
-          await (
-            await request.get(`${E2E.power7Url}/api/power7/processing-status/?session=${id}`, {
-              headers,
-            })
-          ).json()
-        ).data.status,
+      async () => {
+        const status = await request.get(
+          `${E2E.power7Url}/api/power7/processing-status/?session=${id}`,
+          { headers },
+        );
+        if (status.status() === 401) {
+          headers = await adminHeaders(request);
+          return 'token expired';
+        }
+        return (await status.json()).data.status;
+      },
       { timeout: 90_000 },
     )
     .toBe('done');

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { clearAdminSessions } from './power7-support';
+import { adminHeaders, clearAdminSessions } from './power7-support';
 import {
   applyTheme,
   checkScreens,
@@ -87,17 +87,7 @@ async function createUser(
   request: APIRequestContext,
   user: { userName: string; password: string; permissions?: string[] },
 ) {
-  const auth = {
-    Authorization: `Bearer ${
-      (
-        await (
-          await request.post(`${E2E.portalUrl}/api/accounts/sign-in`, {
-            data: { userName: 'admin', password: E2E.adminPassword },
-          })
-        ).json()
-      ).data.accessToken
-    }`,
-  };
+  const auth = await adminHeaders(request);
   const permissionIds: string[] = [];
   for (const code of user.permissions ?? []) {
     const listed = await request.get(`${E2E.portalUrl}/api/permissions?search=${code}`, {

@@ -47,7 +47,7 @@ test('sign in, reload, survive token expiry, guest pages redirect, sign out', as
   await tab.goto('/app');
   await expect(tab.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 
-  // Let the access token really expire (the e2e portal issues 20 s tokens), then use the API from
+  // Let the access token really expire (the e2e portal issues 10 s tokens), then use the API from
   // both tabs at once: their refreshes must not replay the same refresh token (reuse = revoked).
   const first = await persistedAccessToken(page);
   expect(first).toBeTruthy();

@@ -82,18 +82,41 @@ export async function signIn(page: Page, login?: string, password?: string) {
 }
 
 /**
- * axe on the page as it is now; every rule runs, the suite reads only the violations. Legacy mode runs
- * axe in the page itself: the default opens a blank page per check to merge the results of
- * cross-origin frames, which the app has none of. `resultTypes: ['violations']` keeps axe from
+ * axe on the page once its animations have settled; every rule runs, the suite reads only the
+ * violations. Legacy mode runs axe in the page itself: the default opens a blank page per check to
+ * merge the results of cross-origin frames, which the app has none of. `resultTypes: ['violations']` keeps axe from
  * building selectors for every node that passed (each violation is still reported in full). On a
  * 300-row table: 6.1 s a check by default, 2.9 s in legacy mode, 1.0 s with both.
  */
-const axeOf = (page: Page) =>
-  new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] });
+async function axeOf(page: Page) {
+  await settled(page);
+  return new AxeBuilder({ page })
+    .setLegacyMode(true)
+    .options({ resultTypes: ['violations'] })
+    .analyze();
+}
+
+/**
+ * Waits until no finite CSS animation or transition runs (a spinner's endless one does not count):
+ * axe must measure settled colours — a toast fading in or a theme mid-change reads as low contrast.
+ */
+async function settled(page: Page) {
+  // Two frames first: a transition set off by what just happened (a toast mounted) starts on one.
+  await page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+  );
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity,
+      ),
+  );
+}
 
 /** No serious or critical axe-core violation on the page as it is now. */
 export async function expectAccessible(page: Page) {
-  const { violations } = await axeOf(page).analyze();
+  const { violations } = await axeOf(page);
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
     bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
@@ -107,10 +130,8 @@ export async function applyTheme(page: Page, theme: 'light' | 'dark') {
     document.documentElement.classList.remove('light', 'dark');
     document.documentElement.classList.add(t);
   }, theme);
-  // Colours transition on a theme change: axe must measure the settled colours, not a mid-fade.
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running'),
-  );
+  // Colours transition on a theme change: what follows must see the settled colours, not a mid-fade.
+  await settled(page);
 }
 
 /**
@@ -199,7 +220,7 @@ export function expOf(token: string): number {
 
 /** Every axe-core violation (any impact) on the page as it is now, as readable lines. */
 export async function axeViolations(page: Page): Promise<string[]> {
-  const { violations } = await axeOf(page).analyze();
+  const { violations } = await axeOf(page);
   return violations.map(
     (v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
   );
