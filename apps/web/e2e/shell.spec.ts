@@ -167,3 +167,33 @@ test('toasts sit below the top bar; no axe violations with a toast or the menu o
   await screenshot(page, 'shell-toast-light');
   expect(await axeViolations(page)).toEqual([]);
 });
+
+test('less motion when the system asks for it: the sidebar slides no more, spinners still turn', async ({
+  page,
+}) => {
+  await signIn(page);
+  const sidebar = page.locator('[data-slot="sidebar-container"]');
+  /** The sidebar's slide when it collapses or opens (Ctrl+B), in seconds. */
+  const slide = () =>
+    sidebar.evaluate((element) => parseFloat(getComputedStyle(element).transitionDuration));
+  const spinnerTurns = () =>
+    page.evaluate(() => {
+      const spinner = document.body.appendChild(document.createElement('div'));
+      spinner.className = 'animate-spin';
+      const style = getComputedStyle(spinner);
+      const turns = [style.animationIterationCount, parseFloat(style.animationDuration)] as const;
+      spinner.remove();
+      return turns;
+    });
+
+  expect(await slide()).toBeCloseTo(0.2);
+  expect(await spinnerTurns()).toEqual(['infinite', 1]);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  expect(await slide()).toBeLessThan(0.001);
+  expect(await spinnerTurns()).toEqual(['infinite', 1]);
+  // and it still collapses
+  await page.keyboard.press('Control+b');
+  await expect(page.locator('[data-slot="sidebar"]')).toHaveAttribute('data-state', 'collapsed');
+  await page.keyboard.press('Control+b');
+  await expect(page.locator('[data-slot="sidebar"]')).toHaveAttribute('data-state', 'expanded');
+});
