@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { ADMIN, expectAccessible, screenshot } from './support';
+import { ADMIN, apiSignIn, expectAccessible, screenshot } from './support';
 
 /**
  * The portal API as a person's script would call it (the suite's access tokens live 10 s, so every
@@ -16,11 +16,7 @@ export class PortalClient {
   ) {}
 
   private async signIn() {
-    const res = await this.request.post(`${E2E.portalUrl}/api/accounts/sign-in`, {
-      data: { userName: this.login, password: this.password },
-    });
-    expect(res.status(), await res.text()).toBe(200);
-    this.token = (await res.json()).data.accessToken as string;
+    this.token = (await apiSignIn(this.request, this.login, this.password)).accessToken!;
   }
 
   async call<T = unknown>(

@@ -1,13 +1,10 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 import { E2E } from '../playwright.config';
+import { apiSignIn } from './support';
 
 /** A bearer header for the administrator, from a sign-in through the API (lives `E2E.accessTokenTtl`). */
 export async function adminHeaders(request: APIRequestContext): Promise<{ Authorization: string }> {
-  const signIn = await request.post(`${E2E.portalUrl}/api/accounts/sign-in`, {
-    data: { userName: 'admin', password: E2E.adminPassword },
-  });
-  expect(signIn.status()).toBe(200);
-  return { Authorization: `Bearer ${(await signIn.json()).data.accessToken}` };
+  return { Authorization: `Bearer ${(await apiSignIn(request)).accessToken}` };
 }
 
 /**

@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { E2E } from '../playwright.config';
-import { ADMIN, expectAccessible, screenshot, signInAt } from './support';
+import { apiSignIn, expectAccessible, screenshot, signInAt } from './support';
 
 const AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -19,10 +18,7 @@ test('sign-ins: named devices, newest first, collapsed, sign out one and all oth
   // Other browsers sign in first (the portal records each request's user agent).
   for (const agent of AGENTS) {
     const other = await playwright.request.newContext({ userAgent: agent });
-    const answer = await other.post(`${E2E.portalUrl}/api/accounts/sign-in`, {
-      data: { userName: ADMIN.userName, password: E2E.adminPassword },
-    });
-    expect(answer.ok()).toBe(true);
+    await apiSignIn(other);
     await other.dispose();
   }
   await signInAt(page, '/app/account/view');

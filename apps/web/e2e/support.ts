@@ -3,6 +3,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import {
   expect,
+  type APIRequestContext,
   type ConsoleMessage,
   type Download,
   type Page,
@@ -53,6 +54,32 @@ export async function signInWithForm(
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 }
 
+/** What a sign-in through the API answers (tokens, or a second step to take). */
+interface SignInAnswer {
+  accessToken?: string;
+  refreshToken?: string;
+  mfaRequired?: boolean;
+}
+
+/**
+ * Signs in through the portal API with `request` (a page's own, `page.request`, keeps the refresh
+ * cookie the answer sets) by user name, or by email when `login` has an @; fails on anything but 200.
+ */
+export async function apiSignIn(
+  request: APIRequestContext,
+  login: string = ADMIN.userName,
+  password = E2E.adminPassword,
+): Promise<SignInAnswer> {
+  const credentials = login.includes('@')
+    ? { email: login, password }
+    : { userName: login, password };
+  const answer = await request.post(`${E2E.portalUrl}/api/accounts/sign-in`, {
+    data: credentials,
+  });
+  expect(answer.status(), await answer.text()).toBe(200);
+  return ((await answer.json()) as { data: SignInAnswer }).data;
+}
+
 /**
  * Signs in through the API in the page's browser context, then opens `at`: the app restores the
  * session from the refresh cookie the answer set, as after a reload. One page load where the form
@@ -65,13 +92,8 @@ export async function signInAt(
   login: string = ADMIN.userName,
   password = E2E.adminPassword,
 ) {
-  const credentials = login.includes('@')
-    ? { email: login, password }
-    : { userName: login, password };
-  const answer = await page.request.post('/api/accounts/sign-in', { data: credentials });
-  expect(answer.status(), await answer.text()).toBe(200);
-  const { data } = (await answer.json()) as { data: { mfaRequired?: boolean } };
-  expect(data.mfaRequired, 'an account with a second step signs in through the form').toBeFalsy();
+  const answer = await apiSignIn(page.request, login, password);
+  expect(answer.mfaRequired, 'an account with a second step signs in through the form').toBeFalsy();
   await page.goto(at);
 }
 
@@ -84,9 +106,9 @@ export async function signIn(page: Page, login?: string, password?: string) {
 /**
  * axe on the page once its animations have settled; every rule runs, the suite reads only the
  * violations. Legacy mode runs axe in the page itself: the default opens a blank page per check to
- * merge the results of cross-origin frames, which the app has none of. `resultTypes: ['violations']` keeps axe from
- * building selectors for every node that passed (each violation is still reported in full). On a
- * 300-row table: 6.1 s a check by default, 2.9 s in legacy mode, 1.0 s with both.
+ * merge the results of cross-origin frames, which the app has none of. `resultTypes: ['violations']`
+ * keeps axe from building selectors for every node that passed (each violation is still reported in
+ * full). On a 300-row table: 6.1 s a check by default, 2.9 s in legacy mode, 1.0 s with both.
  */
 async function axeOf(page: Page) {
   await settled(page);

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
+import { apiSignIn } from './support';
 
 /* RFC 6238 written here on its own (RFC 4648 base32, RFC 4226 truncation): no code shared with the product. */
 function base32Bytes(text: string): Buffer {
@@ -35,11 +36,7 @@ export async function enterPassword(page: Page, login: string, password: string)
  * always be put back.
  */
 export async function adminRefreshToken(request: APIRequestContext): Promise<string> {
-  const signIn = await request.post(`${E2E.portalUrl}/api/accounts/sign-in`, {
-    data: { userName: 'admin', password: E2E.adminPassword },
-  });
-  expect(signIn.status()).toBe(200);
-  return ((await signIn.json()) as { data: { refreshToken: string } }).data.refreshToken;
+  return (await apiSignIn(request)).refreshToken!;
 }
 
 /** Puts the Demo Company's two-step policy back to "nobody" (the specs share one running product). */
