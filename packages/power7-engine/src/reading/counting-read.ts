@@ -54,14 +54,14 @@ export class CountingRead {
   result(parts: number, count: number): CountedTickets | null {
     // every part counted (no hole: `some` would skip one), and holding exactly the file's tickets
     const kept = Array.from({ length: parts }, (_, i) => this.ranks[i]);
-    if (kept.some((r) => r === undefined)) return null;
-    if (kept.reduce((n, r) => n + r!.length, 0) !== count) return null;
+    if (!kept.every((r): r is Uint32Array => r !== undefined)) return null;
+    if (kept.reduce((n, r) => n + r.length, 0) !== count) return null;
     // taken only for a result: a buffer from the pool that went unused would be lost to it
     const all = new Uint32Array(tableBufferPool.take(count * 4, false), 0, count);
     let at = 0;
     for (const ranks of kept) {
-      all.set(ranks!, at);
-      at += ranks!.length;
+      all.set(ranks, at);
+      at += ranks.length;
     }
     return { pool: this.pool, c6: this.tables, ranks: all };
   }
