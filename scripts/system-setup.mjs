@@ -1,10 +1,16 @@
-// System packages the test suite needs: Debian's Chromium (browser tests), the PostgreSQL server and
-// the Redis server (integration tests on real servers). Installed with apt-get when missing and running as root;
+// System packages the test suite needs: Debian's Chromium and its headless shell (browser tests), the
+// PostgreSQL server and the Redis server (integration tests on real servers). Installed with apt-get when missing and running as root;
 // otherwise the exact command is printed and the run stops.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
+/**
+ * Chromium's headless shell (the browser suite's): the same Blink and V8 without the full browser's UI
+ * layers, as Playwright drives by default — the suite ran ~17 % faster on it than on the full browser
+ * (docs/benchmarks/test-suite.md, session 14).
+ */
+export const CHROMIUM_HEADLESS_SHELL_PATH = '/usr/bin/chromium-headless-shell';
 
 /** The folder holding `initdb`/`pg_ctl`/`postgres` of the newest installed PostgreSQL server, if any. */
 export function findPostgresBin() {
@@ -20,6 +26,7 @@ export function findPostgresBin() {
 export function ensureSystemPackages() {
   const missing = [];
   if (!fs.existsSync(CHROMIUM_PATH)) missing.push('chromium');
+  if (!fs.existsSync(CHROMIUM_HEADLESS_SHELL_PATH)) missing.push('chromium-headless-shell');
   if (!findPostgresBin()) missing.push('postgresql');
   if (!fs.existsSync('/usr/bin/redis-server')) missing.push('redis-server');
   if (missing.length === 0) return;
