@@ -11,8 +11,8 @@ import readline from 'node:readline';
  * npm scripts, stage by stage. `build:web` is the browser suite's web build, made before it runs;
  * `build:services` the compiled services and CLI, made before any test starts them (a test that
  * rebuilt them while another started the product from them could pull a chunk from under it).
- * Within a stage the longest steps come first (lint ~80 s, typecheck ~60 s, then the short ones), so
- * the two lanes end together; in the old order formatting ran alone after lint for ~15 s.
+ * Within a stage the longest step comes first (lint ~80 s; the typecheck, ~15 s since ADR 015, and
+ * the short ones share the other lane), so the two lanes end together.
  */
 const STAGES = [
   ['lint', 'typecheck', 'format:check', 'knip', 'build:web', 'build:services'],
