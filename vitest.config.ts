@@ -8,6 +8,8 @@ export default defineConfig({
     // them wait on servers, databases and child processes. Three at a time keeps both cores busy
     // (docs/benchmarks/test-suite.md); VITEST_MAX_WORKERS overrides it.
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 3),
+    // The process tests start the compiled services and CLI: built first when stale.
+    globalSetup: ['scripts/vitest-global-setup.mjs'],
     // Every project sets `isolate: false`: a worker keeps its loaded modules from one test file to the
     // next instead of importing them again for each file (the portal's project: 265 → 113 s, half the
     // CPU; docs/benchmarks/test-suite.md), and the fixtures cached at module level (the portal's

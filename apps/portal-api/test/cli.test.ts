@@ -30,9 +30,15 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
   });
 }
 
+/**
+ * The compiled portal, as `npm start` runs it (scripts/build-services.mjs; Vitest's global set-up
+ * builds it when stale).
+ */
+const compiledServer = path.join(appRoot, 'dist/server.mjs');
+
 /** Starts the real portal server; resolves with its output once it printed its sign-in details. */
 function startServer(): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [compiledServer], {
     cwd: appRoot,
     env,
   });
@@ -174,7 +180,7 @@ describe('a company made before the first start', () => {
     );
     expect(await new Promise((resolve) => cli.on('exit', resolve))).toBe(0);
 
-    const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    const server = spawn(process.execPath, [compiledServer], {
       cwd: appRoot,
       env: ownEnv,
     });

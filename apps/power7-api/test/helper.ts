@@ -11,6 +11,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { endedSignInKey } from '@pa/server-kit/ended-sign-ins';
 import { buildPower7App } from '../src/app';
 import { power7ConfigSchema } from '../src/config';
+import { COMPILED } from './product-process';
 
 export const ALL_PERMS = ['power7.run', 'power7.download', 'power7.sessions.clear'];
 
@@ -234,7 +235,8 @@ export interface CliAnalysis {
 
 /**
  * The engine CLI's `analyze --json` on a customer file (payouts 1/5/50/500/5000, a fixed budget), run
- * as its own process: the reference the service's results are compared with.
+ * as its own process (the compiled CLI, as `npm run power7` runs it): the reference the service's
+ * results are compared with.
  */
 export async function engineCliAnalyze(
   file: string,
@@ -244,9 +246,7 @@ export async function engineCliAnalyze(
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      'packages/power7-engine/src/cli/main.ts',
+      COMPILED.cli,
       'analyze',
       '--file',
       file,

@@ -1,9 +1,7 @@
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { expect } from 'vitest';
 import { freePort } from '@pa/server-kit/testing/postgres-server';
-
-const repoRoot = resolve(import.meta.dirname, '../../..');
+import { COMPILED, repoRoot } from './product-process';
 
 export interface PortalProcess {
   url: string;
@@ -22,11 +20,11 @@ export interface PortalProcess {
   stop(): Promise<void>;
 }
 
-/** The real portal as a child process on a free port, once it answers ready. */
+/** The real (compiled) portal as a child process on a free port, once it answers ready. */
 export async function startPortal(env: Record<string, string>): Promise<PortalProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/portal-api/src/server.ts'], {
+  const child = spawn(process.execPath, [COMPILED.portal], {
     cwd: repoRoot,
     env: {
       ...process.env,

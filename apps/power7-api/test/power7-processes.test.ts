@@ -17,6 +17,7 @@ import {
   multipart,
   tempDir,
 } from './helper';
+import { COMPILED } from './product-process';
 
 /**
  * Many Power 7 processes on one PostgreSQL, one Redis (BullMQ) and one storage folder (issue #18):
@@ -180,7 +181,7 @@ describe('Power 7 API and worker processes sharing PostgreSQL, Redis and storage
     const pool = LONG_POOL;
     const csv = longCsv;
     // the first worker is a real process, so it can be killed with -9
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    child = spawn(process.execPath, [COMPILED.power7], {
       cwd: resolve(import.meta.dirname, '..'),
       env: {
         ...process.env,

@@ -6,6 +6,17 @@ import { expect } from 'vitest';
 
 export const repoRoot = resolve(import.meta.dirname, '../../..');
 
+/**
+ * The compiled services and CLI (scripts/build-services.mjs) that `npm start` and `npm run power7`
+ * run: the process tests start these, not the sources through tsx (a service's start costs ~2 CPU-s
+ * less, a worker thread's ~0.3). Vitest's global set-up builds them when stale (vitest.config.ts).
+ */
+export const COMPILED = {
+  portal: resolve(repoRoot, 'apps/portal-api/dist/server.mjs'),
+  power7: resolve(repoRoot, 'apps/power7-api/dist/server.mjs'),
+  cli: resolve(repoRoot, 'packages/power7-engine/dist/cli.mjs'),
+};
+
 /** The admin's password of every product a test starts. */
 export const ADMIN_PASSWORD = 'product-process-passphrase';
 

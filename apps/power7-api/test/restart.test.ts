@@ -11,6 +11,7 @@ import {
   makeKeys,
   tempDir,
 } from './helper';
+import { COMPILED } from './product-process';
 
 // The real server as a child process: a kill -9 during a job must not lose it.
 const appDir = resolve(import.meta.dirname, '..');
@@ -23,7 +24,7 @@ const port = 20_000 + Math.floor(Math.random() * 20_000);
 const base = `http://127.0.0.1:${port}`;
 
 async function start() {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const proc = spawn(process.execPath, [COMPILED.power7], {
     cwd: appDir,
     env: {
       ...process.env,

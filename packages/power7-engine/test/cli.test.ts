@@ -26,15 +26,11 @@ async function spawnPower7(args: string[]) {
   }
 }
 
-/** The compiled command line (`npm run power7` runs it, scripts/build-services.mjs builds it). */
+/**
+ * The compiled command line (`npm run power7` runs it, scripts/build-services.mjs builds it; Vitest's
+ * global set-up rebuilds it when stale, before any test runs).
+ */
 async function spawnCompiled(args: string[]) {
-  const { buildServices, servicesStale } = (await import(
-    join(root, 'scripts/build-services.mjs')
-  )) as { buildServices: () => Promise<number>; servicesStale: () => boolean };
-  // only when stale, as `npm start` does: a rebuild replaces the bundles' chunks, and the process
-  // tests of the other projects may be starting the compiled product from them at this moment
-  // (`npm test` builds them before any test runs)
-  if (servicesStale()) await buildServices();
   const r = await run(process.execPath, ['packages/power7-engine/dist/cli.mjs', ...args], {
     cwd: root,
   });
