@@ -3,6 +3,10 @@ import { expect as baseExpect, test } from '@playwright/test';
 import { ADMIN, expectAccessible, signIn, signInAt } from './support';
 import { PortalClient, screenshotsOf, tableColumn, unique } from './company-support';
 
+// The tests stand alone (each makes what it needs, under unique names): they may run on either
+// worker's product, so the suite's two workers finish together (docs/benchmarks/test-suite.md).
+test.describe.configure({ mode: 'parallel' });
+
 // Screens load their chunk and ask the API after a reload; the shared 2-core machine is slow.
 const expect = baseExpect.configure({ timeout: 15_000 });
 

@@ -2,6 +2,10 @@ import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { expectAccessible, signIn, signInAt } from './support';
 import { PortalClient, screenshotsOf, tableColumn, unique } from './company-support';
 
+// The tests stand alone (each makes what it needs, under unique names): they may run on either
+// worker's product, so the suite's two workers finish together (docs/benchmarks/test-suite.md).
+test.describe.configure({ mode: 'parallel' });
+
 interface UserRow {
   _id: string;
   userName: string;

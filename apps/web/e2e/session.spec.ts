@@ -11,6 +11,10 @@ import {
   signInWithForm,
 } from './support';
 
+// The tests stand alone (each makes what it needs, under unique names): they may run on either
+// worker's product, so the suite's two workers finish together (docs/benchmarks/test-suite.md).
+test.describe.configure({ mode: 'parallel' });
+
 test('guests are sent from the protected area to sign-in', async ({ page }) => {
   await page.goto('/app');
   await expect(page).toHaveURL(/\/auth\/signin$/);

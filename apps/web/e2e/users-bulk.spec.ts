@@ -2,6 +2,10 @@ import { expect, test, type Page } from '@playwright/test';
 import { PortalClient, storeTheme, unique } from './company-support';
 import { expectAccessible, screenshot, signInAt } from './support';
 
+// The tests stand alone (each makes what it needs, under unique names): they may run on either
+// worker's product, so the suite's two workers finish together (docs/benchmarks/test-suite.md).
+test.describe.configure({ mode: 'parallel' });
+
 const PASSWORD = 'bulk change passphrase 2026';
 
 /** Creates users named `<tag>-<n>` (roles by id) through the API; returns their ids. */
