@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Compiles the two services and the Power 7 CLI to plain JavaScript (issue #17): `npm start` and
 // `npm run power7` run these bundles with `node`, instead of compiling TypeScript at every start and
-// in every worker thread. Tests and `tsx` keep running from the sources.
+// in every worker thread. In-process tests and `tsx` run from the sources; the tests that start a
+// service or the CLI as a process start these bundles (ADR 016, docs/decisions/).
 //
 // One esbuild bundle per entry point. The workspace packages (@pa/*, TypeScript sources) are bundled
 // in; npm dependencies stay external and load from node_modules as they do under tsx. The sources find
