@@ -2,10 +2,6 @@ import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { expectAccessible, forgetSignIn, screenshot, signIn, signInAt } from './support';
 import { PortalClient, storeTheme, unique } from './company-support';
 
-// The tests stand alone (each makes what it needs, under unique names): they may run on either
-// worker's product, so the suite's two workers finish together (docs/benchmarks/test-suite.md).
-test.describe.configure({ mode: 'parallel' });
-
 // Issue 26: each defect a real administrator hit, and the list kit's new features.
 const expect = baseExpect.configure({ timeout: 15_000 });
 const PASSWORD = 'a-long-enough-password-1';
