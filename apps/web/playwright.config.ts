@@ -105,10 +105,10 @@ export default defineConfig({
       use: {
         ...devices['Desktop Chrome'],
         launchOptions: {
-          // Debian's Chromium headless shell: the same Blink and V8 as the full browser without its UI
-          // layers (what Playwright drives by default); the suite ran ~17 % faster on it
-          // (docs/benchmarks/test-suite.md, session 14). E2E_CHROMIUM=/usr/bin/chromium: the full one.
-          executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium-headless-shell',
+          // Debian's Chromium. Its headless shell (E2E_CHROMIUM=/usr/bin/chromium-headless-shell) ran
+          // the suite ~17 % faster, but two of seven CI runs on it failed a leave-guard test whose cause
+          // is not found yet (docs/benchmarks/test-suite.md, session 14), so it is not the default.
+          executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium',
           args: [
             '--no-sandbox',
             '--disable-gpu',
