@@ -9,7 +9,13 @@ import { defineConfig, devices } from '@playwright/test';
 // administrator, sign-in limits or an outbox. The runner and its workers load this file with the same
 // environment; a worker finds its product by its parallel index.
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'pa-e2e-'));
+if (!process.env.E2E_DATA_DIR) {
+  const madeHere = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-e2e-'));
+  process.env.E2E_DATA_DIR = madeHere;
+  // Only the runner gets here (its workers inherit the variable). The products' data is ~300 MB each
+  // and every run used to leave it in the temporary folder: removed once the runner has stopped them.
+  process.on('exit', () => fs.rmSync(madeHere, { recursive: true, force: true }));
+}
 
 /** Products (and workers) of one run: two keep both cores busy while a browser waits on a service. */
 const instances = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
