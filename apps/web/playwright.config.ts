@@ -112,8 +112,9 @@ export default defineConfig({
         ...devices['Desktop Chrome'],
         launchOptions: {
           // Debian's Chromium. Its headless shell (E2E_CHROMIUM=/usr/bin/chromium-headless-shell) ran
-          // the suite ~17 % faster, but two of seven CI runs on it failed a leave-guard test whose cause
-          // is not found yet (docs/benchmarks/test-suite.md, session 14), so it is not the default.
+          // this suite alone ~17 % faster but `npm test` no faster, and two of seven CI runs on it failed
+          // a leave-guard test whose cause is not found yet (docs/benchmarks/test-suite.md, sessions 14
+          // and 15), so it is not the default.
           executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium',
           args: [
             '--no-sandbox',
