@@ -11,6 +11,7 @@ import {
   makeKeys,
   tempDir,
 } from './helper';
+import { freePort } from '@pa/server-kit/testing/postgres-server';
 import { COMPILED } from './product-process';
 
 // The real server as a child process: a kill -9 during a job must not lose it.
@@ -20,8 +21,10 @@ const POOL = 30;
 let dir: string;
 let keys: Awaited<ReturnType<typeof makeKeys>>;
 let child: ChildProcess | null = null;
-const port = 20_000 + Math.floor(Math.random() * 20_000);
-const base = `http://127.0.0.1:${port}`;
+// A port the system hands out, kept for the restart. (A random one from 20000–40000 once met an
+// outgoing connection's port in Linux's ephemeral range, 32768+, and the server could not listen.)
+let port: number;
+let base: string;
 
 async function start() {
   const proc = spawn(process.execPath, [COMPILED.power7], {
@@ -35,11 +38,13 @@ async function start() {
       LOG_LEVEL: 'silent',
       WORKER_THREADS: '1',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  let stderr = '';
+  proc.stderr.on('data', (chunk) => (stderr += chunk));
   child = proc;
   for (let i = 0; i < 1200; i++) {
-    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}`);
+    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${stderr}`);
     try {
       if ((await fetch(`${base}/api/live/`)).ok) return proc;
     } catch {
@@ -53,6 +58,8 @@ async function start() {
 beforeAll(async () => {
   dir = await tempDir('p7-restart-');
   keys = await makeKeys(dir);
+  port = await freePort();
+  base = `http://127.0.0.1:${port}`;
 });
 
 afterAll(async () => {
