@@ -92,7 +92,8 @@ export function testConfig(env: Record<string, string>) {
 /**
  * Gives an app that opens its own PGlite a copy of the run's migrated folder (test/global-setup.ts)
  * instead of creating one: the copy is the folder a first start makes. The first start itself is
- * run by the process tests (restart, backup, start-script), which start real servers on empty folders.
+ * run by the process tests (restart, backup, start-script): their services migrate an empty cluster
+ * (`withEmptyDatabases`), and the start-script test's create theirs.
  */
 async function seedPgliteFolder(env: Record<string, string>) {
   // The benches build apps through this helper too, outside Vitest: they create their folders.

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { expect } from 'vitest';
 import { freePort } from '@pa/server-kit/testing/postgres-server';
-import { COMPILED, repoRoot } from './product-process';
+import { COMPILED, repoRoot, withEmptyDatabases } from './product-process';
 
 export interface PortalProcess {
   url: string;
@@ -20,8 +20,12 @@ export interface PortalProcess {
   stop(): Promise<void>;
 }
 
-/** The real (compiled) portal as a child process on a free port, once it answers ready. */
+/**
+ * The real (compiled) portal as a child process on a free port, once it answers ready; on PGlite its
+ * database starts from the run's empty cluster (`withEmptyDatabases`).
+ */
 export async function startPortal(env: Record<string, string>): Promise<PortalProcess> {
+  if (env.DATA_DIR && !env.DATABASE_URL) await withEmptyDatabases(env.DATA_DIR, ['portal-db']);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [COMPILED.portal], {

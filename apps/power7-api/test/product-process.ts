@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { freePort } from '@pa/server-kit/testing/postgres-server';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 
 export const repoRoot = resolve(import.meta.dirname, '../../..');
 
@@ -20,8 +21,34 @@ export const COMPILED = {
 /** The admin's password of every product a test starts. */
 export const ADMIN_PASSWORD = 'product-process-passphrase';
 
-/** The product as `npm start` runs it (scripts/start.mjs, compiled services) on free ports. */
-export async function startProduct(dataDir: string, env: Record<string, string> = {}) {
+/** The services' database folders in a DATA_DIR (PGlite). */
+export type DatabaseFolder = 'portal-db' | 'power7-db';
+
+/**
+ * Puts a copy of the run's empty PGlite cluster (test/global-setup.ts) where a service started on
+ * `dataDir` opens its database, unless one is there: the service then starts as on its first start
+ * (migrations, the demo's seed) without PGlite's initdb, ~5 CPU-s a database. The initdb itself stays
+ * tested by the start-script test (`fresh`), the browser suite's products and `npm start`.
+ * P7_FRESH_PGLITE=1 leaves every folder to the service, as before.
+ */
+export async function withEmptyDatabases(dataDir: string, folders: DatabaseFolder[]) {
+  if (process.env.P7_FRESH_PGLITE) return;
+  for (const folder of folders) {
+    const target = join(dataDir, folder);
+    if (!existsSync(target)) await cp(inject('blankPgliteCluster'), target, { recursive: true });
+  }
+}
+
+/**
+ * The product as `npm start` runs it (scripts/start.mjs, compiled services) on free ports; its
+ * databases start from the run's empty cluster unless `fresh` asks the services to create them.
+ */
+export async function startProduct(
+  dataDir: string,
+  env: Record<string, string> = {},
+  { fresh = false } = {},
+) {
+  if (!fresh) await withEmptyDatabases(dataDir, ['portal-db', 'power7-db']);
   const [portalPort, power7Port] = [await freePort(), await freePort()];
   const starter = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: repoRoot,

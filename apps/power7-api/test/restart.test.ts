@@ -12,7 +12,7 @@ import {
   tempDir,
 } from './helper';
 import { freePort } from '@pa/server-kit/testing/postgres-server';
-import { COMPILED } from './product-process';
+import { COMPILED, withEmptyDatabases } from './product-process';
 
 // The real server as a child process: a kill -9 during a job must not lose it.
 const appDir = resolve(import.meta.dirname, '..');
@@ -27,6 +27,7 @@ let port: number;
 let base: string;
 
 async function start() {
+  await withEmptyDatabases(join(dir, 'data'), ['power7-db']);
   const proc = spawn(process.execPath, [COMPILED.power7], {
     cwd: appDir,
     env: {

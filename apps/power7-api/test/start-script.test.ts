@@ -11,7 +11,8 @@ describe('npm start', () => {
 
   it('restarts a Power 7 service killed with -9 while the portal stays up, then gives up past the limit', async () => {
     dir = await tempDir('start-script-');
-    const product = await startProduct(dir, { RESTART_LIMIT: '1' });
+    // fresh: the services create their databases, as on a new machine
+    const product = await startProduct(dir, { RESTART_LIMIT: '1' }, { fresh: true });
     try {
       const portal = product.childRunning('portal-api/dist/server.mjs');
       process.kill(product.childRunning('power7-api/dist/server.mjs'), 'SIGKILL');
