@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { emptyPglite } from '@pa/server-kit/testing/empty-pglite';
 import { and, eq, inArray } from 'drizzle-orm';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
@@ -91,7 +92,7 @@ let template: Promise<PGlite> | undefined;
  */
 async function pgliteClone(): Promise<PGlite> {
   template ??= (async () => {
-    const base = await PGlite.create();
+    const base = await emptyPglite();
     const opened = await openDatabase({ DATA_DIR: os.tmpdir(), pglite: base });
     await seed(opened.db, ADMIN_PASSWORD);
     return base;

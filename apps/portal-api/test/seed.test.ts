@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { emptyPglite } from '@pa/server-kit/testing/empty-pglite';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenDatabase } from '../src/db/client';
@@ -26,7 +26,7 @@ const counts = async (database: OpenDatabase) => {
 describe('seeding', () => {
   let database: OpenDatabase;
   beforeAll(async () => {
-    database = await openDatabase({ DATA_DIR: os.tmpdir(), pglite: await PGlite.create() });
+    database = await openDatabase({ DATA_DIR: os.tmpdir(), pglite: await emptyPglite() });
   });
   afterAll(() => database?.close());
 
@@ -76,7 +76,7 @@ describe('seeding', () => {
   });
 
   it('uses DEMO_ADMIN_PASSWORD when given', async () => {
-    const other = await openDatabase({ DATA_DIR: os.tmpdir(), pglite: await PGlite.create() });
+    const other = await openDatabase({ DATA_DIR: os.tmpdir(), pglite: await emptyPglite() });
     try {
       const result = await seed(other.db, 'demo-password-from-env');
       expect(result).toEqual({ created: true });
@@ -110,7 +110,7 @@ describe('PGlite data folder', () => {
   });
 
   it('a company made before the first start (admin taken) means no demo, and starting succeeds', async () => {
-    const fresh = await openDatabase({ DATA_DIR: os.tmpdir(), pglite: await PGlite.create() });
+    const fresh = await openDatabase({ DATA_DIR: os.tmpdir(), pglite: await emptyPglite() });
     try {
       await createCompany(fresh.db, {
         name: 'Acme',

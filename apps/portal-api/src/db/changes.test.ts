@@ -1,4 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { emptyPglite } from '@pa/server-kit/testing/empty-pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataChanges, statementKind, trackPgliteWrites } from './changes';
 
@@ -38,7 +39,7 @@ describe('trackPgliteWrites', () => {
   let client: PGlite;
   const changes = new DataChanges();
   beforeAll(async () => {
-    client = await PGlite.create();
+    client = await emptyPglite();
     trackPgliteWrites(client, changes);
     await client.exec('create table t (id int primary key, v text)');
   });

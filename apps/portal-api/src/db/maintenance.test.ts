@@ -1,4 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { emptyPglite } from '@pa/server-kit/testing/empty-pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataChanges, trackPgliteWrites } from './changes';
 import { pgliteMaintenance, type Maintenance } from './maintenance';
@@ -18,7 +19,7 @@ describe('PGlite maintenance (autovacuum stand-in)', () => {
   };
 
   beforeAll(async () => {
-    client = await PGlite.create();
+    client = await emptyPglite();
     trackPgliteWrites(client, changes);
     await client.exec('create table items (id int primary key, v text)');
     maintenance = pgliteMaintenance(client, changes, 20);
