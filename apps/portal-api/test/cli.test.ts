@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { copyEmptyCluster } from '@pa/server-kit/testing/empty-pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const appRoot = path.resolve(import.meta.dirname, '..');
@@ -71,6 +72,8 @@ afterAll(async () => {
 
 describe('first start and the admin command line', () => {
   it('prints the generated password once, creates companies idempotently through the running server (and refuses when it cannot ask it)', async () => {
+    // Its database folder holds an empty cluster (no initdb): the start is still a first start.
+    await copyEmptyCluster(path.join(dataDir, 'portal-db'));
     const first = await startServer();
     servers.push(first.child);
     const printed = first.output();
@@ -160,6 +163,7 @@ describe('a company made before the first start', () => {
   it('does not stop the server from starting; no demo is made and the block says so', async () => {
     const ownDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-portal-first-'));
     const ownEnv = { ...env, DATA_DIR: ownDir };
+    await copyEmptyCluster(path.join(ownDir, 'portal-db'));
     const cli = spawn(
       process.execPath,
       [

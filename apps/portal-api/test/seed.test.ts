@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { emptyPglite } from '@pa/server-kit/testing/empty-pglite';
+import { copyEmptyCluster, emptyPglite } from '@pa/server-kit/testing/empty-pglite';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenDatabase } from '../src/db/client';
@@ -94,7 +94,7 @@ describe('PGlite data folder', () => {
   it('is held by one process: a second open from another process is refused, a stale lock is taken over', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-lock-'));
     const folder = path.join(dataDir, 'portal-db');
-    fs.mkdirSync(dataDir, { recursive: true });
+    await copyEmptyCluster(folder);
     // A live process (our parent) holding the lock: refused, with a message naming folder and pid.
     fs.writeFileSync(`${folder}.lock`, String(process.ppid));
     await expect(openDatabase({ DATA_DIR: dataDir })).rejects.toThrow(
