@@ -6,13 +6,15 @@ import { PGlite } from '@electric-sql/pglite';
 let cluster: Promise<PGlite> | undefined;
 let clusterFolder: Promise<string> | undefined;
 
+/** The worker's one empty cluster, made on first use. */
+const emptyCluster = () => (cluster ??= PGlite.create());
+
 /**
  * A new, empty in-memory PGlite for a test: a clone of one cluster made once per test worker. Making a
  * cluster runs PGlite's initdb in WebAssembly (~5.5 CPU-s); a clone costs ~1.
  */
 export async function emptyPglite(): Promise<PGlite> {
-  cluster ??= PGlite.create();
-  return (await cluster).clone() as Promise<PGlite>;
+  return (await emptyCluster()).clone() as Promise<PGlite>;
 }
 
 /**
@@ -22,10 +24,9 @@ export async function emptyPglite(): Promise<PGlite> {
  */
 export async function copyEmptyCluster(folder: string): Promise<void> {
   clusterFolder ??= (async () => {
-    cluster ??= PGlite.create();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-empty-cluster-'));
     process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-    const dump = await (await cluster).dumpDataDir('none');
+    const dump = await (await emptyCluster()).dumpDataDir('none');
     await (await PGlite.create({ dataDir: path.join(dir, 'db'), loadDataDir: dump })).close();
     return path.join(dir, 'db');
   })();
