@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { adminHeaders, clearAdminSessions } from './power7-support';
+import { adminHeaders, clearAdminSessions, sessionPageSettled } from './power7-support';
 import { checkScreens, downloadOf, signIn } from './support';
 
 /**
@@ -105,7 +105,7 @@ test('rerun, compare, export, sessions list and the rejected-rows warning', asyn
   await expect(page).toHaveURL(/\/app\/power7\/process\?session=/);
   const rerun = new URL(page.url()).searchParams.get('session')!;
   expect(rerun).not.toBe(source);
-  await expect(page.getByTestId('power7-done')).toBeVisible({ timeout: 60_000 });
+  await sessionPageSettled(page);
 
   // every draw the filters match, as a CSV a spreadsheet opens cleanly
   const file = await (

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
 import { apiSignIn } from './support';
 
@@ -16,4 +16,18 @@ export async function clearAdminSessions(request: APIRequestContext): Promise<vo
     headers: await adminHeaders(request),
   });
   expect(cleared.status()).toBe(200);
+}
+
+/**
+ * Waits until a finished session's page has stopped growing: the budget insight and its "try a
+ * budget" read-out answered, the draws listed. The insight is hundreds of pixels taller than its
+ * placeholder, so a click below it while it loads can land where the button was a moment before — CI
+ * lost an export click that way (no request was made, no download came).
+ */
+export async function sessionPageSettled(page: Page): Promise<void> {
+  await expect(page.getByTestId('power7-done')).toBeVisible({ timeout: 60_000 });
+  const readOut = page.getByTestId('power7-coverage');
+  await expect(readOut).toBeVisible({ timeout: 30_000 });
+  await expect(readOut).not.toHaveText('Working it out…', { timeout: 30_000 });
+  await expect(page.getByLabel('Loading draws')).toHaveCount(0, { timeout: 30_000 });
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { adminHeaders, clearAdminSessions } from './power7-support';
+import { adminHeaders, clearAdminSessions, sessionPageSettled } from './power7-support';
 import {
   applyTheme,
   checkScreens,
@@ -224,6 +224,7 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
     timeout: 30_000,
   });
   await expect(page.getByTestId('power7-draw-row').first()).toBeVisible();
+  await sessionPageSettled(page);
 
   // open a draw and check its winners against the independent count
   const drawLabel = (await page
