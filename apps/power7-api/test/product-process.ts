@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { cp } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { copyEmptyCluster } from '@pa/server-kit/testing/empty-pglite';
 import { freePort } from '@pa/server-kit/testing/postgres-server';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 
 export const repoRoot = resolve(import.meta.dirname, '../../..');
 
@@ -33,10 +33,7 @@ export type DatabaseFolder = 'portal-db' | 'power7-db';
  */
 export async function withEmptyDatabases(dataDir: string, folders: DatabaseFolder[]) {
   if (process.env.P7_FRESH_PGLITE) return;
-  for (const folder of folders) {
-    const target = join(dataDir, folder);
-    if (!existsSync(target)) await cp(inject('blankPgliteCluster'), target, { recursive: true });
-  }
+  for (const folder of folders) await copyEmptyCluster(join(dataDir, folder));
 }
 
 /**
