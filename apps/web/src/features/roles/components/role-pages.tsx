@@ -32,6 +32,7 @@ import { groupPermissions, PermissionPicker } from '@/components/permission-pick
 import { DetailList } from '@/components/record/detail-list';
 import { Field } from '@/components/record/field';
 import { RecordFormActions } from '@/components/record/form-actions';
+import { ChoicesLoaded, NeedToChoose } from '@/components/record/form-choices';
 import { LeaveGuard } from '@/components/record/leave-guard';
 import {
   RecordCreatePage,
@@ -71,7 +72,8 @@ const ROLES: RecordResource<Role> = {
 };
 
 export function RoleView({ id }: { id: string }) {
-  const permissions = useAllPermissionsQuery();
+  const canReadPermissions = useHeldPermissions().includes('permissions.read');
+  const permissions = useAllPermissionsQuery(undefined, { skip: !canReadPermissions });
   return (
     <RecordViewPage resource={ROLES} id={id}>
       {(role) => {
@@ -135,7 +137,11 @@ export function RoleView({ id }: { id: string }) {
               <CardContent className="grid gap-3">
                 {role.permissionIds.length === 0 ? (
                   <p className="text-sm text-muted-foreground">This role holds no permission.</p>
-                ) : null}
+                ) : canReadPermissions ? null : (
+                  <p className="text-sm text-muted-foreground">
+                    Seeing which needs the permissions.read permission.
+                  </p>
+                )}
                 {groupPermissions(held).map(([group, items]) => (
                   <div key={group} className="grid gap-1">
                     <h3 className="text-sm font-medium">{group}</h3>
@@ -178,8 +184,9 @@ export function RoleEdit({ id }: { id: string }) {
 
 function RoleFormCard({ record }: { record?: Role }) {
   const dispatch = useThunkDispatch();
-  const permissions = useAllPermissionsQuery();
   const held = new Set(useHeldPermissions());
+  const canReadPermissions = held.has('permissions.read');
+  const permissions = useAllPermissionsQuery(undefined, { skip: !canReadPermissions });
   const [create] = useCreateRoleMutation();
   const [update] = useUpdateRoleMutation();
   const form = useForm<RoleForm>({
@@ -221,55 +228,65 @@ function RoleFormCard({ record }: { record?: Role }) {
         <CardDescription>You can give a role only permissions you hold yourself.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={editor.submit} noValidate className="grid gap-4">
-          {editor.formError ? <FormAlert>{editor.formError}</FormAlert> : null}
-          <Field id="role-name" label="Name" error={errors.name?.message}>
-            {(aria) => (
-              <Input
-                {...aria}
-                {...form.register('name')}
-                readOnly={!!base?.isSystem}
-                autoComplete="off"
-                className="max-w-md"
-              />
-            )}
-          </Field>
-          <Field id="role-description" label="Description" error={errors.description?.message}>
-            {(aria) => <Textarea {...aria} {...form.register('description')} rows={2} />}
-          </Field>
-          <div className="grid gap-2">
-            <Label asChild>
-              <span id="role-permissions-label">Permissions</span>
-            </Label>
-            {pickerLock ? <p className="text-sm text-muted-foreground">{pickerLock}</p> : null}
-            {errors.permissionIds?.message ? (
-              <p className="text-sm text-destructive" role="alert">
-                {errors.permissionIds.message}
-              </p>
-            ) : null}
-            <div role="group" aria-labelledby="role-permissions-label">
-              <Controller
-                control={form.control}
-                name="permissionIds"
-                render={({ field }) => (
-                  <PermissionPicker
-                    permissions={permissions.data ?? []}
-                    value={field.value}
-                    onChange={field.onChange}
-                    disabledReason={pickerLock}
-                    idPrefix="role-permission"
-                  />
-                )}
-              />
+        <ChoicesLoaded lists={[permissions]} what="the permissions to choose from">
+          <form onSubmit={editor.submit} noValidate className="grid gap-4">
+            {editor.formError ? <FormAlert>{editor.formError}</FormAlert> : null}
+            <Field id="role-name" label="Name" error={errors.name?.message}>
+              {(aria) => (
+                <Input
+                  {...aria}
+                  {...form.register('name')}
+                  readOnly={!!base?.isSystem}
+                  autoComplete="off"
+                  className="max-w-md"
+                />
+              )}
+            </Field>
+            <Field id="role-description" label="Description" error={errors.description?.message}>
+              {(aria) => <Textarea {...aria} {...form.register('description')} rows={2} />}
+            </Field>
+            <div className="grid gap-2">
+              <Label asChild>
+                <span id="role-permissions-label">Permissions</span>
+              </Label>
+              {errors.permissionIds?.message ? (
+                <p className="text-sm text-destructive" role="alert">
+                  {errors.permissionIds.message}
+                </p>
+              ) : null}
+              {canReadPermissions ? (
+                <>
+                  {pickerLock ? (
+                    <p className="text-sm text-muted-foreground">{pickerLock}</p>
+                  ) : null}
+                  <div role="group" aria-labelledby="role-permissions-label">
+                    <Controller
+                      control={form.control}
+                      name="permissionIds"
+                      render={({ field }) => (
+                        <PermissionPicker
+                          permissions={permissions.data ?? []}
+                          value={field.value}
+                          onChange={field.onChange}
+                          disabledReason={pickerLock}
+                          idPrefix="role-permission"
+                        />
+                      )}
+                    />
+                  </div>
+                </>
+              ) : (
+                <NeedToChoose code="permissions.read" what="permissions" />
+              )}
             </div>
-          </div>
-          <RecordFormActions
-            submitting={isSubmitting}
-            editing={!!record}
-            createLabel="Create role"
-            cancelTo={record ? viewPath(record._id) : LIST}
-          />
-        </form>
+            <RecordFormActions
+              submitting={isSubmitting}
+              editing={!!record}
+              createLabel="Create role"
+              cancelTo={record ? viewPath(record._id) : LIST}
+            />
+          </form>
+        </ChoicesLoaded>
       </CardContent>
       <LeaveGuard when={isDirty} bypass={editor.leaving} />
       <StaleEditDialog

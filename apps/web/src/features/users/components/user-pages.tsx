@@ -42,6 +42,7 @@ import { useRestoreUserMutation } from '../api/users-bulk-api';
 import { DetailList } from '@/components/record/detail-list';
 import { Field } from '@/components/record/field';
 import { RecordFormActions } from '@/components/record/form-actions';
+import { ChoicesLoaded, NeedToChoose } from '@/components/record/form-choices';
 import { LeaveGuard } from '@/components/record/leave-guard';
 import {
   RecordCreatePage,
@@ -334,115 +335,117 @@ function UserFormCard({ record }: { record?: User }) {
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={editor.submit} noValidate className="grid gap-4">
-          {editor.formError ? <FormAlert>{editor.formError}</FormAlert> : null}
-          <div className="grid gap-4 sm:grid-cols-2">
-            {text('userFirstName', 'First name')}
-            {text('userLastName', 'Last name')}
-            {text('userName', 'User name')}
-            {text('email', 'Email', 'email')}
-            {text('phone', 'Phone', 'tel')}
-            <Field
-              id="user-status"
-              label="Status"
-              error={errors.status?.message}
-              hint={selfLock ?? 'Inactive or locked users are signed out at once.'}
-            >
-              {(aria) => (
-                <Controller
-                  control={form.control}
-                  name="status"
-                  render={({ field }) => (
-                    <Select value={field.value} onValueChange={field.onChange} disabled={self}>
-                      <SelectTrigger {...aria} className="w-full">
-                        <SelectValue />
-                      </SelectTrigger>
-                      <SelectContent>
-                        {USER_STATUS_LIST.map((s) => (
-                          <SelectItem key={s.value} value={s.value}>
-                            {s.label} — {s.description}
-                          </SelectItem>
-                        ))}
-                      </SelectContent>
-                    </Select>
-                  )}
-                />
-              )}
-            </Field>
-            {record ? null : (
+        <ChoicesLoaded lists={[roles, permissions]} what="the roles and permissions to choose from">
+          <form onSubmit={editor.submit} noValidate className="grid gap-4">
+            {editor.formError ? <FormAlert>{editor.formError}</FormAlert> : null}
+            <div className="grid gap-4 sm:grid-cols-2">
+              {text('userFirstName', 'First name')}
+              {text('userLastName', 'Last name')}
+              {text('userName', 'User name')}
+              {text('email', 'Email', 'email')}
+              {text('phone', 'Phone', 'tel')}
               <Field
-                id="user-password"
-                label="Initial password"
-                error={(errors as { password?: { message?: string } }).password?.message}
-                hint="At least 12 characters. Tell it to the person; they can change it after signing in."
+                id="user-status"
+                label="Status"
+                error={errors.status?.message}
+                hint={selfLock ?? 'Inactive or locked users are signed out at once.'}
               >
                 {(aria) => (
-                  <Input
-                    {...aria}
-                    type="password"
-                    autoComplete="new-password"
-                    {...form.register('password' as 'userName')}
+                  <Controller
+                    control={form.control}
+                    name="status"
+                    render={({ field }) => (
+                      <Select value={field.value} onValueChange={field.onChange} disabled={self}>
+                        <SelectTrigger {...aria} className="w-full">
+                          <SelectValue />
+                        </SelectTrigger>
+                        <SelectContent>
+                          {USER_STATUS_LIST.map((s) => (
+                            <SelectItem key={s.value} value={s.value}>
+                              {s.label} — {s.description}
+                            </SelectItem>
+                          ))}
+                        </SelectContent>
+                      </Select>
+                    )}
                   />
                 )}
               </Field>
-            )}
-          </div>
-          <fieldset className="grid gap-2">
-            <legend className="mb-2 text-sm font-medium">Roles</legend>
-            {selfLock ? <p className="text-sm text-muted-foreground">{selfLock}</p> : null}
-            {errors.roleIds?.message ? (
-              <p className="text-sm text-destructive" role="alert">
-                {errors.roleIds.message}
-              </p>
-            ) : null}
-            {can.roles ? null : (
-              <NeedToChoose code="roles.read" what="roles" current={record?.roles} />
-            )}
-            <Controller
-              control={form.control}
-              name="roleIds"
-              render={({ field }) => (
-                <RoleChoices
-                  idPrefix="user-role"
-                  roles={roles.data ?? []}
-                  value={field.value}
-                  onChange={field.onChange}
-                  lockOf={(role) => selfLock ?? roleGiveLock(role, codeOf, held)}
-                  reasonsShown={!selfLock}
-                  emptyText={can.roles ? undefined : null}
-                />
+              {record ? null : (
+                <Field
+                  id="user-password"
+                  label="Initial password"
+                  error={(errors as { password?: { message?: string } }).password?.message}
+                  hint="At least 12 characters. Tell it to the person; they can change it after signing in."
+                >
+                  {(aria) => (
+                    <Input
+                      {...aria}
+                      type="password"
+                      autoComplete="new-password"
+                      {...form.register('password' as 'userName')}
+                    />
+                  )}
+                </Field>
               )}
-            />
-          </fieldset>
-          <fieldset className="grid gap-2">
-            <legend className="mb-2 text-sm font-medium">
-              Direct permissions (besides the roles’)
-            </legend>
-            {can.permissions ? (
+            </div>
+            <fieldset className="grid gap-2">
+              <legend className="mb-2 text-sm font-medium">Roles</legend>
+              {selfLock ? <p className="text-sm text-muted-foreground">{selfLock}</p> : null}
+              {errors.roleIds?.message ? (
+                <p className="text-sm text-destructive" role="alert">
+                  {errors.roleIds.message}
+                </p>
+              ) : null}
+              {can.roles ? null : (
+                <NeedToChoose code="roles.read" what="roles" current={record?.roles} />
+              )}
               <Controller
                 control={form.control}
-                name="permissionIds"
+                name="roleIds"
                 render={({ field }) => (
-                  <PermissionPicker
-                    permissions={permissions.data ?? []}
+                  <RoleChoices
+                    idPrefix="user-role"
+                    roles={roles.data ?? []}
                     value={field.value}
                     onChange={field.onChange}
-                    disabledReason={selfLock}
-                    idPrefix="user-permission"
+                    lockOf={(role) => selfLock ?? roleGiveLock(role, codeOf, held)}
+                    reasonsShown={!selfLock}
+                    emptyText={can.roles ? undefined : null}
                   />
                 )}
               />
-            ) : (
-              <NeedToChoose code="permissions.read" what="direct permissions" />
-            )}
-          </fieldset>
-          <RecordFormActions
-            submitting={isSubmitting}
-            editing={!!record}
-            createLabel="Create user"
-            cancelTo={record ? viewPath(record._id) : LIST}
-          />
-        </form>
+            </fieldset>
+            <fieldset className="grid gap-2">
+              <legend className="mb-2 text-sm font-medium">
+                Direct permissions (besides the roles’)
+              </legend>
+              {can.permissions ? (
+                <Controller
+                  control={form.control}
+                  name="permissionIds"
+                  render={({ field }) => (
+                    <PermissionPicker
+                      permissions={permissions.data ?? []}
+                      value={field.value}
+                      onChange={field.onChange}
+                      disabledReason={selfLock}
+                      idPrefix="user-permission"
+                    />
+                  )}
+                />
+              ) : (
+                <NeedToChoose code="permissions.read" what="direct permissions" />
+              )}
+            </fieldset>
+            <RecordFormActions
+              submitting={isSubmitting}
+              editing={!!record}
+              createLabel="Create user"
+              cancelTo={record ? viewPath(record._id) : LIST}
+            />
+          </form>
+        </ChoicesLoaded>
       </CardContent>
       <LeaveGuard when={isDirty} bypass={editor.leaving} />
       <StaleEditDialog
@@ -469,23 +472,6 @@ function UserFormCard({ record }: { record?: User }) {
 }
 
 /** In place of a picker whose choices this user may not read: why, and what is set now. */
-function NeedToChoose({
-  code,
-  what,
-  current,
-}: {
-  code: string;
-  what: string;
-  current?: readonly { _id: string; name: string }[] | undefined;
-}) {
-  return (
-    <p className="text-sm text-muted-foreground">
-      Choosing {what} needs the {code} permission; they stay as they are.
-      {current ? ` Now: ${current.map((r) => r.name).join(', ') || 'none'}.` : ''}
-    </p>
-  );
-}
-
 export function UserDelete({ id }: { id: string }) {
   const me = useMyId();
   const [remove] = useDeleteUserMutation();

@@ -8,6 +8,7 @@ import { createInvitationSchema } from '@pa/contracts/invitations';
 import { ForbiddenState } from '@/components/forbidden-state';
 import { PageTitle } from '@/components/page-title';
 import { RecordFormActions } from '@/components/record/form-actions';
+import { ChoicesLoaded } from '@/components/record/form-choices';
 import { Field } from '@/components/record/field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert } from '@/components/ui/form-field';
@@ -91,50 +92,52 @@ function InviteUserForm() {
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label="Invite user">
-          {showAlert ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
-          <div className="grid gap-4 sm:grid-cols-2">
-            <div className="sm:col-span-2">
-              {text('email', 'Email', 'The link works for 7 days.')}
+        <ChoicesLoaded lists={[roles, permissions]} what="the roles to choose from">
+          <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label="Invite user">
+            {showAlert ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
+            <div className="grid gap-4 sm:grid-cols-2">
+              <div className="sm:col-span-2">
+                {text('email', 'Email', 'The link works for 7 days.')}
+              </div>
+              {text('userFirstName', 'First name (optional)')}
+              {text('userLastName', 'Last name (optional)')}
             </div>
-            {text('userFirstName', 'First name (optional)')}
-            {text('userLastName', 'Last name (optional)')}
-          </div>
-          <fieldset className="grid gap-2">
-            <legend className="mb-2 text-sm font-medium">Roles</legend>
-            {server.roleIds ? (
-              <p className="text-sm text-destructive" role="alert">
-                {server.roleIds}
-              </p>
-            ) : null}
-            {canReadRoles ? (
-              <Controller
-                control={form.control}
-                name="roleIds"
-                render={({ field }) => (
-                  <RoleChoices
-                    idPrefix="invite-role"
-                    roles={roles.data ?? []}
-                    value={field.value}
-                    onChange={field.onChange}
-                    lockOf={(role) => roleGiveLock(role, codeOf, held)}
-                  />
-                )}
-              />
-            ) : (
-              <p className="text-sm text-muted-foreground">
-                You cannot see the roles (it needs roles.read): the invitee starts without roles,
-                and an administrator can give them roles later.
-              </p>
-            )}
-          </fieldset>
-          <RecordFormActions
-            submitting={isSubmitting}
-            editing={false}
-            createLabel="Send invitation"
-            cancelTo={LIST}
-          />
-        </form>
+            <fieldset className="grid gap-2">
+              <legend className="mb-2 text-sm font-medium">Roles</legend>
+              {server.roleIds ? (
+                <p className="text-sm text-destructive" role="alert">
+                  {server.roleIds}
+                </p>
+              ) : null}
+              {canReadRoles ? (
+                <Controller
+                  control={form.control}
+                  name="roleIds"
+                  render={({ field }) => (
+                    <RoleChoices
+                      idPrefix="invite-role"
+                      roles={roles.data ?? []}
+                      value={field.value}
+                      onChange={field.onChange}
+                      lockOf={(role) => roleGiveLock(role, codeOf, held)}
+                    />
+                  )}
+                />
+              ) : (
+                <p className="text-sm text-muted-foreground">
+                  You cannot see the roles (it needs roles.read): the invitee starts without roles,
+                  and an administrator can give them roles later.
+                </p>
+              )}
+            </fieldset>
+            <RecordFormActions
+              submitting={isSubmitting}
+              editing={false}
+              createLabel="Send invitation"
+              cancelTo={LIST}
+            />
+          </form>
+        </ChoicesLoaded>
       </CardContent>
     </Card>
   );
