@@ -12,7 +12,6 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { errorMessage } from '@/lib/api/api-error';
-import { cn } from '@/lib/utils';
 
 /**
  * The table body of a server-side list with its three states besides data: skeleton rows while the
@@ -53,7 +52,8 @@ export function DataTable<T>({
           <span className="sr-only">Loading {label.toLowerCase()}…</span>
         </div>
       ) : null}
-      <Table aria-label={label} className={cn(isFetching && !isLoading && 'opacity-70')}>
+      {/* Not dimmed while it reloads: faded rows fail colour contrast (the status badges did). */}
+      <Table aria-label={label}>
         <TableHeader>
           {table.getHeaderGroups().map((group) => (
             <TableRow key={group.id}>
