@@ -41,7 +41,7 @@ export function ChoicesLoaded({
     );
   if (lists.some((list) => list.isLoading))
     return (
-      <div className="grid gap-4" aria-busy="true" aria-label={`Loading ${what}`}>
+      <div role="status" className="grid gap-4" aria-busy="true" aria-label={`Loading ${what}`}>
         <Skeleton className="h-9 w-full max-w-md" />
         <Skeleton className="h-16 w-full" />
         <Skeleton className="h-48 w-full" />

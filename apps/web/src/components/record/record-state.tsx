@@ -63,7 +63,12 @@ export function RecordState<T>({
       </div>
     );
   return (
-    <div className="grid max-w-3xl gap-4" aria-busy="true" aria-label={`Loading the ${noun}`}>
+    <div
+      role="status"
+      className="grid max-w-3xl gap-4"
+      aria-busy="true"
+      aria-label={`Loading the ${noun}`}
+    >
       <Skeleton className="h-8 w-64" />
       <Skeleton className="h-40 w-full" />
       <Skeleton className="h-24 w-full" />
