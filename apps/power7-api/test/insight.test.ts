@@ -65,12 +65,52 @@ describe('POST /api/insight/', () => {
         share: covered / n,
         exceedProbability: (n - covered) / n,
         expectedExcess: Math.round((excess / n) * 100) / 100,
+        exceeding: n - covered,
+        meanOvershoot: n > covered ? Math.round((excess / (n - covered)) * 100) / 100 : null,
       });
     });
     ranges.forEach((r, i) => {
       const within = totals.filter((t) => t >= r.min && t <= r.max).length;
-      expect(data.ranges[i]).toEqual({ ...r, within, share: within / n });
+      const below = totals.filter((t) => t < r.min).length;
+      const above = totals.filter((t) => t > r.max).length;
+      expect(data.ranges[i]).toEqual({ ...r, within, share: within / n, below, above });
     });
+  });
+
+  it('finds the limits for chances and expected excesses, and the expected shortfall, exactly', async () => {
+    const n = totals.length;
+    // one in the number of draws: only the hot ticket's own draw may be above the limit
+    const exceedTargets = [0, 1 / n, 0.001, 0.01, 0.5];
+    const excessTargets = [0, 1, 100, 1e6];
+    const shortfallLevels = [0.5, 0.99, 0.999];
+    const res = await insight({ session, exceedTargets, excessTargets, shortfallLevels });
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    expect(data.limits[0]).toEqual({ exceedProbability: 0, budget: totals[n - 1], exceeding: 0 });
+    exceedTargets.forEach((p, i) => {
+      const allowed = Math.floor(p * n);
+      const budget = totals[n - allowed - 1]!;
+      const exceeding = totals.filter((t) => t > budget).length;
+      expect(data.limits[i], `p ${p}`).toEqual({ exceedProbability: p, budget, exceeding });
+    });
+    // whole-currency payouts: the smallest whole budget meets the target, one cent less does not
+    const excessAt = (budget: number) =>
+      totals.reduce((s, t) => s + Math.max(0, t - budget), 0) / n;
+    excessTargets.forEach((target, i) => {
+      const { budget } = data.excessLimits[i];
+      expect(excessAt(budget), `excess ${target}`).toBeLessThanOrEqual(target);
+      if (budget > 0) expect(excessAt(budget - 0.01)).toBeGreaterThan(target);
+    });
+    shortfallLevels.forEach((level, i) => {
+      const k = Math.ceil((Math.round((1 - level) * 1000) * n) / 1000);
+      const mean = totals.slice(n - k).reduce((s, t) => s + t, 0) / k;
+      expect(data.shortfall[i], `level ${level}`).toEqual({
+        level,
+        draws: k,
+        value: Math.round(mean * 100) / 100,
+      });
+    });
+    expect(data.quantiles['99.999']).toBe(totals[Math.ceil((99.999 / 100) * n) - 1]);
   });
 
   it('refuses bad questions with a 400 naming the field, and other users’ sessions with 404', async () => {
@@ -80,6 +120,11 @@ describe('POST /api/insight/', () => {
       [{ session, budgets: [1.234] }, 'budgets.0'],
       [{ session, ranges: [{ min: 5, max: 1 }] }, 'ranges.0.max'],
       [{ session, budget: 5 }, 'budget'],
+      [{ session, exceedTargets: [1] }, 'less than 1'],
+      [{ session, exceedTargets: [-0.1] }, 'at least 0'],
+      [{ session, excessTargets: [-5] }, 'at least 0'],
+      [{ session, shortfallLevels: [0] }, 'more than 0'],
+      [{ session, exceedTargets: Array.from({ length: 21 }, () => 0.1) }, 'at most 20'],
     ];
     for (const [payload, field] of cases) {
       const res = await insight(payload);

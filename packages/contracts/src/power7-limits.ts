@@ -28,6 +28,10 @@ export type DrawSortKey = (typeof SORT_KEYS)[number];
 /** Most budgets and ranges one insight question may hold. */
 export const INSIGHT_MAX_BUDGETS = 50;
 export const INSIGHT_MAX_RANGES = 20;
+/** Most exceedance targets, expected-excess targets and shortfall levels one insight question may hold. */
+export const INSIGHT_MAX_EXCEED_TARGETS = 20;
+export const INSIGHT_MAX_EXCESS_TARGETS = 20;
+export const INSIGHT_MAX_SHORTFALL_LEVELS = 10;
 
 /** Quantile q: the smallest total T such that at least q % of draws have a total ≤ T. */
-export const QUANTILE_KEYS = ['50', '90', '95', '99', '99.9'] as const;
+export const QUANTILE_KEYS = ['50', '90', '95', '99', '99.9', '99.99', '99.999'] as const;

@@ -4,7 +4,10 @@ import { multiLineText, singleLineText } from './text';
 import {
   DEFAULT_POOL,
   INSIGHT_MAX_BUDGETS,
+  INSIGHT_MAX_EXCEED_TARGETS,
+  INSIGHT_MAX_EXCESS_TARGETS,
   INSIGHT_MAX_RANGES,
+  INSIGHT_MAX_SHORTFALL_LEVELS,
   MAX_AMOUNT,
   MAX_POOL,
   MIN_POOL,
@@ -21,7 +24,10 @@ export {
   DEFAULT_POOL,
   type DrawSortKey,
   INSIGHT_MAX_BUDGETS,
+  INSIGHT_MAX_EXCEED_TARGETS,
+  INSIGHT_MAX_EXCESS_TARGETS,
   INSIGHT_MAX_RANGES,
+  INSIGHT_MAX_SHORTFALL_LEVELS,
   MATCH_TYPES,
   type MatchTypeNumber,
   MAX_AMOUNT,
@@ -459,6 +465,45 @@ export const insightBodySchema = z.strictObject({
     )
     .max(INSIGHT_MAX_RANGES)
     .optional(),
+  /** Chances of exceeding (0 ≤ p < 1): the limit whose draws above it are at most ⌊p × draws⌋. */
+  exceedTargets: z
+    .array(
+      z
+        .number({ error: 'A chance of exceeding must be a number.' })
+        .min(0, 'A chance of exceeding must be at least 0.')
+        .lt(1, 'A chance of exceeding must be less than 1 (100 %).'),
+    )
+    .max(
+      INSIGHT_MAX_EXCEED_TARGETS,
+      `Ask for at most ${INSIGHT_MAX_EXCEED_TARGETS} chances of exceeding at once.`,
+    )
+    .optional(),
+  /** Expected excesses (≥ 0, currency): the smallest budget whose expected excess is at most it. */
+  excessTargets: z
+    .array(
+      z
+        .number({ error: 'An expected excess must be an amount.' })
+        .min(0, 'An expected excess must be at least 0.')
+        .max(MAX_AMOUNT, `An expected excess must be at most ${MAX_AMOUNT.toLocaleString('en')}.`),
+    )
+    .max(
+      INSIGHT_MAX_EXCESS_TARGETS,
+      `Ask for at most ${INSIGHT_MAX_EXCESS_TARGETS} expected excesses at once.`,
+    )
+    .optional(),
+  /** Levels q (0 < q < 1): the mean of the ⌈(1 − q) × draws⌉ largest totals (expected shortfall). */
+  shortfallLevels: z
+    .array(
+      z
+        .number({ error: 'A shortfall level must be a number.' })
+        .gt(0, 'A shortfall level must be more than 0.')
+        .lt(1, 'A shortfall level must be less than 1 (100 %).'),
+    )
+    .max(
+      INSIGHT_MAX_SHORTFALL_LEVELS,
+      `Ask for at most ${INSIGHT_MAX_SHORTFALL_LEVELS} shortfall levels at once.`,
+    )
+    .optional(),
 });
 export type InsightBody = z.input<typeof insightBodySchema>;
 
@@ -468,7 +513,15 @@ export const insightAnswerSchema = z.object({
   min: num,
   max: num,
   mean: num,
-  quantiles: z.object({ 50: num, 90: num, 95: num, 99: num, '99.9': num }),
+  quantiles: z.object({
+    50: num,
+    90: num,
+    95: num,
+    99: num,
+    '99.9': num,
+    '99.99': num,
+    '99.999': num,
+  }),
   /** Draws with at least one 7-match winner, and their share of all draws. */
   jackpotDraws: num,
   jackpotShare: num,
@@ -482,8 +535,28 @@ export const insightAnswerSchema = z.object({
       exceedProbability: num,
       /** Mean over all draws of max(0, total − budget), to the cent. */
       expectedExcess: num,
+      /** Draws whose total exceeds the budget (all draws minus covered). */
+      exceeding: num,
+      /** Mean of total − budget over the draws that exceed it, to the cent; null when none does. */
+      meanOvershoot: num.nullable(),
     }),
   ),
-  ranges: z.array(z.object({ min: num, max: num, within: num, share: num })),
+  ranges: z.array(
+    z.object({
+      min: num,
+      max: num,
+      within: num,
+      share: num,
+      /** Draws whose total is less than min, and more than max. */
+      below: num,
+      above: num,
+    }),
+  ),
+  /** Per `exceedTargets`: the smallest total with at most ⌊p × draws⌋ draws above it. */
+  limits: z.array(z.object({ exceedProbability: num, budget: num, exceeding: num })),
+  /** Per `excessTargets`: the smallest budget (to the cent) whose expected excess is at most it. */
+  excessLimits: z.array(z.object({ expectedExcess: num, budget: num })),
+  /** Per `shortfallLevels`: the mean of the ⌈(1 − level) × draws⌉ largest totals, to the cent. */
+  shortfall: z.array(z.object({ level: num, draws: num, value: num })),
 });
 export type InsightAnswer = z.infer<typeof insightAnswerSchema>;

@@ -1,4 +1,11 @@
-import { INSIGHT_MAX_BUDGETS, INSIGHT_MAX_RANGES } from '@pa/contracts/power7-limits';
+import {
+  INSIGHT_MAX_BUDGETS,
+  INSIGHT_MAX_EXCEED_TARGETS,
+  INSIGHT_MAX_EXCESS_TARGETS,
+  INSIGHT_MAX_RANGES,
+  INSIGHT_MAX_SHORTFALL_LEVELS,
+  QUANTILE_KEYS,
+} from '@pa/contracts/power7-limits';
 import {
   drawsCsv,
   exportDraws,
@@ -12,10 +19,13 @@ import type { CountColumn } from '../core/scan';
 import {
   budgetInsight,
   DistributionQuery,
+  exceedLimit,
+  excessLimit,
   fileBins,
   indexFromColumns,
   quantiles,
   rangeInsight,
+  shortfall,
   type BinReader,
   type DistributionIndex,
 } from '../analysis/distribution';
@@ -303,15 +313,46 @@ export async function answerInsight(
   if (ranges.length > INSIGHT_MAX_RANGES) {
     throw new EngineError('INVALID_PARAMS', `At most ${INSIGHT_MAX_RANGES} ranges.`, 'ranges');
   }
+  const exceedTargets = query.exceedTargets ?? [];
+  const excessTargets = query.excessTargets ?? [];
+  const shortfallLevels = query.shortfallLevels ?? [];
+  const isChance = (p: unknown): p is number => isAmount(p) && p < 1;
+  if (!exceedTargets.every(isChance) || exceedTargets.length > INSIGHT_MAX_EXCEED_TARGETS) {
+    throw new EngineError(
+      'INVALID_PARAMS',
+      `At most ${INSIGHT_MAX_EXCEED_TARGETS} chances of exceeding, each at least 0 and below 1.`,
+      'exceedTargets',
+    );
+  }
+  if (!excessTargets.every(isAmount) || excessTargets.length > INSIGHT_MAX_EXCESS_TARGETS) {
+    throw new EngineError(
+      'INVALID_PARAMS',
+      `At most ${INSIGHT_MAX_EXCESS_TARGETS} expected excesses, each an amount ≥ 0.`,
+      'excessTargets',
+    );
+  }
+  if (
+    !shortfallLevels.every((q) => isChance(q) && q > 0) ||
+    shortfallLevels.length > INSIGHT_MAX_SHORTFALL_LEVELS
+  ) {
+    throw new EngineError(
+      'INVALID_PARAMS',
+      `At most ${INSIGHT_MAX_SHORTFALL_LEVELS} shortfall levels, each above 0 and below 1.`,
+      'shortfallLevels',
+    );
+  }
   const distribution = new DistributionQuery(index, readBin);
   const { stats } = analysis;
   const jackpotDraws = stats.jackpotDraws ?? 0;
+  // sessions analysed before the far quantiles existed have only some of them stored
+  const stored = stats.quantiles;
+  const storedAll = stored && QUANTILE_KEYS.every((q) => q in stored);
   return {
     draws: analysis.draws,
     min: stats.min,
     max: stats.max,
     mean: stats.mean,
-    quantiles: stats.quantiles ?? (await quantiles(distribution)),
+    quantiles: storedAll ? stored : await quantiles(distribution),
     jackpotDraws,
     jackpotShare: jackpotDraws / analysis.draws,
     worst: {
@@ -321,5 +362,8 @@ export async function answerInsight(
     },
     budgets: await Promise.all(budgets.map((b) => budgetInsight(distribution, b))),
     ranges: await Promise.all(ranges.map((r) => rangeInsight(distribution, r.min, r.max))),
+    limits: await Promise.all(exceedTargets.map((p) => exceedLimit(distribution, p))),
+    excessLimits: await Promise.all(excessTargets.map((e) => excessLimit(distribution, e))),
+    shortfall: await Promise.all(shortfallLevels.map((q) => shortfall(distribution, q))),
   };
 }

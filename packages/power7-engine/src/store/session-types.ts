@@ -3,7 +3,14 @@ import type { DrawRow, FilterQuery } from '../core/draw-query';
 import type { ArrivedRead } from '../reading/arriving-read';
 import type { RejectedRow } from '../core/errors';
 import type { Budget, MatchType, Payouts, WinnerCounts } from '../core/model';
-import type { BudgetInsight, Quantiles, RangeInsight } from '../analysis/distribution';
+import type {
+  BudgetInsight,
+  ExceedLimit,
+  ExcessLimit,
+  Quantiles,
+  RangeInsight,
+  Shortfall,
+} from '../analysis/distribution';
 import type { XlsxReadOptions } from '../reading/xlsx-reader';
 import type { CountedTickets } from '../core/tables';
 
@@ -145,6 +152,12 @@ export interface PayoutStats {
 export interface InsightQuery {
   budgets?: number[];
   ranges?: { min: number; max: number }[];
+  /** Chances of exceeding (0 ≤ p < 1, ≤ 20): the limit each asks for. */
+  exceedTargets?: number[];
+  /** Expected excesses (≥ 0, ≤ 20): the smallest budget within each. */
+  excessTargets?: number[];
+  /** Levels (0 < q < 1, ≤ 10): expected shortfall at each. */
+  shortfallLevels?: number[];
 }
 
 /** Exact answers over every draw of a session (`distribution.ts`; every draw equally likely). */
@@ -159,6 +172,9 @@ export interface InsightAnswer {
   worst: { combo: string; totalPayout: number; winners: WinnerCounts };
   budgets: BudgetInsight[];
   ranges: RangeInsight[];
+  limits: ExceedLimit[];
+  excessLimits: ExcessLimit[];
+  shortfall: Shortfall[];
 }
 
 /** What an analysis produced; stored as `analysis.json`. */

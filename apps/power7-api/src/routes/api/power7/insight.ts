@@ -9,7 +9,8 @@ import { bearer, owner } from './common';
 /**
  * `POST /api/insight/`: exact answers over every draw of a finished session — quantiles, jackpot
  * share, the worst draw, and per budget the draws covered, the chance of exceeding it and the expected
- * excess; per range the draws within (docs/product/services.md "Insight").
+ * excess; per range the draws within; the limits for targets and the expected shortfall
+ * (docs/product/services.md "Insight").
  */
 export async function insightRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -21,7 +22,7 @@ export async function insightRoutes(app: FastifyInstance) {
       schema: {
         tags: ['power7'],
         summary:
-          'Exact budget insight over every draw: quantiles, jackpot share, worst draw, coverage, exceedance and expected excess per budget, draws within each range',
+          'Exact budget insight over every draw: quantiles, jackpot share, worst draw, coverage, exceedance, expected excess and mean overshoot per budget, draws within, below and above each range, limits for chances of exceeding and for expected excesses, expected shortfall',
         security: bearer,
         body: insightBodySchema,
         response: { 200: envelopeSchema(insightAnswerSchema) },
@@ -29,15 +30,10 @@ export async function insightRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const caller = requirePermission(request, POWER7_PERMISSIONS.run);
-      const { session: id, budgets, ranges } = request.body;
+      const { session: id, ...questions } = request.body;
       const row = await queries.find(owner(caller), id);
       const session = await queries.open(row);
-      return ok(
-        await session.insight({
-          ...(budgets ? { budgets } : {}),
-          ...(ranges ? { ranges } : {}),
-        }),
-      );
+      return ok(await session.insight(questions));
     },
   );
 }

@@ -22,7 +22,15 @@ function answerFor(budgets: number[], ranges: { min: number; max: number }[] = [
     min: Math.min(...TOTALS),
     max: Math.max(...TOTALS),
     mean: TOTALS.reduce((a, b) => a + b, 0) / draws,
-    quantiles: { 50: 5, 90: 80, 95: 250_000, 99: 250_000, '99.9': 250_000 },
+    quantiles: {
+      50: 5,
+      90: 80,
+      95: 250_000,
+      99: 250_000,
+      '99.9': 250_000,
+      '99.99': 250_000,
+      '99.999': 250_000,
+    },
     jackpotDraws: 1,
     jackpotShare: 0.1,
     worst: {
@@ -39,12 +47,18 @@ function answerFor(budgets: number[], ranges: { min: number; max: number }[] = [
         share: covered / draws,
         exceedProbability: (draws - covered) / draws,
         expectedExcess: excess,
+        exceeding: draws - covered,
+        meanOvershoot: draws > covered ? (excess * draws) / (draws - covered) : null,
       };
     }),
     ranges: ranges.map(({ min, max }) => {
       const within = TOTALS.filter((t) => t >= min && t <= max).length;
-      return { min, max, within, share: within / draws };
+      const below = TOTALS.filter((t) => t < min).length;
+      return { min, max, within, share: within / draws, below, above: draws - within - below };
     }),
+    limits: [],
+    excessLimits: [],
+    shortfall: [],
   };
 }
 

@@ -51,7 +51,7 @@ describe('scenarios', () => {
       min: 0,
       max: 90,
       mean: 20,
-      quantiles: { 50: 10, 90: 80, 95: 85, 99: 90, '99.9': 90 },
+      quantiles: { 50: 10, 90: 80, 95: 85, 99: 90, '99.9': 90, '99.99': 90, '99.999': 90 },
       jackpotDraws: 1,
       jackpotShare: 0.1,
       worst: {
@@ -60,9 +60,20 @@ describe('scenarios', () => {
         winners: { 3: 1, 4: 0, 5: 0, 6: 0, 7: 1 },
       },
       budgets: [
-        { budget: 50, covered: 8, share: 0.8, exceedProbability: 0.2, expectedExcess: 7.5 },
+        {
+          budget: 50,
+          covered: 8,
+          share: 0.8,
+          exceedProbability: 0.2,
+          expectedExcess: 7.5,
+          exceeding: 2,
+          meanOvershoot: 37.5,
+        },
       ],
       ranges: [],
+      limits: [],
+      excessLimits: [],
+      shortfall: [],
     };
     const csv = insightCsv(insight, 'EUR');
     expect(csv.startsWith('\uFEFFtable,')).toBe(true);
