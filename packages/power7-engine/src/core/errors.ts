@@ -17,6 +17,8 @@ export type EngineErrorCode =
   | 'PAYOUT_TOO_LARGE'
   | 'SESSION_NOT_FOUND'
   | 'SESSION_NOT_READY'
+  /** A ranking by customer asked of a file without a customer id column. */
+  | 'NO_CUSTOMER_IDS'
   | 'CANCELLED';
 
 /** An expected failure with a stable code and a message for people. */

@@ -29,7 +29,14 @@ import {
   type BinReader,
   type DistributionIndex,
 } from '../analysis/distribution';
-import { fileIn, readAligned, readJson, type StoredAnalysis } from './session-files';
+import {
+  fileIn,
+  readAligned,
+  readCountTables,
+  readJson,
+  type StoredAnalysis,
+} from './session-files';
+import { customerColumns, SessionExposures } from './session-exposure';
 import type {
   AnalysisSummary,
   FilterAnswer,
@@ -179,6 +186,15 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
       yield* winnersCsvOnThreads(source, numbers, await winnerOrder(numbers, m));
     })();
   };
+  const exposures = new SessionExposures({
+    tickets,
+    count,
+    pool: ingest.pool,
+    payouts: analysis.payouts,
+    budget: analysis.budget,
+    loadCounts: (take) => readCountTables(fileIn(sessionDir, 'counts'), ingest.pool, count, take),
+    customers: () => customerColumns(rows, count, header, ingest),
+  });
   let distribution: ReturnType<typeof openDistribution> | null = null;
   let closed = false;
   const ensureOpen = () => {
@@ -256,8 +272,17 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
       void distribution.catch(() => (distribution = null));
       return answerInsight(await distribution, analysis, query);
     },
+    exposure: (query) => {
+      ensureOpen();
+      return exposures.answer(query);
+    },
+    exposureCsv: (query) => {
+      ensureOpen();
+      return exposures.csv(query);
+    },
     close() {
       closed = true;
+      exposures.clear();
       orders.clear();
       delete source.lookup;
       distribution = null;

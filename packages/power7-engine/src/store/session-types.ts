@@ -11,6 +11,7 @@ import type {
   RangeInsight,
   Shortfall,
 } from '../analysis/distribution';
+import type { ExposureRanking, ExposureRow } from '../analysis/exposure';
 import type { XlsxReadOptions } from '../reading/xlsx-reader';
 import type { CountedTickets } from '../core/tables';
 
@@ -177,6 +178,19 @@ export interface InsightAnswer {
   shortfall: Shortfall[];
 }
 
+/** `OpenSession.exposure`: the line (currency), what to rank, how many rows (default all). */
+export interface ExposureQuery {
+  over: number;
+  by: 'combination' | 'customer';
+  limit?: number;
+}
+
+export interface ExposureAnswer extends Omit<ExposureRanking, 'rows'> {
+  over: number;
+  by: 'combination' | 'customer';
+  items: ExposureRow[];
+}
+
 /** What an analysis produced; stored as `analysis.json`. */
 export interface AnalysisSummary {
   pool: number;
@@ -297,6 +311,14 @@ export interface OpenSession {
   drawsCsv(query: FilterQuery): Iterable<string>;
   /** Exact answers to budget questions over every draw (one bin read per budget at most). */
   insight(query: InsightQuery): Promise<InsightAnswer>;
+  /**
+   * Where the draws above a line get their payouts: the combinations or customers ranked by their
+   * payouts over those draws (`analysis/exposure.ts`; about one analysis per new line, the last lines
+   * kept). Throws NO_CUSTOMER_IDS for `by: customer` on a file without a customer id column.
+   */
+  exposure(query: ExposureQuery): Promise<ExposureAnswer>;
+  /** The full ranking as CSV text chunks (header first, no byte order mark), as `exposure` orders it. */
+  exposureCsv(query: Omit<ExposureQuery, 'limit'>): Promise<AsyncIterable<string>>;
   /** Frees memory; the object must not be used afterwards. */
   close(): void;
 }

@@ -17,6 +17,8 @@ export function engineErrorToApp(error: unknown): unknown {
       return notFound('The session');
     case 'SESSION_NOT_READY':
       return new AppError(ErrorCode.CONFLICT, 'The analysis of this session has not finished yet.');
+    case 'NO_CUSTOMER_IDS':
+      return new AppError(ErrorCode.CONFLICT, error.message);
     default:
       return new AppError(
         ErrorCode.VALIDATION_ERROR,

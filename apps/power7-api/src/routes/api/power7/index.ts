@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { authPlugin, type KeySource } from '../../../plugins/external/auth';
 import type { EndedSignIns } from '../../../modules/revocation/ended-sign-ins';
+import { exposureRoutes } from './exposure';
 import { filterRoutes } from './filter';
 import { insightRoutes } from './insight';
 import { rerunRoutes } from './rerun';
@@ -22,6 +23,7 @@ export async function power7Routes(
   await app.register(sessionRoutes);
   await app.register(filterRoutes);
   await app.register(insightRoutes);
+  await app.register(exposureRoutes);
   await app.register(winnerRoutes);
   await app.register(auditRoutes);
 }

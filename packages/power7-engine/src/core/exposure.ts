@@ -1,0 +1,241 @@
+import { EngineError } from './errors';
+import { BINOM, PICK, ticketRank } from './model';
+import { radixSort27, type CountTables } from './tables';
+
+/**
+ * Exposure over a line (docs/product/services.md "Exposure"): which combinations make up the draws
+ * whose total is above the line. Counted from the draw side, as the analysis counts the ticket side:
+ * the draws over the line (or, when fewer, the others) are taken as "tickets" and their k-subsets
+ * counted into tables (`countTables`); a combination's matches with those draws are then ~100 table
+ * lookups and an inclusion–exclusion (`matchesWith`), whatever the line. By symmetry of |c ∩ d|, the
+ * same identity the analysis uses for a draw's winners.
+ */
+
+/** The draws whose total is above `line` (or not, `above` false), in colex order, count only. */
+export function countOnSide(totals: Float64Array, line: number, above: boolean): number {
+  let over = 0;
+  for (let r = 0; r < totals.length; r++) if (totals[r]! > line) over++;
+  return above ? over : totals.length - over;
+}
+
+/**
+ * Σ of the totals above `line` in units, exactly (partial sums below 2^52 flushed to a bigint), and
+ * how many there are.
+ */
+export function tailOf(totals: Float64Array, line: number): { draws: number; total: bigint } {
+  let draws = 0;
+  let total = 0n;
+  let partial = 0;
+  for (let r = 0; r < totals.length; r++) {
+    const t = totals[r]!;
+    if (t > line) {
+      draws++;
+      partial += t;
+      if (partial > 2 ** 52) {
+        total += BigInt(partial);
+        partial = 0;
+      }
+    }
+  }
+  return { draws, total: total + BigInt(partial) };
+}
+
+/**
+ * The `count` draws on one side of the line as 7-byte tickets (ascending 1-based numbers): walked in
+ * colex order (the largest number outermost), so the draw of rank r is the r-th visited.
+ */
+export function drawsOnSide(
+  totals: Float64Array,
+  pool: number,
+  line: number,
+  above: boolean,
+  count: number,
+): Uint8Array {
+  const out = new Uint8Array(count * PICK);
+  let r = 0;
+  let at = 0;
+  for (let g = 7; g <= pool; g++)
+    for (let f = 6; f < g; f++)
+      for (let e = 5; e < f; e++)
+        for (let d = 4; d < e; d++)
+          for (let c = 3; c < d; c++)
+            for (let b = 2; b < c; b++)
+              for (let a = 1; a < b; a++, r++) {
+                if (totals[r]! > line !== above) continue;
+                out[at] = a;
+                out[at + 1] = b;
+                out[at + 2] = c;
+                out[at + 3] = d;
+                out[at + 4] = e;
+                out[at + 5] = f;
+                out[at + 6] = g;
+                at += PICK;
+              }
+  return out;
+}
+
+/**
+ * How many of the counted draws (`tables`, draws taken as tickets) share exactly j numbers with the
+ * combination at tickets[p..p+7), j = 3..7, into out[3..7]; `onSide7` says whether the combination is
+ * itself one of them (its 7-subset). Every k-subset's colex rank is built from its prefix's, so the
+ * 98 subsets of sizes 3..6 cost ~400 additions.
+ */
+export function matchesWith(
+  tables: CountTables,
+  tickets: Uint8Array,
+  p: number,
+  onSide7: boolean,
+  out: Float64Array,
+): void {
+  const { c3, c4, c5, c6 } = tables;
+  // term[i·8 + k] = C(e_i, k): element i (0-based number) at position k of a subset
+  const term = TERMS;
+  for (let i = 0; i < PICK; i++) {
+    const row = BINOM[tickets[p + i]! - 1]!;
+    for (let k = 1; k <= 6; k++) term[i * 8 + k] = row[k]!;
+  }
+  let n3 = 0;
+  let n4 = 0;
+  let n5 = 0;
+  let n6 = 0;
+  for (let i0 = 0; i0 < 5; i0++) {
+    const r1 = term[i0 * 8 + 1]!;
+    for (let i1 = i0 + 1; i1 < 6; i1++) {
+      const r2 = r1 + term[i1 * 8 + 2]!;
+      for (let i2 = i1 + 1; i2 < 7; i2++) {
+        const r3 = r2 + term[i2 * 8 + 3]!;
+        n3 += c3[r3]!;
+        for (let i3 = i2 + 1; i3 < 7; i3++) {
+          const r4 = r3 + term[i3 * 8 + 4]!;
+          n4 += c4[r4]!;
+          for (let i4 = i3 + 1; i4 < 7; i4++) {
+            const r5 = r4 + term[i4 * 8 + 5]!;
+            n5 += c5[r5]!;
+            for (let i5 = i4 + 1; i5 < 7; i5++) n6 += c6[r5 + term[i5 * 8 + 6]!]!;
+          }
+        }
+      }
+    }
+  }
+  const e7 = onSide7 ? 1 : 0;
+  const e6 = n6 - 7 * e7;
+  const e5 = n5 - 6 * e6 - 21 * e7;
+  const e4 = n4 - 5 * e5 - 15 * e6 - 35 * e7;
+  out[3] = n3 - 4 * e4 - 10 * e5 - 20 * e6 - 35 * e7;
+  out[4] = e4;
+  out[5] = e5;
+  out[6] = e6;
+  out[7] = e7;
+}
+const TERMS = new Float64Array(PICK * 8);
+
+/** Draws of the whole game sharing exactly j numbers with any one combination: C(7,j)·C(P−7,7−j). */
+export function matchesOfAllDraws(pool: number): Float64Array {
+  const out = new Float64Array(8);
+  for (let j = 3; j <= PICK; j++) out[j] = BINOM[PICK]![j]! * BINOM[pool - PICK]![PICK - j]!;
+  return out;
+}
+
+/** The distinct combinations of the tickets: colex ranks ascending, copies of each. */
+export interface DistinctTickets {
+  ranks: Uint32Array;
+  copies: Uint32Array;
+  /** Each distinct combination's numbers, 7 bytes each, in the order of `ranks`. */
+  numbers: Uint8Array;
+  /** Per ticket (file order), the index of its combination in `ranks`. */
+  of: Uint32Array;
+}
+
+export function distinctTickets(tickets: Uint8Array, count: number): DistinctTickets {
+  const ticketRanks = new Uint32Array(count);
+  for (let i = 0; i < count; i++) ticketRanks[i] = ticketRank(tickets, i * PICK);
+  const sorted = ticketRanks.slice();
+  radixSort27(sorted);
+  let n = 0;
+  for (let i = 0; i < count; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) n++;
+  const ranks = new Uint32Array(n);
+  const copies = new Uint32Array(n);
+  const numbers = new Uint8Array(n * PICK);
+  let d = -1;
+  for (let i = 0; i < count; i++) {
+    if (i === 0 || sorted[i] !== sorted[i - 1]) ranks[++d] = sorted[i]!;
+    copies[d]!++;
+  }
+  const of = new Uint32Array(count);
+  const seen = new Uint8Array(n);
+  for (let i = 0; i < count; i++) {
+    const k = firstAtLeast(ranks, ticketRanks[i]!);
+    of[i] = k;
+    if (!seen[k]) {
+      seen[k] = 1;
+      numbers.set(tickets.subarray(i * PICK, i * PICK + PICK), k * PICK);
+    }
+  }
+  return { ranks, copies, numbers, of };
+}
+
+function firstAtLeast(sorted: Uint32Array, value: number): number {
+  let l = 0;
+  let h = sorted.length;
+  while (l < h) {
+    const mid = (l + h) >>> 1;
+    if (sorted[mid]! < value) l = mid + 1;
+    else h = mid;
+  }
+  return l;
+}
+
+/** Past this many units a tail's sums could lose a unit in a float64: refused, not rounded. */
+const EXACT_UNITS = 2 ** 53;
+
+export function ensureExactTail(total: bigint): number {
+  if (total >= BigInt(EXACT_UNITS)) {
+    throw new EngineError(
+      'PAYOUT_TOO_LARGE',
+      'The draws over this line pay too much in total to rank exactly; choose a higher line.',
+      'over',
+    );
+  }
+  return Number(total);
+}
+
+/** Orders ranked items: largest payout first, ties by key ascending. */
+export function byPayoutThenKey<K extends string | number>(
+  payout: (i: number) => number,
+  key: (i: number) => K,
+) {
+  return (a: number, b: number) => {
+    const d = payout(b) - payout(a);
+    if (d !== 0) return d;
+    const ka = key(a);
+    const kb = key(b);
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  };
+}
+
+/**
+ * The first `limit` indexes in [0, n) with a positive payout, in `order`, without sorting them all: a
+ * bounded pass keeps the best `limit` seen so far (binary insertion into a short sorted list).
+ */
+export function topIndexes(
+  n: number,
+  payout: (i: number) => number,
+  order: (a: number, b: number) => number,
+  limit: number,
+): number[] {
+  const best: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (!(payout(i) > 0)) continue;
+    if (best.length === limit && order(i, best[limit - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (order(i, best[mid]!) < 0) hi = mid;
+      else lo = mid + 1;
+    }
+    best.splice(lo, 0, i);
+    if (best.length > limit) best.pop();
+  }
+  return best;
+}
