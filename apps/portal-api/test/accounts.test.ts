@@ -493,9 +493,10 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
         payload: { email: 'ADMIN@demo.local', currentPassword: user.password },
       });
       expect(taken.statusCode).toBe(409);
+      // Never why (ADR 020): the same answer whatever company's account has the address.
       expect(taken.json()).toMatchObject({
         code: 'CONFLICT',
-        message: expect.stringMatching(/already used/),
+        message: 'This email address cannot be used. Choose another one.',
       });
       const invalid = await t.app.inject({
         method: 'PATCH',
@@ -691,14 +692,14 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
       });
     });
 
-    it('keeps the undo link when the old address was taken meanwhile (409)', async () => {
+    it('secures the account when the old address was taken all the same (409, not restored)', async () => {
       const user = await t.createUser();
-      const headers = await t.authHeader(user.id);
+      const thief = await t.signIn(user.userName, user.password);
       const oldEmail = user.email;
       const changed = await t.app.inject({
         method: 'PATCH',
         url: '/api/accounts/me',
-        headers,
+        headers: bearer(thief.accessToken),
         payload: { email: `elsewhere-${oldEmail}`, currentPassword: user.password },
       });
       expect(changed.statusCode).toBe(200);
@@ -710,6 +711,7 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
         return found;
       });
       const token = linkToken(mail, 'undo-email-change');
+      // Taken outside the rules that hold it (as the admin command line or the database could).
       const squatter = await t.createUser();
       await t.db.update(users).set({ email: oldEmail }).where(eq(users.id, squatter.id));
       const refused = await t.app.inject({
@@ -718,16 +720,41 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
         payload: { token },
       });
       expect(refused.statusCode).toBe(409);
-      await t.db
-        .update(users)
-        .set({ email: `freed-${oldEmail}` })
-        .where(eq(users.id, squatter.id));
-      const done = await t.app.inject({
+      expect(refused.json().message).toMatch(/could not come back.*sign-in.*ended.*disabled/);
+      const [row] = await t.db.select().from(users).where(eq(users.id, user.id));
+      expect(row?.email).toBe(`elsewhere-${oldEmail}`);
+      // Secured anyway: the thief's sign-in ended, the password they knew no longer works.
+      expect((await verify(thief.accessToken)).statusCode).toBe(401);
+      await expect(t.signIn(user.userName, user.password)).rejects.toThrow(/401/);
+      // The reset link goes to the address the undo link proved, for this account.
+      const resetMail = await eventually(async () => {
+        const [found] = await t.db
+          .select()
+          .from(mailOutbox)
+          .where(
+            and(
+              eq(mailOutbox.to, oldEmail),
+              eq(mailOutbox.subject, 'Reset your Power Analyzer password'),
+            ),
+          );
+        return found;
+      });
+      expect(resetMail.text).toMatch(/could not come back/);
+      const reset = await t.app.inject({
+        method: 'POST',
+        url: '/api/accounts/reset-password',
+        payload: { token: linkToken(resetMail, 'reset-password'), password: 'owner again at last' },
+      });
+      expect(reset.statusCode).toBe(200);
+      await t.signIn(user.userName, 'owner again at last');
+      await expect(t.signIn(squatter.userName, 'owner again at last')).rejects.toThrow(/401/);
+      // Used: the link does not work twice.
+      const again = await t.app.inject({
         method: 'POST',
         url: '/api/accounts/undo-email-change',
         payload: { token },
       });
-      expect(done.statusCode).toBe(200);
+      expect(again.statusCode).toBe(400);
     });
   });
 

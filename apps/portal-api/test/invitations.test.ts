@@ -95,12 +95,12 @@ describe.each(DATABASES)('invitations on %s', (database) => {
     expect(list.json().data.items.map((i: { _id: string }) => i._id)).toContain(body.data._id);
   });
 
-  it('answers 409 for an email an account or an open invitation of this company uses', async () => {
+  it('answers 409 for an email a user or an open invitation of this company uses', async () => {
     const user = await t.createUser();
     const taken = await invite({ email: user.email.toUpperCase() });
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toMatchObject({ success: false, code: 'CONFLICT' });
-    expect(taken.json().message).toMatch(/already used by an account/);
+    expect(taken.json().message).toMatch(/already used by a user of your company/);
 
     const email = newEmail();
     expect((await invite({ email })).statusCode).toBe(201);

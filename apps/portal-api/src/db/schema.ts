@@ -241,9 +241,9 @@ export const passwordResetTokens = pgTable(
 );
 
 /**
- * A change of a user's own email leaves a single-use link at the OLD address to undo it (ADR 007):
- * stored as a SHA-256 hash like the reset tokens, with both addresses so the undo knows what to
- * restore.
+ * Every email change leaves a single-use link at the OLD address to undo it (ADR 007, ADR 020):
+ * stored as a SHA-256 hash like the reset tokens, with both addresses (lower-cased) so the undo knows
+ * what to restore. While a link is live its old address is held: no other account may take it.
  */
 export const emailChangeTokens = pgTable(
   'email_change_tokens',
@@ -262,6 +262,8 @@ export const emailChangeTokens = pgTable(
   (t) => [
     uniqueIndex('email_change_tokens_hash_uq').on(t.tokenHash),
     index('email_change_tokens_user_idx').on(t.userId),
+    // Whether an address is held (ADR 020): looked up on every new or changed email.
+    index('email_change_tokens_old_email_idx').on(t.oldEmail),
   ],
 );
 

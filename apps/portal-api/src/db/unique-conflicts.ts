@@ -7,7 +7,8 @@ import { conflict, uniqueViolationOf } from '@pa/server-kit/errors';
  */
 const MESSAGES: Record<string, string> = {
   users_user_name_lower_uq: 'This user name is already taken; choose another one.',
-  users_email_lower_uq: 'This email is already used by another account.',
+  // Never says why (ADR 020): the account that has it may be another company's.
+  users_email_lower_uq: 'This email address cannot be used. Choose another one.',
   roles_company_name_lower_uq: 'Your company already has a role with this name.',
   permissions_company_code_uq: 'Your company already has a permission with this code.',
   companies_name_lower_uq: 'A company with this name already exists.',

@@ -1,10 +1,10 @@
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { UpdateMeBody } from '@pa/contracts/accounts';
-import { conflict, invalidField, notFound } from '@pa/server-kit/errors';
+import { invalidField, notFound } from '@pa/server-kit/errors';
 import type { PortalDb } from '../../db/client';
-import { emailChangeTokens, passwordResetTokens, users } from '../../db/schema';
+import { users } from '../../db/schema';
 import { changedFields, recordAudit, type AuditActor } from '../audit/record';
-import { hashToken, newOpaqueToken, revokeAllSignIns } from './sign-ins';
+import { assertEmailUsable, storeEmailChange } from './email-change';
 
 /** The email of an account, as stored (lower-cased). */
 export async function emailOf(db: PortalDb, userId: string): Promise<string | null> {
@@ -23,14 +23,17 @@ export interface EmailChanged {
   /** The single-use undo token (only its hash is stored). */
   undoToken: string;
   otherSignInsEnded: number;
+  /** Who changed it: the account itself (account route) or an administrator of its company. */
+  by: 'self' | 'administrator';
 }
 
 /**
  * A user edits their own first name, last name, phone or email (never roles or status): one transaction,
  * an audit event with what changed, nothing written when nothing changed. The caller has proven the
- * current password when the email changes (ADR 007); then, in the same transaction, an undo token
- * for the old address is stored, the account's outstanding reset links die (they may have gone to
- * either address) and every sign-in but `keepSignIn` ends.
+ * current password when the email changes (ADR 007); then, in the same transaction, what every
+ * email change does (`storeEmailChange`: an undo token that holds the old address, reset links
+ * dead, every sign-in but `keepSignIn` ended). A taken or held address is refused without saying
+ * why (ADR 020).
  */
 export async function updateOwnAccount(
   db: PortalDb,
@@ -58,11 +61,8 @@ export async function updateOwnAccount(
       // The route proves the password when it sees the email change; this covers a change it could
       // not see (the email changed in between).
       if (!options.passwordProven) throw currentPasswordNeeded();
-      const [taken] = await tx
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(sql`lower(${users.email})`, email), ne(users.id, userId)));
-      if (taken) throw conflict('This email is already used by another account.');
+      // Never says why (ADR 020): another company's account and a held address answer alike.
+      await assertEmailUsable(tx, email, { exceptUserId: userId });
     }
     const fields = {
       userFirstName: before.userFirstName,
@@ -84,30 +84,20 @@ export async function updateOwnAccount(
       .where(eq(users.id, userId));
     let changed: EmailChanged | null = null;
     if (emailChanges) {
-      const undoToken = newOpaqueToken();
-      await tx.insert(emailChangeTokens).values({
+      const stored = await storeEmailChange(tx, {
         userId,
-        tokenHash: hashToken(undoToken),
         oldEmail: before.email,
         newEmail: email,
-        expiresAt: new Date(Date.now() + options.undoTtlMs),
+        undoTtlMs: options.undoTtlMs,
+        keepSignIn: options.keepSignIn,
       });
-      await tx
-        .update(passwordResetTokens)
-        .set({ usedAt: new Date() })
-        .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
-      const otherSignInsEnded = await revokeAllSignIns(
-        tx,
-        userId,
-        'email changed',
-        options.keepSignIn,
-      );
       changed = {
         userName: before.userName,
         oldEmail: before.email,
         newEmail: email,
-        undoToken,
-        otherSignInsEnded,
+        undoToken: stored.undoToken,
+        otherSignInsEnded: stored.signInsEnded,
+        by: 'self',
       };
     }
     await recordAudit(tx, {

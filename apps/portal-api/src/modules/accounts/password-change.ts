@@ -43,14 +43,20 @@ export async function passwordStateOf(db: PortalDb, userId: string) {
 }
 
 /**
- * A reset token for the active account with this email (stored hashed, `ttlMs` long), or null when
- * there is no such account.
+ * A reset token for the active account with this email (or this id), stored hashed, `ttlMs` long;
+ * null when there is no such account.
  */
-export async function issueResetToken(db: PortalDb, email: string, ttlMs: number) {
+export async function issueResetToken(
+  db: PortalDb,
+  email: string,
+  ttlMs: number,
+  /** The account by its id instead of by `email` (an undo that could not bring its address back). */
+  userId?: string,
+) {
   const [user] = await db
     .select({ id: users.id, email: users.email, status: users.status, userName: users.userName })
     .from(users)
-    .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
+    .where(userId ? eq(users.id, userId) : eq(sql`lower(${users.email})`, email.toLowerCase()));
   if (!user || user.status !== 'active') return null;
   const token = newOpaqueToken();
   await db.insert(passwordResetTokens).values({

@@ -4,6 +4,7 @@ import type { InvitationPreview } from '@pa/contracts/invitations';
 import { AppError, conflict, invalidField } from '@pa/server-kit/errors';
 import type { PortalDb, PortalTx } from '../../db/client';
 import { companies, invitationRoles, invitations, userRoles, users } from '../../db/schema';
+import { EMAIL_CANNOT_BE_USED, emailUse } from '../accounts/email-change';
 import { hashPassword, passwordProblem } from '../accounts/passwords';
 import { hashToken } from '../accounts/sign-ins';
 import { recordAudit } from '../audit/record';
@@ -107,14 +108,14 @@ export async function acceptInvitation(
     const userName = body.userName ?? (await suggestUserName(tx, invitation.email));
     if (await userNameTaken(tx, userName))
       throw conflict(`The user name "${userName}" is already taken; choose another one.`);
-    const [emailUser] = await tx
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(sql`lower(${users.email})`, invitation.email.toLowerCase()));
-    if (emailUser)
+    // The link proved the mailbox, so its holder may hear that the address has an account; a held
+    // address (ADR 020) is refused without a reason.
+    const use = await emailUse(tx, invitation.email);
+    if (use?.by === 'account')
       throw conflict(
         `An account with the email ${invitation.email} exists already. Sign in with it instead.`,
       );
+    if (use) throw conflict(EMAIL_CANNOT_BE_USED);
     const [user] = await tx
       .insert(users)
       .values({

@@ -3,6 +3,7 @@ import type { Invitation, InvitationStatus } from '@pa/contracts/invitations';
 import { conflict, notFound } from '@pa/server-kit/errors';
 import type { PortalDb, PortalTx } from '../../db/client';
 import { invitationRoles, invitations, roles, users } from '../../db/schema';
+import { emailUse } from '../accounts/email-change';
 import { hashToken, newOpaqueToken } from '../accounts/sign-ins';
 import { recordAudit, type AuditActor } from '../audit/record';
 import { assertHolds, codesOfRoles, lockCompany, type Actor } from '../roles/guards';
@@ -88,13 +89,18 @@ export async function listOpenInvitations(db: PortalDb, companyId: string) {
   return rows.map((row) => toDto(row, roleLists.get(row.id) ?? []));
 }
 
-/** 409 when an account uses the email (any company: emails are unique) or an open invitation here does. */
+/**
+ * 409 when a user of this company or an open invitation here uses the email. An address another
+ * company's account has, or one held for an undo, is not refused (ADR 020): the invitation is
+ * created like any other and its mail tells the recipient (`addressInUse`), so the answer says
+ * nothing to this company about other companies' accounts.
+ */
 async function assertEmailFree(tx: PortalTx, companyId: string, email: string) {
   const [user] = await tx
     .select({ id: users.id })
     .from(users)
-    .where(eq(sql`lower(${users.email})`, email));
-  if (user) throw conflict(`The email ${email} is already used by an account.`);
+    .where(and(eq(sql`lower(${users.email})`, email), eq(users.companyId, companyId)));
+  if (user) throw conflict(`The email ${email} is already used by a user of your company.`);
   const [open] = await tx
     .select()
     .from(invitations)
@@ -118,6 +124,19 @@ export interface IssuedInvitation {
   invitation: Invitation;
   /** The link's token: mailed, never stored. */
   token: string;
+  /**
+   * The address has an account (any company) or is held for an undo: the mail then says the
+   * recipient already has an account and carries no link, since accepting would be refused.
+   */
+  addressInUse: boolean;
+}
+
+/**
+ * Whether the caller may act on an invitation giving `roleIds` (resend or revoke): they must hold
+ * every permission those roles give, as when inviting. 403 otherwise.
+ */
+async function assertMayManage(tx: PortalTx, actor: Actor, roleIds: string[], doing: string) {
+  assertHolds(actor, await codesOfRoles(tx, actor.companyId, roleIds), doing);
 }
 
 /** Creates an invitation of the caller's company and its single-use token (`ttlSeconds` long). */
@@ -158,6 +177,7 @@ export async function createInvitation(
         );
     }
     const invitation = await dtoOf(tx, row);
+    const addressInUse = (await emailUse(tx, email)) !== null;
     await recordAudit(tx, {
       ...audit,
       action: 'invitation.create',
@@ -171,7 +191,7 @@ export async function createInvitation(
         expiresAt: invitation.expiresAt,
       },
     });
-    return { invitation, token };
+    return { invitation, token, addressInUse };
   });
 }
 
@@ -200,13 +220,10 @@ export async function resendInvitation(
     const row = await loadOne(tx, actor.companyId, id, true);
     assertOpen(row, 'resend');
     const current = await dtoOf(tx, row);
-    assertHolds(
+    await assertMayManage(
+      tx,
       actor,
-      await codesOfRoles(
-        tx,
-        actor.companyId,
-        current.roles.map((role) => role._id),
-      ),
+      current.roles.map((role) => role._id),
       'resend an invitation giving these roles',
     );
     const token = newOpaqueToken();
@@ -222,6 +239,7 @@ export async function resendInvitation(
       .returning();
     if (!updated) throw notFound('The invitation');
     const invitation = toDto(updated, current.roles);
+    const addressInUse = (await emailUse(tx, updated.email)) !== null;
     await recordAudit(tx, {
       ...audit,
       action: 'invitation.resend',
@@ -230,15 +248,25 @@ export async function resendInvitation(
       before: { expiresAt: current.expiresAt },
       after: { expiresAt: invitation.expiresAt },
     });
-    return { invitation, token };
+    return { invitation, token, addressInUse };
   });
 }
 
-/** Revokes an open invitation: its link then answers "revoked". */
+/**
+ * Revokes an open invitation: its link then answers "revoked". The caller must hold what its roles
+ * give, the rule of resending it (ADR 020).
+ */
 export async function revokeInvitation(db: PortalDb, actor: Actor, id: string, audit: AuditActor) {
   return db.transaction(async (tx) => {
     const row = await loadOne(tx, actor.companyId, id, true);
     assertOpen(row, 'revoke');
+    const current = await dtoOf(tx, row);
+    await assertMayManage(
+      tx,
+      actor,
+      current.roles.map((role) => role._id),
+      'revoke an invitation giving these roles',
+    );
     const [updated] = await tx
       .update(invitations)
       .set({ revokedAt: new Date() })
@@ -252,6 +280,6 @@ export async function revokeInvitation(db: PortalDb, actor: Actor, id: string, a
       entityId: id,
       before: { email: row.email, status: statusOf(row) },
     });
-    return dtoOf(tx, updated);
+    return toDto(updated, current.roles);
   });
 }

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { ErrorCode } from '@pa/contracts/error-codes';
 import type { ImportAnswer, ImportColumn, ImportRowResult } from '@pa/contracts/users-bulk';
 import { createUserSchema } from '@pa/contracts/users';
 import { AppError } from '@pa/server-kit/errors';
 import type { PortalDb } from '../../db/client';
-import { roles, users } from '../../db/schema';
+import { emailChangeTokens, roles, users } from '../../db/schema';
+import { emailRefusal, type EmailUse } from '../accounts/email-change';
 import { hashPassword } from '../accounts/passwords';
 import { recordAudit, type AuditActor } from '../audit/record';
 import { assertHolds, codesOfRoles, lockCompany, type Actor } from '../roles/guards';
@@ -33,23 +35,50 @@ async function rolesByName(db: PortalDb, companyId: string) {
   return new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
 }
 
-/** User names and emails (lower-cased) already taken among the file's, across every company. */
+/**
+ * User names (lower-cased) already taken among the file's, and how each of its emails is in use —
+ * by an account (of which company) or held for an undo (ADR 020) — across every company.
+ */
 async function takenNames(db: PortalDb, rows: CsvUserRow[]) {
   const names = rows.map((row) => row.cells.userName.toLowerCase()).filter(Boolean);
   const emails = rows.map((row) => row.cells.email.toLowerCase()).filter(Boolean);
-  const taken = await db
-    .select({ userName: users.userName, email: users.email })
-    .from(users)
-    .where(
-      or(
-        inArray(sql`lower(${users.userName})`, names.length ? names : ['']),
-        inArray(sql`lower(${users.email})`, emails.length ? emails : ['']),
+  const [taken, held] = await Promise.all([
+    db
+      .select({ userName: users.userName, email: users.email, companyId: users.companyId })
+      .from(users)
+      .where(
+        or(
+          inArray(sql`lower(${users.userName})`, names.length ? names : ['']),
+          inArray(sql`lower(${users.email})`, emails.length ? emails : ['']),
+        ),
       ),
-    );
-  return {
-    names: new Set(taken.map((row) => row.userName.toLowerCase())),
-    emails: new Set(taken.map((row) => row.email.toLowerCase())),
-  };
+    db
+      .select({ email: emailChangeTokens.oldEmail })
+      .from(emailChangeTokens)
+      .where(
+        and(
+          inArray(emailChangeTokens.oldEmail, emails.length ? emails : ['']),
+          isNull(emailChangeTokens.usedAt),
+          gt(emailChangeTokens.expiresAt, new Date()),
+        ),
+      ),
+  ]);
+  const emailUses = new Map<string, NonNullable<EmailUse>>(
+    held.map((row) => [row.email, { by: 'hold' }]),
+  );
+  for (const row of taken)
+    emailUses.set(row.email.toLowerCase(), { by: 'account', companyId: row.companyId });
+  return { names: new Set(taken.map((row) => row.userName.toLowerCase())), emails: emailUses };
+}
+
+/**
+ * What a report may say of a refusal: a caller who may not read permissions (`permissions.read`)
+ * is not told the permission codes a role involves (ADR 020).
+ */
+function reportable(actor: Actor, error: AppError): string {
+  if (actor.permissions.has('permissions.read') || error.code !== ErrorCode.FORBIDDEN)
+    return error.message;
+  return 'You cannot give these roles because they involve permissions you do not hold yourself.';
 }
 
 /**
@@ -84,8 +113,13 @@ async function checkRows(db: PortalDb, actor: Actor, rows: CsvUserRow[]): Promis
         field: 'userName',
         message: `The user name "${cells.userName}" is already taken.`,
       });
-    if (email && (taken.emails.has(email) || seen.emails.has(email)))
-      errors.push({ field: 'email', message: `The email ${cells.email} is already used.` });
+    const use = email ? taken.emails.get(email) : undefined;
+    if (use) errors.push({ field: 'email', message: emailRefusal(use, email, actor.companyId) });
+    else if (email && seen.emails.has(email))
+      errors.push({
+        field: 'email',
+        message: `The email ${cells.email} is on an earlier line too.`,
+      });
     seen.names.add(name);
     seen.emails.add(email);
     const names = cells.roles
@@ -103,7 +137,7 @@ async function checkRows(db: PortalDb, actor: Actor, rows: CsvUserRow[]): Promis
       assertHolds(actor, await codesOfRoles(db, actor.companyId, ids), 'give these roles');
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      errors.push({ field: 'roles', message: error.message });
+      errors.push({ field: 'roles', message: reportable(actor, error) });
     }
     const result: ImportRowResult = {
       line,
@@ -153,7 +187,7 @@ export async function importUsers(
       row.result = {
         ...row.result,
         outcome: 'error',
-        errors: [{ field: 'row', message: error.message }],
+        errors: [{ field: 'row', message: reportable(actor, error) }],
       };
     }
   }

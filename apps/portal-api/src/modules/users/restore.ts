@@ -79,7 +79,11 @@ export async function restoreUser(
       ],
       'restore this user',
     );
-    await assertUnique(tx, { userName: row.userName, email: row.email });
+    await assertUnique(
+      tx,
+      { userName: row.userName, email: row.email },
+      { companyId: actor.companyId },
+    );
     await tx.insert(users).values({ ...row, id, companyId: actor.companyId });
     await setLinks(tx, actor.companyId, id, roleIds, permissionIds);
     await tx.delete(deletedUsers).where(eq(deletedUsers.id, id));

@@ -1,10 +1,12 @@
-import { and, eq, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { paginate, type ListQuery, type Paginated } from '@pa/contracts/list-query';
 import type { CreateUserBody, UpdateUserBody, User, USER_SORT_FIELDS } from '@pa/contracts/users';
 import { conflict, forbidden, invalidField, notFound } from '@pa/server-kit/errors';
 import type { PortalDb, PortalTx } from '../../db/client';
 import { deletedUsers, roles, userPermissions, userRoles, users } from '../../db/schema';
 import { hashPassword, passwordProblem } from '../accounts/passwords';
+import type { EmailChanged } from '../accounts/account';
+import { assertEmailUsable, storeEmailChange } from '../accounts/email-change';
 import { revokeAllSignIns } from '../accounts/sign-ins';
 import { changedFields, recordAudit, type AuditActor } from '../audit/record';
 import { countAll, escapeLike, orderFor, pageWindow } from '../lists/list-sql';
@@ -187,26 +189,34 @@ export async function getUser(db: PortalTx, companyId: string, id: string): Prom
   return toDto(row, links.roleIds.get(id) ?? [], links.permissionIds.get(id) ?? []);
 }
 
-/** 409 when the user name or email (unique across every company, case-insensitive) is taken. */
+/**
+ * 409 when the user name or email (unique across every company, case-insensitive) is taken, or the
+ * email is held for an undo (ADR 020). An email is named as taken only by an account of `companyId`
+ * (the caller's); another company's account and a held address answer EMAIL_CANNOT_BE_USED alike.
+ */
 export async function assertUnique(
   tx: PortalTx,
   fields: { userName?: string | undefined; email?: string | undefined },
-  exceptId?: string,
+  where: { companyId: string; exceptId?: string | undefined },
 ) {
-  const checks: SQL[] = [];
-  if (fields.userName)
-    checks.push(sql`lower(${users.userName}) = ${fields.userName.toLowerCase()}`);
-  if (fields.email) checks.push(sql`lower(${users.email}) = ${fields.email.toLowerCase()}`);
-  if (checks.length === 0) return;
-  const taken = await tx
-    .select({ userName: users.userName, email: users.email })
-    .from(users)
-    .where(and(or(...checks), exceptId ? ne(users.id, exceptId) : undefined));
-  for (const row of taken) {
-    if (fields.userName && row.userName.toLowerCase() === fields.userName.toLowerCase())
+  if (fields.userName) {
+    const [taken] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(
+        and(
+          sql`lower(${users.userName}) = ${fields.userName.toLowerCase()}`,
+          where.exceptId ? ne(users.id, where.exceptId) : undefined,
+        ),
+      );
+    if (taken)
       throw conflict(`The user name "${fields.userName}" is already taken; choose another one.`);
-    if (fields.email && row.email.toLowerCase() === fields.email.toLowerCase())
-      throw conflict(`The email ${fields.email} is already used by another account.`);
+  }
+  if (fields.email) {
+    await assertEmailUsable(tx, fields.email, {
+      exceptUserId: where.exceptId,
+      ownCompanyId: where.companyId,
+    });
   }
 }
 
@@ -273,7 +283,7 @@ export async function insertUser(
     'give these permissions',
   );
   const email = body.email.toLowerCase();
-  await assertUnique(tx, { userName: body.userName, email });
+  await assertUnique(tx, { userName: body.userName, email }, { companyId: actor.companyId });
   const [row] = await tx
     .insert(users)
     .values({
@@ -327,8 +337,10 @@ const sameSet = (a: readonly string[], b: readonly string[]) =>
 
 /**
  * Updates a user based on the version the caller saw (stale → 409). The caller cannot change their
- * own roles, permissions or status, cannot manage a user holding permissions they lack, and cannot
- * give roles or permissions they do not hold. Leaving the active state ends the user's sign-ins.
+ * own roles, permissions, status or email (their own email changes on the account route, with the
+ * password: ADR 020), cannot manage a user holding permissions they lack, and cannot give roles or
+ * permissions they do not hold. Leaving the active state ends the user's sign-ins; so does an email
+ * change, which also leaves an undo link for the old address (`emailChanged`, for the route to mail).
  */
 export async function updateUser(
   db: PortalDb,
@@ -336,14 +348,20 @@ export async function updateUser(
   id: string,
   body: UpdateUserBody,
   audit: AuditActor,
-): Promise<User> {
-  return (await updateUserWith(db, actor, id, () => body, audit)).user;
+  options: { undoTtlMs: number },
+): Promise<{ user: User; emailChanged: EmailChanged | null }> {
+  return updateUserWith(db, actor, id, () => body, audit, options);
 }
+
+/** The refusal of an administration route asked to change the caller's own email. */
+export const OWN_EMAIL_ON_ACCOUNT_ROUTE =
+  'You cannot change your own email here: change it on your account page (PATCH /api/accounts/me), which asks for your current password.';
 
 /**
  * `updateUser` with the edit computed from the user as it is under the lock (bulk changes add or
  * remove a role relative to the current ones). `edit` returning null means "nothing to change":
- * nothing is written and `changed` is false, after the same right-to-touch checks.
+ * nothing is written and `changed` is false, after the same right-to-touch checks. An edit that
+ * changes the email needs `options.undoTtlMs` (the undo window of ADR 007).
  */
 export async function updateUserWith(
   db: PortalDb,
@@ -351,7 +369,8 @@ export async function updateUserWith(
   id: string,
   edit: (before: User) => UpdateUserBody | null,
   audit: AuditActor,
-): Promise<{ user: User; changed: boolean }> {
+  options: { undoTtlMs?: number } = {},
+): Promise<{ user: User; changed: boolean; emailChanged: EmailChanged | null }> {
   return db.transaction(async (tx) => {
     await lockCompany(tx, actor.companyId);
     const row = await loadRow(tx, actor.companyId, id, true);
@@ -363,9 +382,13 @@ export async function updateUserWith(
     const permissionsChange =
       body.permissionIds && !sameSet(body.permissionIds, before.permissionIds);
     const statusChange = body.status !== undefined && body.status !== before.status;
+    const email = body.email?.toLowerCase();
+    const emailChange = email !== undefined && email !== before.email;
     if (id === actor.userId && (rolesChange || permissionsChange || statusChange)) {
       throw forbidden('You cannot change your own roles, permissions or status.');
     }
+    // One rule for every email change (ADR 020): one's own only with the password, on the account route.
+    if (id === actor.userId && emailChange) throw forbidden(OWN_EMAIL_ON_ACCOUNT_ROUTE);
     if (id !== actor.userId) {
       assertHolds(
         actor,
@@ -383,15 +406,14 @@ export async function updateUserWith(
         await codesOfPermissions(tx, actor.companyId, body.permissionIds),
         'give these permissions',
       );
-    if (edited === null) return { user: before, changed: false };
-    const email = body.email?.toLowerCase();
+    if (edited === null) return { user: before, changed: false, emailChanged: null };
     await assertUnique(
       tx,
       {
         userName: body.userName !== before.userName ? body.userName : undefined,
-        email: email !== before.email ? email : undefined,
+        email: emailChange ? email : undefined,
       },
-      id,
+      { companyId: actor.companyId, exceptId: id },
     );
     const fields = {
       ...(body.userName !== undefined && { userName: body.userName }),
@@ -412,6 +434,25 @@ export async function updateUserWith(
       rolesChange ? body.roleIds : undefined,
       permissionsChange ? body.permissionIds : undefined,
     );
+    let emailChanged: EmailChanged | null = null;
+    if (emailChange) {
+      if (options.undoTtlMs === undefined) throw new Error('an email change needs its undo window');
+      // The old address gets its undo link and is held; every sign-in of the user ends (ADR 020).
+      const stored = await storeEmailChange(tx, {
+        userId: id,
+        oldEmail: before.email,
+        newEmail: email,
+        undoTtlMs: options.undoTtlMs,
+      });
+      emailChanged = {
+        userName: before.userName,
+        oldEmail: before.email,
+        newEmail: email,
+        undoToken: stored.undoToken,
+        otherSignInsEnded: stored.signInsEnded,
+        by: 'administrator',
+      };
+    }
     if (statusChange && body.status !== 'active') {
       await revokeAllSignIns(tx, id, `user set ${body.status}`);
     }
@@ -419,14 +460,22 @@ export async function updateUserWith(
       await assertSomeoneManagesRoles(tx, actor.companyId);
     }
     const after = await getUser(tx, actor.companyId, id);
+    const diff = changedFields(snapshot(before), snapshot(after));
     await recordAudit(tx, {
       ...audit,
       action: 'user.update',
       entityType: 'user',
       entityId: id,
-      ...changedFields(snapshot(before), snapshot(after)),
+      ...diff,
+      ...(emailChanged && {
+        after: {
+          ...diff.after,
+          signInsEnded: emailChanged.otherSignInsEnded,
+          oldAddressNotified: true,
+        },
+      }),
     });
-    return { user: after, changed: true };
+    return { user: after, changed: true, emailChanged };
   });
 }
 

@@ -57,24 +57,37 @@ const RESET_MAIL_TEXT = {
     closing:
       'The link works once. When it has expired, ask for a new one on the sign-in page ("Forgot password").',
   },
+  'email change not undone': {
+    intro: [
+      'You asked to undo the change of your email address, but this address is now used by another',
+      'account, so it could not come back. To protect your account, every sign-in of it was ended and',
+      'its password no longer works. Open this link within 30 minutes to choose a new password, then',
+      'ask your administrator to give your account back its address:',
+    ],
+    closing:
+      'The link works once. When it has expired, ask your administrator to send you a new one.',
+  },
 } as const;
 
 /**
  * Creates a reset token for the active account with this email and mails the link (nothing when
  * there is none). `why` opens the mail: a request on the forgot-password page, an administrator's
- * request, or an undone email change whose account must choose a new password.
+ * request, or an undone email change whose account must choose a new password. `userId` names the
+ * account instead of `email` (an undo that could not bring its address back: the link then goes to
+ * `email`, the mailbox the undo link proved, not to the account's current address).
  */
 export async function mailResetLink(
   app: FastifyInstance,
   email: string,
   why: keyof typeof RESET_MAIL_TEXT,
+  userId?: string,
 ) {
-  const issued = await issueResetToken(app.db, email, RESET_TOKEN_TTL_MS);
+  const issued = await issueResetToken(app.db, email, RESET_TOKEN_TTL_MS, userId);
   if (!issued) return;
   const { user, token } = issued;
   const { intro, closing } = RESET_MAIL_TEXT[why];
   await app.mailer.send({
-    to: user.email,
+    to: userId ? email : user.email,
     subject: 'Reset your Power Analyzer password',
     text: [
       `Hello ${user.userName},`,
@@ -91,21 +104,27 @@ export async function mailResetLink(
 
 /**
  * Tells the OLD address that the account's email changed, with a single-use link to undo it (ADR 007):
- * the one thing a thief who changed it cannot hide from the owner.
+ * the one thing a thief who changed it cannot hide from the owner. The same for a change by an
+ * administrator of the company (ADR 020), which also ended every sign-in of the account.
  */
 export async function mailEmailChangeNotice(app: FastifyInstance, changed: EmailChanged) {
+  const byAdministrator = changed.by === 'administrator';
   await app.mailer.send({
     to: changed.oldEmail,
     subject: 'The email address of your Power Analyzer account was changed',
     text: [
       `Hello ${changed.userName},`,
       '',
-      `The email address of your Power Analyzer account was changed from ${changed.oldEmail} to ${changed.newEmail}.`,
+      byAdministrator
+        ? `An administrator of your company changed the email address of your Power Analyzer account from ${changed.oldEmail} to ${changed.newEmail}, and every sign-in of the account was ended.`
+        : `The email address of your Power Analyzer account was changed from ${changed.oldEmail} to ${changed.newEmail}.`,
       'Mail about the account, password reset links included, now goes to the new address.',
       '',
-      'If this was you, there is nothing to do.',
+      byAdministrator
+        ? 'If you expected this change, there is nothing to do.'
+        : 'If this was you, there is nothing to do.',
       '',
-      `If it was not you, open this link within ${inWords(app.config.EMAIL_CHANGE_UNDO_TTL)} to undo the change:`,
+      `If ${byAdministrator ? 'you did not expect it' : 'it was not you'}, open this link within ${inWords(app.config.EMAIL_CHANGE_UNDO_TTL)} to undo the change:`,
       '',
       webLink(app, '/auth/undo-email-change', changed.undoToken),
       '',

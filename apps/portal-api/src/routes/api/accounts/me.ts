@@ -7,7 +7,7 @@ import {
   undoEmailChangeSchema,
   updateMeSchema,
 } from '@pa/contracts/accounts';
-import { invalidField, notFound } from '@pa/server-kit/errors';
+import { conflict, invalidField, notFound } from '@pa/server-kit/errors';
 import {
   currentPasswordNeeded,
   emailOf,
@@ -48,7 +48,7 @@ export async function registerMeRoutes(base: FastifyInstance, { guard }: { guard
           200: ok(userDetailsSchema),
           400: errors[400],
           ...authErrors,
-          409: errors[400].describe('Email already used'),
+          409: errors[400].describe('This email address cannot be used'),
           429: errors[401].describe('Too many wrong passwords; see Retry-After'),
         },
       },
@@ -93,12 +93,14 @@ export async function registerMeRoutes(base: FastifyInstance, { guard }: { guard
         tags: ['accounts'],
         summary: 'Undo an email change with the link mailed to the old address',
         description:
-          'Public: the token proves the old mailbox. Restores the old email, ends every sign-in of the account, disables its password (whoever changed the email knew it) and mails a reset link to the restored address. Single use; a later change’s links die with it. 400 naming `token` when unknown, used or expired; 409 when another account took the old address meanwhile.',
+          'Public: the token proves the old mailbox. Restores the old email, ends every sign-in of the account, disables its password (whoever changed the email knew it) and mails a reset link to the restored address. Single use; a later change’s links die with it. 400 naming `token` when unknown, used or expired. The old address is held for the undo window, so no other account can take it; should one have it all the same (outside those rules), the answer is 409 and the account is secured anyway: sign-ins ended, password disabled, a reset link mailed to the old address.',
         body: undoEmailChangeSchema,
         response: {
           200: ok(undoEmailChangeAnswerSchema),
           400: errors[400],
-          409: errors[400].describe('The old address is now another account’s'),
+          409: errors[400].describe(
+            'The old address is another account’s: not restored, but the account was secured',
+          ),
         },
       },
     },
@@ -115,6 +117,17 @@ export async function registerMeRoutes(base: FastifyInstance, { guard }: { guard
       );
       // Spent by a concurrent undo between the check and the transaction.
       if (!undone) throw invalid();
+      if (!undone.restored) {
+        // The defensive path (ADR 020): the account is secured all the same; the reset link goes
+        // to the address the undo link proved, for this account.
+        app.runInBackground(
+          mailResetLink(app, undone.email, 'email change not undone', undone.userId),
+          'password reset mail after an email change that could not be undone',
+        );
+        throw conflict(
+          `The address ${undone.email} is now used by another account, so it could not come back. To protect your account, every sign-in of it was ended and its password disabled: a link to choose a new password is on its way to ${undone.email}. Ask your administrator to give your account back its address.`,
+        );
+      }
       app.runInBackground(
         mailResetLink(app, undone.email, 'email change undone'),
         'password reset mail after an undone email change',

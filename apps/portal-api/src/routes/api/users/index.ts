@@ -25,6 +25,7 @@ import {
 import { authOf } from '../../../plugins/app/auth';
 import { deletedUserSchema } from '@pa/contracts/users-bulk';
 import { crudErrors, idParams, ok } from '../admin-schemas';
+import { mailEmailChangeNotice } from '../accounts/account-mail';
 
 const listQuery = listQuerySchema(USER_SORT_FIELDS).extend({
   filters: userFiltersSchema.optional(),
@@ -111,22 +112,31 @@ export async function registerUserRoutes(base: FastifyInstance) {
         tags,
         security,
         summary: 'Edit a user; `version` is the one the edit was based on (stale → 409)',
+        description:
+          'Your own email is not changed here (403 FORBIDDEN naming `PATCH /api/accounts/me`, which asks for the current password). Changing another user’s email mails their old address a notice with a single-use undo link, holds that address for the undo window (EMAIL_CHANGE_UNDO_TTL) and ends every sign-in of the user. An address that cannot be used answers 409 without saying why, unless a user of your company has it.',
         params: idParams,
         body: updateUserSchema,
         response: { 200: ok(userSchema), ...crudErrors },
       },
     },
-    async (request) =>
-      envelope(
-        await updateUser(
-          app.db,
-          authOf(request),
-          request.params.id,
-          request.body,
-          auditFrom(request),
-        ),
-        'The user was updated.',
-      ),
+    async (request) => {
+      const { user, emailChanged } = await updateUser(
+        app.db,
+        authOf(request),
+        request.params.id,
+        request.body,
+        auditFrom(request),
+        { undoTtlMs: app.config.EMAIL_CHANGE_UNDO_TTL * 1000 },
+      );
+      if (emailChanged)
+        app.runInBackground(mailEmailChangeNotice(app, emailChanged), 'email change notice');
+      return envelope(
+        user,
+        emailChanged
+          ? `The user was updated. A notice with a link to undo the change went to ${emailChanged.oldEmail}; their sign-ins were ended.`
+          : 'The user was updated.',
+      );
+    },
   );
 
   app.delete(

@@ -18,7 +18,8 @@ import { mailInvitation } from './invitation-mail';
 
 /**
  * `/api/users/invitations`: an administrator invites someone by email instead of inventing their
- * password (ADR 012). Every call needs `users.create`: whoever may invite manages the invitations.
+ * password (ADR 012). Every call needs `users.create`; resending or revoking one also needs every
+ * permission its roles give, as inviting does (ADR 020).
  */
 export async function registerInvitationRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -29,7 +30,7 @@ export async function registerInvitationRoutes(base: FastifyInstance) {
   /** The mail goes out after the answer, like the reset mail; a failure is logged and recorded. */
   const mail = (issued: IssuedInvitation, companyName: string) =>
     app.runInBackground(
-      mailInvitation(app, issued.invitation, issued.token, companyName),
+      mailInvitation(app, issued.invitation, issued.token, companyName, issued.addressInUse),
       'invitation mail',
     );
 
@@ -57,7 +58,7 @@ export async function registerInvitationRoutes(base: FastifyInstance) {
         security,
         summary: 'Invite someone by email (only with roles whose permissions you hold)',
         description:
-          'Mails a single-use link to /auth/accept-invitation that works INVITATION_TTL seconds. 409 when an account or an open invitation of your company uses the email.',
+          'Mails a single-use link to /auth/accept-invitation that works INVITATION_TTL seconds. 409 when a user or an open invitation of your company uses the email. An address with an account elsewhere is invited like any other (201, pending): its mail tells the recipient they already have an account, and carries no link (ADR 020).',
         body: createInvitationSchema,
         response: { 201: ok(invitationSchema), ...crudErrors },
       },
@@ -117,7 +118,8 @@ export async function registerInvitationRoutes(base: FastifyInstance) {
       schema: {
         tags,
         security,
-        summary: 'Revoke an open invitation; its link then says it was withdrawn',
+        summary:
+          'Revoke an open invitation; its link then says it was withdrawn (403 unless you hold every permission its roles give, as for resending)',
         params: idParams,
         response: { 200: ok(invitationSchema), ...crudErrors },
       },
