@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { LogOut, Pencil, Trash2 } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, type UseFormRegisterReturn } from 'react-hook-form';
 import { useSelector } from 'react-redux';
 import { Link } from 'react-router';
 import { type z } from 'zod';
@@ -342,7 +342,11 @@ function UserFormCard({ record }: { record?: User }) {
               {text('userFirstName', 'First name')}
               {text('userLastName', 'Last name')}
               {text('userName', 'User name')}
-              {text('email', 'Email', 'email')}
+              {self ? (
+                <OwnEmail register={form.register('email')} />
+              ) : (
+                text('email', 'Email', 'email')
+              )}
               {text('phone', 'Phone', 'tel')}
               <Field
                 id="user-status"
@@ -468,6 +472,30 @@ function UserFormCard({ record }: { record?: User }) {
         onCancel={editor.cancelStale}
       />
     </Card>
+  );
+}
+
+/**
+ * The caller's own email on their user record: shown, not edited. It changes only on the account
+ * page, which asks for the current password (docs/decisions/020); the server refuses it here.
+ */
+function OwnEmail({ register }: { register: UseFormRegisterReturn<'email'> }) {
+  return (
+    <div className="grid content-start gap-1">
+      <Field
+        id="user-email"
+        label="Email"
+        hint="Your own email changes on your account page, which asks for your current password."
+      >
+        {(aria) => <Input {...aria} type="email" readOnly {...register} />}
+      </Field>
+      <Link
+        to="/app/account/edit"
+        className="text-xs text-primary underline-offset-4 hover:underline"
+      >
+        Change your email on your account page
+      </Link>
+    </div>
   );
 }
 
