@@ -59,10 +59,19 @@ const money = (v: number) =>
   v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const count = (n: number) => n.toLocaleString('en-US');
 function percent(share: number) {
+  if (share <= 0) return '0 %';
   if (share >= 1) return '100 %';
   const p = share * 100;
-  return `${p >= 99.9 || p < 0.1 ? p.toFixed(2) : p.toFixed(1)} %`;
+  const text = p >= 99.9 || p < 0.1 ? p.toFixed(2) : p.toFixed(1);
+  if (Number(text) === 0) return '< 0.01 %';
+  if (Number(text) === 100) return '> 99.99 %';
+  return `${text} %`;
 }
+/** The counts behind a share, and "1 in N draws" under 1 % (the page's `countsOf`). */
+const countsOf = (part: number, whole: number) =>
+  `${count(part)} of ${count(whole)}${part > 0 && part / whole < 0.01 ? `, 1 in ${count(Math.round(whole / part))} draws` : ''}`;
+const shareOf = (part: number, whole: number) =>
+  `${percent(part / whole)} (${countsOf(part, whole)})`;
 
 async function analyse(page: Page, file: string) {
   await page.goto('/app/power7/parameters');
@@ -145,14 +154,14 @@ test('the report of a finished session: exact figures, A4 print without the shel
     `Your budget of ${money(BUDGET)} covers ${percent(atBudget.share)} of draws (${count(atBudget.covered)} of ${count(insight.draws)}).`,
   );
   await expect(page.getByTestId('power7-coverage-headline')).toContainText(
-    `Chance a draw pays more than ${money(BUDGET)}: ${percent(atBudget.exceedProbability)}. Expected excess over it, averaged over all draws: ${money(atBudget.expectedExcess)}.`,
+    `Chance a draw pays more than ${money(BUDGET)}: ${shareOf(atBudget.exceeding, insight.draws)}. Expected excess over it, averaged over all draws: ${money(atBudget.expectedExcess)}; when it is exceeded, by ${money(atBudget.meanOvershoot!)} on average.`,
   );
   const rows = page.getByTestId('power7-percentiles').getByRole('row');
   for (const [i, q] of ([50, 90, 95, 99, '99.9'] as const).entries()) {
     await expect(rows.nth(i + 1)).toContainText(money(insight.quantiles[q]));
   }
   await expect(page.getByTestId('power7-jackpot-share')).toHaveText(
-    `${percent(insight.jackpotShare)} (${count(insight.jackpotDraws)})`,
+    shareOf(insight.jackpotDraws, insight.draws),
   );
   await expect(page.getByTestId('power7-worst-draw')).toContainText(
     `pays ${money(insight.worst.totalPayout)}`,

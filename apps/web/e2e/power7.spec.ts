@@ -185,7 +185,7 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
     page.getByTestId('power7-histogram').locator('.recharts-bar-rectangle').first(),
   ).toBeVisible();
   await page.getByLabel('Budget to try').fill('0');
-  await expect(page.getByTestId('power7-coverage')).toContainText('covers 0.00 % of draws');
+  await expect(page.getByTestId('power7-coverage')).toContainText('covers 0 % of draws');
   await page.getByLabel('Budget to try').fill('100000000');
   await expect(page.getByTestId('power7-coverage')).toContainText('covers 100 % of draws');
 
@@ -483,10 +483,19 @@ const money = (v: number) =>
   v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 /** The page's percent rule: one decimal, two near 0 and 100 %. */
 function percent(share: number) {
+  if (share <= 0) return '0 %';
   if (share >= 1) return '100 %';
   const p = share * 100;
-  return `${p >= 99.9 || p < 0.1 ? p.toFixed(2) : p.toFixed(1)} %`;
+  const text = p >= 99.9 || p < 0.1 ? p.toFixed(2) : p.toFixed(1);
+  if (Number(text) === 0) return '< 0.01 %';
+  if (Number(text) === 100) return '> 99.99 %';
+  return `${text} %`;
 }
+/** The counts behind a share, and "1 in N draws" under 1 % (the page's `countsOf`). */
+const countsOf = (part: number, whole: number) =>
+  `${count(part)} of ${count(whole)}${part > 0 && part / whole < 0.01 ? `, 1 in ${count(Math.round(whole / part))} draws` : ''}`;
+const shareOf = (part: number, whole: number) =>
+  `${percent(part / whole)} (${countsOf(part, whole)})`;
 
 /** Uploads the hot file; `carriedPool`: the pool the form must say it carried over from the last session. */
 async function uploadHot(page: Page, file: string, budget: number, carriedPool?: number) {
@@ -528,6 +537,9 @@ test('budget insight on a heavy-tailed file: exact coverage, percentiles, try a 
   const covered = (budget: number) => hot.totals.filter((t) => t <= budget).length;
   const excess = (budget: number) =>
     Math.round((hot.totals.reduce((s, t) => s + Math.max(0, t - budget), 0) / n) * 100) / 100;
+  /** Mean of total − budget over the draws above it, to the cent. */
+  const overshoot = (budget: number) =>
+    Math.round((excess(budget) * n * 100) / (n - covered(budget))) / 100;
   const budget = hot.sorted[Math.floor(n * 0.85)]!;
   await signIn(page);
   await uploadHot(page, hot.file, budget);
@@ -537,7 +549,7 @@ test('budget insight on a heavy-tailed file: exact coverage, percentiles, try a 
     `Your budget of ${money(budget)} covers ${percent(covered(budget) / n)} of draws (${count(covered(budget))} of ${count(n)}).`,
   );
   await expect(page.getByTestId('power7-coverage-headline')).toContainText(
-    `Chance a draw pays more than ${money(budget)}: ${percent((n - covered(budget)) / n)}. Expected excess over it, averaged over all draws: ${money(excess(budget))}.`,
+    `Chance a draw pays more than ${money(budget)}: ${shareOf(n - covered(budget), n)}. Expected excess over it, averaged over all draws: ${money(excess(budget))}; when it is exceeded, by ${money(overshoot(budget))} on average.`,
   );
   await expect(insight).toContainText('Every draw is equally likely');
   // q %: the smallest total with at least q % of draws at or below it
@@ -546,7 +558,7 @@ test('budget insight on a heavy-tailed file: exact coverage, percentiles, try a 
     await expect(rows.nth(i + 1)).toContainText(money(hot.sorted[Math.ceil((q / 100) * n) - 1]!));
   }
   await expect(page.getByTestId('power7-jackpot-share')).toHaveText(
-    `${percent(hot.jackpots / n)} (${count(hot.jackpots)})`,
+    shareOf(hot.jackpots, n),
   );
   const worst = page.getByTestId('power7-worst-draw');
   await expect(worst).toContainText(`pays ${money(hot.sorted[n - 1]!)}`);
@@ -567,7 +579,7 @@ test('budget insight on a heavy-tailed file: exact coverage, percentiles, try a 
   const median = hot.sorted[Math.floor(n / 2)]!;
   await page.getByLabel('Budget to try').fill(String(median));
   await expect(page.getByTestId('power7-coverage')).toHaveText(
-    `A budget of ${money(median)} covers ${percent(covered(median) / n)} of draws (${count(covered(median))} of ${count(n)}). Chance a draw pays more than ${money(median)}: ${percent((n - covered(median)) / n)}. Expected excess over it, averaged over all draws: ${money(excess(median))}.`,
+    `A budget of ${money(median)} covers ${percent(covered(median) / n)} of draws (${count(covered(median))} of ${count(n)}). Chance a draw pays more than ${money(median)}: ${shareOf(n - covered(median), n)}. Expected excess over it, averaged over all draws: ${money(excess(median))}; when it is exceeded, by ${money(overshoot(median))} on average.`,
   );
   const [lo, hi] = [hot.sorted[100]!, hot.sorted[600]!];
   const within = hot.totals.filter((t) => t >= lo && t <= hi).length;

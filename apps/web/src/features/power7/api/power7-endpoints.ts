@@ -1,5 +1,7 @@
 import type { Paginated } from '@pa/contracts/list-query';
 import type {
+  ExposureAnswer,
+  ExposureBody,
   FilterAnswerView,
   FilterBody,
   InsightAnswer,
@@ -38,6 +40,15 @@ export const power7Endpoints = power7Api.injectEndpoints({
     insight: build.query<InsightAnswer, InsightBody>({
       query: (body) => ({ url: '/insight/', method: 'POST', body }),
     }),
+    // Where the tail comes from: combinations or customers ranked by their payouts in the draws over
+    // the line. A read (cached per question), like the insight.
+    exposure: build.query<ExposureAnswer, ExposureBody & { session: string }>({
+      query: ({ session, ...body }) => ({
+        url: `/power7/sessions/${encodeURIComponent(session)}/exposure/`,
+        method: 'POST',
+        body,
+      }),
+    }),
     /** The service's limits the browser checks before an upload (`uploadMaxBytes`). */
     power7ServiceStatus: build.query<{ uploadMaxBytes?: number }, void>({
       query: () => ({ url: '/status/' }),
@@ -60,6 +71,7 @@ export const {
   useProcessingStatusQuery,
   useFilterDrawsQuery,
   useInsightQuery,
+  useExposureQuery,
   usePower7ServiceStatusQuery,
   useWinnersQuery,
   useClearAllSessionsMutation,

@@ -17,6 +17,7 @@ import { LoadError, httpStatusOf } from './common';
 import { BudgetCurveChart, PayoutHistogram } from './insight-charts';
 import { CoverageHeadline, KeyFigures, PercentileTable, WorstDraw } from './insight-summary';
 import { TryBudget } from './try-budget';
+import { RiskExceedance } from '../risk/components/risk-section';
 
 /**
  * What the budget means over every possible draw, exactly (`POST /api/insight/`): the share it
@@ -100,12 +101,16 @@ function InsightBody({
         <WorstDraw session={session} answer={answer} canOpen={canDownload} currency={currency} />
       </div>
       <PayoutHistogram bins={bins} band={band} draws={answer.draws} currency={currency} />
-      <BudgetCurveChart
-        points={points}
-        band={band}
-        currency={currency}
-        summary={`Half of all draws pay at most ${formatMoney(answer.quantiles[50], currency)}, 99 % at most ${formatMoney(answer.quantiles[99], currency)}; your budget of ${formatMoney(band.max, currency)} covers ${coverage ? formatPercent(coverage.share) : '—'}${band.min !== null ? ' within its range' : ''}.`}
-      />
+      {/* the share covered and the chance of paying more, side by side: the second keeps the tail in view */}
+      <div className="grid grid-cols-1 gap-8 lg:grid-cols-2">
+        <BudgetCurveChart
+          points={points}
+          band={band}
+          currency={currency}
+          summary={`Half of all draws pay at most ${formatMoney(answer.quantiles[50], currency)}, 99 % at most ${formatMoney(answer.quantiles[99], currency)}; your budget of ${formatMoney(band.max, currency)} covers ${coverage ? formatPercent(coverage.share) : '—'}${band.min !== null ? ' within its range' : ''}.`}
+        />
+        <RiskExceedance session={session} band={band} currency={currency} />
+      </div>
       <TryBudget session={session} band={band} currency={currency} />
       <p className="text-muted-foreground text-xs">
         Method: every draw of 7 numbers from the pool is matched against every ticket; a draw’s

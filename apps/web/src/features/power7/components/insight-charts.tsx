@@ -43,7 +43,7 @@ const PRINT_SIZE = { width: 640, height: 256 } as const;
  * The chart's box: on screen it follows its container; in print it is drawn at a fixed size (a
  * container measured on screen would be the wrong width on paper) and scaled by its viewBox.
  */
-function ChartBox({ print, children }: { print: boolean; children: React.ReactElement }) {
+export function ChartBox({ print, children }: { print: boolean; children: React.ReactElement }) {
   if (print) {
     return (
       <div className="w-full overflow-hidden [&_.recharts-wrapper]:h-auto! [&_.recharts-wrapper]:max-w-full! [&_svg]:h-auto [&_svg]:max-w-full">
@@ -60,8 +60,8 @@ function ChartBox({ print, children }: { print: boolean; children: React.ReactEl
   );
 }
 
-const AXIS_PROPS = { className: 'text-xs', stroke: 'currentColor' } as const;
-const axisTitle = (value: string, axis: 'x' | 'y') =>
+export const AXIS_PROPS = { className: 'text-xs', stroke: 'currentColor' } as const;
+export const axisTitle = (value: string, axis: 'x' | 'y') =>
   axis === 'x'
     ? { value, position: 'insideBottom' as const, offset: -4, className: 'fill-muted-foreground' }
     : {

@@ -8,7 +8,7 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
-import { formatCount, formatMoney, formatPercent } from '../lib/format';
+import { countsOf, formatCount, formatMoney, formatPercent, formatShareOf } from '../lib/format';
 import {
   nothingQualifiesReason,
   QUANTILE_LABELS,
@@ -17,9 +17,12 @@ import {
 } from '../lib/insight';
 import { NumberBalls } from './common';
 
-/** "84.4 % of draws (5,674,106 of 6,724,520)". */
+/**
+ * "84.4 % of draws (5,674,106 of 6,724,520)"; under 1 % also how rare: "0.05 % of draws (3 of
+ * 6,724,520, 1 in 2,241,507 draws)"; never 0.00 % or 100.00 % for what is not none or all.
+ */
 export const shareOfDraws = (part: number, draws: number) =>
-  `${formatPercent(draws ? part / draws : 0)} of draws (${formatCount(part)} of ${formatCount(draws)})`;
+  `${formatPercent(draws ? part / draws : 0)} of draws (${countsOf(part, draws)})`;
 
 /** The answer to "what does my budget cover?", exact, with the risk above it. */
 export function CoverageHeadline({
@@ -51,22 +54,51 @@ export function CoverageHeadline({
           ? `Your budget of ${money(band.max)} covers ${shareOfDraws(coverage.draws, answer.draws)}.`
           : `${shareOfDraws(coverage.draws, answer.draws)} pay between ${money(band.min)} and ${money(band.max)}, your budget range.`}
       </p>
+      {band.min !== null && coverage.below !== undefined && coverage.above !== undefined ? (
+        <p className="text-sm" data-testid="power7-range-sides">
+          {rangeSidesText(coverage.below, coverage.above, answer.draws, band.min, band.max, money)}
+        </p>
+      ) : null}
       <p className="text-muted-foreground text-sm">
-        {excessText(coverage.exceedProbability, coverage.expectedExcess, band.max, money)}
+        {excessText(coverage, answer.draws, money, band.max)}
       </p>
     </div>
   );
 }
 
-/** "A draw pays more than 2,000.00 with a chance of 15.6 %; on average over all draws, 123.45 above it." */
-export function excessText(
-  exceedProbability: number,
-  expectedExcess: number,
-  ceiling: number,
+/** A range's two sides: "91.4 % of draws (…) pay less than its minimum 1,000.00; 1.8 % (…) more than its maximum 5,000.00." */
+export function rangeSidesText(
+  below: number,
+  above: number,
+  draws: number,
+  min: number,
+  max: number,
   money: (v: number) => string,
 ) {
-  if (exceedProbability === 0) return `No draw pays more than ${money(ceiling)}.`;
-  return `Chance a draw pays more than ${money(ceiling)}: ${formatPercent(exceedProbability)}. Expected excess over it, averaged over all draws: ${money(expectedExcess)}.`;
+  return `Outside it: ${shareOfDraws(below, draws)} pay less than its minimum of ${money(min)}; ${formatShareOf(above, draws)} pay more than its maximum of ${money(max)}.`;
+}
+
+/**
+ * "Chance a draw pays more than 2,000.00: 15.6 % (1,049 of 6,724,520). Expected excess over it,
+ * averaged over all draws: 123.45; when it is exceeded, by 790.12 on average."
+ */
+export function excessText(
+  ceiling: {
+    exceeding: number;
+    expectedExcess: number;
+    meanOvershoot: number | null;
+    budget?: number;
+  },
+  draws: number,
+  money: (v: number) => string,
+  amount = ceiling.budget ?? 0,
+) {
+  if (ceiling.exceeding === 0) return `No draw pays more than ${money(amount)}.`;
+  const overshoot =
+    ceiling.meanOvershoot !== null
+      ? `; when it is exceeded, by ${money(ceiling.meanOvershoot)} on average`
+      : '';
+  return `Chance a draw pays more than ${money(amount)}: ${formatShareOf(ceiling.exceeding, draws)}. Expected excess over it, averaged over all draws: ${money(ceiling.expectedExcess)}${overshoot}.`;
 }
 
 /** Smallest, mean and largest total, and how often the jackpot is hit. */
@@ -78,7 +110,7 @@ export function KeyFigures({ answer, currency }: { answer: InsightAnswer; curren
       <Figure label="Largest total" value={formatMoney(answer.max, currency)} />
       <Figure
         label="Draws with a 7-match winner"
-        value={`${formatPercent(answer.jackpotShare)} (${formatCount(answer.jackpotDraws)})`}
+        value={formatShareOf(answer.jackpotDraws, answer.draws)}
         testId="power7-jackpot-share"
       />
     </dl>

@@ -15,6 +15,8 @@ import { formatBytes, formatCount } from '../lib/format';
 import { timeLeftText } from '../lib/time-left';
 import { budgetText } from './power7-home';
 import { BudgetInsight } from './budget-insight';
+import { budgetBandOf } from '../lib/insight';
+import { RiskSection } from '../risk/components/risk-section';
 import { DrawsExplorer } from './draws-explorer';
 import { RejectedWarning, ScenarioActions } from './scenario-actions';
 import { reportLink } from './session-report';
@@ -168,6 +170,11 @@ function ProcessOf({ session }: { session: string }) {
           <BudgetInsight
             session={session}
             params={status.params}
+            {...(status.params.currency ? { currency: status.params.currency } : {})}
+          />
+          <RiskSection
+            session={session}
+            band={budgetBandOf(status.params)}
             {...(status.params.currency ? { currency: status.params.currency } : {})}
           />
           <DrawsExplorer session={session} params={status.params} />

@@ -6,7 +6,7 @@ import { useInsightQuery } from '../api/power7-endpoints';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { formatMoney } from '../lib/format';
 import { parseTypedAmount, type BudgetBand } from '../lib/insight';
-import { excessText, shareOfDraws } from './insight-summary';
+import { excessText, rangeSidesText, shareOfDraws } from './insight-summary';
 
 type Kind = 'fixed' | 'range';
 
@@ -72,8 +72,8 @@ export function TryBudget({
     const ceiling = answer.budgets[0];
     const range = answer.ranges[0];
     readOut = range
-      ? `${shareOfDraws(range.within, answer.draws)} pay between ${money(range.min)} and ${money(range.max)}. ${excessText(ceiling.exceedProbability, ceiling.expectedExcess, ceiling.budget, money)}`
-      : `A budget of ${money(ceiling.budget)} covers ${shareOfDraws(ceiling.covered, answer.draws)}. ${excessText(ceiling.exceedProbability, ceiling.expectedExcess, ceiling.budget, money)}`;
+      ? `${shareOfDraws(range.within, answer.draws)} pay between ${money(range.min)} and ${money(range.max)}. ${rangeSidesText(range.below, range.above, answer.draws, range.min, range.max, money)} ${excessText(ceiling, answer.draws, money)}`
+      : `A budget of ${money(ceiling.budget)} covers ${shareOfDraws(ceiling.covered, answer.draws)}. ${excessText(ceiling, answer.draws, money)}`;
   }
 
   return (

@@ -1,4 +1,6 @@
-export { formatCount } from '@/lib/format';
+import { formatCount } from '@/lib/format';
+
+export { formatCount };
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
@@ -55,8 +57,42 @@ export function formatAge(iso: string, now = Date.now()): string {
   return `${Math.floor(seconds / 86400)} d ago`;
 }
 
+/**
+ * A share as a percentage that never reads as all or nothing when it is not: exactly 0 is "0 %",
+ * exactly all is "100 %"; otherwise one decimal, two near 0 and 100 %, and "< 0.01 %" / "> 99.99 %"
+ * where two decimals would round to 0.00 or 100.00 (1 draw in 6,724,520 is not "never").
+ */
 export function formatPercent(share: number): string {
+  if (share <= 0) return '0 %';
   if (share >= 1) return '100 %';
   const pct = share * 100;
-  return `${pct >= 99.9 || pct < 0.1 ? pct.toFixed(2) : pct.toFixed(1)} %`;
+  const text = pct >= 99.9 || pct < 0.1 ? pct.toFixed(2) : pct.toFixed(1);
+  if (Number(text) === 0) return '< 0.01 %';
+  if (Number(text) === 100) return '> 99.99 %';
+  return `${text} %`;
 }
+
+/** Shares under this read with "1 in N" beside them: a percentage that small is hard to picture. */
+export const RARE_SHARE = 0.01;
+
+/** "1 in 333": how rare `part` of `whole` is (N rounded to a whole number, at least 1). */
+export const oneIn = (part: number, whole: number) =>
+  `1 in ${formatCount(Math.max(1, Math.round(whole / part)))}`;
+
+/**
+ * The counts behind a share: "5,674,106 of 6,724,520"; a share under 1 % (not 0) adds how rare it
+ * is: "20,173 of 6,724,520, 1 in 333 draws".
+ */
+export function countsOf(part: number, whole: number, noun = 'draws'): string {
+  const counts = `${formatCount(part)} of ${formatCount(whole)}`;
+  return part > 0 && whole > 0 && part / whole < RARE_SHARE
+    ? `${counts}, ${oneIn(part, whole)} ${noun}`
+    : counts;
+}
+
+/**
+ * The one way a part of all draws is shown: the percentage with its counts, "84.4 % (5,674,106 of
+ * 6,724,520)", "< 0.01 % (1 of 6,724,520, 1 in 6,724,520 draws)", "> 99.99 % (6,724,519 of 6,724,520)".
+ */
+export const formatShareOf = (part: number, whole: number, noun = 'draws') =>
+  `${formatPercent(whole > 0 ? part / whole : 0)} (${countsOf(part, whole, noun)})`;

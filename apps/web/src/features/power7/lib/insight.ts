@@ -104,6 +104,12 @@ export interface Coverage {
   share: number;
   exceedProbability: number;
   expectedExcess: number;
+  /** Draws paying more than the budget (its maximum), and their mean overshoot (null when none). */
+  exceeding: number;
+  meanOvershoot: number | null;
+  /** A range's draws paying less than its minimum, and more than its maximum. */
+  below?: number;
+  above?: number;
 }
 
 export function coverageOf(answer: InsightAnswer, band: BudgetBand): Coverage | null {
@@ -112,12 +118,22 @@ export function coverageOf(answer: InsightAnswer, band: BudgetBand): Coverage | 
   const excess = {
     exceedProbability: ceiling.exceedProbability,
     expectedExcess: ceiling.expectedExcess,
+    exceeding: ceiling.exceeding,
+    meanOvershoot: ceiling.meanOvershoot,
   };
   if (band.min === null) return { draws: ceiling.covered, share: ceiling.share, ...excess };
   const range = answer.ranges.find(
     (r) => toCents(r.min) === toCents(band.min!) && toCents(r.max) === toCents(band.max),
   );
-  return range ? { draws: range.within, share: range.share, ...excess } : null;
+  return range
+    ? {
+        draws: range.within,
+        share: range.share,
+        ...excess,
+        below: range.below,
+        above: range.above,
+      }
+    : null;
 }
 
 /** Why nothing qualifies, in words a person can act on, or null when some draws do. */
@@ -155,4 +171,6 @@ export const QUANTILE_LABELS: { key: keyof InsightAnswer['quantiles']; label: st
   { key: 95, label: '95 %' },
   { key: 99, label: '99 %' },
   { key: '99.9', label: '99.9 %' },
+  { key: '99.99', label: '99.99 %' },
+  { key: '99.999', label: '99.999 %' },
 ];

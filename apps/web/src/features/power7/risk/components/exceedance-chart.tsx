@@ -1,0 +1,229 @@
+import {
+  CartesianGrid,
+  Line,
+  LineChart,
+  ReferenceDot,
+  ReferenceLine,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import type { InsightAnswer } from '@pa/contracts/power7';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
+import { ChartFigure, TOOLTIP_PROPS } from '../../components/chart-figure';
+import { AXIS_PROPS, ChartBox, axisTitle } from '../../components/insight-charts';
+import {
+  countsOf,
+  formatCount,
+  formatMoney,
+  formatMoneyShort,
+  formatShareOf,
+} from '../../lib/format';
+import { amountAt, logPosition, type BudgetBand } from '../../lib/insight';
+import {
+  chanceTickLabel,
+  chanceTicks,
+  exceedanceCurve,
+  worstDrawPoint,
+  type ExceedancePoint,
+} from '../lib/exceedance';
+
+/** About six amounts on the log axis, evenly spaced from the smallest to the largest total. */
+function amountTicks(min: number, max: number, count = 6): number[] {
+  const [lo, hi] = [logPosition(min), logPosition(max)];
+  return Array.from({ length: count }, (_, i) => lo + ((hi - lo) * i) / (count - 1));
+}
+
+/** The exact chance that a draw pays more than `amount`, in words, from the budgets asked. */
+function chanceAbove(answer: InsightAnswer, amount: number, money: (v: number) => string) {
+  const at = answer.budgets.find((b) => Math.abs(b.budget - amount) < 0.005);
+  return at ? `more than ${money(amount)}: ${formatShareOf(at.exceeding, answer.draws)}` : null;
+}
+
+/**
+ * The exceedance curve: the chance that a draw pays more than an amount, both on log scales, down to
+ * a single draw (1 in the number of draws), the worst draw marked and the session's budget drawn. A
+ * linear axis shows a plateau near 100 % and hides the tail; this one gives every power of ten of
+ * rarity the same height.
+ */
+export function ExceedanceChart({
+  answer,
+  band,
+  currency,
+}: {
+  answer: InsightAnswer;
+  band: BudgetBand;
+  currency?: string;
+}) {
+  const money = (v: number) => formatMoney(v, currency);
+  const points = exceedanceCurve(answer);
+  const worst = worstDrawPoint(answer);
+  const ticks = chanceTicks(answer.draws);
+  const data = points.map((p) => ({ ...p, x: logPosition(p.amount), y: Math.log10(p.chance) }));
+  const quantileWords = (['99', '99.9', '99.99'] as const)
+    .map((q) => chanceAbove(answer, answer.quantiles[q], money))
+    .filter((text, i, all) => text !== null && all.indexOf(text) === i);
+  const unit = currency ? `, ${currency}` : '';
+  if (answer.max === answer.min) {
+    return (
+      <p className="text-sm" data-testid="power7-exceedance">
+        Every draw pays the same, {money(answer.max)}: no draw pays more than another.
+      </p>
+    );
+  }
+  return (
+    <ChartFigure
+      testId="power7-exceedance"
+      title="Exceedance curve: chance a draw pays more than an amount"
+      summary={
+        <>
+          Both axes on a log scale, down to a single draw in {formatCount(answer.draws)}.
+          {quantileWords.length ? ` Chance a draw pays ${quantileWords.join('; ')}.` : ''}
+          {worst
+            ? ` The worst draw pays ${money(worst.amount)} (${countsOf(worst.exceeding, answer.draws)}).`
+            : ''}
+        </>
+      }
+      chart={
+        <div className="grid gap-2">
+          <ChartBox print={false}>
+            <LineChart
+              data={data}
+              margin={{ top: 16, right: 16, bottom: 16, left: 8 }}
+              title="Exceedance curve"
+            >
+              <CartesianGrid strokeDasharray="3 3" className="stroke-border" />
+              <XAxis
+                dataKey="x"
+                type="number"
+                domain={[logPosition(answer.min), logPosition(answer.max)]}
+                ticks={amountTicks(answer.min, answer.max)}
+                tickFormatter={(x: number) => formatMoneyShort(amountAt(x), currency)}
+                label={axisTitle(`Total payout${unit} (log scale)`, 'x')}
+                {...AXIS_PROPS}
+              />
+              <YAxis
+                dataKey="y"
+                type="number"
+                domain={[ticks.at(-1) ?? -1, 0]}
+                ticks={ticks}
+                tickFormatter={chanceTickLabel}
+                width={72}
+                label={axisTitle('Chance of paying more', 'y')}
+                {...AXIS_PROPS}
+              />
+              <ReferenceLine
+                x={logPosition(band.max)}
+                stroke="var(--destructive)"
+                strokeDasharray="4 4"
+                ifOverflow="hidden"
+              />
+              <Tooltip
+                {...TOOLTIP_PROPS}
+                labelFormatter={(_, payload) => {
+                  const point = payload?.[0]?.payload as ExceedancePoint | undefined;
+                  return point ? `More than ${money(point.amount)}` : '';
+                }}
+                formatter={(_value, _name, item) => {
+                  const point = item.payload as ExceedancePoint;
+                  return [formatShareOf(point.exceeding, answer.draws), 'Draws'];
+                }}
+              />
+              <Line
+                type="stepAfter"
+                dataKey="y"
+                stroke="var(--primary)"
+                strokeWidth={2}
+                dot={false}
+                isAnimationActive={false}
+              />
+              {worst ? (
+                <ReferenceDot
+                  x={logPosition(worst.amount)}
+                  y={Math.log10(worst.chance)}
+                  r={5}
+                  fill="var(--destructive)"
+                  stroke="var(--background)"
+                  ifOverflow="extendDomain"
+                />
+              ) : null}
+            </LineChart>
+          </ChartBox>
+          <ul className="text-muted-foreground grid gap-1 text-xs">
+            <li className="flex items-center gap-2">
+              <span
+                aria-hidden="true"
+                className="border-destructive inline-block w-6 border-t-2 border-dashed"
+              />
+              Your budget, {money(band.max)}
+            </li>
+            {worst ? (
+              <li className="flex items-center gap-2">
+                <span
+                  aria-hidden="true"
+                  className="bg-destructive inline-block size-2.5 rounded-full"
+                />
+                Worst draw, {money(worst.amount)}
+              </li>
+            ) : null}
+          </ul>
+        </div>
+      }
+      table={
+        <ExceedanceTable points={points} worst={worst} draws={answer.draws} currency={currency} />
+      }
+    />
+  );
+}
+
+function ExceedanceTable({
+  points,
+  worst,
+  draws,
+  currency,
+}: {
+  points: ExceedancePoint[];
+  worst: ExceedancePoint | null;
+  draws: number;
+  currency?: string;
+}) {
+  return (
+    <Table scrollLabel="Exceedance curve, as a table" aria-label="Exceedance curve">
+      <TableHeader>
+        <TableRow>
+          <TableHead className="text-right">Amount</TableHead>
+          <TableHead className="text-right">Draws paying more</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {points.map((p) => (
+          <TableRow key={p.amount}>
+            <TableCell className="text-right tabular-nums">
+              {formatMoney(p.amount, currency)}
+            </TableCell>
+            <TableCell className="text-right tabular-nums">
+              {formatShareOf(p.exceeding, draws)}
+            </TableCell>
+          </TableRow>
+        ))}
+        {worst ? (
+          <TableRow>
+            <TableCell className="text-right tabular-nums">
+              Worst draw, {formatMoney(worst.amount, currency)}
+            </TableCell>
+            <TableCell className="text-right tabular-nums">
+              None; {countsOf(worst.exceeding, draws)} pay this amount
+            </TableCell>
+          </TableRow>
+        ) : null}
+      </TableBody>
+    </Table>
+  );
+}

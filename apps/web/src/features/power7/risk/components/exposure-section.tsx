@@ -1,0 +1,187 @@
+import { skipToken } from '@reduxjs/toolkit/query';
+import { Download } from 'lucide-react';
+import { useId, useState } from 'react';
+import type { ExposureBy } from '@pa/contracts/power7';
+import { Button } from '@/components/ui/button';
+import { FormField } from '@/components/ui/form-field';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { errorMessage } from '@/lib/api/api-error';
+import { useExposureQuery } from '../../api/power7-endpoints';
+import { LoadError, httpStatusOf } from '../../components/common';
+import { useDownload } from '../../hooks/use-download';
+import { usePower7Access } from '../../hooks/use-power7-access';
+import { shareOfDraws } from '../../components/insight-summary';
+import { formatCount, formatMoney } from '../../lib/format';
+import { parseTypedAmount, type BudgetBand } from '../../lib/insight';
+import { ExposureRows } from './exposure-rows';
+
+const BY_LABEL: Record<ExposureBy, string> = {
+  combination: 'By combination',
+  customer: 'By customer',
+};
+
+/** The CSV of the whole ranking (not only the rows shown), as the service writes it. */
+export const exposureCsvPath = (session: string, over: number, by: ExposureBy) =>
+  `/api/power7/sessions/${encodeURIComponent(session)}/exposure.csv?${new URLSearchParams({ over: String(over), by }).toString()}`;
+
+/**
+ * Where the tail comes from: the draws paying more than a line (the session's budget, or a range's
+ * maximum, unless typed otherwise), and the combinations or customers whose payouts make them up,
+ * largest first, with a CSV of the full ranking.
+ */
+export function ExposureSection({
+  session,
+  band,
+  draws,
+  currency,
+}: {
+  session: string;
+  band: BudgetBand;
+  /** All draws of the session, for the share of draws over the line. */
+  draws: number;
+  currency?: string;
+}) {
+  const id = useId();
+  const { canDownload } = usePower7Access();
+  const { download, progress } = useDownload();
+  const [by, setBy] = useState<ExposureBy>('combination');
+  const [overText, setOverText] = useState(String(band.max));
+  const typed = parseTypedAmount(overText, 'The line');
+  const settled = parseTypedAmount(useDebouncedValue(overText), 'The line');
+  const over = 'value' in settled ? settled.value : null;
+  const query = useExposureQuery(over !== null ? { session, over, by } : skipToken);
+  const money = (v: number) => formatMoney(v, currency);
+
+  return (
+    <section className="grid gap-3" aria-labelledby={`${id}-title`} data-testid="power7-exposure">
+      <h3 id={`${id}-title`} className="text-sm font-medium">
+        Where the tail comes from
+      </h3>
+      <p className="text-muted-foreground text-sm">
+        The draws paying more than the line, and what each combination or customer is paid in them.
+      </p>
+      <div className="flex flex-wrap items-end gap-x-6 gap-y-3">
+        <fieldset className="flex flex-wrap gap-4 pb-2 text-sm">
+          <legend className="sr-only">Rank the exposure</legend>
+          {(['combination', 'customer'] as const).map((k) => (
+            <label key={k} className="flex items-center gap-2">
+              <input
+                type="radio"
+                name={`${id}-by`}
+                className="accent-primary size-4"
+                checked={by === k}
+                onChange={() => setBy(k)}
+              />
+              {BY_LABEL[k]}
+            </label>
+          ))}
+        </fieldset>
+        <FormField
+          id={`${id}-over`}
+          label={`Over the line${currency ? ` (${currency})` : ''}`}
+          inputMode="decimal"
+          className="w-44"
+          value={overText}
+          error={'error' in typed ? typed.error : undefined}
+          onChange={(event) => setOverText(event.target.value)}
+        />
+        {canDownload ? (
+          <Button
+            variant="outline"
+            disabled={over === null || progress !== null || 'error' in typed}
+            onClick={() =>
+              over !== null &&
+              void download(
+                exposureCsvPath(session, over, by),
+                `power7-${session}-exposure-${by}.csv`,
+              )
+            }
+          >
+            <Download className="size-4" aria-hidden="true" /> Download CSV
+          </Button>
+        ) : null}
+      </div>
+      <ExposureBody
+        session={session}
+        query={query}
+        asked={over !== null && 'value' in typed}
+        draws={draws}
+        money={money}
+        currency={currency}
+      />
+    </section>
+  );
+}
+
+function ExposureBody({
+  session,
+  query,
+  asked,
+  draws,
+  money,
+  currency,
+}: {
+  session: string;
+  query: ReturnType<typeof useExposureQuery>;
+  asked: boolean;
+  draws: number;
+  money: (v: number) => string;
+  currency?: string;
+}) {
+  const status = httpStatusOf(query.error);
+  if (!asked) return <p className="text-muted-foreground text-sm">Correct the line to rank.</p>;
+  if (status === 404) {
+    return (
+      <p role="status" className="text-sm" data-testid="power7-exposure-unavailable">
+        The exposure ranking is not available from this Power 7 service yet; the figures above do
+        not need it.
+      </p>
+    );
+  }
+  if (status === 409) {
+    return (
+      <p role="status" className="text-sm" data-testid="power7-exposure-refused">
+        {errorMessage(query.error)}
+      </p>
+    );
+  }
+  if (query.error) {
+    return (
+      <LoadError
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        title="The exposure ranking could not be loaded"
+      />
+    );
+  }
+  const answer = query.currentData;
+  if (!answer) return <Skeleton className="h-48" aria-label="Loading the exposure ranking" />;
+  if (answer.draws === 0) {
+    return (
+      <p role="status" className="text-sm" data-testid="power7-exposure-empty">
+        No draw pays more than {money(answer.over)}: there is no tail to rank. Lower the line to see
+        where the largest draws come from.
+      </p>
+    );
+  }
+  const what = answer.by === 'combination' ? 'combinations' : 'customers';
+  return (
+    <div className="grid gap-2">
+      <p className="text-sm" data-testid="power7-exposure-summary">
+        {shareOfDraws(answer.draws, draws)} pay more than {money(answer.over)},{' '}
+        {money(answer.tailTotal)} in all. {formatCount(answer.ranked)} {what} are paid in them
+        {answer.items.length < answer.ranked
+          ? `; the ${formatCount(answer.items.length)} largest are shown, the CSV holds all.`
+          : '.'}
+      </p>
+      {answer.by === 'combination' ? (
+        <p className="text-muted-foreground text-xs">
+          Each combination links to its own draw in the list below, where its tickets win the
+          7-match payout.
+        </p>
+      ) : null}
+      <ExposureRows session={session} answer={answer} currency={currency} />
+    </div>
+  );
+}
