@@ -557,9 +557,7 @@ test('budget insight on a heavy-tailed file: exact coverage, percentiles, try a 
   for (const [i, q] of [50, 90, 95, 99, 99.9].entries()) {
     await expect(rows.nth(i + 1)).toContainText(money(hot.sorted[Math.ceil((q / 100) * n) - 1]!));
   }
-  await expect(page.getByTestId('power7-jackpot-share')).toHaveText(
-    shareOf(hot.jackpots, n),
-  );
+  await expect(page.getByTestId('power7-jackpot-share')).toHaveText(shareOf(hot.jackpots, n));
   const worst = page.getByTestId('power7-worst-draw');
   await expect(worst).toContainText(`pays ${money(hot.sorted[n - 1]!)}`);
   // each chart is one tab stop with a title (arrows move its tooltip), its ticks are not
