@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { csvCell, csvRow, numberListCell } from '@pa/contracts/csv';
-import { CsvTokenizer, recordFields } from '../core/csv';
+import { CsvTokenizer, fieldText, recordFields } from '../core/csv';
 import { EngineError } from '../core/errors';
 import { type MatchType, MATCH_TYPES, PICK } from '../core/model';
 
@@ -137,6 +137,44 @@ export class RowReader {
     private readonly offsets: Float64Array,
     private readonly lengths: Uint32Array,
   ) {}
+
+  /**
+   * Yields chosen fields (`columns`, by index) of every ticket's row, in ticket order: one sequential
+   * pass over the file, records matched to the tickets by their offsets (rejected rows in between are
+   * skipped). For the whole file, where `rows` would read window by window.
+   */
+  async *everyRow(columns: number[]): AsyncGenerator<(string | null)[]> {
+    const fh = await open(this.path, 'r');
+    try {
+      let t = 0;
+      let ready: (string | null)[][] = [];
+      const tok = new CsvTokenizer({
+        delimiter: this.delimiter,
+        maxRecordBytes: 1 << 21,
+        onRecord: (rec) => {
+          if (t >= this.offsets.length || rec.offset !== this.offsets[t]) return;
+          ready.push(columns.map((c) => (c >= 0 && c < rec.fieldCount ? fieldText(rec, c) : null)));
+          t++;
+        },
+      });
+      const buf = Buffer.alloc(1 << 20);
+      for (;;) {
+        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+        if (bytesRead === 0) break;
+        // the tokenizer keeps what it needs of a chunk: each read gets a buffer of its own
+        tok.push(Buffer.from(buf.subarray(0, bytesRead)));
+        yield* ready;
+        ready = [];
+      }
+      tok.end();
+      yield* ready;
+      if (t !== this.offsets.length) {
+        throw new EngineError('FILE_UNREADABLE', 'The stored customer rows are damaged.');
+      }
+    } finally {
+      await fh.close();
+    }
+  }
 
   /** Yields the fields of rows `indexes` (ticket indexes, ascending) in that order. */
   async *rows(indexes: ArrayLike<number>): AsyncGenerator<string[]> {

@@ -109,17 +109,14 @@ function checkQuery(query: ExposureQuery): ExposureQuery {
 /** Every ticket's customer id and name read back from the stored rows, in ticket order. */
 export function customerColumns(
   rows: RowReader,
-  count: number,
   header: string[],
   ingest: Pick<IngestSummary, 'idColumn' | 'nameColumn'>,
 ): AsyncIterable<{ id: string; name: string | null }> | null {
   if (ingest.idColumn === null) return null;
   const idAt = header.indexOf(ingest.idColumn);
   const nameAt = ingest.nameColumn === null ? -1 : header.indexOf(ingest.nameColumn);
-  const all = new Uint32Array(count).map((_, i) => i);
   return (async function* () {
-    for await (const fields of rows.rows(all)) {
-      yield { id: (fields[idAt] ?? '').trim(), name: nameAt < 0 ? null : (fields[nameAt] ?? null) };
-    }
+    for await (const [id, name] of rows.everyRow([idAt, nameAt]))
+      yield { id: (id ?? '').trim(), name: name ?? null };
   })();
 }

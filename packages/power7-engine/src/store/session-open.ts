@@ -193,7 +193,7 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
     payouts: analysis.payouts,
     budget: analysis.budget,
     loadCounts: (take) => readCountTables(fileIn(sessionDir, 'counts'), ingest.pool, count, take),
-    customers: () => customerColumns(rows, count, header, ingest),
+    customers: () => customerColumns(rows, header, ingest),
   });
   let distribution: ReturnType<typeof openDistribution> | null = null;
   let closed = false;
