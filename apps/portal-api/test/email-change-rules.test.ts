@@ -251,6 +251,27 @@ describe.each(DATABASES)('email change rules on %s', (database) => {
       expect(await emailOf(owner.id)).toBe(held);
     });
 
+    it('a restored user cannot bring back an address held since their delete', async () => {
+      // Another company's user is deleted; a Demo user takes their free address, then moves away.
+      const gone = await t.createUser({ companyId: other.companyId });
+      const deleted = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/users/${gone.id}`,
+        headers: otherAdmin,
+      });
+      expect(deleted.statusCode).toBe(200);
+      const mover = await t.createUser();
+      const moverAuth = await t.authHeader(mover.id);
+      expect((await changeOwn(moverAuth, gone.email, mover.password)).statusCode).toBe(200);
+      expect((await changeOwn(moverAuth, fresh('away'), mover.password)).statusCode).toBe(200);
+      const restored = await t.app.inject({
+        method: 'POST',
+        url: `/api/users/${gone.id}/restore`,
+        headers: otherAdmin,
+      });
+      expect(refusal(restored)).toEqual({ status: 409, code: 'CONFLICT', message: CANNOT });
+    });
+
     it('refuses an invitation’s acceptance for a held address, and frees the address when the undo expires', async () => {
       const email = fresh('invitee');
       const invited = await t.app.inject({
