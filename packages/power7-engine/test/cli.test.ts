@@ -109,7 +109,15 @@ describe('power7 command line', () => {
         { combo: '1-3-4-5-6-7-8', winners: { 3: 0, 4: 0, 5: 0, 6: 5, 7: 1 }, totalPayout: 150 },
       ],
       // the 8 totals: 60 ×4, 150 ×2, 240 ×2; the 6 tickets are 4 distinct draws
-      quantiles: { '50': 60, '90': 240, '95': 240, '99': 240, '99.9': 240 },
+      quantiles: {
+        '50': 60,
+        '90': 240,
+        '95': 240,
+        '99': 240,
+        '99.9': 240,
+        '99.99': 240,
+        '99.999': 240,
+      },
       jackpotDraws: 4,
     });
   }, 60_000);
@@ -148,6 +156,24 @@ describe('power7 command line', () => {
     [
       ['analyze', '--file', fixture, '--payouts', '3=1,4=2,5=3,6=4,7=5', '--budget', 'lots'],
       /--budget needs a number/,
+    ],
+    [
+      ['analyze', '--file', fixture, '--payouts', '3=1,4=2,5=3,6=4,7=5', '--budget', '-5'],
+      /--budget must be 0 or more, got -5/,
+    ],
+    [
+      [
+        'analyze',
+        '--file',
+        fixture,
+        '--payouts',
+        '3=1,4=2,5=3,6=4,7=5',
+        '--budget-min',
+        '-1.5',
+        '--budget-max',
+        '5',
+      ],
+      /--budget-min must be 0 or more, got -1.5/,
     ],
     [
       ['analyze', '--file', fixture, '--payouts', '3=1,4=2,5=3,6=4,7=-5', '--budget', '5'],

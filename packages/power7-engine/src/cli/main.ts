@@ -44,7 +44,30 @@ function parseNumber(v: string | undefined, flag: string): number {
   if (v === undefined || v.trim() === '' || !Number.isFinite(Number(v))) {
     throw new UsageError(`${flag} needs a number, got "${v ?? ''}".`);
   }
-  return Number(v);
+  const n = Number(v);
+  // payouts name their match type in the engine's own message
+  if (n < 0 && !flag.startsWith('--payouts')) {
+    throw new UsageError(`${flag} must be 0 or more, got ${v}.`);
+  }
+  return n;
+}
+
+/**
+ * `--budget -5` as `--budget=-5`: node's parseArgs takes a value that starts with `-` for another
+ * option and answers "argument is ambiguous"; a negative number after a flag that takes a value is
+ * that flag's value, which the flag's own check then refuses in words.
+ */
+function joinNegativeValues(argv: string[], valueFlags: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (valueFlags.includes(arg) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 /** `3=10,4=100,5=1000,6=10000,7=1000000` → payouts (all five match types required). */
@@ -86,7 +109,13 @@ function progressBar(enabled: boolean) {
 
 async function analyzeCommand(argv: string[]): Promise<void> {
   const { values } = parseArgs({
-    args: argv,
+    args: joinNegativeValues(argv, [
+      '--budget',
+      '--budget-min',
+      '--budget-max',
+      '--pool',
+      '--workers',
+    ]),
     strict: true,
     options: {
       file: { type: 'string' },
@@ -191,7 +220,7 @@ async function analyzeCommand(argv: string[]): Promise<void> {
 
 async function winnersCommand(argv: string[]): Promise<void> {
   const { values } = parseArgs({
-    args: argv,
+    args: joinNegativeValues(argv, ['--pool']),
     strict: true,
     options: {
       file: { type: 'string' },
