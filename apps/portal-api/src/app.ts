@@ -18,12 +18,13 @@ import type { PortalConfig } from './config';
 import { openDatabase, type OpenDatabase } from './db/client';
 import { uniqueConflict } from './db/unique-conflicts';
 import { AuthCache } from './modules/auth/auth-cache';
-import { loadSigningKeys } from './modules/auth/keys';
+import { loadSecretsKey, loadSigningKeys } from './modules/auth/keys';
 import { authPlugin } from './plugins/app/auth';
 import { backgroundWorkPlugin } from './plugins/app/background-work';
 import { dbPlugin } from './plugins/app/db';
 import { mailerPlugin } from './plugins/app/mailer';
 import { signInMetrics } from './plugins/app/metrics';
+import { secretsPlugin } from './plugins/app/secrets';
 import { seedPlugin } from './plugins/app/seed';
 import { redisPlugin } from './plugins/external/redis';
 import { registerWebApp } from './plugins/external/web-app';
@@ -74,12 +75,14 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   // 10 s plugin start limit (as in Power 7's app.ts).
   const keysLoading = loadSigningKeys(config.DATA_DIR);
   keysLoading.catch(() => {}); // awaited below; a failed open must not leave it unhandled
+  const secretsKey = loadSecretsKey(config.DATA_DIR);
   const database = options.database ?? (await (options.openingDatabase ?? openDatabase(config)));
   // State and services first (`app.db`, `app.limiterStore`, `app.runInBackground`, `app.mailer`),
   // then the demo data, before any route.
   await app.register(dbPlugin, { config, database, owned: !options.database });
   await app.register(redisPlugin, { url: config.REDIS_URL });
   const keys = await keysLoading;
+  await app.register(secretsPlugin, { key: secretsKey });
   await app.register(backgroundWorkPlugin);
   await app.register(mailerPlugin);
   await app.register(seedPlugin);

@@ -1,9 +1,19 @@
 import { ConfigError } from '@pa/server-kit/config';
+import {
+  keepNewFilesPrivate,
+  repairDataFolders,
+  reportModeRepair,
+} from '@pa/server-kit/private-files';
 import { loadPortalConfig, rememberPublicUrl } from './config';
 import { DataFolderHeldError, openDatabase } from './db/client';
+import { SecretsKeyError } from './modules/auth/keys';
 
 async function main() {
   const config = loadPortalConfig();
+  // Before anything is written: what this process makes in DATA_DIR is its OS user's only, and what
+  // an older version left open to other users is repaired (said in the log once the app has one).
+  keepNewFilesPrivate();
+  const repaired = repairDataFolders([config.DATA_DIR]);
   // The database opens first: most of its opening waits on file reads and a background wasm compile,
   // time in which Fastify, the routes and their dependencies load (the dynamic imports below stay
   // lazy in the bundle: scripts/build-services.mjs splits them into their own chunk).
@@ -14,6 +24,10 @@ async function main() {
     import('./modules/companies/seed'),
   ]);
   const app = await buildPortalApp(config, { openingDatabase });
+  // PGlite gives a new cluster's files 0666 and its relation cache files 0644 whatever the umask:
+  // they are taken in hand once it is open (not counted: it happens on every start).
+  repairDataFolders([config.DATA_DIR]);
+  reportModeRepair(repaired, app.log);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       void app.close().then(() => process.exit(0));
@@ -78,7 +92,11 @@ function signInBlock(lines: string[]) {
 
 main().catch((error: unknown) => {
   console.error(
-    error instanceof ConfigError || error instanceof DataFolderHeldError ? error.message : error,
+    error instanceof ConfigError ||
+      error instanceof DataFolderHeldError ||
+      error instanceof SecretsKeyError
+      ? error.message
+      : error,
   );
   process.exit(1);
 });

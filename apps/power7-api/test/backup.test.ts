@@ -1,10 +1,25 @@
 // `npm run admin -- backup` of a running product, `restore` into a fresh DATA_DIR: the restored
-// product signs the admin in and serves the finished Power 7 session.
-import { existsSync } from 'node:fs';
+// product signs the admin in and serves the finished Power 7 session. The session's files, the
+// archive and what is restored are the service user's only (issue 39).
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, customerCsv, DEFAULT_FIELDS, multipart, tempDir } from './helper';
 import { runAdmin, startProduct } from './product-process';
+
+/** Files under `root` not 0600 and folders not 0700 (sockets and links left out). */
+function openEntries(root: string): string[] {
+  const open: string[] = [];
+  const visit = (entry: string) => {
+    const stat = lstatSync(entry, { throwIfNoEntry: false });
+    if (!stat || !(stat.isFile() || stat.isDirectory())) return;
+    if ((stat.mode & 0o777) !== (stat.isFile() ? 0o600 : 0o700))
+      open.push(`${entry} ${(stat.mode & 0o777).toString(8)}`);
+    if (stat.isDirectory()) for (const name of readdirSync(entry)) visit(join(entry, name));
+  };
+  visit(root);
+  return open;
+}
 
 describe('backup and restore of the embedded default', () => {
   let dir = '';
@@ -45,11 +60,16 @@ describe('backup and restore of the embedded default', () => {
         status = ((await res.json()) as { data: { status: string } }).data.status;
       }
       expect(status).toBe('done');
+      // the customer list and its results (names, phones) are the service user's only
+      expect(readdirSync(join(original, 'power7', session)).length).toBeGreaterThan(0);
+      expect(openEntries(join(original, 'power7'))).toEqual([]);
+      expect(openEntries(join(original, 'power7-db'))).toEqual([]);
 
       // while both services run
       const saved = await runAdmin(original, ['backup', '--out', archive]);
       expect(saved.output).toContain(`Backup written to ${archive}`);
       expect(saved.code).toBe(0);
+      expect(statSync(archive).mode & 0o777).toBe(0o600);
       // Ctrl+C stops both services, cleanly
       expect(await product.stop()).toBe(0);
       await expect(fetch(`${product.power7}/api/live/`)).rejects.toThrow();
@@ -61,7 +81,10 @@ describe('backup and restore of the embedded default', () => {
 
     const back = await runAdmin(restored, ['restore', '--in', archive]);
     expect(back.code, back.output).toBe(0);
-    expect(back.output).toContain('portal-db, power7-db, keys, power7');
+    // the keys are kept apart (ADR 018): a restore without them signs in with a new key
+    expect(back.output).toContain('portal-db, power7-db, power7 from');
+    expect(back.output).toContain('The archive holds no keys');
+    expect(openEntries(restored)).toEqual([]);
     // never over existing data
     const twice = await runAdmin(restored, ['restore', '--in', archive]);
     expect(twice.code).toBe(1);

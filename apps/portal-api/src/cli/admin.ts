@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { callAdminChannel } from '@pa/server-kit/admin-channel';
 import { ConfigError } from '@pa/server-kit/config';
+import { keepNewFilesPrivate, repairDataFolders } from '@pa/server-kit/private-files';
 import { loadPortalConfig, publicUrlForCommand } from '../config';
 import { DataFolderHeldError, folderHolder, openDatabase } from '../db/client';
 import { hashPassword, passwordProblem } from '../modules/accounts/passwords';
@@ -11,12 +13,12 @@ import {
   type CreatedCompany,
   type NewCompany,
 } from '../modules/companies/create-company';
-import { backup, restore } from './backup';
+import { backup, layout, restore } from './backup';
 
 const USAGE = `Usage:
   npm run admin -- create-company --name "Acme" --admin-email a@acme.test --admin-password '…' [--admin-username name] [--admin-first-name …] [--admin-last-name …]
 
-  npm run admin -- backup --out FILE
+  npm run admin -- backup --out FILE [--include-keys]
   npm run admin -- restore --in FILE
 
 create-company: creates a company with its system permissions, its Administrator role and its first
@@ -24,8 +26,10 @@ administrator. Idempotent: a company of the same name is left as it is. Uses DAT
 otherwise the PGlite folder in DATA_DIR; while the portal runs there, it asks the running portal
 (through its admin socket in DATA_DIR/run).
 
-backup: one archive of the embedded default (both PGlite databases, the keys, the Power 7 sessions),
-consistent while the services run. restore: unpacks one into an empty DATA_DIR, services stopped.
+backup: one archive (mode 0600) of the embedded default (both PGlite databases, the Power 7
+sessions), consistent while the services run. DATA_DIR/keys (the signing key, the key that seals
+second-step secrets) is left out, to be kept apart; --include-keys puts it in. restore: unpacks one
+into an empty DATA_DIR, services stopped; put the kept keys/ back before starting.
 With DATABASE_URL (PostgreSQL) use pg_dump and copy the storage instead: docs/operations.md.`;
 
 class UsageError extends Error {}
@@ -100,13 +104,17 @@ async function createCompanyWhereItRuns(
     return await createCompany(database.db, input);
   } finally {
     await database.close();
+    // PGlite writes some files with its own modes (0644) whatever the umask
+    if (!config.DATABASE_URL) repairDataFolders([config.DATA_DIR]);
   }
 }
 
-/** `backup --out FILE` / `restore --in FILE`: the embedded default only (cli/backup.ts). */
+/** `backup --out FILE [--include-keys]` / `restore --in FILE`: the embedded default only (cli/backup.ts). */
 async function backupCommand(command: 'backup' | 'restore', args: string[]) {
   const option = command === 'backup' ? 'out' : 'in';
-  const { values } = parseArgs({ args, options: { [option]: { type: 'string' } }, strict: true });
+  const options: Record<string, { type: 'string' | 'boolean' }> = { [option]: { type: 'string' } };
+  if (command === 'backup') options['include-keys'] = { type: 'boolean' };
+  const { values } = parseArgs({ args, options, strict: true });
   const file = values[option];
   if (typeof file !== 'string' || !file) throw new UsageError(`--${option} FILE is required.`);
   const config = loadPortalConfig();
@@ -117,17 +125,36 @@ async function backupCommand(command: 'backup' | 'restore', args: string[]) {
   const target = path.resolve(file);
   const manifest =
     command === 'backup'
-      ? await backup(config.DATA_DIR, target, process.env)
+      ? await backup(config.DATA_DIR, target, process.env, {
+          includeKeys: values['include-keys'] === true,
+        })
       : await restore(config.DATA_DIR, target, process.env);
+  // a database dumped from its folder was opened here: PGlite rewrote files with its own modes
+  repairDataFolders([config.DATA_DIR]);
   const parts = [...manifest.databases, ...manifest.files].join(', ');
+  const withKeys = manifest.files.includes('keys');
+  if (command === 'backup') {
+    console.log(`Backup written to ${target} (${parts}).`);
+    if (!withKeys)
+      console.log(
+        `It holds no keys: keep a copy of ${layout(config.DATA_DIR, process.env).keys} apart from it (docs/operations.md).`,
+      );
+    return;
+  }
   console.log(
-    command === 'backup'
-      ? `Backup written to ${target} (${parts}).`
-      : `Restored ${parts} from ${target} (taken ${manifest.createdAt}) into ${config.DATA_DIR}.`,
+    `Restored ${parts} from ${target} (taken ${manifest.createdAt}) into ${config.DATA_DIR}.`,
   );
+  const keys = layout(config.DATA_DIR, process.env).keys;
+  if (!withKeys && !fs.existsSync(path.join(keys, 'portal-signing-key.json')))
+    console.log(
+      `The archive holds no keys: copy the kept keys/ to ${keys} before starting. Without it the portal makes new keys: ` +
+        'every sign-in ends, and authenticator apps must be set up again (passkeys and passwords keep working).',
+    );
 }
 
 async function main(argv: string[]) {
+  // What the command writes (an archive, a restored folder, a database it opens) is its OS user's only.
+  keepNewFilesPrivate();
   const [command, ...rest] = argv;
   if (command === 'create-company') return createCompanyCommand(rest);
   if (command === 'backup' || command === 'restore') return backupCommand(command, rest);

@@ -359,7 +359,7 @@ export const totpFactors = pgTable('totp_factors', {
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   companyId: companyRef(),
-  /** Base32 secret: TOTP needs it in the clear to compute codes (as Keycloak stores it). */
+  /** The base32 secret sealed under `keys/secrets.key` (`v1:<key id>:…`, ADR 018; modules/mfa/secret-box.ts). */
   secret: text('secret').notNull(),
   confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
   lastStep: integer('last_step').notNull().default(0),

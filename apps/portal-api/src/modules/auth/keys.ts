@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -60,4 +61,44 @@ export async function loadSigningKeys(dataDir: string): Promise<SigningKeys> {
     publicKey: (await importJWK(publicEntry, 'EdDSA')) as CryptoKey,
     jwks,
   };
+}
+
+const SECRETS_FILE = 'secrets.key';
+
+/** Thrown when the secrets key can be neither read nor made; the start stops with this message. */
+export class SecretsKeyError extends Error {
+  override name = 'SecretsKeyError';
+}
+
+/**
+ * The 32-byte key that seals second-step secrets in the database (ADR 018), from
+ * `${DATA_DIR}/keys/secrets.key` (base64, mode 0600), made on first start like the signing key. It is
+ * kept beside the signing key and out of the database, so a copy of the database or of a backup
+ * without `keys/` does not reveal the secrets.
+ */
+export function loadSecretsKey(dataDir: string): Buffer {
+  const dir = path.join(dataDir, 'keys');
+  const file = path.join(dir, SECRETS_FILE);
+  const read = () => {
+    const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
+    if (key.length !== 32)
+      throw new SecretsKeyError(
+        `${file} must hold 32 bytes in base64 (e.g. \`openssl rand -base64 32\`); it holds ${key.length}.`,
+      );
+    return key;
+  };
+  if (fs.existsSync(file)) return read();
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // 'wx': when two processes race on a first start, the loser reads the winner's key.
+    fs.writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return read();
+    throw new SecretsKeyError(
+      `${file} is missing and cannot be made (${code ?? String(error)}). Portal processes that share keys/ need one key: ` +
+        'copy secrets.key from the key set they share, or make it with `openssl rand -base64 32` (docs/operations.md).',
+    );
+  }
+  return read();
 }

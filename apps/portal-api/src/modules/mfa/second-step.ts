@@ -2,12 +2,17 @@ import { count, eq } from 'drizzle-orm';
 import type { SecondStepMethod } from '@pa/contracts/mfa';
 import type { PortalTx } from '../../db/client';
 import { passkeys, recoveryCodes, totpFactors } from '../../db/schema';
+import type { SecretBox } from './secret-box';
 import { hasTotp } from './totp';
 
 /** The second steps this account can use after its password (none = a password is enough). */
-export async function secondStepMethods(db: PortalTx, userId: string): Promise<SecondStepMethod[]> {
+export async function secondStepMethods(
+  db: PortalTx,
+  box: SecretBox,
+  userId: string,
+): Promise<SecondStepMethod[]> {
   const [withTotp, [keys]] = await Promise.all([
-    hasTotp(db, userId),
+    hasTotp(db, box, userId),
     db.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, userId)),
   ]);
   const methods: SecondStepMethod[] = [];

@@ -1,7 +1,8 @@
-import { and, eq, isNotNull, lt } from 'drizzle-orm';
+import { and, count, eq, isNotNull, like, lt, not, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import type { PortalDb } from '../../db/client';
 import { totpFactors } from '../../db/schema';
+import { SecretBox } from './secret-box';
 
 /** RFC 6238 as authenticator apps expect it by default: SHA-1, 6 digits, 30-second steps. */
 const PERIOD = 30;
@@ -18,7 +19,7 @@ const totpOf = (secret: string, label = '') =>
   });
 
 /** A new random 160-bit secret, base32 (RFC 4226 recommends 160 bits for HMAC-SHA-1). */
-export const newTotpSecret = () => new Secret({ size: 20 }).base32;
+const newTotpSecret = () => new Secret({ size: 20 }).base32;
 
 /** The `otpauth://` URL an authenticator app reads from the QR code. */
 export const otpauthUrl = (secret: string, account: string) => totpOf(secret, account).toString();
@@ -31,12 +32,33 @@ export function stepOfCode(secret: string, code: string, now = Date.now()): numb
 }
 
 /**
+ * Starts setting up an authenticator app: a new secret, stored sealed (ADR 018) and not yet
+ * confirmed (it replaces one being set up, or one that no longer opens). Returns the secret in the
+ * clear, to be shown this once.
+ */
+export async function setUpTotp(
+  db: PortalDb,
+  box: SecretBox,
+  user: { id: string; companyId: string },
+): Promise<string> {
+  const secret = newTotpSecret();
+  const pending = { secret: box.seal(secret, user.id), confirmedAt: null, lastStep: 0 };
+  await db
+    .insert(totpFactors)
+    .values({ userId: user.id, companyId: user.companyId, ...pending })
+    .onConflictDoUpdate({ target: totpFactors.userId, set: pending });
+  return secret;
+}
+
+/**
  * Checks a code against the account's secret and, when right, makes its step the last one used, in
  * one conditional update: a code (or an older one) is accepted once, even by two requests at once.
- * `confirmed` says which secret counts: the confirmed one, or the one being set up.
+ * `confirmed` says which secret counts: the confirmed one, or the one being set up. A secret that
+ * does not open with this key (a restore without `keys/`) accepts no code.
  */
 export async function acceptTotpCode(
   db: PortalDb,
+  box: SecretBox,
   userId: string,
   code: string,
   confirmed: boolean,
@@ -46,7 +68,9 @@ export async function acceptTotpCode(
     .from(totpFactors)
     .where(eq(totpFactors.userId, userId));
   if (!factor || Boolean(factor.confirmedAt) !== confirmed) return false;
-  const step = stepOfCode(factor.secret, code.trim());
+  const secret = box.open(factor.secret, userId);
+  if (secret === null) return false;
+  const step = stepOfCode(secret, code.trim());
   if (step === null) return false;
   const used = await db
     .update(totpFactors)
@@ -56,11 +80,54 @@ export async function acceptTotpCode(
   return used.length === 1;
 }
 
-/** Whether the account has a confirmed authenticator app. */
-export async function hasTotp(db: PortalDb, userId: string): Promise<boolean> {
+/** The stored secrets `box` can open: sealed under its key, or legacy plaintext (`v…` is neither). */
+const readableBy = (box: SecretBox) =>
+  sql`(${totpFactors.secret} like ${`${box.prefix}%`} or ${totpFactors.secret} not like 'v%')`;
+
+/**
+ * Whether the account has a confirmed authenticator app whose secret this portal can read: one sealed
+ * under another key counts as no app (the account sets one up again).
+ */
+export async function hasTotp(db: PortalDb, box: SecretBox, userId: string): Promise<boolean> {
   const rows = await db
     .select({ userId: totpFactors.userId })
     .from(totpFactors)
-    .where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt)));
+    .where(
+      and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt), readableBy(box)),
+    );
   return rows.length > 0;
+}
+
+/**
+ * At start: seals every secret still stored in the clear (versions before ADR 018), each in a
+ * conditional update (two processes starting at once seal it once), then rewrites the table so the
+ * old plaintext rows leave its file. Counts the secrets sealed under another key, which no code
+ * opens: those accounts are treated as having no app until they set one up again.
+ */
+export async function sealTotpSecrets(
+  db: PortalDb,
+  box: SecretBox,
+): Promise<{ sealed: number; unreadable: number }> {
+  const legacy = await db
+    .select({ userId: totpFactors.userId, secret: totpFactors.secret })
+    .from(totpFactors)
+    .where(not(like(totpFactors.secret, 'v%')));
+  let sealed = 0;
+  for (const row of legacy) {
+    if (!SecretBox.isLegacy(row.secret)) continue;
+    const done = await db
+      .update(totpFactors)
+      .set({ secret: box.seal(row.secret, row.userId) })
+      .where(and(eq(totpFactors.userId, row.userId), eq(totpFactors.secret, row.secret)))
+      .returning({ userId: totpFactors.userId });
+    sealed += done.length;
+  }
+  // The updates leave the plaintext in dead row versions until a vacuum; VACUUM FULL writes a new
+  // file without them (a small table, once: only when something was sealed).
+  if (sealed > 0) await db.execute(sql`vacuum full totp_factors`);
+  const [other] = await db
+    .select({ n: count() })
+    .from(totpFactors)
+    .where(not(readableBy(box)));
+  return { sealed, unreadable: other?.n ?? 0 };
 }

@@ -129,7 +129,10 @@ export class SecondStepSignIn {
   ): Promise<{ method: AuthMethod; passed: boolean }> {
     const db = this.app.db;
     if (code !== undefined)
-      return { method: 'otp', passed: await acceptTotpCode(db, user.id, code, true) };
+      return {
+        method: 'otp',
+        passed: await acceptTotpCode(db, this.app.secretBox, user.id, code, true),
+      };
     if (recoveryCode !== undefined)
       return { method: 'otp', passed: await useRecoveryCode(db, user.id, recoveryCode) };
     if (passkey && webauthnChallenge) {

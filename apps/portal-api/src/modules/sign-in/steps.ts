@@ -57,7 +57,7 @@ export async function nextStepAfterPassword(
   deviceId: string | null,
 ): Promise<MfaChallenge | null> {
   const ttlSeconds = app.config.MFA_TOKEN_TTL;
-  const methods = await secondStepMethods(app.db, user.id);
+  const methods = await secondStepMethods(app.db, app.secretBox, user.id);
   if (methods.length > 0) {
     const mfaToken = await openChallenge(app.db, {
       purpose: 'second-step',

@@ -17,7 +17,7 @@ import { clientInfo } from '../../../modules/client-info';
 import { passkeysOf } from '../../../modules/mfa/passkeys';
 import { mustHaveSecondStep } from '../../../modules/mfa/policy';
 import { recoveryCodesLeft, replaceRecoveryCodes } from '../../../modules/mfa/recovery-codes';
-import { acceptTotpCode, hasTotp, newTotpSecret, otpauthUrl } from '../../../modules/mfa/totp';
+import { acceptTotpCode, hasTotp, otpauthUrl, setUpTotp } from '../../../modules/mfa/totp';
 import { authOf } from '../../../plugins/app/auth';
 import { finishEnrolment, secondStepCaller } from './mfa-caller';
 import { authErrors, errors, ok, okEmpty, signedInSchema } from './schemas';
@@ -38,7 +38,8 @@ export async function registerTotpRoutes(base: FastifyInstance, { guard }: { gua
     { currentPassword, code }: { currentPassword: string; code: string },
   ) => {
     await guard.proveCurrentPassword(request, reply, userId, currentPassword, 'second step change');
-    if (!(await acceptTotpCode(app.db, userId, code, true))) throw invalidField('code', WRONG_CODE);
+    if (!(await acceptTotpCode(app.db, app.secretBox, userId, code, true)))
+      throw invalidField('code', WRONG_CODE);
   };
 
   app.get(
@@ -55,7 +56,7 @@ export async function registerTotpRoutes(base: FastifyInstance, { guard }: { gua
     async (request) => {
       const auth = authOf(request);
       const [totp, left, keys, required] = await Promise.all([
-        hasTotp(app.db, auth.userId),
+        hasTotp(app.db, app.secretBox, auth.userId),
         recoveryCodesLeft(app.db, auth.userId),
         passkeysOf(app.db, auth.userId),
         mustHaveSecondStep(app.db, { id: auth.userId, companyId: auth.companyId }),
@@ -96,16 +97,11 @@ export async function registerTotpRoutes(base: FastifyInstance, { guard }: { gua
     async (request, reply) => {
       const caller = await secondStepCaller(app, guard, request, reply, request.body, true);
       const { user } = caller;
-      if (await hasTotp(app.db, user.id))
+      if (await hasTotp(app.db, app.secretBox, user.id))
         throw conflict(
           'An authenticator app is already on. Turn it off before setting up another.',
         );
-      const secret = newTotpSecret();
-      const pending = { secret, confirmedAt: null, lastStep: 0 };
-      await app.db
-        .insert(totpFactors)
-        .values({ userId: user.id, companyId: user.companyId, ...pending })
-        .onConflictDoUpdate({ target: totpFactors.userId, set: pending });
+      const secret = await setUpTotp(app.db, app.secretBox, user);
       return envelope({ secret, otpauthUrl: otpauthUrl(secret, user.userName) });
     },
   );
@@ -132,7 +128,7 @@ export async function registerTotpRoutes(base: FastifyInstance, { guard }: { gua
     async (request, reply) => {
       const caller = await secondStepCaller(app, guard, request, reply, request.body, false);
       const { user } = caller;
-      if (!(await acceptTotpCode(app.db, user.id, request.body.code, false)))
+      if (!(await acceptTotpCode(app.db, app.secretBox, user.id, request.body.code, false)))
         throw invalidField('code', WRONG_CODE);
       const codes = await app.db.transaction(async (tx) => {
         await tx
@@ -178,7 +174,7 @@ export async function registerTotpRoutes(base: FastifyInstance, { guard }: { gua
     },
     async (request, reply) => {
       const auth = authOf(request);
-      if (!(await hasTotp(app.db, auth.userId)))
+      if (!(await hasTotp(app.db, app.secretBox, auth.userId)))
         throw conflict('Recovery codes come with the authenticator app: turn it on first.');
       await proveAppHolder(request, reply, auth.userId, request.body);
       const codes = await app.db.transaction((tx) => replaceRecoveryCodes(tx, auth.userId));

@@ -189,7 +189,7 @@ export async function registerPasskeyRoutes(
       const keys = await passkeysOf(app.db, auth.userId);
       const key = keys.find((k) => k.id === request.params.id);
       if (!key) throw notFound('The passkey');
-      const last = keys.length === 1 && !(await hasTotp(app.db, auth.userId));
+      const last = keys.length === 1 && !(await hasTotp(app.db, app.secretBox, auth.userId));
       if (
         last &&
         (await mustHaveSecondStep(app.db, { id: auth.userId, companyId: auth.companyId }))
