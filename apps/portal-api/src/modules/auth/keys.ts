@@ -90,11 +90,19 @@ export function loadSecretsKey(dataDir: string): Buffer {
   if (fs.existsSync(file)) return read();
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // 'wx': when two processes race on a first start, the loser reads the winner's key.
-    fs.writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    // Written whole under a name of its own, then linked into place: when two processes race on a
+    // first start, the loser's link fails and it reads the winner's complete key.
+    const draft = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(draft, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    try {
+      fs.linkSync(draft, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      fs.rmSync(draft, { force: true });
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return read();
     throw new SecretsKeyError(
       `${file} is missing and cannot be made (${code ?? String(error)}). Portal processes that share keys/ need one key: ` +
         'copy secrets.key from the key set they share, or make it with `openssl rand -base64 32` (docs/operations.md).',
