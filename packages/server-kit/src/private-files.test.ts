@@ -40,6 +40,12 @@ describe('files only the service user can read (issue 39)', () => {
     // nothing left to do the second time
     expect(repairModes(data)).toEqual({ repaired: 0, refused: [] });
     expect(repairModes(path.join(root, 'missing'))).toEqual({ repaired: 0, refused: [] });
+    // a data folder set to / or a home folder by mistake is not walked
+    for (const wrong of ['/', os.homedir()])
+      expect(repairModes(wrong)).toEqual({
+        repaired: 0,
+        refused: [expect.stringContaining('a root or home folder, not walked')],
+      });
   });
 
   it('walks a folder named inside another one once, and says in one line what it repaired', () => {

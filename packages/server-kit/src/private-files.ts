@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -29,6 +30,14 @@ export interface ModeRepair {
  */
 export function repairModes(folder: string): ModeRepair {
   const result: ModeRepair = { repaired: 0, refused: [] };
+  // A data folder set to `/` or a home folder by mistake: its files are not the service's to change.
+  const resolved = path.resolve(folder);
+  if (resolved === path.parse(resolved).root || resolved === path.resolve(os.homedir())) {
+    result.refused.push(
+      `${resolved} (a root or home folder, not walked: give the service a folder of its own)`,
+    );
+    return result;
+  }
   const visit = (entry: string) => {
     let stat: fs.Stats;
     try {
