@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import './plain-messages';
 import { ErrorCode, statusOfCode, type ErrorCode as ErrorCodeType } from './error-codes';
 
 /** One problem inside an envelope; `field` names the input at fault for validation errors. */
