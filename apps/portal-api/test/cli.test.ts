@@ -64,6 +64,19 @@ const stop = (child: ChildProcess) =>
     child.kill('SIGTERM');
   });
 
+/** Files and folders under `root` that another local user could read (issue 39). */
+function entriesOpenToOthers(root: string): string[] {
+  const open: string[] = [];
+  const visit = (entry: string) => {
+    const stat = fs.lstatSync(entry, { throwIfNoEntry: false });
+    if (!stat || !(stat.isFile() || stat.isDirectory())) return;
+    if ((stat.mode & 0o077) !== 0) open.push(`${entry} ${(stat.mode & 0o777).toString(8)}`);
+    if (stat.isDirectory()) for (const name of fs.readdirSync(entry)) visit(path.join(entry, name));
+  };
+  visit(root);
+  return open;
+}
+
 const servers: ChildProcess[] = [];
 afterAll(async () => {
   await Promise.all(servers.map(stop));
@@ -130,6 +143,8 @@ describe('first start and the admin command line', () => {
     const stopped = await run(args);
     expect(stopped.code).toBe(0);
     expect(stopped.stdout).toMatch(/Company "Acme" already exists/);
+    // It opened the folder itself: what PGlite rewrote there (0644) is the OS user's only again.
+    expect(entriesOpenToOthers(dataDir)).toEqual([]);
     const weak = await run([...args.slice(0, 5), '--admin-password', 'short']);
     expect(weak.code).toBe(64);
     expect(weak.stderr).toContain('--admin-password: Password must be at least 12 characters');

@@ -17,6 +17,7 @@ import { portalConfigSchema } from '../src/config';
 import { openDatabase } from '../src/db/client';
 import { totpFactors, users } from '../src/db/schema';
 import { SecretBox } from '../src/modules/mfa/secret-box';
+import { DATABASES, postgresDatabase } from './helper';
 
 /* RFC 6238 written here on its own (RFC 4648 base32, RFC 4226 truncation): no code shared with the product. */
 function base32Bytes(text: string): Buffer {
@@ -87,7 +88,7 @@ function filesHolding(root: string, needle: string): string[] {
   return hits;
 }
 
-describe('second-step secrets sealed in the database (ADR 018)', () => {
+describe.each(DATABASES)('second-step secrets sealed in the database on %s (ADR 018)', (kind) => {
   /** The portal on a database of its own that outlives each app: a restart is a new app on it. */
   async function portal() {
     const dataDir = tempDir('pa-secrets-');
@@ -97,8 +98,12 @@ describe('second-step secrets sealed in the database (ADR 018)', () => {
       WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
       PUBLIC_URL: 'http://web.test',
       DEMO_ADMIN_PASSWORD: PASSWORD,
+      ...(kind === 'postgres' ? { DATABASE_URL: await postgresDatabase() } : {}),
     });
-    const database = await openDatabase({ DATA_DIR: dataDir, pglite: await emptyPglite() });
+    const database =
+      kind === 'postgres'
+        ? await openDatabase(config)
+        : await openDatabase({ DATA_DIR: dataDir, pglite: await emptyPglite() });
     let app: PortalApp | undefined;
     let log = '';
     const start = async () => {
