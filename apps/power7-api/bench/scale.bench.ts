@@ -142,9 +142,11 @@ async function main() {
   const loadBefore = loadavg()[0]!;
   const results: RunResult[] = [];
   try {
+    // one user sends every upload at once: the per-user limit of jobs in flight (ADR 019) set aside
     const embedded = await buildTestApp({
       DATA_DIR: join(dir, 'embedded'),
       JWKS_FILE: keys.file,
+      JOBS_PER_USER: '1000',
     });
     apps.push(embedded);
     results.push(await run('embedded (one process, its own queue)', embedded, token, csvs, small));
@@ -157,6 +159,7 @@ async function main() {
         REDIS_URL: redis.url,
         STORAGE_DIR: join(dir, `storage-${workers}`),
         JWKS_FILE: keys.file,
+        JOBS_PER_USER: '1000',
       };
       const api = await buildTestApp({
         ...shared,

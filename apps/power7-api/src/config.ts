@@ -40,6 +40,11 @@ export const power7ConfigSchema = z
      * with a wide budget writes ~2.5 GB of results, so this holds about four of them.
      */
     STORAGE_QUOTA_MB: z.coerce.number().positive().default(10_240),
+    /**
+     * Analyses one user may have queued or running at once (uploads and reruns); past it 429 with
+     * Retry-After (ADR 019).
+     */
+    JOBS_PER_USER: z.coerce.number().int().min(1).max(1_000).default(2),
     UPLOAD_MAX_BYTES: z.coerce
       .number()
       .int()

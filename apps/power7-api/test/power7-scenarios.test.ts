@@ -214,8 +214,9 @@ describe('the storage quota', () => {
     const small = await buildTestApp({
       DATA_DIR: join(smallDir, 'data'),
       JWKS_FILE: keys.file,
-      // a finished session takes ~1.7 MB (the insight's index 1.5 MB): its upload fits, a rerun not
-      STORAGE_QUOTA_MB: '1',
+      // the upload reserves ~2.1 MB (its results at their largest, ADR 019) and its finished session
+      // takes ~1.7 MB (the insight's index 1.5 MB): a rerun's reservation does not fit beside it
+      STORAGE_QUOTA_MB: '2.5',
     });
     try {
       const body = multipart(FIELDS, { name: 'c.csv', content: csvText });
@@ -237,7 +238,7 @@ describe('the storage quota', () => {
         payload: OTHER,
       });
       expect(res.statusCode, res.body).toBe(413);
-      expect(res.json().message).toMatch(/storage quota of 1 MB/);
+      expect(res.json().message).toMatch(/storage quota of 2.5 MB/);
       expect(await readdir(root)).toEqual(before);
     } finally {
       await small.close();

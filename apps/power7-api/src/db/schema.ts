@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
 import type {
   SessionError,
   SessionParams,
@@ -29,6 +29,12 @@ export const power7Sessions = pgTable(
     name: text('name'),
     note: text('note'),
     fileBytes: integer('file_bytes').notNull().default(0),
+    /**
+     * Disk the session's folder may take once its job is done (upload, read files and results, an
+     * upper bound): counted against its user's STORAGE_QUOTA_MB while the job is queued or running,
+     * by every process that shares this database (ADR 019).
+     */
+    reservedBytes: bigint('reserved_bytes', { mode: 'number' }).notNull().default(0),
     /** Counts known so far: rows read/accepted/rejected, draws evaluated/qualified. */
     counts: jsonb('counts').$type<StoredCounts>().notNull().default({}),
     error: jsonb('error').$type<SessionError>(),

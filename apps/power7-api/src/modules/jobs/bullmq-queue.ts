@@ -1,11 +1,20 @@
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { JobContext, JobProcessor, JobProgress, JobQueue, JobStats } from './job-queue';
+import type {
+  JobContext,
+  JobProcessor,
+  JobProgress,
+  JobQueue,
+  JobStats,
+  JobTurn,
+} from './job-queue';
 
 /** The queue's name in Redis; every Power 7 process of one installation uses the same. */
 const QUEUE_NAME = 'power7-analyses';
 /** Where a cancel is announced, so the worker process running the job stops it. */
 const CANCEL_CHANNEL = 'power7:cancel';
+/** BullMQ's lowest priority (the largest number it takes). */
+const LOWEST_PRIORITY = 2 ** 21;
 /** How often the shared queue's counts are read for `stats()`. */
 const COUNTS_EVERY_MS = 2_000;
 
@@ -47,6 +56,11 @@ function connect(url: string): Redis {
  * lock makes sure one job runs in one place at a time; a worker that dies leaves its lock to expire,
  * and the stalled-job check hands the job to another worker. A stop hands running jobs back to the
  * queue. Progress is written to the session row by the job runner, so every API process reads it.
+ *
+ * Companies take turns through priorities (BullMQ's groups are a Pro feature): a job's priority is
+ * 1 + the jobs of its company queued or running before it (counted in the shared database, so every
+ * API process gives the same), and equal priorities run in the order they came. A company's first
+ * job thus goes ahead of another company's second, whatever their arrival (ADR 019).
  */
 export class BullMqJobQueue implements JobQueue {
   readonly local = false;
@@ -102,10 +116,11 @@ export class BullMqJobQueue implements JobQueue {
     }
   }
 
-  async enqueue(sessionId: string): Promise<void> {
+  async enqueue(sessionId: string, turn?: JobTurn): Promise<void> {
     if (this.closing) return;
+    const priority = Math.min(LOWEST_PRIORITY, 1 + (turn?.ahead ?? 0));
     // the same job id again is a no-op while that job waits or runs
-    await this.queue.add('analyse', { sessionId }, { jobId: sessionId });
+    await this.queue.add('analyse', { sessionId }, { jobId: sessionId, priority });
   }
 
   has(sessionId: string): boolean {

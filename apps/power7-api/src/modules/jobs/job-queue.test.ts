@@ -77,4 +77,44 @@ describe('EmbeddedJobQueue', () => {
     expect(queue.has('e')).toBe(false);
     expect(queue.stats()).toMatchObject({ cancelled: 3, done: 0, failed: 0 });
   });
+
+  it("takes companies in turn: one company's many jobs do not hold back another's", async () => {
+    const c = controlled();
+    const started: string[] = [];
+    const queue = new EmbeddedJobQueue(1);
+    queue.process((id, context) => {
+      started.push(id);
+      return c.processor(id, context);
+    });
+    // company A queues four jobs (the first starts at once), then company B two, company C one
+    for (const id of ['a1', 'a2', 'a3', 'a4']) void queue.enqueue(id, { group: 'A', ahead: 0 });
+    for (const id of ['b1', 'b2']) void queue.enqueue(id, { group: 'B', ahead: 0 });
+    void queue.enqueue('c1', { group: 'C', ahead: 0 });
+    expect(queue.stats()).toMatchObject({ queued: 6, running: 1 });
+    for (let i = 0; i < 7; i++) {
+      await tick();
+      const [running] = [...c.running];
+      c.release.get(running!)!();
+      await tick();
+    }
+    expect(started).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'a4']);
+    expect(queue.stats()).toMatchObject({ queued: 0, running: 0, done: 7 });
+  });
+
+  it('with room for two jobs, gives the second to the company with none running', async () => {
+    const c = controlled();
+    const queue = new EmbeddedJobQueue(2);
+    queue.process(c.processor);
+    for (const id of ['a1', 'a2', 'a3']) void queue.enqueue(id, { group: 'A', ahead: 0 });
+    void queue.enqueue('b1', { group: 'B', ahead: 0 });
+    await tick();
+    // a1 and a2 took both places before b1 came; when a1 ends, b1 (not a3) starts
+    expect([...c.running]).toEqual(['a1', 'a2']);
+    c.release.get('a1')!();
+    await tick();
+    await tick();
+    expect([...c.running].sort()).toEqual(['a2', 'b1']);
+    expect(await queue.cancel('a3')).toBe(true);
+    await queue.close();
+  });
 });

@@ -18,6 +18,16 @@ export interface JobContext {
 /** Runs one session's job; resolves when done, rejects on failure (cancellation rejects too). */
 export type JobProcessor = (sessionId: string, context: JobContext) => Promise<void>;
 
+/**
+ * Where a job goes in the queue: `group` its company (companies are taken in turn, so one company's
+ * many jobs do not hold back another's), `ahead` how many of the company's jobs were queued before it
+ * (the shared queue's priority; the embedded queue counts them itself). ADR 019.
+ */
+export interface JobTurn {
+  group: string;
+  ahead: number;
+}
+
 export interface JobStats {
   queued: number;
   running: number;
@@ -40,10 +50,11 @@ export interface JobQueue {
    */
   readonly local: boolean;
   /**
-   * Queues the job of a session; a session already queued or running is not queued twice. Rejects
-   * when the queue cannot take it (a shared queue's Redis down).
+   * Queues the job of a session, in its company's turn (without one: a group of its own for all such
+   * jobs); a session already queued or running is not queued twice. Rejects when the queue cannot
+   * take it (a shared queue's Redis down).
    */
-  enqueue(sessionId: string): Promise<void>;
+  enqueue(sessionId: string, turn?: JobTurn): Promise<void>;
   /** Cancels a queued or running job; resolves once it has stopped. False when there was none. */
   cancel(sessionId: string): Promise<boolean>;
   /** Whether the session's job is queued or running. */
@@ -57,14 +68,24 @@ export interface JobQueue {
   check?(): Promise<boolean>;
 }
 
-/** In-process queue: FIFO, at most `concurrency` jobs at a time, one per session, cancellable. */
+/**
+ * In-process queue: at most `concurrency` jobs at a time, one per session, cancellable. Companies are
+ * taken in turn: the next job is the oldest of the company with the fewest jobs running, and among
+ * those the one served longest ago (a company that never was, first); each company's own jobs run in
+ * the order they came (ADR 019).
+ */
 export class EmbeddedJobQueue implements JobQueue {
   readonly local = true;
-  private readonly waiting: string[] = [];
+  /** Each company's waiting jobs, oldest first, with the order they came in. */
+  private readonly waiting = new Map<string, { sessionId: string; serial: number }[]>();
   private readonly running = new Map<
     string,
-    { controller: AbortController; done: Promise<void> }
+    { controller: AbortController; done: Promise<void>; group: string }
   >();
+  /** When each company with jobs waiting or running was last served (a serial of this queue's picks). */
+  private readonly lastServed = new Map<string, number>();
+  private serial = 0;
+  private picks = 0;
   private readonly listeners = new Set<(sessionId: string, progress: JobProgress) => void>();
   private counters = { done: 0, failed: 0, cancelled: 0 };
   private closed = false;
@@ -79,22 +100,37 @@ export class EmbeddedJobQueue implements JobQueue {
     this.pump();
   }
 
-  enqueue(sessionId: string): Promise<void> {
+  enqueue(sessionId: string, turn?: JobTurn): Promise<void> {
     if (!this.closed && !this.has(sessionId)) {
-      this.waiting.push(sessionId);
+      const group = turn?.group ?? '';
+      const jobs = this.waiting.get(group) ?? [];
+      jobs.push({ sessionId, serial: this.serial++ });
+      this.waiting.set(group, jobs);
       this.pump();
     }
     return Promise.resolve();
   }
 
   has(sessionId: string): boolean {
-    return this.running.has(sessionId) || this.waiting.includes(sessionId);
+    return this.running.has(sessionId) || this.waitingGroup(sessionId) !== undefined;
+  }
+
+  private waitingGroup(sessionId: string): string | undefined {
+    for (const [group, jobs] of this.waiting) {
+      if (jobs.some((job) => job.sessionId === sessionId)) return group;
+    }
+    return undefined;
   }
 
   async cancel(sessionId: string): Promise<boolean> {
-    const at = this.waiting.indexOf(sessionId);
-    if (at >= 0) {
-      this.waiting.splice(at, 1);
+    const group = this.waitingGroup(sessionId);
+    if (group !== undefined) {
+      const jobs = this.waiting.get(group)!.filter((job) => job.sessionId !== sessionId);
+      if (jobs.length) this.waiting.set(group, jobs);
+      else {
+        this.waiting.delete(group);
+        this.forgetIfIdle(group);
+      }
       this.counters.cancelled++;
       return true;
     }
@@ -107,7 +143,7 @@ export class EmbeddedJobQueue implements JobQueue {
 
   stats(): JobStats {
     return {
-      queued: this.waiting.length,
+      queued: [...this.waiting.values()].reduce((sum, jobs) => sum + jobs.length, 0),
       running: this.running.size,
       ...this.counters,
       concurrency: this.concurrency,
@@ -121,21 +157,45 @@ export class EmbeddedJobQueue implements JobQueue {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.waiting.length = 0;
+    this.waiting.clear();
     const jobs = [...this.running.values()];
     for (const job of jobs) job.controller.abort();
     await Promise.all(jobs.map((job) => job.done));
   }
 
+  /** The company whose turn it is: fewest jobs running, then served longest ago, then oldest job. */
+  private nextGroup(): string | undefined {
+    const runningOf = new Map<string, number>();
+    for (const job of this.running.values())
+      runningOf.set(job.group, (runningOf.get(job.group) ?? 0) + 1);
+    let best: string | undefined;
+    let bestKey: number[] = [];
+    for (const [group, jobs] of this.waiting) {
+      const key = [runningOf.get(group) ?? 0, this.lastServed.get(group) ?? -1, jobs[0]!.serial];
+      if (best === undefined || comesFirst(key, bestKey)) {
+        best = group;
+        bestKey = key;
+      }
+    }
+    return best;
+  }
+
+  /** A company's turn is remembered while it has jobs waiting or running. */
+  private forgetIfIdle(group: string): void {
+    if (this.waiting.has(group)) return;
+    for (const job of this.running.values()) if (job.group === group) return;
+    this.lastServed.delete(group);
+  }
+
   private pump(): void {
     const processor = this.processor;
-    while (
-      processor &&
-      !this.closed &&
-      this.running.size < this.concurrency &&
-      this.waiting.length > 0
-    ) {
-      const sessionId = this.waiting.shift()!;
+    while (processor && !this.closed && this.running.size < this.concurrency) {
+      const group = this.nextGroup();
+      if (group === undefined) break;
+      const jobs = this.waiting.get(group)!;
+      const { sessionId } = jobs.shift()!;
+      if (jobs.length === 0) this.waiting.delete(group);
+      this.lastServed.set(group, this.picks++);
       const controller = new AbortController();
       const context: JobContext = {
         signal: controller.signal,
@@ -153,11 +213,18 @@ export class EmbeddedJobQueue implements JobQueue {
           this.onError(sessionId, error);
         } finally {
           this.running.delete(sessionId);
+          this.forgetIfIdle(group);
           // next job on a fresh tick, so a burst of finishing jobs does not recurse
           setImmediate(() => this.pump());
         }
       })();
-      this.running.set(sessionId, { controller, done });
+      this.running.set(sessionId, { controller, done, group });
     }
   }
+}
+
+/** Whether sort key `a` comes before `b` (compared element by element). */
+function comesFirst(a: number[], b: number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+  return false;
 }

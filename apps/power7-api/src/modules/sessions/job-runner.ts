@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   EngineError,
@@ -7,6 +7,7 @@ import {
   readUpload,
   removeLeftovers,
   runAnalysis,
+  SESSION_FILES,
   type Budget,
   type IngestSummary,
   type ReadUpload,
@@ -17,6 +18,8 @@ import { ErrorCode } from '@pa/contracts/error-codes';
 import { AppError } from '@pa/server-kit/errors';
 import type { JobContext, JobQueue } from '../jobs/job-queue';
 import { UPLOAD_FILE, type ArrivingUpload, type SessionMemory } from './memory';
+import { readBytesBound, resultBytesBound } from './output-bound';
+import { folderBytes, formatMb, type QuotaUse } from './quota';
 import type { SessionRepository } from './repository';
 import type { Owner, SessionCounts, SessionParams, SessionTimings, StoredCounts } from './state';
 
@@ -34,6 +37,19 @@ export interface JobRunnerOptions {
   ttlHours: number;
   /** Where a failed job is reported (a cancelled one is not a failure). */
   log: { warn(details: object, message: string): void };
+  /**
+   * The storage quota, checked again before an analysis writes its results: what each user's
+   * sessions may take, and what the owner's other sessions take (ADR 019).
+   */
+  quota?: { limitBytes: number; usage(owner: Owner, except: string): Promise<QuotaUse> };
+}
+
+/**
+ * A job refused before it writes its results: the owner's sessions would pass the storage quota
+ * (recorded as the session's error with this code; nothing of the results is written).
+ */
+export class StorageQuotaExceededError extends Error {
+  readonly code = 'STORAGE_QUOTA_EXCEEDED';
 }
 
 /** How a job of this process ended, as metrics count it. */
@@ -134,6 +150,8 @@ export class SessionJobRunner {
       arrived?: ArrivingUpload | undefined;
       /** A rerun: the upload whose stored tickets it analyses again. */
       sourceSessionId?: string;
+      /** What the session's folder may take once done, counted against the quota meanwhile. */
+      reservedBytes?: number;
     },
   ): Promise<SessionRow> {
     if (file.arrived) {
@@ -153,6 +171,7 @@ export class SessionJobRunner {
         params,
         originalName: file.originalName,
         fileBytes: file.bytes,
+        reservedBytes: file.reservedBytes ?? 0,
         sourceSessionId: file.sourceSessionId ?? null,
         counts: { timings: { ...file.timings } },
         error: null,
@@ -167,7 +186,7 @@ export class SessionJobRunner {
     // a shared queue's job may run in another process: this one reads the row, not its memory
     if (this.queue.local) this.memory.activeRows.set(id, row);
     try {
-      await this.queue.enqueue(id);
+      await this.queue.enqueue(id, await this.turnOf(row));
     } catch (error) {
       this.memory.dropArrived(id);
       this.options.log.warn({ err: error, session: id }, 'Power 7 job could not be queued');
@@ -178,6 +197,58 @@ export class SessionJobRunner {
       );
     }
     return row;
+  }
+
+  /**
+   * Where a session's job goes in the queue: its company's turn (the embedded queue takes companies
+   * in turn) and, for the shared queue, how many of the company's jobs were queued before it (its
+   * priority there: ADR 019).
+   */
+  private async turnOf(row: SessionRow): Promise<{ group: string; ahead: number }> {
+    const ahead = this.queue.local
+      ? 0
+      : await this.repo.companyJobsAhead(row.companyId, row.id, row.createdAt);
+    return { group: row.companyId, ahead };
+  }
+
+  /**
+   * Checks, before the analysis writes its results, that the owner's sessions stay inside the
+   * storage quota with them: this folder as it is (the read's files still being written counted by
+   * their exact size; a report of rejected rows has no bound, so it is waited for), the results'
+   * upper bound with the tickets now known, and the owner's other sessions with their reservations.
+   * The reservation is narrowed to that total, which frees room for the owner's next jobs. Throws
+   * `StorageQuotaExceededError` (the job fails, nothing of its results written).
+   */
+  private async checkRoom(
+    row: SessionRow,
+    dir: string,
+    ingest: IngestSummary,
+    ingested: ReadUpload | undefined,
+  ): Promise<void> {
+    const quota = this.options.quota;
+    if (!quota) return;
+    if (ingested && ingest.rejected > 0) await ingested.saved;
+    const unwritten = ingested && ingest.rejected === 0 ? readBytesBound(0, ingest.accepted) : 0;
+    const countsStored = await stat(join(dir, SESSION_FILES.counts)).then(
+      () => true,
+      () => false,
+    );
+    const results = resultBytesBound({
+      pool: ingest.pool,
+      tickets: ingest.accepted,
+      params: row.params,
+      countsStored,
+    });
+    const own = (await folderBytes(dir)) + unwritten + results;
+    const others = await quota.usage({ userId: row.userId, companyId: row.companyId }, row.id);
+    if (others.bytes + own > quota.limitBytes) {
+      throw new StorageQuotaExceededError(
+        `The storage quota of ${formatMb(quota.limitBytes)} MB would be passed: your other sessions ` +
+          `take ${formatMb(others.bytes)} MB and this analysis may need up to ${formatMb(own)} MB ` +
+          `with its results. Delete sessions, or run it again with a smaller pool.`,
+      );
+    }
+    await this.update(row.id, { reservedBytes: own });
   }
 
   /** Stops a session's job (if any) and drops what this runner keeps of it. */
@@ -257,6 +328,7 @@ export class SessionJobRunner {
     let analysis;
     try {
       this.memory.samples.set(id, ingest.rejectedSample);
+      await this.checkRoom(row, dir, ingest, ingested);
       if (ingested) {
         Object.assign(counts, readCounts(ingest));
         await this.flush(id);
@@ -321,7 +393,7 @@ export class SessionJobRunner {
     this.lastWrite.delete(id);
     this.memory.activeRows.delete(id);
     if (cancelled) return;
-    const known = error instanceof EngineError;
+    const known = error instanceof EngineError || error instanceof StorageQuotaExceededError;
     await rm(join(this.memory.dirOf(id), UPLOAD_FILE), { force: true }).catch(() => {});
     // a file without one valid row keeps its counts, and its rejected rows stay reportable
     let counts: StoredCounts | undefined;
@@ -380,7 +452,7 @@ export class SessionJobRunner {
         continue;
       }
       if (this.queue.local) await this.repo.update(row.id, { status: 'queued', phase: 'queued' });
-      await this.queue.enqueue(row.id);
+      await this.queue.enqueue(row.id, await this.turnOf(row));
       queued++;
     }
     return queued;

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Power7Db } from '../../db/client';
 import { power7Sessions, type SessionRow } from '../../db/schema';
 import type { Owner } from './state';
@@ -72,6 +72,39 @@ export class SessionRepository {
       .from(power7Sessions)
       .where(ownedBy(owner));
     return rows.map((r) => r.id);
+  }
+
+  /** The owner's sessions as the storage quota counts them: folder, job state and reservation. */
+  async quotaRows(
+    owner: Owner,
+  ): Promise<{ id: string; status: SessionRow['status']; reservedBytes: number }[]> {
+    return this.db
+      .select({
+        id: power7Sessions.id,
+        status: power7Sessions.status,
+        reservedBytes: power7Sessions.reservedBytes,
+      })
+      .from(power7Sessions)
+      .where(ownedBy(owner));
+  }
+
+  /**
+   * Jobs of a company queued or running, other than `except`, recorded before `before`: how far
+   * back a new job of the company goes in the shared queue (its priority, ADR 019).
+   */
+  async companyJobsAhead(companyId: string, except: string, before: Date): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(power7Sessions)
+      .where(
+        and(
+          eq(power7Sessions.companyId, companyId),
+          inArray(power7Sessions.status, ['queued', 'running']),
+          ne(power7Sessions.id, except),
+          lte(power7Sessions.createdAt, before),
+        ),
+      );
+    return row?.n ?? 0;
   }
 
   async unfinished(): Promise<SessionRow[]> {

@@ -45,6 +45,10 @@ export interface RerunSource {
   reread: boolean;
   bytes: number;
   files: [from: string, to: string][];
+  /** Most tickets the analysis can count: the source's accepted tickets, or its rows when read again. */
+  tickets: number;
+  /** The source's count tables are linked (the analysis writes none). */
+  countsLinked: boolean;
 }
 
 /**
@@ -74,7 +78,13 @@ export async function rerunSource(
       ]);
   const sizes = await Promise.all(candidates.map(([from]) => sizeOf(from)));
   const files = candidates.filter((_, i) => sizes[i] !== null);
-  return { reread, bytes: sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0), files };
+  return {
+    reread,
+    bytes: sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0),
+    files,
+    tickets: reread ? ingest.rowsRead : ingest.accepted,
+    countsLinked: files.some(([from]) => from.endsWith(`/${SESSION_FILES.counts}`)),
+  };
 }
 
 /** Puts the source's files into the rerun's folder, in order (`ingest.json` last). */

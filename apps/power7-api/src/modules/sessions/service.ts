@@ -4,11 +4,13 @@ import type { JobQueue } from '../jobs/job-queue';
 import { SessionJobRunner, type JobRunnerOptions } from './job-runner';
 import { SessionMemory } from './memory';
 import { SessionQueries } from './queries';
-import { folderBytes } from './quota';
+import { folderBytes, type QuotaUse } from './quota';
 import type { SessionRow } from '../../db/schema';
 import type { SessionRepository } from './repository';
 import type { ResultCache } from './result-cache';
-import type { Owner } from './state';
+import type { Owner, SessionStatusValue } from './state';
+
+const inFlight = (status: SessionStatusValue) => status === 'queued' || status === 'running';
 
 /**
  * The Power 7 sessions of this service: `jobs` runs their analyses, `queries` answers about them, and
@@ -23,10 +25,25 @@ export class Power7Sessions {
     private readonly repo: SessionRepository,
     private readonly cache: ResultCache,
     queue: JobQueue,
-    options: JobRunnerOptions & { root: string },
+    options: Omit<JobRunnerOptions, 'quota'> & {
+      root: string;
+      /** STORAGE_QUOTA_MB in bytes: checked again before an analysis writes its results. */
+      storageQuotaBytes?: number;
+    },
   ) {
     this.memory = new SessionMemory(options.root, !queue.local);
-    this.jobs = new SessionJobRunner(repo, this.memory, queue, options);
+    const { storageQuotaBytes, ...runner } = options;
+    this.jobs = new SessionJobRunner(repo, this.memory, queue, {
+      ...runner,
+      ...(storageQuotaBytes === undefined
+        ? {}
+        : {
+            quota: {
+              limitBytes: storageQuotaBytes,
+              usage: (owner, except) => this.usageOf(owner, except),
+            },
+          }),
+    });
     this.queries = new SessionQueries(repo, this.memory, cache);
   }
 
@@ -59,11 +76,23 @@ export class Power7Sessions {
     return ids;
   }
 
-  /** Disk the owner's sessions take: their folders, upload and results. */
-  async bytesOf(owner: Owner): Promise<number> {
-    const ids = await this.repo.idsOf(owner);
-    const sizes = await Promise.all(ids.map((id) => folderBytes(this.memory.dirOf(id))));
-    return sizes.reduce((sum, size) => sum + size, 0);
+  /**
+   * What the owner's sessions take against the storage quota: their folders (upload and results),
+   * a queued or running job's reservation where larger than its folder so far, and how many jobs
+   * are queued or running (ADR 019). `except`: a session left out (the job checking its own room).
+   */
+  async usageOf(owner: Owner, except?: string): Promise<QuotaUse> {
+    const rows = (await this.repo.quotaRows(owner)).filter((row) => row.id !== except);
+    const sizes = await Promise.all(
+      rows.map(async (row) => {
+        const folder = await folderBytes(this.memory.dirOf(row.id));
+        return inFlight(row.status) ? Math.max(folder, row.reservedBytes) : folder;
+      }),
+    );
+    return {
+      bytes: sizes.reduce((sum, size) => sum + size, 0),
+      jobs: rows.filter((row) => inFlight(row.status)).length,
+    };
   }
 
   /**

@@ -18,6 +18,7 @@ import {
   SNIFF_BYTES,
 } from '@pa/power7-engine/session-store';
 import type { ArrivingUpload } from './memory';
+import { countLineFeeds, ticketsBound } from './output-bound';
 import type { QuotaCount } from './quota';
 
 /** The form fields the upload takes (besides the file): any other is refused, not ignored. */
@@ -50,6 +51,8 @@ export interface ReceivedUpload {
   uploadMs: number;
   /** The file read while it arrived (a CSV of 8 MiB or more, when asked for). */
   arrived?: ArrivingUpload;
+  /** Most tickets the file can hold (its line feeds + 1, or Excel's rows for an XLSX). */
+  maxTickets: number;
 }
 
 export interface UploadOptions {
@@ -154,6 +157,8 @@ export async function receiveUpload(
     let originalName: string | null = null;
     let sawFile = false;
     const sniffer = new HeadSniffer();
+    let head: Buffer | null = null;
+    let lineFeeds = 0;
     for await (const part of request.parts()) {
       if (part.type === 'file') {
         if (part.fieldname !== 'customer_file' || sawFile) {
@@ -173,6 +178,8 @@ export async function receiveUpload(
           async function* (source: AsyncIterable<Buffer>) {
             for await (const chunk of source) {
               options.quota?.add(chunk.length);
+              head ??= chunk.subarray(0, 4);
+              lineFeeds += countLineFeeds(chunk);
               sniffer.push(chunk);
               // a refused file is read to its end (so the client gets its answer) but not stored
               if (sniffer.refusal) continue;
@@ -199,6 +206,7 @@ export async function receiveUpload(
       originalName,
       bytes,
       uploadMs: Math.round(performance.now() - started),
+      maxTickets: ticketsBound(head ?? Buffer.alloc(0), lineFeeds),
       ...(arriving ? { arrived: { read: arriving.read, result: arriving.read.end() } } : {}),
     };
   } catch (error) {

@@ -46,6 +46,7 @@ export const sessionsPlugin = fp<{ config: Power7Config; database: OpenDatabase 
       xlsx: { maxMemoryMb: config.XLSX_MAX_MEMORY_MB, maxSeconds: config.XLSX_MAX_SECONDS },
       ttlHours: config.SESSION_TTL_HOURS,
       log: app.log,
+      storageQuotaBytes: config.STORAGE_QUOTA_MB * 1024 * 1024,
     });
     await sessions.checkStorage();
     // Only a job of this process can take over what its upload read. The reads held in memory (being
@@ -66,8 +67,10 @@ export const sessionsPlugin = fp<{ config: Power7Config; database: OpenDatabase 
             },
           }
         : {};
-    const quota = new StorageQuota(config.STORAGE_QUOTA_MB * 1024 * 1024, (owner) =>
-      sessions.bytesOf(owner),
+    const quota = new StorageQuota(
+      config.STORAGE_QUOTA_MB * 1024 * 1024,
+      config.JOBS_PER_USER,
+      (owner) => sessions.usageOf(owner),
     );
     const audit = new AuditLog(database.db);
     app.decorate('power7', { sessions, queue, cache, database, uploads, quota, audit });

@@ -5,6 +5,7 @@ import { CSV_BOM } from '@pa/contracts/csv';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@pa/contracts/list-query';
 import { errorAnswers } from '@pa/server-kit/openapi';
 import type { Caller } from '../../../plugins/external/auth';
+import { TooManyJobsError } from '../../../modules/sessions/quota';
 
 /** Shared parts of the Power 7 routes' schemas and answers. */
 export const owner = (caller: Caller) => ({ userId: caller.userId, companyId: caller.companyId });
@@ -26,6 +27,19 @@ export const sessionErrors = errorAnswers({
   404: 'No such session of the caller (or, without `session`, none yet)',
   409: 'The analysis has not finished, or failed',
 });
+
+/** Gives a 429 of the per-user job limit its Retry-After header (the error handler writes the envelope). */
+export function noteRetryAfter(reply: FastifyReply, error: unknown): void {
+  if (error instanceof TooManyJobsError) void reply.header('retry-after', String(error.retryAfter));
+}
+
+/** `noteRetryAfter`, then rethrows: for a promise's `.catch`. */
+export const withRetryAfter =
+  (reply: FastifyReply) =>
+  (error: unknown): never => {
+    noteRetryAfter(reply, error);
+    throw error;
+  };
 
 /** A download file name: `power7-<combo>-match<M>.csv` or `power7-<combo>-all.csv`. */
 export const attachment = (name: string) =>

@@ -9,7 +9,8 @@ import { rerunBodySchema, sessionSchema } from '@pa/contracts/power7';
 import { errorAnswers } from '@pa/server-kit/openapi';
 import { requirePermission } from '../../../plugins/external/auth';
 import { placeRerunFiles, rerunSource } from '../../../modules/sessions/rerun';
-import { bearer, owner, sessionParams } from './common';
+import { readBytesBound, resultBytesBound } from '../../../modules/sessions/output-bound';
+import { bearer, owner, sessionParams, noteRetryAfter, withRetryAfter } from './common';
 
 /**
  * `POST /api/power7/sessions/:id/rerun/`: the same customer file with other payouts, budget, pool or
@@ -36,7 +37,8 @@ export async function rerunRoutes(app: FastifyInstance) {
           ...errorAnswers({
             404: 'No such session of the caller',
             409: 'The session has no read tickets (its file was not read, or held no valid row)',
-            413: 'The storage quota is used up',
+            413: "The storage quota is used up: the user's sessions, with what their queued and running analyses may still write, leave no room for this one's results at their largest",
+            429: 'The user already has JOBS_PER_USER analyses queued or running (see Retry-After)',
           }),
         },
       },
@@ -47,27 +49,46 @@ export async function rerunRoutes(app: FastifyInstance) {
       const source = await queries.find(owner(caller), request.params.id);
       const id = uuidv7();
       const dir = memory.dirOf(id);
-      const files = await rerunSource(memory.dirOf(source.id), dir, params.pool_size);
-      const quota = await app.power7.quota.begin(owner(caller), 'rerun');
+      // 429 past the user's jobs in flight, before anything is read or linked
+      const quota = await app.power7.quota
+        .begin(owner(caller), 'rerun')
+        .catch(withRetryAfter(reply));
       let row;
+      let reread = false;
       try {
+        const files = await rerunSource(memory.dirOf(source.id), dir, params.pool_size);
+        reread = files.reread;
         quota.add(files.bytes);
-        await placeRerunFiles(dir, files);
-        row = await jobs.start(id, owner(caller), params, {
-          originalName: source.originalName,
-          bytes: source.fileBytes,
-          // the upload the tickets come from, whichever rerun of it this one started from
-          sourceSessionId: source.sourceSessionId ?? source.id,
+        // what the folder may take once done: the linked (or copied) files, a read's own files
+        // when the rows are read again, and the results at their largest (ADR 019)
+        const reserved =
+          (files.reread ? readBytesBound(files.bytes, files.tickets) : files.bytes) +
+          resultBytesBound({
+            pool: params.pool_size,
+            tickets: files.tickets,
+            params,
+            countsStored: files.countsLinked,
+          });
+        row = await quota.reserve(reserved, async () => {
+          await placeRerunFiles(dir, files);
+          return jobs.start(id, owner(caller), params, {
+            originalName: source.originalName,
+            bytes: source.fileBytes,
+            // the upload the tickets come from, whichever rerun of it this one started from
+            sourceSessionId: source.sourceSessionId ?? source.id,
+            reservedBytes: reserved,
+          });
         });
       } catch (error) {
         await rm(dir, { recursive: true, force: true });
+        noteRetryAfter(reply, error);
         throw error;
       } finally {
         quota.end();
       }
       await app.power7.audit.record(request, caller, 'power7.rerun', id, {
         sourceSessionId: source.id,
-        reread: files.reread,
+        reread,
       });
       return reply
         .status(202)

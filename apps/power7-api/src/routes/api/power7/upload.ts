@@ -7,11 +7,12 @@ import { z } from 'zod';
 import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { sessionSchema, uploadFormSchema } from '@pa/contracts/power7';
-import { documentationOnly } from '@pa/server-kit/openapi';
+import { documentationOnly, errorAnswers } from '@pa/server-kit/openapi';
 import { requirePermission } from '../../../plugins/external/auth';
 import { UPLOAD_FILE } from '../../../modules/sessions/memory';
 import { receiveUpload } from '../../../modules/sessions/upload';
-import { bearer, owner } from './common';
+import { readBytesBound, resultBytesBound } from '../../../modules/sessions/output-bound';
+import { bearer, owner, noteRetryAfter, withRetryAfter } from './common';
 
 /** The multipart form as documented: the file, then the form fields as text (read by `receiveUpload`). */
 const uploadBody = z.object({
@@ -40,33 +41,57 @@ export async function uploadRoutes(app: FastifyInstance) {
         consumes: ['multipart/form-data'],
         body: uploadBody,
         security: bearer,
-        response: { 202: envelopeSchema(sessionSchema) },
+        response: {
+          202: envelopeSchema(sessionSchema),
+          ...errorAnswers({
+            413: "The file is larger than UPLOAD_MAX_BYTES, or the storage quota is used up: the user's sessions, with what their queued and running analyses may still write, leave no room for this file and its results at their largest",
+            429: 'The user already has JOBS_PER_USER analyses queued or running (see Retry-After)',
+          }),
+        },
       },
     },
     async (request, reply) => {
       const caller = requirePermission(request, POWER7_PERMISSIONS.run);
       const id = uuidv7();
       const dir = app.power7.sessions.memory.dirOf(id);
-      const quota = await app.power7.quota.begin(owner(caller));
+      // 429 past the user's jobs in flight, before the file is received for nothing
+      const quota = await app.power7.quota.begin(owner(caller)).catch(withRetryAfter(reply));
       let row;
       try {
         const upload = await receiveUpload(request, dir, UPLOAD_FILE, {
           ...app.power7.uploads,
           quota,
         });
-        try {
-          row = await jobs.start(id, owner(caller), upload.params, {
-            originalName: upload.originalName,
-            bytes: upload.bytes,
-            timings: { uploadMs: upload.uploadMs },
-            arrived: upload.arrived,
+        // what the folder may take once done: the file, the read's files and the results at their
+        // largest, for the most tickets the file can hold (ADR 019)
+        const { params, maxTickets } = upload;
+        const reserved =
+          readBytesBound(upload.bytes, maxTickets) +
+          resultBytesBound({
+            pool: params.pool_size,
+            tickets: maxTickets,
+            params,
+            countsStored: false,
           });
+        try {
+          row = await quota.reserve(reserved, () =>
+            jobs.start(id, owner(caller), params, {
+              originalName: upload.originalName,
+              bytes: upload.bytes,
+              timings: { uploadMs: upload.uploadMs },
+              arrived: upload.arrived,
+              reservedBytes: reserved,
+            }),
+          );
         } catch (error) {
           // not recorded: its file must not stay on disk, unseen by the list and by clear-all
           upload.arrived?.read.abort();
           await rm(dir, { recursive: true, force: true });
           throw error;
         }
+      } catch (error) {
+        noteRetryAfter(reply, error);
+        throw error;
       } finally {
         quota.end();
       }

@@ -1,0 +1,1 @@
+ALTER TABLE "power7_sessions" ADD COLUMN "reserved_bytes" bigint DEFAULT 0 NOT NULL;
