@@ -2,8 +2,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { isEnvelope } from '@pa/contracts/envelope';
+import { power7Sessions } from '../src/db/schema';
 import {
   customerCsv,
   DEFAULT_FIELDS,
@@ -367,5 +369,41 @@ describe('upload', () => {
     ]);
     expect(a).toMatchObject({ status: 'done', counts: { accepted: 2000 } });
     expect(b).toMatchObject({ status: 'done', counts: { accepted: 2500 } });
+  });
+});
+
+describe('the file name', () => {
+  it('is kept, shown and audited without bidi controls or zero-width characters', async () => {
+    // "report‮vsc.exe" shows as "reportexe.csv"; the zero-width space and the isolate hide too
+    const body = multipart(
+      { ...DEFAULT_FIELDS, pool_size: String(POOL) },
+      { name: 'report\u202Evsc.\u200Bexe\u2066.csv\u2069', content: csvText },
+    );
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/upload/',
+      payload: body.payload,
+      headers: { ...body.headers, ...auth(tokenA) },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const id = res.json().data._id as string;
+    expect(res.json().data.originalName).toBe('reportvsc.exe.csv');
+    const done = await finished(tokenA, id);
+    expect(done.originalName).toBe('reportvsc.exe.csv');
+    const [row] = await app.power7.database.db
+      .select()
+      .from(power7Sessions)
+      .where(eq(power7Sessions.id, id));
+    expect(row!.originalName).toBe('reportvsc.exe.csv');
+    const auditor = await keys.sign({ sub: 'auditor', perms: ['audit.read'] });
+    const events = await app.inject({
+      url: '/api/power7/audit-events/?pageSize=100',
+      headers: auth(auditor),
+    });
+    const uploaded = (
+      events.json().data.items as { action: string; sessionId: string; detail: object }[]
+    ).find((event) => event.action === 'power7.upload' && event.sessionId === id);
+    expect(uploaded?.detail).toMatchObject({ originalName: 'reportvsc.exe.csv' });
+    expect(JSON.stringify(uploaded)).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b]/);
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { controlCharacterPath, multiLineText, singleLineText, unsafeTextAt } from './text';
+import {
+  controlCharacterPath,
+  multiLineText,
+  singleLineText,
+  unsafeTextAt,
+  visibleFileName,
+} from './text';
 import { passwordSchema } from './accounts';
 import { userNameSchema } from './users';
 
@@ -67,5 +73,38 @@ describe('text fields', () => {
     expect(passwordSchema.parse(typed)).toBe(typed);
     expect(passwordSchema.safeParse('long enough \ud800 pass').success).toBe(false);
     expect(passwordSchema.safeParse('long enough \u0000 pass').success).toBe(false);
+  });
+});
+
+describe('visibleFileName', () => {
+  it('removes bidi controls and zero-width characters, and nothing else', () => {
+    expect(visibleFileName('invoice\u202Efdp.csv')).toBe('invoicefdp.csv');
+    const invisible = [
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u200e',
+      '\u200f',
+      '\u061c',
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u2060',
+      '\ufeff',
+    ];
+    for (const c of invisible)
+      expect(visibleFileName(`a${c}b.csv`), JSON.stringify(c)).toBe('ab.csv');
+    expect(visibleFileName(invisible.join(''))).toBe('');
+    // real names keep their letters, marks and spaces; composed the one way
+    expect(visibleFileName('Müller – März 2026 (نسخة).xlsx')).toBe(
+      'Müller – März 2026 (نسخة).xlsx',
+    );
+    expect(visibleFileName('Mu\u0308ller.csv')).toBe('Müller.csv');
   });
 });

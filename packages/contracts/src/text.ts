@@ -25,6 +25,23 @@ export const CONTROL_CHARACTERS_MESSAGE = 'must not contain control characters';
 const LONE_SURROGATE_MESSAGE = 'must not contain broken characters (unpaired surrogates)';
 const INVISIBLE_CHARACTERS_MESSAGE = 'must not contain invisible or text-direction characters';
 
+/**
+ * What a kept file name loses: the bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E/U+200F and the
+ * Arabic letter mark U+061C) and the zero-width characters (U+200B–U+200D, U+2060, U+FEFF).
+ */
+const INVISIBLE_IN_FILE_NAMES = /[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+
+/**
+ * A file name as it may be kept and shown: its invisible characters removed, so that e.g.
+ * `invoice\u202Efdp.csv` cannot show as `invoicevsc.pdf`, and in NFC. A name is what the sender's
+ * system called the file, not text a person typed into a field here: it is cleaned rather than
+ * refused. Used by the Power 7 service where it keeps a name (the session, its audit record) and by
+ * the web app where it shows one.
+ */
+export function visibleFileName(name: string): string {
+  return name.replace(INVISIBLE_IN_FILE_NAMES, '').normalize('NFC');
+}
+
 /** Whether text holds a lone surrogate (no character: it cannot be encoded as UTF-8). */
 const hasLoneSurrogate = (text: string) => LONE_SURROGATE.test(text);
 

@@ -2,6 +2,7 @@ import { count, desc, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
+import { visibleFileName } from '@pa/contracts/text';
 import type { Power7Db } from '../../db/client';
 import { power7AuditEvents } from '../../db/schema';
 import type { Caller } from '../../plugins/external/auth';
@@ -53,7 +54,7 @@ export class AuditLog {
       actorName: caller.name ?? '',
       action,
       sessionId,
-      detail,
+      detail: withVisibleName(detail),
       // the socket's address, as the portal records it (never a forgeable header)
       ip: request.ip,
       userAgent: (request.headers['user-agent'] ?? '').slice(0, USER_AGENT_MAX),
@@ -82,11 +83,20 @@ export class AuditLog {
         actorName: row.actorName,
         action: row.action,
         sessionId: row.sessionId,
-        detail: row.detail,
+        detail: withVisibleName(row.detail),
         ip: row.ip,
         userAgent: row.userAgent,
         createdAt: row.createdAt.toISOString(),
       })),
     };
   }
+}
+
+/**
+ * A record's details with the file name it names shown without bidi controls or zero-width characters
+ * (names are cleaned on upload; a session kept from before may still hold one).
+ */
+function withVisibleName(detail: Record<string, unknown>): Record<string, unknown> {
+  const name = detail.originalName;
+  return typeof name === 'string' ? { ...detail, originalName: visibleFileName(name) } : detail;
 }

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { visibleFileName } from '@pa/contracts/text';
 import {
   openSession,
   readSessionStatus,
@@ -37,7 +38,8 @@ export class SessionQueries {
       phase: live?.phase ?? row.phase,
       progress: live?.fraction ?? row.progress,
       params: row.params,
-      originalName: row.originalName,
+      // a name kept before invisible characters were removed on upload is shown without them
+      originalName: row.originalName === null ? null : visibleFileName(row.originalName),
       fileBytes: row.fileBytes,
       counts,
       timings,

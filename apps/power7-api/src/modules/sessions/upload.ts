@@ -8,7 +8,11 @@ import { ErrorCode } from '@pa/contracts/error-codes';
 import type { ApiErrorItem } from '@pa/contracts/envelope';
 import { AppError } from '@pa/server-kit/errors';
 import { uploadFormSchema, type SessionParams } from '@pa/contracts/power7';
-import { CONTROL_CHARACTERS_MESSAGE, controlCharacterPath } from '@pa/contracts/text';
+import {
+  CONTROL_CHARACTERS_MESSAGE,
+  controlCharacterPath,
+  visibleFileName,
+} from '@pa/contracts/text';
 import {
   ArrivingCsvRead,
   DEFAULT_POOL,
@@ -170,7 +174,8 @@ export async function receiveUpload(
           part.file.resume();
           throw fieldError('customer_file', `The file name ${CONTROL_CHARACTERS_MESSAGE}.`);
         }
-        originalName = part.filename ? part.filename.slice(0, 255) : null;
+        // kept and shown without bidi controls or zero-width characters (a name that reads as another)
+        originalName = visibleFileName(part.filename ?? '').slice(0, 255) || null;
         arriving = arrivingRead(request, fields, options);
         const reader = arriving?.read;
         await pipeline(

@@ -7,6 +7,7 @@ import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { rerunBodySchema, sessionSchema } from '@pa/contracts/power7';
 import { errorAnswers } from '@pa/server-kit/openapi';
+import { visibleFileName } from '@pa/contracts/text';
 import { requirePermission } from '../../../plugins/external/auth';
 import { placeRerunFiles, rerunSource } from '../../../modules/sessions/rerun';
 import { readBytesBound, resultBytesBound } from '../../../modules/sessions/output-bound';
@@ -72,7 +73,8 @@ export async function rerunRoutes(app: FastifyInstance) {
         row = await quota.reserve(reserved, async () => {
           await placeRerunFiles(dir, files);
           return jobs.start(id, owner(caller), params, {
-            originalName: source.originalName,
+            originalName:
+              source.originalName === null ? null : visibleFileName(source.originalName),
             bytes: source.fileBytes,
             // the upload the tickets come from, whichever rerun of it this one started from
             sourceSessionId: source.sourceSessionId ?? source.id,
