@@ -36,8 +36,9 @@ export const power7ConfigSchema = z
     /** The portal's access-token lifetime (same name and default): how far back ended sign-ins matter. */
     ACCESS_TOKEN_TTL: z.coerce.number().int().min(1).default(900),
     /**
-     * Disk each user's live sessions may take (uploads and results), in MB. 10 GiB: a P=49 analysis
-     * with a wide budget writes ~2.5 GB of results, so this holds about four of them.
+     * Disk each user's live sessions may take (uploads and results), in MB; a job queued or running
+     * counts what it may write at most (ADR 019). 10 GiB: a P=49 analysis reserves ~2.9 GB while in
+     * flight (its results with every draw qualifying), so this holds three of them.
      */
     STORAGE_QUOTA_MB: z.coerce.number().positive().default(10_240),
     /**
