@@ -22,6 +22,8 @@ export { openSession, readSessionStatus } from './session-open';
 export { rejectedRowsCsvPath, removeLeftovers, SESSION_FILES } from './session-files';
 export type * from './session-types';
 export { sniffUpload, SNIFF_BYTES } from '../reading/file-sniff';
+/** The CSV tokenizer, for a service that turns the engine's CSVs into another format (XLSX). */
+export { CsvTokenizer, recordFields } from '../core/csv';
 /** Scan worker threads started (and their kernels warmed) ahead of the first analysis, and stopped. */
 export { closeScanWorkers, prestartScanWorkers } from '../analysis/analyze';
 export { EngineError, CancelledError, NoValidRowsError } from '../core/errors';

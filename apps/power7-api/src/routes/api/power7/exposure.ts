@@ -6,7 +6,8 @@ import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { EXPOSURE_BY, exposureAnswerSchema, exposureBodySchema } from '@pa/contracts/power7';
 import { csvAnswer, errorAnswers } from '@pa/server-kit/openapi';
 import { requirePermission } from '../../../plugins/external/auth';
-import { bearer, owner, sendCsv, sessionErrors, sessionParams } from './common';
+import { bearer, owner, sessionErrors, sessionParams } from './common';
+import { exportQuery, sendExport } from './export-answer';
 
 const exposureErrors = {
   ...sessionErrors,
@@ -51,7 +52,7 @@ export async function exposureRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['power7'],
-        summary: 'The full exposure ranking over a line as CSV',
+        summary: 'The full exposure ranking over a line as CSV (or XLSX with `format=xlsx`)',
         security: bearer,
         params: sessionParams,
         querystring: z.object({
@@ -59,6 +60,7 @@ export async function exposureRoutes(app: FastifyInstance) {
             .number({ error: 'The line must be an amount.' })
             .min(0, 'The line must be at least 0.'),
           by: z.enum(EXPOSURE_BY, { error: 'Rank by "combination" or by "customer".' }),
+          ...exportQuery,
         }),
         response: {
           200: csvAnswer(
@@ -72,12 +74,24 @@ export async function exposureRoutes(app: FastifyInstance) {
       const caller = requirePermission(request, POWER7_PERMISSIONS.download);
       const row = await queries.find(owner(caller), request.params.id);
       const session = await queries.open(row);
-      const { over, by } = request.query;
+      const { over, by, format, params } = request.query;
       const chunks = await session.exposureCsv({ over, by });
       await audit.record(request, caller, 'power7.download', row.id, {
-        file: `exposure-${by}.csv`,
+        file: `exposure-${by}.${format}`,
       });
-      return sendCsv(reply, `power7-${row.id}-exposure-by-${by}-over-${over}.csv`, chunks);
+      return sendExport(reply, {
+        row,
+        name: `power7-${row.id}-exposure-by-${by}-over-${over}`,
+        what: `exposure by ${by} over ${over}`,
+        chunks,
+        format,
+        params,
+        sheet: {
+          sheet: 'Exposure',
+          numeric: new Set(['tickets', 'draws_won', 'tail_payout', 'share']),
+          money: new Set(['tail_payout']),
+        },
+      });
     },
   );
 }

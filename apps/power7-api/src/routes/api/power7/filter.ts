@@ -6,7 +6,10 @@ import { filterAnswerSchema, filterBodySchema } from '@pa/contracts/power7';
 import { requirePermission } from '../../../plugins/external/auth';
 import { csvAnswer } from '@pa/server-kit/openapi';
 import { FilterAnswers, toFilterQuery } from '../../../modules/sessions/filter-answers';
-import { bearer, owner, sendCsv, sessionErrors } from './common';
+import { z } from 'zod';
+import { ensureFitsOneSheet } from '../../../modules/exports/exports';
+import { bearer, owner, sessionErrors } from './common';
+import { exportQuery, sendExport } from './export-answer';
 
 /** `POST /api/filter/`: a page of qualifying draws with the all-draws statistics. */
 export async function filterRoutes(app: FastifyInstance) {
@@ -46,9 +49,10 @@ export async function filterRoutes(app: FastifyInstance) {
           "The body is the filter request's. The draws come in draw order, streamed in batches (memory stays constant whatever their number); `X-Total-Rows` says how many rows follow the header.",
         security: bearer,
         body: filterBodySchema,
+        querystring: z.object(exportQuery),
         response: {
           200: csvAnswer(
-            '`combo,winners_3,winners_4,winners_5,winners_6,winners_7,total_payout` (an attachment `power7-<session>-draws.csv`)',
+            '`combo,winners_3,winners_4,winners_5,winners_6,winners_7,total_payout` (an attachment `power7-<session>-draws.csv`, or `.xlsx` with `format=xlsx`)',
           ),
           ...sessionErrors,
         },
@@ -62,13 +66,34 @@ export async function filterRoutes(app: FastifyInstance) {
       const query = toFilterQuery({ ...body, page: 1, pageSize: 1 });
       // checks the filters (a bad one is a 400, not a broken download) and counts the rows
       const total = filterAnswers.answer(row.id, session, { ...body, page: 1, pageSize: 1 }).total;
+      const { format, params } = request.query;
+      if (format === 'xlsx') ensureFitsOneSheet(total);
       const chunks = session.drawsCsv(query);
       await app.power7.audit.record(request, caller, 'power7.export', row.id, {
         rows: total,
         filters: body.filters ?? {},
       });
       reply.header('x-total-rows', String(total));
-      return sendCsv(reply, `power7-${row.id}-draws.csv`, chunks);
+      return sendExport(reply, {
+        row,
+        name: `power7-${row.id}-draws`,
+        what: `qualifying draws${body.filters ? ' (filtered)' : ''}`,
+        chunks,
+        format,
+        params,
+        sheet: {
+          sheet: 'Draws',
+          numeric: new Set([
+            'winners_3',
+            'winners_4',
+            'winners_5',
+            'winners_6',
+            'winners_7',
+            'total_payout',
+          ]),
+          money: new Set(['total_payout']),
+        },
+      });
     },
   );
 }

@@ -7,7 +7,9 @@ import { comboParam, matchTypeParam, winnersAnswerSchema } from '@pa/contracts/p
 import type { MatchType } from '@pa/power7-engine/session-store';
 import { csvAnswer } from '@pa/server-kit/openapi';
 import { requirePermission, type Caller } from '../../../plugins/external/auth';
-import { bearer, owner, pageQuery, sendCsv, sessionErrors, sessionQuery } from './common';
+import { ensureFitsOneSheet } from '../../../modules/exports/exports';
+import { bearer, owner, pageQuery, sessionErrors, sessionQuery } from './common';
+import { exportQuery, sendExport } from './export-answer';
 
 /** Winning tickets of one draw: a page of them, or their CSV (one match type or all). */
 export async function winnerRoutes(app: FastifyInstance) {
@@ -44,9 +46,17 @@ export async function winnerRoutes(app: FastifyInstance) {
     id: string | undefined,
     combo: string,
     matchType: MatchType | 'all',
+    format: 'csv' | 'xlsx',
   ) => {
     const row = await queries.find(owner(caller), id);
     const session = await queries.open(row);
+    if (format === 'xlsx') {
+      // the rows must fit one sheet: counted before anything is sent (the walks are kept for the file)
+      const types = matchType === 'all' ? ([3, 4, 5, 6, 7] as const) : [matchType];
+      let rows = 0;
+      for (const m of types) rows += (await session.winners(combo, m, 1, 1)).total;
+      ensureFitsOneSheet(rows);
+    }
     // written on the winners threads, as bytes (the event loop only forwards them)
     const iterable = session.winnersCsvBytes(combo, matchType);
     // the first chunk is read here, so a bad combo is still a 400 and not a broken download
@@ -76,7 +86,11 @@ export async function winnerRoutes(app: FastifyInstance) {
         await iterator.return?.();
       }
     }
-    return rest();
+    return { row, stream: rest() };
+  };
+  const winnersSheet = {
+    numeric: new Set(['match_type', 'payout', 'line']),
+    money: new Set(['payout']),
   };
 
   r.get(
@@ -87,10 +101,10 @@ export async function winnerRoutes(app: FastifyInstance) {
         summary: 'CSV of the winning tickets of one draw and match type',
         security: bearer,
         params: z.object({ combo: comboParam, matchType: matchTypeParam }),
-        querystring: sessionQuery,
+        querystring: sessionQuery.extend(exportQuery),
         response: {
           200: csvAnswer(
-            'The original columns + `match_type`, `matched_numbers`, `payout` (an attachment `power7-<combo>-match<m>.csv`)',
+            'The original columns + `match_type`, `matched_numbers`, `payout` (an attachment `power7-<combo>-match<m>.csv`, or `.xlsx` with `format=xlsx`)',
           ),
           ...sessionErrors,
         },
@@ -99,14 +113,24 @@ export async function winnerRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const caller = requirePermission(request, POWER7_PERMISSIONS.download);
       const { combo, matchType } = request.params;
-      const stream = await download(
+      const { session: id, format, params } = request.query;
+      const { row, stream } = await download(
         request,
         caller,
-        request.query.session,
+        id,
         combo,
         matchType as MatchType,
+        format,
       );
-      return sendCsv(reply, `power7-${combo}-match${matchType}.csv`, stream);
+      return sendExport(reply, {
+        row,
+        name: `power7-${combo}-match${matchType}`,
+        what: `winners of draw ${combo}, ${matchType} matches`,
+        chunks: stream,
+        format,
+        params,
+        sheet: { sheet: 'Winners', ...winnersSheet },
+      });
     },
   );
 
@@ -118,10 +142,10 @@ export async function winnerRoutes(app: FastifyInstance) {
         summary: 'CSV of every winning ticket of one draw (match types 3..7)',
         security: bearer,
         params: z.object({ combo: comboParam }),
-        querystring: sessionQuery,
+        querystring: sessionQuery.extend(exportQuery),
         response: {
           200: csvAnswer(
-            'The winners of match types 3..7, as the one-type CSV (an attachment `power7-<combo>-all.csv`)',
+            'The winners of match types 3..7, as the one-type CSV (an attachment `power7-<combo>-all.csv`, or `.xlsx` with `format=xlsx`)',
           ),
           ...sessionErrors,
         },
@@ -130,8 +154,17 @@ export async function winnerRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const caller = requirePermission(request, POWER7_PERMISSIONS.download);
       const { combo } = request.params;
-      const stream = await download(request, caller, request.query.session, combo, 'all');
-      return sendCsv(reply, `power7-${combo}-all.csv`, stream);
+      const { session: id, format, params } = request.query;
+      const { row, stream } = await download(request, caller, id, combo, 'all', format);
+      return sendExport(reply, {
+        row,
+        name: `power7-${combo}-all`,
+        what: `winners of draw ${combo}, every match type`,
+        chunks: stream,
+        format,
+        params,
+        sheet: { sheet: 'Winners', ...winnersSheet },
+      });
     },
   );
 }
