@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { copyEmptyCluster } from '@pa/server-kit/testing/empty-pglite';
+import { notPrivate } from '@pa/server-kit/testing/private-modes';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const appRoot = path.resolve(import.meta.dirname, '..');
@@ -63,19 +64,6 @@ const stop = (child: ChildProcess) =>
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
-
-/** Files and folders under `root` that another local user could read (issue 39). */
-function entriesOpenToOthers(root: string): string[] {
-  const open: string[] = [];
-  const visit = (entry: string) => {
-    const stat = fs.lstatSync(entry, { throwIfNoEntry: false });
-    if (!stat || !(stat.isFile() || stat.isDirectory())) return;
-    if ((stat.mode & 0o077) !== 0) open.push(`${entry} ${(stat.mode & 0o777).toString(8)}`);
-    if (stat.isDirectory()) for (const name of fs.readdirSync(entry)) visit(path.join(entry, name));
-  };
-  visit(root);
-  return open;
-}
 
 const servers: ChildProcess[] = [];
 afterAll(async () => {
@@ -144,7 +132,7 @@ describe('first start and the admin command line', () => {
     expect(stopped.code).toBe(0);
     expect(stopped.stdout).toMatch(/Company "Acme" already exists/);
     // It opened the folder itself: what PGlite rewrote there (0644) is the OS user's only again.
-    expect(entriesOpenToOthers(dataDir)).toEqual([]);
+    expect(notPrivate(dataDir)).toEqual([]);
     const weak = await run([...args.slice(0, 5), '--admin-password', 'short']);
     expect(weak.code).toBe(64);
     expect(weak.stderr).toContain('--admin-password: Password must be at least 12 characters');

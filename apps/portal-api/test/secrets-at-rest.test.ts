@@ -2,13 +2,14 @@
 // database or of a backup gives neither the token-signing key nor an authenticator app's secret
 // (ADR 018).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { emptyPglite, copyEmptyCluster } from '@pa/server-kit/testing/empty-pglite';
+import { notPrivate } from '@pa/server-kit/testing/private-modes';
 import { eq } from 'drizzle-orm';
 import * as tar from 'tar';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,28 +19,7 @@ import { openDatabase } from '../src/db/client';
 import { totpFactors, users } from '../src/db/schema';
 import { SecretBox } from '../src/modules/mfa/secret-box';
 import { DATABASES, postgresDatabase } from './helper';
-
-/* RFC 6238 written here on its own (RFC 4648 base32, RFC 4226 truncation): no code shared with the product. */
-function base32Bytes(text: string): Buffer {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = '';
-  for (const char of text.replace(/=+$/, '').toUpperCase())
-    bits += alphabet.indexOf(char).toString(2).padStart(5, '0');
-  return Buffer.from((bits.match(/.{8}/g) ?? []).map((byte) => parseInt(byte, 2)));
-}
-function totp(secret: string, step: number): string {
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(step));
-  const mac = createHmac('sha1', base32Bytes(secret)).update(counter).digest();
-  const offset = mac[mac.length - 1]! & 0x0f;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
-const stepNow = () => Math.floor(Date.now() / 30_000);
-/** Waits until at least 5 s are left of the current step, so `stepNow` holds for the request. */
-async function awayFromStepEdge() {
-  while (30_000 - (Date.now() % 30_000) < 5_000)
-    await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 50));
-}
+import { awayFromStepEdge, totp, stepNow } from './totp-codes';
 
 const PASSWORD = 'secrets-at-rest-passphrase';
 const temporary: string[] = [];
@@ -52,33 +32,12 @@ afterAll(() => {
   for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Every regular file and folder under `root` (sockets and links left out) with its mode. */
-function modesUnder(root: string): { entry: string; kind: 'file' | 'folder'; mode: number }[] {
-  const found: { entry: string; kind: 'file' | 'folder'; mode: number }[] = [];
-  const visit = (entry: string) => {
-    const stat = fs.lstatSync(entry, { throwIfNoEntry: false });
-    if (!stat || !(stat.isFile() || stat.isDirectory())) return;
-    found.push({
-      entry: path.relative(root, entry) || '.',
-      kind: stat.isFile() ? 'file' : 'folder',
-      mode: stat.mode & 0o777,
-    });
-    if (stat.isDirectory()) for (const name of fs.readdirSync(entry)) visit(path.join(entry, name));
-  };
-  visit(root);
-  return found;
-}
-/** The entries whose mode is not 0600 (files) or 0700 (folders). */
-const openEntries = (root: string) =>
-  modesUnder(root).filter(({ kind, mode }) => mode !== (kind === 'file' ? 0o600 : 0o700));
-
 /** The files under `root` whose bytes hold `needle`. */
 function filesHolding(root: string, needle: string): string[] {
   const hits: string[] = [];
-  for (const { entry, kind } of modesUnder(root)) {
-    if (kind !== 'file') continue;
+  for (const entry of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
     const file = path.join(root, entry);
-    if (fs.statSync(file, { throwIfNoEntry: false })?.isFile() !== true) continue;
+    if (fs.lstatSync(file, { throwIfNoEntry: false })?.isFile() !== true) continue;
     const bytes = fs.readFileSync(file);
     if (bytes.includes(needle)) hits.push(entry);
     // a database dump inside the archive is itself a tar.gz: its files are searched too
@@ -327,8 +286,8 @@ describe('the data folder and backups of a running portal', () => {
     expect(repairLines).toHaveLength(1);
     expect(JSON.parse(repairLines[0]!)).toMatchObject({ level: 30, repaired: expect.any(Number) });
     expect(JSON.parse(repairLines[0]!).repaired).toBeGreaterThanOrEqual(3);
-    expect(openEntries(dataDir)).toEqual([]);
-    expect(modesUnder(dataDir).filter(({ kind }) => kind === 'file').length).toBeGreaterThan(900);
+    expect(notPrivate(dataDir)).toEqual([]);
+    expect(fs.readdirSync(dataDir, { recursive: true }).length).toBeGreaterThan(900);
 
     // An authenticator app for the administrator.
     const signedIn = await call(`${first.url}/api/accounts/sign-in`, {
@@ -383,7 +342,7 @@ describe('the data folder and backups of a running portal', () => {
     await stop(first.child);
     expect(filesHolding(dataDir, secret)).toEqual([]);
     expect(filesHolding(dataDir, 'admin@demo.local').length).toBeGreaterThan(0);
-    expect(openEntries(dataDir)).toEqual([]);
+    expect(notPrivate(dataDir)).toEqual([]);
 
     // A restart: nothing to repair, and the app's codes still sign in.
     const second = await startServer(dataDir);
@@ -408,7 +367,7 @@ describe('the data folder and backups of a running portal', () => {
     const restored = await admin(restoredDir, ['restore', '--in', archive]);
     expect(restored.code, restored.output).toBe(0);
     expect(restored.output).toContain('The archive holds no keys');
-    expect(openEntries(restoredDir)).toEqual([]);
+    expect(notPrivate(restoredDir)).toEqual([]);
     const third = await startServer(restoredDir);
     expect(third.output()).toContain('1 authenticator-app secrets were sealed under another key');
     const passwordOnly = await call(`${third.url}/api/accounts/sign-in`, {

@@ -1,25 +1,12 @@
 // `npm run admin -- backup` of a running product, `restore` into a fresh DATA_DIR: the restored
 // product signs the admin in and serves the finished Power 7 session. The session's files, the
 // archive and what is restored are the service user's only (issue 39).
-import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { notPrivate } from '@pa/server-kit/testing/private-modes';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, customerCsv, DEFAULT_FIELDS, multipart, tempDir } from './helper';
 import { runAdmin, startProduct } from './product-process';
-
-/** Files under `root` not 0600 and folders not 0700 (sockets and links left out). */
-function openEntries(root: string): string[] {
-  const open: string[] = [];
-  const visit = (entry: string) => {
-    const stat = lstatSync(entry, { throwIfNoEntry: false });
-    if (!stat || !(stat.isFile() || stat.isDirectory())) return;
-    if ((stat.mode & 0o777) !== (stat.isFile() ? 0o600 : 0o700))
-      open.push(`${entry} ${(stat.mode & 0o777).toString(8)}`);
-    if (stat.isDirectory()) for (const name of readdirSync(entry)) visit(join(entry, name));
-  };
-  visit(root);
-  return open;
-}
 
 describe('backup and restore of the embedded default', () => {
   let dir = '';
@@ -62,8 +49,8 @@ describe('backup and restore of the embedded default', () => {
       expect(status).toBe('done');
       // the customer list and its results (names, phones) are the service user's only
       expect(readdirSync(join(original, 'power7', session)).length).toBeGreaterThan(0);
-      expect(openEntries(join(original, 'power7'))).toEqual([]);
-      expect(openEntries(join(original, 'power7-db'))).toEqual([]);
+      expect(notPrivate(join(original, 'power7'))).toEqual([]);
+      expect(notPrivate(join(original, 'power7-db'))).toEqual([]);
 
       // while both services run
       const saved = await runAdmin(original, ['backup', '--out', archive]);
@@ -84,7 +71,7 @@ describe('backup and restore of the embedded default', () => {
     // the keys are kept apart (ADR 018): a restore without them signs in with a new key
     expect(back.output).toContain('portal-db, power7-db, power7 from');
     expect(back.output).toContain('The archive holds no keys');
-    expect(openEntries(restored)).toEqual([]);
+    expect(notPrivate(restored)).toEqual([]);
     // never over existing data
     const twice = await runAdmin(restored, ['restore', '--in', archive]);
     expect(twice.code).toBe(1);
