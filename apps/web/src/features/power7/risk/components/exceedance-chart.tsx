@@ -44,7 +44,10 @@ function amountTicks(min: number, max: number, count = 6): number[] {
 /** The exact chance that a draw pays more than `amount`, in words, from the budgets asked. */
 function chanceAbove(answer: InsightAnswer, amount: number, money: (v: number) => string) {
   const at = answer.budgets.find((b) => Math.abs(b.budget - amount) < 0.005);
-  return at ? `more than ${money(amount)}: ${formatShareOf(at.exceeding, answer.draws)}` : null;
+  // a quantile at the largest total has no draw above it: the worst draw's sentence says that
+  return at && at.exceeding > 0
+    ? `more than ${money(amount)}: ${formatShareOf(at.exceeding, answer.draws)}`
+    : null;
 }
 
 /**
@@ -70,7 +73,7 @@ export function ExceedanceChart({
   const quantileWords = (['99', '99.9', '99.99'] as const)
     .map((q) => chanceAbove(answer, answer.quantiles[q], money))
     .filter((text, i, all) => text !== null && all.indexOf(text) === i);
-  const unit = currency ? `, ${currency}` : '';
+  const unit = currency ? ` in ${currency}` : '';
   if (answer.max === answer.min) {
     return (
       <p className="text-sm" data-testid="power7-exceedance">
@@ -106,7 +109,7 @@ export function ExceedanceChart({
                 domain={[logPosition(answer.min), logPosition(answer.max)]}
                 ticks={amountTicks(answer.min, answer.max)}
                 tickFormatter={(x: number) => formatMoneyShort(amountAt(x), currency)}
-                label={axisTitle(`Total payout${unit} (log scale)`, 'x')}
+                label={axisTitle(`Total${unit} (log scale)`, 'x')}
                 {...AXIS_PROPS}
               />
               <YAxis
@@ -115,7 +118,7 @@ export function ExceedanceChart({
                 domain={[ticks.at(-1) ?? -1, 0]}
                 ticks={ticks}
                 tickFormatter={chanceTickLabel}
-                width={72}
+                width={96}
                 label={axisTitle('Chance of paying more', 'y')}
                 {...AXIS_PROPS}
               />

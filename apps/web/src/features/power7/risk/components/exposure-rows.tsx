@@ -8,17 +8,15 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
+import { drawResultsLink } from '../../components/insight-summary';
 import { formatCount, formatMoney, formatPercent } from '../../lib/format';
 
 /**
- * The draws list of this page filtered to the draws holding every number of the combination (the
- * draws list keeps its filters in the URL, lib/url-state.ts): for a 7-number combination that is
- * its own draw, where its tickets win the 7-match payout, and from there its winners.
+ * The winners of the combination's own draw, where its tickets win the 7-match payout. Not the draws
+ * list: that lists the draws within the budget, and the tail is the draws above it.
  */
-export function comboDrawsLink(session: string, combo: string): string {
-  const params = new URLSearchParams({ session, inc: combo.split('-').join(',') });
-  return `/app/power7/process?${params.toString()}`;
-}
+export const comboWinnersLink = (session: string, combo: string) =>
+  drawResultsLink(session, combo, { 3: 0, 4: 0, 5: 0, 6: 0, 7: 1 });
 
 const NUMBER = 'text-right tabular-nums';
 
@@ -27,10 +25,13 @@ export function ExposureRows({
   session,
   answer,
   currency,
+  canOpen,
 }: {
   session: string;
   answer: ExposureAnswer;
   currency?: string;
+  /** The user may see winners (the results step needs the download permission). */
+  canOpen: boolean;
 }) {
   const byCombination = answer.by === 'combination';
   const label = byCombination ? 'Exposure by combination' : 'Exposure by customer';
@@ -65,7 +66,11 @@ export function ExposureRows({
             <TableCell className={NUMBER}>{i + 1}</TableCell>
             {byCombination ? (
               <TableCell>
-                <ComboLink session={session} item={item} />
+                {canOpen ? (
+                  <ComboLink session={session} item={item} />
+                ) : (
+                  <span className="font-mono text-xs whitespace-nowrap">{item.combo}</span>
+                )}
               </TableCell>
             ) : (
               <>
@@ -93,11 +98,11 @@ function ComboLink({ session, item }: { session: string; item: ExposureItem }) {
   const numbers = combo.split('-');
   return (
     <Link
-      to={comboDrawsLink(session, combo)}
+      to={comboWinnersLink(session, combo)}
       className="text-primary font-mono text-xs whitespace-nowrap underline underline-offset-4"
-      aria-label={`Combination ${numbers.join(', ')}: show its draw in the list of draws`}
+      aria-label={`Combination ${numbers.join(', ')}: the winners of its own draw`}
     >
-      {numbers.join(' · ')}
+      {combo}
     </Link>
   );
 }

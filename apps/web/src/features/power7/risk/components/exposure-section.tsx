@@ -16,6 +16,9 @@ import { formatCount, formatMoney } from '../../lib/format';
 import { parseTypedAmount, type BudgetBand } from '../../lib/insight';
 import { ExposureRows } from './exposure-rows';
 
+/** Rows on screen: a top list read at a glance; the CSV holds the whole ranking. */
+export const EXPOSURE_ROWS = 20;
+
 const BY_LABEL: Record<ExposureBy, string> = {
   combination: 'By combination',
   customer: 'By customer',
@@ -50,7 +53,9 @@ export function ExposureSection({
   const typed = parseTypedAmount(overText, 'The line');
   const settled = parseTypedAmount(useDebouncedValue(overText), 'The line');
   const over = 'value' in settled ? settled.value : null;
-  const query = useExposureQuery(over !== null ? { session, over, by } : skipToken);
+  const query = useExposureQuery(
+    over !== null ? { session, over, by, limit: EXPOSURE_ROWS } : skipToken,
+  );
   const money = (v: number) => formatMoney(v, currency);
 
   return (
@@ -109,6 +114,7 @@ export function ExposureSection({
         draws={draws}
         money={money}
         currency={currency}
+        canOpen={canDownload}
       />
     </section>
   );
@@ -121,8 +127,10 @@ function ExposureBody({
   draws,
   money,
   currency,
+  canOpen,
 }: {
   session: string;
+  canOpen: boolean;
   query: ReturnType<typeof useExposureQuery>;
   asked: boolean;
   draws: number;
@@ -175,13 +183,13 @@ function ExposureBody({
           ? `; the ${formatCount(answer.items.length)} largest are shown, the CSV holds all.`
           : '.'}
       </p>
-      {answer.by === 'combination' ? (
+      {answer.by === 'combination' && canOpen ? (
         <p className="text-muted-foreground text-xs">
-          Each combination links to its own draw in the list below, where its tickets win the
-          7-match payout.
+          Each combination links to the winners of its own draw, where its tickets win the 7-match
+          payout.
         </p>
       ) : null}
-      <ExposureRows session={session} answer={answer} currency={currency} />
+      <ExposureRows session={session} answer={answer} currency={currency} canOpen={canOpen} />
     </div>
   );
 }

@@ -60,9 +60,9 @@ export function RiskSection({
         ) : !answer ? (
           <Skeleton className="h-64" aria-label="Loading the risk figures" />
         ) : (
-          <div className="grid grid-cols-1 gap-8 lg:grid-cols-2">
-            <PresetLimits answer={answer} currency={currency} />
+          <div className="grid grid-cols-1 gap-6">
             <TailFigures answer={answer} band={band} currency={currency} />
+            <PresetLimits answer={answer} currency={currency} />
           </div>
         )}
         <LimitCalculator session={session} currency={currency} />

@@ -25,7 +25,11 @@ export function PresetLimits({ answer, currency }: { answer: InsightAnswer; curr
     (l) => l.exceedProbability === 0 || Math.floor(l.exceedProbability * answer.draws) >= 1,
   );
   return (
-    <Table aria-label="Budget for a chance of exceeding" data-testid="power7-preset-limits">
+    <Table
+      scrollLabel="Budget for a chance of exceeding, scrolls sideways"
+      aria-label="Budget for a chance of exceeding"
+      data-testid="power7-preset-limits"
+    >
       <TableHeader>
         <TableRow>
           <TableHead>Chance of exceeding at most</TableHead>
@@ -50,6 +54,9 @@ export function PresetLimits({ answer, currency }: { answer: InsightAnswer; curr
   );
 }
 
+/** A shortfall level as written: 0.999 → "99.9 %" (no rounding: the levels are the analyst's). */
+const levelText = (level: number) => `${Number((level * 100).toFixed(6))} %`;
+
 /**
  * Expected shortfall (the mean of the most expensive draws) at 99, 99.9 and 99.99 %, and how far
  * the session's budget is overshot on average when it is.
@@ -66,10 +73,13 @@ export function TailFigures({
   const money = (v: number) => formatMoney(v, currency);
   const atBudget = answer.budgets.find((b) => Math.abs(b.budget - band.max) < 0.005);
   return (
-    <dl className="grid gap-3 text-sm" data-testid="power7-tail-figures">
+    <dl
+      className="grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2 xl:grid-cols-4"
+      data-testid="power7-tail-figures"
+    >
       {answer.shortfall.map((s) => (
         <div key={s.level} className="grid gap-0.5">
-          <dt className="text-muted-foreground">Expected shortfall at {formatPercent(s.level)}</dt>
+          <dt className="text-muted-foreground">Expected shortfall at {levelText(s.level)}</dt>
           <dd>
             <span className="font-medium tabular-nums">{money(s.value)}</span>: the mean total of
             the {formatCount(s.draws)} most expensive {s.draws === 1 ? 'draw' : 'draws'}
@@ -86,7 +96,7 @@ export function TailFigures({
               'It never is: no draw pays more.'
             ) : (
               <>
-                it is overshot by{' '}
+                Overshot by{' '}
                 <span className="font-medium tabular-nums">{money(atBudget.meanOvershoot)}</span> on
                 average; {formatShareOf(atBudget.exceeding, answer.draws)} of draws pay more.
               </>
