@@ -6,7 +6,6 @@ import {
 } from '@pa/server-kit/private-files';
 import { loadPortalConfig, rememberPublicUrl } from './config';
 import { DataFolderHeldError, openDatabase } from './db/client';
-import { SecretsKeyError } from './modules/auth/keys';
 
 async function main() {
   const config = loadPortalConfig();
@@ -92,11 +91,7 @@ function signInBlock(lines: string[]) {
 
 main().catch((error: unknown) => {
   console.error(
-    error instanceof ConfigError ||
-      error instanceof DataFolderHeldError ||
-      error instanceof SecretsKeyError
-      ? error.message
-      : error,
+    error instanceof ConfigError || error instanceof DataFolderHeldError ? error.message : error,
   );
   process.exit(1);
 });

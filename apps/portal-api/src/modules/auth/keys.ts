@@ -9,6 +9,7 @@ import {
   type CryptoKey,
   type JWK,
 } from 'jose';
+import { ConfigError } from '@pa/server-kit/config';
 
 export interface SigningKeys {
   kid: string;
@@ -65,9 +66,12 @@ export async function loadSigningKeys(dataDir: string): Promise<SigningKeys> {
 
 const SECRETS_FILE = 'secrets.key';
 
-/** Thrown when the secrets key can be neither read nor made; the start stops with this message. */
-export class SecretsKeyError extends Error {
-  override name = 'SecretsKeyError';
+/** The secrets key can be neither read nor made: the start stops with this message, like a bad setting. */
+export class SecretsKeyError extends ConfigError {
+  constructor(problem: string) {
+    super([problem]);
+    this.name = 'SecretsKeyError';
+  }
 }
 
 /**
