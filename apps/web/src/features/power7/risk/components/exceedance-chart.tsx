@@ -68,12 +68,9 @@ export function ExceedanceChart({
   const money = (v: number) => formatMoney(v, currency);
   const points = exceedanceCurve(answer);
   const worst = worstDrawPoint(answer);
-  const ticks = chanceTicks(answer.draws);
-  const data = points.map((p) => ({ ...p, x: logPosition(p.amount), y: Math.log10(p.chance) }));
   const quantileWords = (['99', '99.9', '99.99'] as const)
     .map((q) => chanceAbove(answer, answer.quantiles[q], money))
     .filter((text, i, all) => text !== null && all.indexOf(text) === i);
-  const unit = currency ? ` in ${currency}` : '';
   if (answer.max === answer.min) {
     return (
       <p className="text-sm" data-testid="power7-exceedance">
@@ -95,94 +92,123 @@ export function ExceedanceChart({
         </>
       }
       chart={
-        <div className="grid gap-2">
-          <ChartBox print={false}>
-            <LineChart
-              data={data}
-              margin={{ top: 16, right: 16, bottom: 16, left: 8 }}
-              title="Exceedance curve"
-            >
-              <CartesianGrid strokeDasharray="3 3" className="stroke-border" />
-              <XAxis
-                dataKey="x"
-                type="number"
-                domain={[logPosition(answer.min), logPosition(answer.max)]}
-                ticks={amountTicks(answer.min, answer.max)}
-                tickFormatter={(x: number) => formatMoneyShort(amountAt(x), currency)}
-                label={axisTitle(`Total${unit} (log scale)`, 'x')}
-                {...AXIS_PROPS}
-              />
-              <YAxis
-                dataKey="y"
-                type="number"
-                domain={[ticks.at(-1) ?? -1, 0]}
-                ticks={ticks}
-                tickFormatter={chanceTickLabel}
-                width={96}
-                label={axisTitle('Chance of paying more', 'y')}
-                {...AXIS_PROPS}
-              />
-              <ReferenceLine
-                x={logPosition(band.max)}
-                stroke="var(--destructive)"
-                strokeDasharray="4 4"
-                ifOverflow="hidden"
-              />
-              <Tooltip
-                {...TOOLTIP_PROPS}
-                labelFormatter={(_, payload) => {
-                  const point = payload?.[0]?.payload as ExceedancePoint | undefined;
-                  return point ? `More than ${money(point.amount)}` : '';
-                }}
-                formatter={(_value, _name, item) => {
-                  const point = item.payload as ExceedancePoint;
-                  return [formatShareOf(point.exceeding, answer.draws), 'Draws'];
-                }}
-              />
-              <Line
-                type="stepAfter"
-                dataKey="y"
-                stroke="var(--primary)"
-                strokeWidth={2}
-                dot={false}
-                isAnimationActive={false}
-              />
-              {worst ? (
-                <ReferenceDot
-                  x={logPosition(worst.amount)}
-                  y={Math.log10(worst.chance)}
-                  r={5}
-                  fill="var(--destructive)"
-                  stroke="var(--background)"
-                  ifOverflow="extendDomain"
-                />
-              ) : null}
-            </LineChart>
-          </ChartBox>
-          <ul className="text-muted-foreground grid gap-1 text-xs">
-            <li className="flex items-center gap-2">
-              <span
-                aria-hidden="true"
-                className="border-destructive inline-block w-6 border-t-2 border-dashed"
-              />
-              Your budget, {money(band.max)}
-            </li>
-            {worst ? (
-              <li className="flex items-center gap-2">
-                <span
-                  aria-hidden="true"
-                  className="bg-destructive inline-block size-2.5 rounded-full"
-                />
-                Worst draw, {money(worst.amount)}
-              </li>
-            ) : null}
-          </ul>
-        </div>
+        <ExceedanceDrawing
+          answer={answer}
+          band={band}
+          points={points}
+          worst={worst}
+          currency={currency}
+        />
       }
       table={
         <ExceedanceTable points={points} worst={worst} draws={answer.draws} currency={currency} />
       }
     />
+  );
+}
+
+/** The drawing: the step curve on log axes, the budget's line, the worst draw's dot, a legend. */
+function ExceedanceDrawing({
+  answer,
+  band,
+  points,
+  worst,
+  currency,
+}: {
+  answer: InsightAnswer;
+  band: BudgetBand;
+  points: ExceedancePoint[];
+  worst: ExceedancePoint | null;
+  currency?: string;
+}) {
+  const money = (v: number) => formatMoney(v, currency);
+  const ticks = chanceTicks(answer.draws);
+  const data = points.map((p) => ({ ...p, x: logPosition(p.amount), y: Math.log10(p.chance) }));
+  const unit = currency ? ` in ${currency}` : '';
+  return (
+    <div className="grid gap-2">
+      <ChartBox print={false}>
+        <LineChart
+          data={data}
+          margin={{ top: 16, right: 16, bottom: 16, left: 8 }}
+          title="Exceedance curve"
+        >
+          <CartesianGrid strokeDasharray="3 3" className="stroke-border" />
+          <XAxis
+            dataKey="x"
+            type="number"
+            domain={[logPosition(answer.min), logPosition(answer.max)]}
+            ticks={amountTicks(answer.min, answer.max)}
+            tickFormatter={(x: number) => formatMoneyShort(amountAt(x), currency)}
+            label={axisTitle(`Total${unit} (log scale)`, 'x')}
+            {...AXIS_PROPS}
+          />
+          <YAxis
+            dataKey="y"
+            type="number"
+            domain={[ticks.at(-1) ?? -1, 0]}
+            ticks={ticks}
+            tickFormatter={chanceTickLabel}
+            width={96}
+            label={axisTitle('Chance of paying more', 'y')}
+            {...AXIS_PROPS}
+          />
+          <ReferenceLine
+            x={logPosition(band.max)}
+            stroke="var(--destructive)"
+            strokeDasharray="4 4"
+            ifOverflow="hidden"
+          />
+          <Tooltip
+            {...TOOLTIP_PROPS}
+            labelFormatter={(_, payload) => {
+              const point = payload?.[0]?.payload as ExceedancePoint | undefined;
+              return point ? `More than ${money(point.amount)}` : '';
+            }}
+            formatter={(_value, _name, item) => {
+              const point = item.payload as ExceedancePoint;
+              return [formatShareOf(point.exceeding, answer.draws), 'Draws'];
+            }}
+          />
+          <Line
+            type="stepAfter"
+            dataKey="y"
+            stroke="var(--primary)"
+            strokeWidth={2}
+            dot={false}
+            isAnimationActive={false}
+          />
+          {worst ? (
+            <ReferenceDot
+              x={logPosition(worst.amount)}
+              y={Math.log10(worst.chance)}
+              r={5}
+              fill="var(--destructive)"
+              stroke="var(--background)"
+              ifOverflow="extendDomain"
+            />
+          ) : null}
+        </LineChart>
+      </ChartBox>
+      <ul className="text-muted-foreground grid gap-1 text-xs">
+        <li className="flex items-center gap-2">
+          <span
+            aria-hidden="true"
+            className="border-destructive inline-block w-6 border-t-2 border-dashed"
+          />
+          Your budget, {money(band.max)}
+        </li>
+        {worst ? (
+          <li className="flex items-center gap-2">
+            <span
+              aria-hidden="true"
+              className="bg-destructive inline-block size-2.5 rounded-full"
+            />
+            Worst draw, {money(worst.amount)}
+          </li>
+        ) : null}
+      </ul>
+    </div>
   );
 }
 
