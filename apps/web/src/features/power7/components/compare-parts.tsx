@@ -1,14 +1,4 @@
 import type * as React from 'react';
-import {
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
   Table,
@@ -18,76 +8,89 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
-import { QUANTILE_KEYS } from '@pa/contracts/power7';
-import { formatCount, formatMoney, formatPercent } from '../lib/format';
-import { budgetText } from '../lib/scenarios';
-import { TOOLTIP_PROPS } from './chart-figure';
+import { formatShareOf } from '../lib/format';
+import { budgetBandOf, coverageOf, QUANTILE_LABELS } from '../lib/insight';
+import { budgetMoney, currencyOf, moneyOf, payoutsMoney } from '../lib/money';
 import type { Compared } from './compare-view';
 
-/** Line colours and dashes of the three runs (the dash tells them apart without colour). */
-const SERIES = [
-  { stroke: 'var(--primary)', dash: undefined },
-  { stroke: '#0d9488', dash: '6 3' },
-  { stroke: '#d97706', dash: '2 3' },
+type Row = [string, (x: Compared, money: (v: number) => string) => React.ReactNode];
+
+const draws = (x: Compared) => x.insight?.draws ?? 0;
+
+/** What the run's budget covers: its coverage as the results screen computes it (null until answered). */
+const coverage = (x: Compared) =>
+  x.insight ? coverageOf(x.insight, budgetBandOf(x.status.params)) : null;
+
+const ROWS: Row[] = [
+  ['Budget', (x) => budgetMoney(x.status.params)],
+  ['Payouts for 3 / 4 / 5 / 6 / 7 matches', (x) => payoutsMoney(x.status.params)],
+  ['Currency', (x) => currencyOf(x.status.params) ?? 'none named'],
+  ['Pool', (x) => `numbers 1 to ${x.status.params.pool_size}`],
+  [
+    'Draws within the budget',
+    (x) => {
+      const c = coverage(x);
+      return c ? formatShareOf(c.draws, draws(x)) : '—';
+    },
+  ],
+  [
+    'A range: draws below its minimum / above its maximum',
+    (x) => {
+      const c = coverage(x);
+      if (x.status.params.budget_type === 'fixed') return 'not a range';
+      return c?.below !== undefined && c.above !== undefined
+        ? `${formatShareOf(c.below, draws(x))} below; ${formatShareOf(c.above, draws(x))} above`
+        : '—';
+    },
+  ],
+  ...QUANTILE_LABELS.map(({ key, label }): Row => [
+    `Budget for ${label} of draws`,
+    (x, money) => (x.insight ? money(x.insight.quantiles[key]) : '—'),
+  ]),
+  [
+    'Chance a draw pays more than the budget',
+    (x) => {
+      const c = coverage(x);
+      return c ? formatShareOf(c.exceeding, draws(x)) : '—';
+    },
+  ],
+  [
+    'Expected excess over the budget, over all draws',
+    (x, money) => {
+      const c = coverage(x);
+      return c ? money(c.expectedExcess) : '—';
+    },
+  ],
+  [
+    'When the budget is exceeded, by on average',
+    (x, money) => {
+      const c = coverage(x);
+      if (!c) return '—';
+      return c.meanOvershoot === null ? 'never exceeded' : money(c.meanOvershoot);
+    },
+  ],
+  [
+    'Worst draw',
+    (x, money) =>
+      x.insight ? `${x.insight.worst.combo}: ${money(x.insight.worst.totalPayout)}` : '—',
+  ],
+  [
+    'Draws with a 7-match winner',
+    (x) => (x.insight ? formatShareOf(x.insight.jackpotDraws, x.insight.draws) : '—'),
+  ],
 ];
 
-const runLabel = (x: Compared, i: number) =>
-  `Run ${i + 1}: ${x.status.name ?? `budget ${budgetText(x.status.params)}`}`;
-
-const money = (x: Compared, value: number) =>
-  `${formatMoney(value)}${x.status.params.currency ? ` ${x.status.params.currency}` : ''}`;
-
-/** One metric per row, one run per column. */
+/** One measure per row, one run per column, amounts in each run's own currency. */
 export function CompareTable({ compared }: { compared: Compared[] }) {
-  const rows: [string, (x: Compared) => React.ReactNode][] = [
-    ['Budget', (x) => `${budgetText(x.status.params)} ${x.status.params.currency ?? ''}`],
-    [
-      'Payouts 3 / 4 / 5 / 6 / 7',
-      (x) => [3, 4, 5, 6, 7].map((m) => formatMoney(x.status.params.payouts[m as 3])).join(' / '),
-    ],
-    ['Pool', (x) => x.status.params.pool_size],
-    [
-      'Qualified draws',
-      (x) =>
-        x.status.counts.drawsQualified === undefined
-          ? '—'
-          : `${formatCount(x.status.counts.drawsQualified)} of ${formatCount(x.status.counts.draws ?? 0)}`,
-    ],
-    ...QUANTILE_KEYS.map((q): [string, (x: Compared) => React.ReactNode] => [
-      `${q}th percentile of the total`,
-      (x) => (x.insight ? money(x, x.insight.quantiles[q]) : '—'),
-    ]),
-    [
-      'Chance a draw exceeds the budget',
-      (x) =>
-        x.insight?.budgets
-          .map((b) => `${formatPercent(b.exceedProbability)} at ${formatMoney(b.budget)}`)
-          .join('; ') ?? '—',
-    ],
-    [
-      'Expected excess over the budget',
-      (x) =>
-        x.insight?.budgets
-          .map((b) => `${money(x, b.expectedExcess)} at ${formatMoney(b.budget)}`)
-          .join('; ') ?? '—',
-    ],
-    [
-      'Worst draw',
-      (x) =>
-        x.insight ? `${x.insight.worst.combo}: ${money(x, x.insight.worst.totalPayout)}` : '—',
-    ],
-    [
-      'Draws with a jackpot winner',
-      (x) => (x.insight ? formatPercent(x.insight.jackpotShare) : '—'),
-    ],
-  ];
+  const anyRange = compared.some((x) => x.status.params.budget_type === 'range');
+  const rows = ROWS.filter(([label]) => anyRange || !label.startsWith('A range'));
   return (
     <Card>
       <CardHeader>
         <CardTitle>Side by side</CardTitle>
         <CardDescription>Exact over every possible draw, each equally likely.</CardDescription>
       </CardHeader>
-      <CardContent className="overflow-x-auto">
+      <CardContent>
         <Table
           aria-label="Runs compared"
           scrollLabel="Runs compared, side by side"
@@ -96,91 +99,28 @@ export function CompareTable({ compared }: { compared: Compared[] }) {
           <TableHeader>
             <TableRow>
               <TableHead>Measure</TableHead>
-              {compared.map((x, i) => (
-                <TableHead key={x.status._id}>{runLabel(x, i)}</TableHead>
+              {compared.map((x) => (
+                <TableHead key={x.status._id} className="min-w-40 align-bottom whitespace-normal">
+                  {x.label}
+                </TableHead>
               ))}
             </TableRow>
           </TableHeader>
           <TableBody>
             {rows.map(([label, cell]) => (
               <TableRow key={label}>
-                <TableHead scope="row" className="min-w-28 font-normal whitespace-normal">
+                <TableHead scope="row" className="min-w-36 font-normal whitespace-normal">
                   {label}
                 </TableHead>
                 {compared.map((x) => (
-                  <TableCell key={x.status._id} className="min-w-32 whitespace-normal tabular-nums">
-                    {cell(x)}
+                  <TableCell key={x.status._id} className="min-w-40 whitespace-normal tabular-nums">
+                    {cell(x, moneyOf(x.status.params))}
                   </TableCell>
                 ))}
               </TableRow>
             ))}
           </TableBody>
         </Table>
-      </CardContent>
-    </Card>
-  );
-}
-
-/** The runs' budget curves on one chart: the share of draws a budget covers. */
-export function CompareCurves({ compared }: { compared: Compared[] }) {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Budget curves</CardTitle>
-        <CardDescription>
-          Share of all draws whose total payout stays below a budget.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        <figure
-          className="h-72 w-full"
-          data-testid="power7-compare-curves"
-          aria-label="Budget curves of the runs"
-        >
-          <ResponsiveContainer width="100%" height="100%">
-            <LineChart margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-              <CartesianGrid strokeDasharray="3 3" className="stroke-border" vertical={false} />
-              <XAxis
-                dataKey="budget"
-                type="number"
-                domain={['dataMin', 'dataMax']}
-                allowDuplicatedCategory={false}
-                tickFormatter={(v: number) => formatMoney(v)}
-                className="text-xs"
-                stroke="currentColor"
-              />
-              <YAxis
-                domain={[0, 1]}
-                tickFormatter={(v: number) => `${Math.round(v * 100)} %`}
-                width={56}
-                className="text-xs"
-                stroke="currentColor"
-              />
-              <Tooltip
-                {...TOOLTIP_PROPS}
-                labelFormatter={(v) => `Budget ${formatMoney(Number(v))}`}
-                formatter={(value) => formatPercent(Number(value))}
-              />
-              <Legend />
-              {compared.map((x, i) =>
-                x.curve ? (
-                  <Line
-                    key={x.status._id}
-                    data={x.curve}
-                    dataKey="share"
-                    name={runLabel(x, i)}
-                    type="stepAfter"
-                    dot={false}
-                    stroke={SERIES[i]!.stroke}
-                    strokeDasharray={SERIES[i]!.dash}
-                    strokeWidth={2}
-                    isAnimationActive={false}
-                  />
-                ) : null,
-              )}
-            </LineChart>
-          </ResponsiveContainer>
-        </figure>
       </CardContent>
     </Card>
   );

@@ -24,7 +24,8 @@ import {
 import { cn } from '@/lib/utils';
 import { useFilterDrawsQuery } from '../api/power7-endpoints';
 import { usePower7Access } from '../hooks/use-power7-access';
-import { formatCount, formatMoney } from '../lib/format';
+import { formatCount } from '../lib/format';
+import { moneyOf } from '../lib/money';
 import { budgetBandOf, nothingQualifiesReason } from '../lib/insight';
 import {
   DRAWS_PAGE_SIZE,
@@ -76,6 +77,7 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
   const query = useFilterDrawsQuery(filterBodyOf(session, view));
   const apply = (next: DrawsView) => setSearch(writeDrawsView(search, next));
   const ceiling = budgetCeiling(params);
+  const money = moneyOf(params);
   const data = query.data;
   const totalPages = data?.totalPages ?? 0;
   const titleRef = useRef<HTMLHeadingElement>(null);
@@ -121,7 +123,7 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
             data-testid="power7-nothing-qualifies-draws"
           >
             No draw stays within the budget.{' '}
-            {nothingQualifiesReason(budgetBandOf(params), data.stats.min, (v) => formatMoney(v))}
+            {nothingQualifiesReason(budgetBandOf(params), data.stats.min, money)}
           </p>
         ) : data.items.length === 0 ? (
           <p
@@ -137,6 +139,7 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
               session={session}
               search={search}
               ceiling={ceiling}
+              money={money}
               canDownload={canDownload}
               fetching={query.isFetching}
             />
@@ -162,6 +165,7 @@ function DrawsTable({
   session,
   search,
   ceiling,
+  money,
   canDownload,
   fetching,
 }: {
@@ -169,6 +173,7 @@ function DrawsTable({
   session: string;
   search: URLSearchParams;
   ceiling: number;
+  money: (value: number) => string;
   canDownload: boolean;
   fetching: boolean;
 }) {
@@ -220,10 +225,10 @@ function DrawsTable({
               </TableCell>
             ))}
             <TableCell className="text-right font-medium tabular-nums">
-              {formatMoney(draw.totalPayout)}
+              {money(draw.totalPayout)}
             </TableCell>
             <TableCell className="text-muted-foreground text-right tabular-nums">
-              {formatMoney(ceiling - draw.totalPayout)}
+              {money(ceiling - draw.totalPayout)}
             </TableCell>
           </TableRow>
         ))}

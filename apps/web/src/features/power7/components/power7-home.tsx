@@ -14,9 +14,6 @@ import { SessionsTable } from './sessions-table';
 
 const SESSIONS_PAGE_SIZE = 50;
 
-/** Kept here for the screens that import it from the home (it lives with the scenarios' logic). */
-export { budgetText } from '../lib/scenarios';
-
 export function Power7Home() {
   const access = usePower7Access();
   const sessions = usePower7SessionsQuery(

@@ -13,7 +13,7 @@ import { useStatusPolling } from '../hooks/use-status-polling';
 import { useCountdown } from '../hooks/use-countdown';
 import { formatBytes, formatCount } from '../lib/format';
 import { timeLeftText } from '../lib/time-left';
-import { budgetText } from './power7-home';
+import { budgetMoney, payoutsMoney } from '../lib/money';
 import { BudgetInsight } from './budget-insight';
 import { budgetBandOf } from '../lib/insight';
 import { RiskSection } from '../risk/components/risk-section';
@@ -63,7 +63,7 @@ function Shell({ children, status }: { children: React.ReactNode; status?: Power
         title={status?.originalName ?? 'Analysis'}
         description={
           status
-            ? `${formatBytes(status.fileBytes)} · budget ${budgetText(status.params)} · payouts ${[3, 4, 5, 6, 7].map((m) => formatCount(status.params.payouts[m as 3])).join(' / ')} · pool ${status.params.pool_size}`
+            ? `${formatBytes(status.fileBytes)} · budget ${budgetMoney(status.params)} · payouts ${payoutsMoney(status.params)} · pool ${status.params.pool_size}`
             : undefined
         }
         actions={

@@ -1,14 +1,34 @@
 import { Columns3, FileDown, SlidersHorizontal, TriangleAlert } from 'lucide-react';
+import { useStore } from 'react-redux';
 import { Link } from 'react-router';
-import type { Power7Status } from '@pa/contracts/power7';
+import type { InsightAnswer, Power7Status } from '@pa/contracts/power7';
 import { Button } from '@/components/ui/button';
 import { toast } from 'sonner';
 import { errorMessage } from '@/lib/api/api-error';
+import { power7Endpoints } from '../api/power7-endpoints';
 import { useLazySessionInsightQuery } from '../api/scenario-endpoints';
 import { usePower7Access } from '../hooks/use-power7-access';
 import { formatCount, formatPercent } from '../lib/format';
 import { saveBlob } from '../lib/save-file';
-import { budgetsOf, compareLink, insightCsv, rejectedWarning } from '../lib/scenarios';
+import {
+  budgetsOf,
+  compareLink,
+  insightCsv,
+  mergeInsight,
+  rejectedWarning,
+} from '../lib/scenarios';
+
+type Power7State = Parameters<typeof power7Endpoints.util.selectCachedArgsForQuery>[0];
+
+/** The insight answers in the cache for a session: every question its screens asked. */
+function cachedInsights(state: unknown, session: string): InsightAnswer[] {
+  const root = state as Power7State;
+  return power7Endpoints.util
+    .selectCachedArgsForQuery(root, 'insight')
+    .filter((args) => args.session === session)
+    .map((args) => power7Endpoints.endpoints.insight.select(args)(root).data)
+    .filter((data): data is InsightAnswer => data !== undefined);
+}
 
 /**
  * What an analyst does next with a finished session: run its tickets again with other payouts or
@@ -18,14 +38,17 @@ export function ScenarioActions({ status }: { status: Power7Status }) {
   const { canRun } = usePower7Access();
   // asked on the click only: the results screen asks its own questions already
   const [askInsight, insight] = useLazySessionInsightQuery();
+  const store = useStore();
   const session = encodeURIComponent(status._id);
   const saveInsight = async () => {
     try {
-      const answer = await askInsight(
+      const own = await askInsight(
         { session: status._id, budgets: budgetsOf(status.params) },
         true,
       ).unwrap();
-      const csv = insightCsv(answer, status.params.currency);
+      // with every other answer this page holds for the session: each budget tried is in the file
+      const answer = mergeInsight([own, ...cachedInsights(store.getState(), status._id)]) ?? own;
+      const csv = insightCsv(answer, status);
       saveBlob(
         new Blob([csv], { type: 'text/csv;charset=utf-8' }),
         `power7-${status._id}-insight.csv`,

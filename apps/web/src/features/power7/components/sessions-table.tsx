@@ -19,8 +19,9 @@ import { Textarea } from '@/components/ui/textarea';
 import { errorMessage, fieldErrors } from '@/lib/api/api-error';
 import { useDeleteSessionMutation, useEditSessionMutation } from '../api/scenario-endpoints';
 import { usePower7Access } from '../hooks/use-power7-access';
-import { formatAge, formatCount, formatMoney } from '../lib/format';
-import { budgetText, compareLink, fileGroupOf, MAX_COMPARED } from '../lib/scenarios';
+import { formatAge, formatCount } from '../lib/format';
+import { budgetMoney, payoutsMoney } from '../lib/money';
+import { compareLink, fileGroupOf, MAX_COMPARED } from '../lib/scenarios';
 import { StatusBadge } from './common';
 
 const expiry = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -101,11 +102,10 @@ export function SessionsTable({ items }: { items: Power7Session[] }) {
               </TableCell>
               <TableCell className="text-right tabular-nums">{s.params.pool_size}</TableCell>
               <TableCell className="whitespace-nowrap tabular-nums">
-                {[3, 4, 5, 6, 7].map((m) => formatMoney(s.params.payouts[m as 3])).join(' / ')}
+                {payoutsMoney(s.params)}
               </TableCell>
               <TableCell className="whitespace-nowrap tabular-nums">
-                {budgetText(s.params)}
-                {s.params.currency ? ` ${s.params.currency}` : ''}
+                {budgetMoney(s.params)}
               </TableCell>
               <TableCell>
                 <StatusBadge status={s.status} />

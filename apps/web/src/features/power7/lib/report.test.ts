@@ -60,11 +60,19 @@ describe('parameterRows', () => {
   it('gives both ends of a range, in the session currency when there is one', () => {
     const rows = parameterRows(
       status({
-        params: { ...status().params, budget_type: 'range', budget_min: 100, budget_max: 900 },
+        params: {
+          ...status().params,
+          budget_type: 'range',
+          budget_min: 100,
+          budget_max: 900,
+          currency: 'EUR',
+        },
       }),
-      'EUR',
     );
     expect(valueOf(rows, 'Budget (range)')).toBe('from €100.00 to €900.00');
+    expect(valueOf(rows, 'Payout, 7 matches')).toBe('€5,000.00');
+    expect(valueOf(rows, 'Currency')).toBe('EUR');
+    expect(valueOf(parameterRows(status()), 'Currency')).toBe('none named');
   });
 
   it('shows a dash for a count the session does not have', () => {
@@ -73,19 +81,38 @@ describe('parameterRows', () => {
 });
 
 describe('countRows', () => {
-  it('counts the draws and the share that qualifies', () => {
+  it('counts the draws within the budget and above it, each with its share', () => {
     expect(countRows(status())).toEqual([
       { label: 'Possible draws, C(35, 7)', value: '6,724,520' },
-      { label: 'Draws within the budget', value: '6,000,000' },
-      { label: 'Share of draws that qualify', value: '89.2 %' },
+      { label: 'Draws within the budget', value: '89.2 % (6,000,000 of 6,724,520)' },
+      { label: 'Draws above the budget', value: '10.8 % (724,520 of 6,724,520)' },
     ]);
   });
 
-  it('says "range" for a range budget and a dash without counts', () => {
+  it('says how many draws of a range cost less than its minimum and more than its maximum', () => {
+    const range = status({
+      params: { ...status().params, budget_type: 'range', budget_min: 100, budget_max: 900 },
+      counts: { draws: 1000, drawsQualified: 68 },
+    });
+    expect(countRows(range, { below: 914, above: 18 })).toEqual([
+      { label: 'Possible draws, C(35, 7)', value: '1,000' },
+      { label: 'Draws within the budget range', value: '6.8 % (68 of 1,000)' },
+      { label: 'Draws below its minimum (cost less)', value: '91.4 % (914 of 1,000)' },
+      { label: 'Draws above its maximum (cost more)', value: '1.8 % (18 of 1,000)' },
+    ]);
+    // before the insight answers, the sides are a dash
+    expect(
+      countRows(range)
+        .map((r) => r.value)
+        .slice(2),
+    ).toEqual(['—', '—']);
+  });
+
+  it('shows a dash without counts', () => {
     const rows = countRows(
       status({ counts: {}, params: { ...status().params, budget_type: 'range' } }),
     );
-    expect(rows.map((r) => r.value)).toEqual(['—', '—', '—']);
+    expect(rows.map((r) => r.value)).toEqual(['—', '—', '—', '—']);
     expect(rows[1]!.label).toBe('Draws within the budget range');
   });
 });

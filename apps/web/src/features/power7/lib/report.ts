@@ -1,5 +1,6 @@
 import { MATCH_TYPES, type Power7Status } from '@pa/contracts/power7';
-import { formatBytes, formatCount, formatMoney, formatPercent } from './format';
+import { formatBytes, formatCount, formatShareOf } from './format';
+import { currencyOf, moneyOf } from './money';
 
 /** One labelled line of the report's parameters and counts. */
 export interface ReportRow {
@@ -18,10 +19,11 @@ export const formatDateTime = (date: Date | string) => dateTime.format(new Date(
 
 const countOrDash = (value: number | undefined) => (value === undefined ? '—' : formatCount(value));
 
-/** What was analysed: the file, the pool, the tickets, the payouts and the budget. */
-export function parameterRows(status: Power7Status, currency?: string): ReportRow[] {
+/** What was analysed: the file, the pool, the tickets, the payouts and the budget, in its currency. */
+export function parameterRows(status: Power7Status): ReportRow[] {
   const { params, counts } = status;
-  const money = (v: number | null) => formatMoney(v ?? 0, currency);
+  const m = moneyOf(params);
+  const money = (v: number | null) => m(v ?? 0);
   return [
     { label: 'File', value: `${status.originalName ?? '—'} (${formatBytes(status.fileBytes)})` },
     { label: 'Pool', value: `numbers 1 to ${params.pool_size}, 7 drawn` },
@@ -38,14 +40,27 @@ export function parameterRows(status: Power7Status, currency?: string): ReportRo
           label: 'Budget (range)',
           value: `from ${money(params.budget_min)} to ${money(params.budget_max)}`,
         },
+    { label: 'Currency', value: currencyOf(params) ?? 'none named' },
   ];
 }
 
-/** How many draws there are and how many qualify (stay within the budget or its range). */
-export function countRows(status: Power7Status): ReportRow[] {
+/** A range's draws on each side of it, from the insight (the session's counts do not hold them). */
+export interface RangeSides {
+  below: number;
+  above: number;
+}
+
+/**
+ * How many draws there are and where they fall against the budget: within it (its share with the
+ * counts); for a range also below its minimum and above its maximum — "6.8 % within" alone reads as
+ * poor coverage when 91.4 % of draws cost less than the minimum.
+ */
+export function countRows(status: Power7Status, sides?: RangeSides | null): ReportRow[] {
   const draws = status.counts.draws ?? status.counts.drawsEvaluated;
   const qualified = status.counts.drawsQualified;
   const range = status.params.budget_type === 'range';
+  const share = (part: number | undefined) =>
+    draws && part !== undefined ? formatShareOf(part, draws) : '—';
   return [
     {
       label: `Possible draws, C(${status.params.pool_size}, 7)`,
@@ -53,11 +68,20 @@ export function countRows(status: Power7Status): ReportRow[] {
     },
     {
       label: range ? 'Draws within the budget range' : 'Draws within the budget',
-      value: countOrDash(qualified),
+      value: share(qualified),
     },
-    {
-      label: 'Share of draws that qualify',
-      value: draws && qualified !== undefined ? formatPercent(qualified / draws) : '—',
-    },
+    ...(range
+      ? [
+          { label: 'Draws below its minimum (cost less)', value: share(sides?.below) },
+          { label: 'Draws above its maximum (cost more)', value: share(sides?.above) },
+        ]
+      : [
+          {
+            label: 'Draws above the budget',
+            value: share(
+              draws !== undefined && qualified !== undefined ? draws - qualified : undefined,
+            ),
+          },
+        ]),
   ];
 }

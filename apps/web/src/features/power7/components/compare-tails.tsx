@@ -1,0 +1,297 @@
+import { skipToken } from '@reduxjs/toolkit/query';
+import { useMemo } from 'react';
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceDot,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import { INSIGHT_MAX_BUDGETS, type InsightAnswer, type InsightBody } from '@pa/contracts/power7';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
+import { useInsightQuery } from '../api/power7-endpoints';
+import { formatShareOf } from '../lib/format';
+import { amountAt, budgetBandOf, histogramEdges, logPosition } from '../lib/insight';
+import { currencyOf, money, moneyOf, moneyShort } from '../lib/money';
+import { chanceTickLabel, chanceTicks } from '../risk/lib/exceedance';
+import { ChartFigure, TOOLTIP_PROPS } from './chart-figure';
+import type { Compared } from './compare-view';
+import { AXIS_PROPS, ChartBox, axisTitle } from './insight-charts';
+
+/** Line colours and dashes of the three runs (the dash tells them apart without colour). */
+export const SERIES = [
+  { stroke: 'var(--primary)', dash: undefined },
+  { stroke: '#0d9488', dash: '6 3' },
+  { stroke: '#d97706', dash: '2 3' },
+];
+
+/** The runs' currency when they share one (amounts of runs in different currencies stay plain). */
+function sharedCurrency(compared: Compared[]): string | undefined {
+  const currencies = new Set(compared.map((x) => currencyOf(x.status.params) ?? ''));
+  return currencies.size === 1 ? [...currencies][0] || undefined : undefined;
+}
+
+/** Log-spaced amounts of the shared scale; each run's budget and worst draw come on top. */
+const STEPS = 36;
+const toCents = (value: number) => Math.round(value * 100) / 100;
+
+/**
+ * The amounts every compared run is asked about, so their curves and the table share one scale:
+ * evenly spaced on log(1 + total) from the smallest total of any run to the largest, plus each run's
+ * budget and one cent below its worst draw (how many draws pay that much), at most
+ * INSIGHT_MAX_BUDGETS.
+ */
+export function sharedBudgets(answers: Pick<InsightAnswer, 'min' | 'max'>[], extra: number[]) {
+  if (!answers.length) return [];
+  const min = Math.min(...answers.map((a) => a.min));
+  const max = Math.max(...answers.map((a) => a.max));
+  const worst = answers.filter((a) => a.max - 0.01 >= a.min).map((a) => toCents(a.max - 0.01));
+  const must = [...extra, ...worst].map(toCents).filter((b) => b >= min && b <= max);
+  const edges = histogramEdges(min, max, STEPS).filter((b) => !must.includes(b));
+  return [...new Set(must), ...edges].slice(0, INSIGHT_MAX_BUDGETS).sort((a, b) => a - b);
+}
+
+/** One run's answer at the shared amounts (a fixed slot: hooks are not called in a loop). */
+function useTail(x: Compared | undefined, budgets: number[]) {
+  const body: InsightBody | null = x && budgets.length ? { session: x.status._id, budgets } : null;
+  return useInsightQuery(body ?? skipToken).data;
+}
+
+interface TailPoint {
+  budget: number;
+  exceeding: number;
+  x: number;
+  y: number;
+}
+
+/** A run's curve: the shared amounts with at least one draw above them (0 has no place on a log axis). */
+const tailOf = (answer: InsightAnswer): TailPoint[] =>
+  answer.budgets
+    .filter((b) => b.exceeding > 0)
+    .sort((a, b) => a.budget - b.budget)
+    .map((b) => ({
+      budget: b.budget,
+      exceeding: b.exceeding,
+      x: logPosition(b.budget),
+      y: Math.log10(b.exceeding / answer.draws),
+    }));
+
+/** Ticks of the amount axis: the powers of ten inside the scale, or six even steps when too few. */
+function amountTicks(min: number, max: number): number[] {
+  const [lo, hi] = [logPosition(min), logPosition(max)];
+  const powers: number[] = [];
+  for (let p = 1; p <= max; p *= 10) if (p >= min) powers.push(logPosition(p));
+  if (powers.length >= 3) return powers;
+  return Array.from({ length: 6 }, (_, i) => lo + ((hi - lo) * i) / 5);
+}
+
+/**
+ * The runs' tails on one chart: the chance that a draw pays more than an amount, the amount and the
+ * chance both on log scales (a linear scale put every curve at ~100 % within its first pixel), each
+ * run's budget marked on its curve; and the same figures as a table.
+ */
+export function CompareTails({ compared }: { compared: Compared[] }) {
+  const answered = compared.filter((x) => x.insight);
+  const overviews = answered.map((x) => x.insight!);
+  const extra = answered.map((x) => budgetBandOf(x.status.params).max);
+  const key = JSON.stringify([overviews.map((a) => [a.min, a.max]), extra]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the key holds every input
+  const budgets = useMemo(() => sharedBudgets(overviews, extra), [key]);
+  const tails = [
+    useTail(compared[0], budgets),
+    useTail(compared[1], budgets),
+    useTail(compared[2], budgets),
+  ];
+  const ready = compared.every((_, i) => tails[i]);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>How far each run's tail reaches</CardTitle>
+        <CardDescription>
+          The chance that a draw pays more than an amount, for every run at the same amounts.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {ready ? (
+          <TailsFigure compared={compared} tails={tails as InsightAnswer[]} budgets={budgets} />
+        ) : (
+          <Skeleton className="h-72" aria-label="Loading the runs' tails" />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function TailsFigure({
+  compared,
+  tails,
+  budgets,
+}: {
+  compared: Compared[];
+  tails: InsightAnswer[];
+  budgets: number[];
+}) {
+  // one currency for the axis when the runs share one; else plain amounts, and the title says why
+  const shared = sharedCurrency(compared);
+  const mixed = new Set(compared.map((x) => currencyOf(x.status.params) ?? '')).size > 1;
+  const unit = mixed ? ' (runs in different currencies)' : shared ? ` in ${shared}` : '';
+  const mostDraws = Math.max(...tails.map((t) => t.draws));
+  const ticks = chanceTicks(mostDraws);
+  const [lo, hi] = [budgets[0] ?? 0, budgets.at(-1) ?? 0];
+  const curves = tails.map(tailOf);
+  return (
+    <ChartFigure
+      testId="power7-compare-curves"
+      title="Chance a draw pays more than an amount"
+      summary={
+        <>
+          Both axes on log scales, from {money(lo, shared)} to {money(hi, shared)} and down to a
+          single draw; lower is safer. Each curve ends at its run's worst draw:{' '}
+          {compared
+            .map((x, i) => `${x.label}, ${moneyOf(x.status.params)(tails[i]!.max)}`)
+            .join('; ')}
+          .
+        </>
+      }
+      chart={
+        <div className="grid gap-2">
+          <ChartBox print={false}>
+            <LineChart margin={{ top: 16, right: 16, bottom: 16, left: 8 }} title="Runs' tails">
+              <CartesianGrid strokeDasharray="3 3" className="stroke-border" />
+              <XAxis
+                dataKey="x"
+                type="number"
+                domain={[logPosition(lo), logPosition(hi)]}
+                ticks={amountTicks(lo, hi)}
+                tickFormatter={(x: number) => moneyShort(amountAt(x), shared)}
+                allowDuplicatedCategory={false}
+                label={axisTitle(`Amount${unit} (log scale)`, 'x')}
+                {...AXIS_PROPS}
+              />
+              <YAxis
+                dataKey="y"
+                type="number"
+                domain={[ticks.at(-1) ?? -1, 0]}
+                ticks={ticks}
+                tickFormatter={chanceTickLabel}
+                width={96}
+                label={axisTitle('Chance of paying more', 'y')}
+                {...AXIS_PROPS}
+              />
+              <Tooltip
+                {...TOOLTIP_PROPS}
+                labelFormatter={(x) => `More than ${money(amountAt(Number(x)), shared)}`}
+                formatter={(_value, name, item) => {
+                  const i = compared.findIndex((x) => x.label === name);
+                  const point = item.payload as TailPoint;
+                  return [formatShareOf(point.exceeding, tails[i]?.draws ?? 0), name];
+                }}
+              />
+              <Legend verticalAlign="top" wrapperStyle={{ paddingBottom: 8 }} />
+              {compared.map((x, i) => (
+                <Line
+                  key={x.status._id}
+                  data={curves[i]}
+                  dataKey="y"
+                  name={x.label}
+                  type="linear"
+                  dot={false}
+                  stroke={SERIES[i]!.stroke}
+                  strokeDasharray={SERIES[i]!.dash}
+                  strokeWidth={2}
+                  isAnimationActive={false}
+                />
+              ))}
+              {compared.map((x, i) => {
+                const own = budgetBandOf(x.status.params).max;
+                const at = tails[i]!.budgets.find((b) => toCents(b.budget) === toCents(own));
+                return at && at.exceeding > 0 ? (
+                  <ReferenceDot
+                    key={`budget-${x.status._id}`}
+                    x={logPosition(own)}
+                    y={Math.log10(at.exceeding / tails[i]!.draws)}
+                    r={5}
+                    fill={SERIES[i]!.stroke}
+                    stroke="var(--background)"
+                    ifOverflow="extendDomain"
+                  />
+                ) : null;
+              })}
+            </LineChart>
+          </ChartBox>
+          <p className="text-muted-foreground flex items-center gap-2 text-xs">
+            <span aria-hidden="true" className="bg-foreground inline-block size-2.5 rounded-full" />
+            A dot on a curve: that run's own budget.
+          </p>
+        </div>
+      }
+      table={<TailsTable compared={compared} tails={tails} budgets={budgets} />}
+    />
+  );
+}
+
+function TailsTable({
+  compared,
+  tails,
+  budgets,
+}: {
+  compared: Compared[];
+  tails: InsightAnswer[];
+  budgets: number[];
+}) {
+  const rows = budgets.map((budget) => ({
+    budget,
+    cells: tails.map((t) => t.budgets.find((b) => toCents(b.budget) === toCents(budget))),
+  }));
+  return (
+    <Table
+      scrollLabel="Runs' tails, as a table"
+      aria-label="Draws paying more than an amount, per run"
+      data-testid="power7-compare-tails-table"
+    >
+      <TableHeader>
+        <TableRow>
+          <TableHead className="text-right">More than</TableHead>
+          {compared.map((x) => (
+            <TableHead key={x.status._id} className="min-w-40 text-right whitespace-normal">
+              {x.label}
+            </TableHead>
+          ))}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map(({ budget, cells }) => (
+          <TableRow key={budget}>
+            <TableCell className="text-right tabular-nums">
+              {money(budget, sharedCurrency(compared))}
+            </TableCell>
+            {cells.map((b, i) => (
+              <TableCell
+                key={compared[i]!.status._id}
+                className="text-right whitespace-normal tabular-nums"
+              >
+                {b
+                  ? b.exceeding === 0
+                    ? 'none'
+                    : formatShareOf(b.exceeding, tails[i]!.draws)
+                  : '—'}
+              </TableCell>
+            ))}
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
