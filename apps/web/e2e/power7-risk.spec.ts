@@ -265,7 +265,7 @@ test('risk view of a heavy-tailed file: exceedance, limits, shortfall, exposure 
   });
 
   // by customer: the hot buyer's id keeps its leading zeros
-  await exposure.getByLabel('By customer').check();
+  await exposure.getByRole('radio', { name: 'By customer' }).check();
   await expect(page.getByRole('columnheader', { name: 'Customer id' })).toBeVisible();
   const [firstCustomer, customerTail] = ref.customers[0]!;
   expect(firstCustomer).toBe('0012345');
@@ -286,7 +286,7 @@ test('risk view of a heavy-tailed file: exceedance, limits, shortfall, exposure 
   await expect(exposure.getByText('Use digits only, no thousands separators: 10000')).toBeVisible();
 
   // a combination opens the winners of its own draw: the hot buyer's 40 tickets win the jackpot there
-  await exposure.getByLabel('By combination').check();
+  await exposure.getByRole('radio', { name: 'By combination' }).check();
   await exposure.getByLabel('Over the line (EUR)').fill(String(budget));
   await rows.first().getByRole('link').click();
   await expect(page).toHaveURL(new RegExp(`/app/power7/results\\?.*combo=${hot.join('-')}`));
@@ -328,9 +328,36 @@ test('a range budget says both sides; a file without customer ids says why it ha
   const exposure = page.getByTestId('power7-exposure');
   await expect(exposure.getByLabel('Over the line')).toHaveValue(String(hi));
   await expect(page.getByTestId('power7-exposure-row').first()).toBeVisible();
-  await exposure.getByLabel('By customer').check();
+  // (by keyboard: the two rankings are one radio group, the arrow key moves between them)
+  await exposure.getByRole('radio', { name: 'By combination' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(exposure.getByRole('radio', { name: 'By customer' })).toBeChecked();
   await expect(page.getByTestId('power7-exposure-refused')).toContainText('no customer id column');
   await checkScreens(page, 'power7-risk-no-customers', async (p) => {
     await expect(p.getByTestId('power7-exposure-refused')).toBeVisible();
   });
+
+  // a Power 7 service without the exposure endpoint (404): said once, the rest of the page stands
+  await page.route('**/exposure/', (route) =>
+    route.fulfill({
+      status: 404,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        success: false,
+        message: 'Not found',
+        code: 'NOT_FOUND',
+        status: 404,
+      }),
+    }),
+  );
+  await exposure.getByRole('radio', { name: 'By combination' }).check();
+  await exposure.getByLabel('Over the line').fill(String(lo));
+  await expect(page.getByTestId('power7-exposure-unavailable')).toContainText(
+    'The exposure ranking is not available',
+  );
+  await expect(page.getByTestId('power7-limit')).toContainText('The smallest budget');
+  await checkScreens(page, 'power7-risk-exposure-unavailable', async (p) => {
+    await expect(p.getByTestId('power7-exposure-unavailable')).toBeVisible();
+  });
+  await page.unroute('**/exposure/');
 });

@@ -5,7 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Skeleton } from '@/components/ui/skeleton';
 import { useBudgetInsight } from '../hooks/use-budget-insight';
 import { usePower7Access } from '../hooks/use-power7-access';
-import { formatCount, formatMoney, formatPercent } from '../lib/format';
+import { formatCount, formatMoney, formatShareOf } from '../lib/format';
 import {
   budgetBandOf,
   budgetCurve,
@@ -107,7 +107,7 @@ function InsightBody({
           points={points}
           band={band}
           currency={currency}
-          summary={`Half of all draws pay at most ${formatMoney(answer.quantiles[50], currency)}, 99 % at most ${formatMoney(answer.quantiles[99], currency)}; your budget of ${formatMoney(band.max, currency)} covers ${coverage ? formatPercent(coverage.share) : '—'}${band.min !== null ? ' within its range' : ''}.`}
+          summary={`Half of all draws pay at most ${formatMoney(answer.quantiles[50], currency)}, 99 % at most ${formatMoney(answer.quantiles[99], currency)}; your budget of ${formatMoney(band.max, currency)} covers ${coverage ? formatShareOf(coverage.draws, answer.draws) : '—'}${band.min !== null ? ' within its range' : ''}.`}
         />
         <RiskExceedance session={session} band={band} currency={currency} />
       </div>

@@ -273,7 +273,7 @@ export function BudgetCurveChart({
                 domain={['dataMin', 'dataMax']}
                 ticks={logTicks(points)}
                 tickFormatter={(x: number) => formatMoneyShort(amountAt(x), currency)}
-                label={axisTitle('Budget (log scale)', 'x')}
+                label={axisTitle(`Budget${currency ? ` in ${currency}` : ''} (log scale)`, 'x')}
                 {...AXIS_PROPS}
               />
               <YAxis

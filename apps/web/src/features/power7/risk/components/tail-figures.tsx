@@ -81,8 +81,10 @@ export function TailFigures({
         <div key={s.level} className="grid gap-0.5">
           <dt className="text-muted-foreground">Expected shortfall at {levelText(s.level)}</dt>
           <dd>
-            <span className="font-medium tabular-nums">{money(s.value)}</span>: the mean total of
-            the {formatCount(s.draws)} most expensive {s.draws === 1 ? 'draw' : 'draws'}
+            <span className="font-medium tabular-nums">{money(s.value)}</span>
+            {s.draws === 1
+              ? ': the most expensive draw'
+              : `: the mean total of the ${formatCount(s.draws)} most expensive draws`}
           </dd>
         </div>
       ))}
