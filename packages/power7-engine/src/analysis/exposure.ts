@@ -94,7 +94,7 @@ export async function combinationExposure(
       throwIfAborted(signal);
     }
     const onSide = totals[distinct.ranks[k]!]! > line === above;
-    if (tables) matchesWith(tables, distinct.numbers, k * PICK, onSide, m);
+    if (tables) matchesWith(tables, distinct.numbers, k * PICK, onSide ? 1 : 0, m);
     else m.fill(0);
     let won = 0;
     let pays = 0;

@@ -74,17 +74,20 @@ export function drawsOnSide(
   return out;
 }
 
+/** The k-subset counts (k = 3..6) that `matchesWith` reads, by colex rank. */
+export type SubsetCounts = Pick<CountTables, 'c3' | 'c4' | 'c5' | 'c6'>;
+
 /**
- * How many of the counted draws (`tables`, draws taken as tickets) share exactly j numbers with the
- * combination at tickets[p..p+7), j = 3..7, into out[3..7]; `onSide7` says whether the combination is
- * itself one of them (its 7-subset). Every k-subset's colex rank is built from its prefix's, so the
- * 98 subsets of sizes 3..6 cost ~400 additions.
+ * How many of the counted sets (`tables`: draws taken as tickets, or tickets) share exactly j numbers
+ * with the combination at tickets[p..p+7), j = 3..7, into out[3..7]; `copies7`: how many of them are
+ * the combination itself (its 7-subset). Every k-subset's colex rank is built from its prefix's, so
+ * the 98 subsets of sizes 3..6 cost ~400 additions.
  */
 export function matchesWith(
-  tables: CountTables,
+  tables: SubsetCounts,
   tickets: Uint8Array,
   p: number,
-  onSide7: boolean,
+  copies7: number,
   out: Float64Array,
 ): void {
   const { c3, c4, c5, c6 } = tables;
@@ -117,7 +120,7 @@ export function matchesWith(
       }
     }
   }
-  const e7 = onSide7 ? 1 : 0;
+  const e7 = copies7;
   const e6 = n6 - 7 * e7;
   const e5 = n5 - 6 * e6 - 21 * e7;
   const e4 = n4 - 5 * e5 - 15 * e6 - 35 * e7;

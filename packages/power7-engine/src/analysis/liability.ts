@@ -1,0 +1,170 @@
+import { countOnSide, distinctTickets, drawsOnSide } from '../core/exposure';
+import { masksOf, sellInOrder, worstAfterRefusals, type RangeTuning } from '../core/liability';
+import { formatCombo, numbersOfRank, PICK } from '../core/model';
+import { analyzeTickets } from './analyze';
+import type { ExposureInput } from './exposure';
+
+/** A draw and its total payout in currency. */
+export interface DrawTotal {
+  combo: string;
+  totalPayout: number;
+}
+
+/** What the liability limit in sales order does to a file (docs/product/services.md "Liability limit"). */
+export interface LimitRun {
+  limit: number;
+  tickets: number;
+  accepted: number;
+  refused: number;
+  worstBefore: DrawTotal;
+  worstAfter: DrawTotal;
+  /** The refused tickets (indexes in file order), with the draw each would push highest past the limit. */
+  refusedTickets: Uint32Array;
+  breachDraws: string[];
+  /** In currency. */
+  breachTotals: Float64Array;
+  /** Per ticket, 1 when refused. */
+  refusedMask: Uint8Array;
+}
+
+const money = (units: number, unit: number) => (units * unit) / 100;
+
+/** Every draw's total with every ticket (units), from one warm analysis, and its worst draw. */
+async function everyDrawTotal(input: ExposureInput) {
+  const res = await analyzeTickets(input.tickets, input.count, {
+    pool: input.pool,
+    payouts: input.payouts,
+    budget: input.budget,
+    keepDraws: false,
+    sumDistribution: false,
+    ...(input.workers !== undefined ? { workers: input.workers } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.loadCounts ? { loadCounts: input.loadCounts } : {}),
+  });
+  const worst = {
+    combo: formatCombo(numbersOfRank(res.stats.worstRank)),
+    totalPayout: res.stats.max,
+  };
+  return { totals: res.distribution.totals, weights: res.weights, worst };
+}
+
+/**
+ * The tickets a liability limit refuses in sales order, exactly: only the draws whose total with
+ * every ticket is above the limit can be breached, so only they are followed (`core/liability.ts`).
+ */
+export async function limitRun(
+  input: ExposureInput,
+  limit: number,
+  tuning?: Partial<RangeTuning>,
+): Promise<LimitRun> {
+  const { totals, weights, worst } = await everyDrawTotal(input);
+  const { unit, w } = weights;
+  const line = Math.floor(Math.round(limit * 100) / unit);
+  const nHot = countOnSide(totals, line, true);
+  const hot = drawsOnSide(totals, input.pool, line, true, nHot);
+  const sold = sellInOrder({
+    tickets: input.tickets,
+    count: input.count,
+    pool: input.pool,
+    w,
+    limit: line,
+    hot,
+    ...(tuning ? { tuning } : {}),
+  });
+  const refusedTickets = new Uint32Array(sold.refusedCount);
+  for (let t = 0, k = 0; t < input.count; t++) if (sold.refused[t]) refusedTickets[k++] = t;
+  const refusedNumbers = new Uint8Array(sold.refusedCount * PICK);
+  refusedTickets.forEach((t, k) =>
+    refusedNumbers.set(input.tickets.subarray(t * PICK, t * PICK + PICK), k * PICK),
+  );
+  const after = worstAfterRefusals(
+    totals,
+    input.pool,
+    line,
+    sold.hotTotals,
+    masksOf(refusedNumbers, sold.refusedCount),
+    w,
+  );
+  const hotCombo = (d: number) => formatCombo(hot.subarray(d * PICK, d * PICK + PICK));
+  return {
+    limit,
+    tickets: input.count,
+    accepted: input.count - sold.refusedCount,
+    refused: sold.refusedCount,
+    worstBefore: worst,
+    worstAfter: { combo: formatCombo(after.numbers), totalPayout: money(after.total, unit) },
+    refusedTickets,
+    breachDraws: Array.from(sold.breachDraw, hotCombo),
+    breachTotals: Float64Array.from(sold.breachTotal, (t) => money(t, unit)),
+    refusedMask: sold.refused,
+  };
+}
+
+/** The cap per combination that fits a limit (docs/product/services.md "Cap per combination"). */
+export interface CapRun {
+  limit: number;
+  /** Most copies of one combination. */
+  maxCopies: number;
+  /** The largest k ≥ 1 whose first k copies of each combination keep every draw ≤ limit; 0 if none. */
+  cap: number;
+  worstAtCap: DrawTotal | null;
+  /** Tickets past the cap: Σ max(0, copies − cap). */
+  refused: number;
+}
+
+/**
+ * The largest cap that fits, by bisection over k: each try is one analysis of the file with every
+ * combination cut to its first k copies (the worst draw's total grows with k).
+ */
+export async function capRun(input: ExposureInput, limit: number): Promise<CapRun> {
+  const distinct = distinctTickets(input.tickets, input.count);
+  const maxCopies = distinct.copies.reduce((m, c) => Math.max(m, c), 0);
+  const limitCents = Math.round(limit * 100);
+  // the stored count tables are those of every ticket: not of a capped file
+  const { loadCounts: _all, ...uncounted } = input;
+  void _all;
+  const worstAt = async (k: number) => {
+    const kept = keepFirstCopies(input.tickets, input.count, distinct.of, k);
+    const { worst } = await everyDrawTotal({
+      ...uncounted,
+      tickets: kept.tickets,
+      count: kept.count,
+    });
+    return worst;
+  };
+  const fits = (worst: DrawTotal) => Math.round(worst.totalPayout * 100) <= limitCents;
+  let found: { k: number; worst: DrawTotal } | null = null;
+  const atMost = await worstAt(maxCopies);
+  if (fits(atMost)) found = { k: maxCopies, worst: atMost };
+  else {
+    let lo = 1;
+    let hi = maxCopies - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const worst = await worstAt(mid);
+      if (fits(worst)) {
+        found = { k: mid, worst };
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+  }
+  const cap = found?.k ?? 0;
+  let refused = 0;
+  for (const c of distinct.copies) refused += Math.max(0, c - cap);
+  return { limit, maxCopies, cap, worstAtCap: found?.worst ?? null, refused };
+}
+
+/** The tickets with each combination's copies after its first k left out, in file order. */
+function keepFirstCopies(tickets: Uint8Array, count: number, of: Uint32Array, k: number) {
+  const seen = new Uint32Array(of.reduce((m, v) => Math.max(m, v + 1), 0));
+  const out = new Uint8Array(count * PICK);
+  let n = 0;
+  for (let t = 0; t < count; t++) {
+    const c = of[t]!;
+    if (seen[c]! >= k) continue;
+    seen[c] = seen[c]! + 1;
+    out.set(tickets.subarray(t * PICK, t * PICK + PICK), n * PICK);
+    n++;
+  }
+  return { tickets: out.subarray(0, n * PICK), count: n };
+}

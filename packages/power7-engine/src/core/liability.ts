@@ -1,0 +1,316 @@
+import { BINOM, PICK, ticketRank } from './model';
+import { matchesWith } from './exposure';
+
+/**
+ * The liability limit in sales order (docs/product/services.md "Liability limit"): tickets are taken
+ * in file order; a ticket is refused when adding it would make some draw's total payout greater than
+ * the limit; a refused ticket does not count afterwards. Exact: what checking every draw ticket by
+ * ticket gives.
+ *
+ * Only the *hot* draws — those whose total with every ticket exceeds the limit — can ever be
+ * breached (the accepted tickets are a subset, payouts are ≥ 0), so only they are tracked. Tickets
+ * are taken a range at a time: the range's payouts to every hot draw come from its k-subset counts
+ * (`matchesWith`, ~100 lookups a draw); a draw that fits even with the whole range added cannot be
+ * breached inside it, so the range is accepted at once when every draw fits, and otherwise split, down
+ * to ranges small enough to check ticket by ticket against the few draws that might not fit.
+ */
+export interface LiabilityInput {
+  tickets: Uint8Array;
+  count: number;
+  pool: number;
+  /** Payout per winning ticket in units, index = match type (0..2: 0). */
+  w: ArrayLike<number>;
+  /** The limit in units: a draw's total may be at most this. */
+  limit: number;
+  /** The hot draws: their numbers, 7 bytes each (ascending 1-based). */
+  hot: Uint8Array;
+  /** How ranges are cut (tests force the splits on small files); the defaults suit real ones. */
+  tuning?: Partial<RangeTuning>;
+}
+
+export interface RangeTuning {
+  /** Tickets of a first range. */
+  chunk: number;
+  /** A range is checked ticket by ticket once its tickets × draws that might not fit are at most this. */
+  leafWork: number;
+  /** Nor is a range this short split further. */
+  minRange: number;
+}
+
+export interface LiabilityResult {
+  /** Per ticket, 1 when refused. */
+  refused: Uint8Array;
+  refusedCount: number;
+  /** Per refused ticket (in order): the hot draw index it would push highest past the limit, and that total. */
+  breachDraw: Int32Array;
+  breachTotal: Float64Array;
+  /** Per hot draw, its total with the accepted tickets (units). */
+  hotTotals: Float64Array;
+}
+
+export function sellInOrder(input: LiabilityInput): LiabilityResult {
+  const { tickets, count, pool, limit, hot } = input;
+  const nHot0 = hot.length / PICK;
+  const tuning: RangeTuning = {
+    // a range's table walk (~100 entries a ticket) weighed against its draws' lookups (~500 a draw)
+    chunk: Math.min(1 << 16, Math.max(4096, 8 * nHot0)),
+    leafWork: 1 << 18,
+    minRange: 16,
+    ...input.tuning,
+  };
+  const w = Float64Array.from({ length: 8 }, (_, m) => (m >= 3 ? input.w[m]! : 0));
+  const nHot = hot.length / PICK;
+  const cur = new Float64Array(nHot);
+  const refused = new Uint8Array(count);
+  const breaches: { draw: number; total: number }[] = [];
+  const ticketMasks = masksOf(tickets, count);
+  const hotMasks = masksOf(hot, nHot);
+  const hotRanks = new Float64Array(nHot);
+  for (let d = 0; d < nHot; d++) hotRanks[d] = ticketRank(hot, d * PICK);
+  const tables = new RangeTables(pool);
+  const m = new Float64Array(8);
+  const adds: Float64Array[] = [];
+
+  /** Payouts of tickets [from, to) to every hot draw, into `add`. */
+  const payoutsOf = (from: number, to: number, add: Float64Array) => {
+    tables.count(tickets, from, to);
+    for (let d = 0; d < nHot; d++) {
+      matchesWith(tables, hot, d * PICK, tables.copiesOf(hotRanks[d]!), m);
+      add[d] = m[3]! * w[3]! + m[4]! * w[4]! + m[5]! * w[5]! + m[6]! * w[6]! + m[7]! * w[7]!;
+    }
+    tables.uncount(tickets, from, to);
+  };
+
+  const payoutTo = (t: number, d: number) =>
+    w[
+      pop32(ticketMasks[2 * t]! & hotMasks[2 * d]!) +
+        pop32(ticketMasks[2 * t + 1]! & hotMasks[2 * d + 1]!)
+    ]!;
+
+  const processRange = (from: number, to: number, depth: number) => {
+    const add = (adds[depth] ??= new Float64Array(nHot));
+    payoutsOf(from, to, add);
+    const critical: number[] = [];
+    for (let d = 0; d < nHot; d++) if (cur[d]! + add[d]! > limit) critical.push(d);
+    if (critical.length === 0) {
+      for (let d = 0; d < nHot; d++) cur[d] = cur[d]! + add[d]!;
+      return;
+    }
+    const size = to - from;
+    if (size > tuning.minRange && size * critical.length > tuning.leafWork) {
+      const mid = from + Math.floor(size / 2);
+      processRange(from, mid, depth + 1);
+      processRange(mid, to, depth + 1);
+      return;
+    }
+    // ticket by ticket against the draws that might not fit; the others take the range's payouts,
+    // less those of the tickets refused here
+    const isCritical = new Uint8Array(nHot);
+    for (const d of critical) isCritical[d] = 1;
+    const refusedHere: number[] = [];
+    for (let t = from; t < to; t++) {
+      let worst = -1;
+      let worstTotal = -1;
+      for (const d of critical) {
+        const total = cur[d]! + payoutTo(t, d);
+        if (
+          total > limit &&
+          (total > worstTotal || (total === worstTotal && lexBefore(hot, d, worst)))
+        ) {
+          worst = d;
+          worstTotal = total;
+        }
+      }
+      if (worst >= 0) {
+        refused[t] = 1;
+        refusedHere.push(t);
+        breaches.push({ draw: worst, total: worstTotal });
+      } else for (const d of critical) cur[d] = cur[d]! + payoutTo(t, d);
+    }
+    for (let d = 0; d < nHot; d++) {
+      if (isCritical[d]) continue;
+      let total = cur[d]! + add[d]!;
+      for (const t of refusedHere) total -= payoutTo(t, d);
+      cur[d] = total;
+    }
+  };
+
+  if (nHot > 0) {
+    const { chunk } = tuning;
+    for (let from = 0; from < count; from += chunk)
+      processRange(from, Math.min(count, from + chunk), 0);
+  }
+  const breachDraw = Int32Array.from(breaches, (b) => b.draw);
+  const breachTotal = Float64Array.from(breaches, (b) => b.total);
+  return { refused, refusedCount: breaches.length, breachDraw, breachTotal, hotTotals: cur };
+}
+
+/** Whether hot draw a's numbers come before b's (ties of a breach: the smaller combination). */
+function lexBefore(hot: Uint8Array, a: number, b: number): boolean {
+  if (b < 0) return true;
+  for (let i = 0; i < PICK; i++) {
+    const x = hot[a * PICK + i]!;
+    const y = hot[b * PICK + i]!;
+    if (x !== y) return x < y;
+  }
+  return false;
+}
+
+/** Two 32-bit words per set of numbers (1..49): bit n−1 of word 0 for n ≤ 32, the rest in word 1. */
+export function masksOf(sets: Uint8Array, count: number): Uint32Array {
+  const out = new Uint32Array(count * 2);
+  for (let t = 0; t < count; t++) {
+    for (let i = 0; i < PICK; i++) {
+      const n = sets[t * PICK + i]! - 1;
+      if (n < 32) out[2 * t] = (out[2 * t]! | (1 << n)) >>> 0;
+      else out[2 * t + 1] = (out[2 * t + 1]! | (1 << (n - 32))) >>> 0;
+    }
+  }
+  return out;
+}
+
+export function pop32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/**
+ * The k-subset counts (k = 3..6) of a range of tickets, dense by colex rank and cleared by walking the
+ * same tickets again (a range touches ~100 entries a ticket, far fewer than the tables hold), and the
+ * copies of each 7-set.
+ */
+class RangeTables {
+  readonly c3: Uint32Array;
+  readonly c4: Uint32Array;
+  readonly c5: Uint32Array;
+  readonly c6: Uint32Array;
+  private readonly sevens = new Map<number, number>();
+  private readonly term = new Float64Array(PICK * 8);
+
+  constructor(pool: number) {
+    this.c3 = new Uint32Array(BINOM[pool]![3]!);
+    this.c4 = new Uint32Array(BINOM[pool]![4]!);
+    this.c5 = new Uint32Array(BINOM[pool]![5]!);
+    this.c6 = new Uint32Array(BINOM[pool]![6]!);
+  }
+
+  copiesOf(rank: number): number {
+    return this.sevens.get(rank) ?? 0;
+  }
+
+  count(tickets: Uint8Array, from: number, to: number): void {
+    for (let t = from; t < to; t++) this.walk(tickets, t, 1);
+  }
+
+  uncount(tickets: Uint8Array, from: number, to: number): void {
+    for (let t = from; t < to; t++) this.walk(tickets, t, -1);
+    this.sevens.clear();
+  }
+
+  /** Adds `by` to every k-subset (k = 3..6) of ticket t, and to its 7-set when counting. */
+  private walk(tickets: Uint8Array, t: number, by: 1 | -1): void {
+    const { c3, c4, c5, c6, term } = this;
+    const p = t * PICK;
+    for (let i = 0; i < PICK; i++) {
+      const row = BINOM[tickets[p + i]! - 1]!;
+      for (let k = 1; k <= 6; k++) term[i * 8 + k] = row[k]!;
+    }
+    for (let i0 = 0; i0 < 5; i0++) {
+      const r1 = term[i0 * 8 + 1]!;
+      for (let i1 = i0 + 1; i1 < 6; i1++) {
+        const r2 = r1 + term[i1 * 8 + 2]!;
+        for (let i2 = i1 + 1; i2 < 7; i2++) {
+          const r3 = r2 + term[i2 * 8 + 3]!;
+          c3[r3] = c3[r3]! + by;
+          for (let i3 = i2 + 1; i3 < 7; i3++) {
+            const r4 = r3 + term[i3 * 8 + 4]!;
+            c4[r4] = c4[r4]! + by;
+            for (let i4 = i3 + 1; i4 < 7; i4++) {
+              const r5 = r4 + term[i4 * 8 + 5]!;
+              c5[r5] = c5[r5]! + by;
+              for (let i5 = i4 + 1; i5 < 7; i5++) {
+                const r6 = r5 + term[i5 * 8 + 6]!;
+                c6[r6] = c6[r6]! + by;
+              }
+            }
+          }
+        }
+      }
+    }
+    if (by === 1) {
+      const rank = ticketRank(tickets, p);
+      this.sevens.set(rank, (this.sevens.get(rank) ?? 0) + 1);
+    }
+  }
+}
+
+/** The worst draw after the refusals: highest total with the accepted tickets, ties by smaller combination. */
+export interface WorstDraw {
+  numbers: number[];
+  /** In units. */
+  total: number;
+}
+
+/**
+ * The worst draw with the accepted tickets: a hot draw's total is known (`hotTotals`, in the colex
+ * order `drawsOnSide` wrote them); any other draw's is its total with every ticket less what the
+ * refused tickets pay it — only worked out for draws whose total with every ticket beats the best
+ * found so far.
+ */
+export function worstAfterRefusals(
+  totals: Float64Array,
+  pool: number,
+  line: number,
+  hotTotals: Float64Array,
+  refusedMasks: Uint32Array,
+  w: ArrayLike<number>,
+): WorstDraw {
+  const pays = Float64Array.from({ length: 8 }, (_, m) => (m >= 3 ? w[m]! : 0));
+  const refusedCount = refusedMasks.length / 2;
+  let best = -1;
+  let bestNumbers: number[] = [];
+  let r = 0;
+  let h = 0;
+  const consider = (total: number, numbers: number[]) => {
+    if (total > best || (total === best && lexLess(numbers, bestNumbers))) {
+      best = total;
+      bestNumbers = numbers;
+    }
+  };
+  for (let g = 7; g <= pool; g++)
+    for (let f = 6; f < g; f++)
+      for (let e = 5; e < f; e++)
+        for (let d = 4; d < e; d++)
+          for (let c = 3; c < d; c++)
+            for (let b = 2; b < c; b++)
+              for (let a = 1; a < b; a++, r++) {
+                const all = totals[r]!;
+                if (all > line) {
+                  consider(hotTotals[h++]!, [a, b, c, d, e, f, g]);
+                  continue;
+                }
+                if (all < best) continue;
+                const numbers = [a, b, c, d, e, f, g];
+                let total = all;
+                if (refusedCount > 0) {
+                  const mask = masksOf(Uint8Array.from(numbers), 1);
+                  for (let t = 0; t < refusedCount; t++) {
+                    total -=
+                      pays[
+                        pop32(refusedMasks[2 * t]! & mask[0]!) +
+                          pop32(refusedMasks[2 * t + 1]! & mask[1]!)
+                      ]!;
+                  }
+                }
+                consider(total, numbers);
+              }
+  return { numbers: bestNumbers, total: best };
+}
+
+function lexLess(a: number[], b: number[]): boolean {
+  if (b.length === 0) return true;
+  for (let i = 0; i < PICK; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+  return false;
+}
