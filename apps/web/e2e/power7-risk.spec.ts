@@ -333,6 +333,7 @@ test('a range budget says both sides; a file without customer ids says why it ha
   await page.keyboard.press('ArrowRight');
   await expect(exposure.getByRole('radio', { name: 'By customer' })).toBeChecked();
   await expect(page.getByTestId('power7-exposure-refused')).toContainText('no customer id column');
+  await expect(exposure.getByRole('button', { name: 'Download CSV' })).toBeDisabled();
   await checkScreens(page, 'power7-risk-no-customers', async (p) => {
     await expect(p.getByTestId('power7-exposure-refused')).toBeVisible();
   });

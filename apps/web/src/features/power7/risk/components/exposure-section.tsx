@@ -57,6 +57,8 @@ export function ExposureSection({
     over !== null ? { session, over, by, limit: EXPOSURE_ROWS } : skipToken,
   );
   const money = (v: number) => formatMoney(v, currency);
+  // nothing to download where the ranking itself is refused (no customer ids) or not served
+  const refused = [404, 409].includes(Number(httpStatusOf(query.error)));
 
   return (
     <section className="grid gap-3" aria-labelledby={`${id}-title`} data-testid="power7-exposure">
@@ -94,7 +96,7 @@ export function ExposureSection({
         {canDownload ? (
           <Button
             variant="outline"
-            disabled={over === null || progress !== null || 'error' in typed}
+            disabled={over === null || progress !== null || 'error' in typed || refused}
             onClick={() =>
               over !== null &&
               void download(
