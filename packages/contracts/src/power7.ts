@@ -614,3 +614,38 @@ export const exposureAnswerSchema = z.object({
   items: z.array(exposureItemSchema),
 });
 export type ExposureAnswer = z.infer<typeof exposureAnswerSchema>;
+
+/** A liability limit: the most a draw may pay in total (an amount, ≤ 2 decimals). */
+const liabilityLimit = z
+  .number({ error: 'The limit must be an amount.' })
+  .min(0, 'The limit must be at least 0.')
+  .max(MAX_AMOUNT, `The limit must be at most ${MAX_AMOUNT.toLocaleString('en')}.`)
+  .refine(hasAtMostTwoDecimals, 'The limit may have at most two decimals.');
+
+/** `POST /api/power7/sessions/:id/limit/` and `…/cap/`. */
+export const limitBodySchema = z.strictObject({ limit: liabilityLimit });
+export type LimitBody = z.input<typeof limitBodySchema>;
+
+const drawTotalSchema = z.object({ combo: z.string(), totalPayout: num });
+
+/** What a liability limit does to the file, tickets taken in sales (file) order. */
+export const limitAnswerSchema = z.object({
+  limit: num,
+  tickets: num,
+  accepted: num,
+  refused: num,
+  /** The worst draw with every ticket, and with the accepted ones. */
+  worstBefore: drawTotalSchema,
+  worstAfter: drawTotalSchema,
+});
+export type LimitAnswerView = z.infer<typeof limitAnswerSchema>;
+
+/** The largest number of copies of each combination (first ones in file order) that fits the limit. */
+export const capAnswerSchema = z.object({
+  limit: num,
+  maxCopies: num,
+  cap: num,
+  worstAtCap: drawTotalSchema.nullable(),
+  refused: num,
+});
+export type CapAnswerView = z.infer<typeof capAnswerSchema>;

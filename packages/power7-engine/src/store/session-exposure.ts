@@ -9,6 +9,7 @@ import {
 } from '../analysis/exposure';
 import type { RowReader } from '../analysis/winners';
 import { EngineError } from '../core/errors';
+import { keptAnswer } from './kept-answers';
 import type { ExposureAnswer, ExposureQuery, IngestSummary } from './session-types';
 
 /** Lines whose combination exposure an open session keeps (a page and its CSV download share one). */
@@ -58,7 +59,7 @@ export class SessionExposures {
   }
 
   private combinations(over: number): Promise<CombinationExposure> {
-    return kept(this.byLine, Math.round(over * 100), (cents) =>
+    return keptAnswer(this.byLine, KEPT_LINES, Math.round(over * 100), (cents) =>
       combinationExposure(this.input, cents),
     );
   }
@@ -72,24 +73,10 @@ export class SessionExposures {
         'by',
       );
     }
-    return kept(this.customersByLine, Math.round(over * 100), async (cents) =>
+    return keptAnswer(this.customersByLine, KEPT_LINES, Math.round(over * 100), async (cents) =>
       rankCustomers(await this.combinations(cents / 100), rows),
     );
   }
-}
-
-/** The promise kept for `key` (made by `make` when absent); the map holds the last KEPT_LINES. */
-function kept<T>(map: Map<number, Promise<T>>, key: number, make: (key: number) => Promise<T>) {
-  let found = map.get(key);
-  if (found) map.delete(key);
-  else {
-    found = make(key);
-    // a failure is not kept: the next question tries again
-    found.catch(() => map.get(key) === found && map.delete(key));
-  }
-  map.set(key, found);
-  if (map.size > KEPT_LINES) map.delete(map.keys().next().value!);
-  return found;
 }
 
 function checkQuery(query: ExposureQuery): ExposureQuery {

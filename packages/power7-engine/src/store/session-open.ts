@@ -37,6 +37,7 @@ import {
   type StoredAnalysis,
 } from './session-files';
 import { customerColumns, SessionExposures } from './session-exposure';
+import { SessionLiability } from './session-liability';
 import type {
   AnalysisSummary,
   FilterAnswer,
@@ -186,15 +187,20 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
       yield* winnersCsvOnThreads(source, numbers, await winnerOrder(numbers, m));
     })();
   };
-  const exposures = new SessionExposures({
+  const exposureInput = {
     tickets,
     count,
     pool: ingest.pool,
     payouts: analysis.payouts,
     budget: analysis.budget,
-    loadCounts: (take) => readCountTables(fileIn(sessionDir, 'counts'), ingest.pool, count, take),
+    loadCounts: (take: (length: number) => Uint32Array) =>
+      readCountTables(fileIn(sessionDir, 'counts'), ingest.pool, count, take),
+  };
+  const exposures = new SessionExposures({
+    ...exposureInput,
     customers: () => customerColumns(rows, header, ingest),
   });
+  const liability = new SessionLiability(exposureInput, rows, header, lines);
   let distribution: ReturnType<typeof openDistribution> | null = null;
   let closed = false;
   const ensureOpen = () => {
@@ -280,9 +286,26 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
       ensureOpen();
       return exposures.csv(query);
     },
+    limit: (limit) => {
+      ensureOpen();
+      return liability.limit(limit);
+    },
+    refusedMask: (limit) => {
+      ensureOpen();
+      return liability.refusedMask(limit);
+    },
+    refusedCsv: (limit) => {
+      ensureOpen();
+      return liability.refusedCsv(limit);
+    },
+    cap: (limit) => {
+      ensureOpen();
+      return liability.cap(limit);
+    },
     close() {
       closed = true;
       exposures.clear();
+      liability.clear();
       orders.clear();
       delete source.lookup;
       distribution = null;

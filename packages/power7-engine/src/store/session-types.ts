@@ -12,6 +12,7 @@ import type {
   Shortfall,
 } from '../analysis/distribution';
 import type { ExposureRanking, ExposureRow } from '../analysis/exposure';
+import type { CapRun, LimitRun } from '../analysis/liability';
 import type { XlsxReadOptions } from '../reading/xlsx-reader';
 import type { CountedTickets } from '../core/tables';
 
@@ -191,6 +192,12 @@ export interface ExposureAnswer extends Omit<ExposureRanking, 'rows'> {
   items: ExposureRow[];
 }
 
+/** `OpenSession.limit`: what a liability limit does to the file. */
+export type LimitAnswer = Omit<
+  LimitRun,
+  'refusedTickets' | 'breachDraws' | 'breachTotals' | 'refusedMask'
+>;
+
 /** What an analysis produced; stored as `analysis.json`. */
 export interface AnalysisSummary {
   pool: number;
@@ -319,6 +326,18 @@ export interface OpenSession {
   exposure(query: ExposureQuery): Promise<ExposureAnswer>;
   /** The full ranking as CSV text chunks (header first, no byte order mark), as `exposure` orders it. */
   exposureCsv(query: Omit<ExposureQuery, 'limit'>): Promise<AsyncIterable<string>>;
+  /**
+   * The liability limit in sales order (`analysis/liability.ts`): tickets accepted and refused, the
+   * worst draw before and after. About one analysis plus following the draws above the limit; the
+   * last limits are kept. Throws INVALID_PARAMS for a limit that is not an amount.
+   */
+  limit(limit: number): Promise<LimitAnswer>;
+  /** Per ticket in file order, 1 when `limit` refuses it. */
+  refusedMask(limit: number): Promise<Uint8Array>;
+  /** Every refused row in file order as CSV text chunks: its columns, line, breach_draw, would_be_total. */
+  refusedCsv(limit: number): Promise<AsyncIterable<string>>;
+  /** The largest cap per combination that keeps every draw within `limit`. */
+  cap(limit: number): Promise<CapRun>;
   /** Frees memory; the object must not be used afterwards. */
   close(): void;
 }

@@ -4,6 +4,7 @@ import type { EndedSignIns } from '../../../modules/revocation/ended-sign-ins';
 import { exposureRoutes } from './exposure';
 import { filterRoutes } from './filter';
 import { insightRoutes } from './insight';
+import { liabilityRoutes } from './liability';
 import { rerunRoutes } from './rerun';
 import { auditRoutes, sessionRoutes } from './sessions';
 import { uploadRoutes } from './upload';
@@ -24,6 +25,7 @@ export async function power7Routes(
   await app.register(filterRoutes);
   await app.register(insightRoutes);
   await app.register(exposureRoutes);
+  await app.register(liabilityRoutes);
   await app.register(winnerRoutes);
   await app.register(auditRoutes);
 }

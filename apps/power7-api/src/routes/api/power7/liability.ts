@@ -1,0 +1,112 @@
+import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelopeSchema, ok } from '@pa/contracts/envelope';
+import { capAnswerSchema, limitAnswerSchema, limitBodySchema } from '@pa/contracts/power7';
+import { csvAnswer } from '@pa/server-kit/openapi';
+import { requirePermission } from '../../../plugins/external/auth';
+import { bearer, owner, sessionErrors, sessionParams } from './common';
+import { exportQuery, sendExport } from './export-answer';
+
+/**
+ * The liability limit (docs/product/services.md "Liability limit"): which tickets a limit refuses in
+ * sales order, their rows, and the cap per combination that fits. About one analysis plus following
+ * the draws above the limit; an open session keeps its last limits, so the CSV after an answer costs
+ * nothing new.
+ */
+export async function liabilityRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { queries } = app.power7.sessions;
+  const { audit } = app.power7;
+
+  r.post(
+    '/api/power7/sessions/:id/limit/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary:
+          'Tickets a liability limit accepts and refuses in sales order, and the worst draw before and after',
+        security: bearer,
+        params: sessionParams,
+        body: limitBodySchema,
+        response: { 200: envelopeSchema(limitAnswerSchema), ...sessionErrors },
+      },
+    },
+    async (request) => {
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
+      const row = await queries.find(owner(caller), request.params.id);
+      const session = await queries.open(row);
+      return ok(await session.limit(request.body.limit));
+    },
+  );
+
+  r.get(
+    '/api/power7/sessions/:id/limit/refused.csv',
+    {
+      schema: {
+        tags: ['power7'],
+        summary:
+          'Every ticket a liability limit refuses, in file order, with the draw it would breach',
+        security: bearer,
+        params: sessionParams,
+        querystring: z.object({
+          limit: z.coerce
+            .number({ error: 'The limit must be an amount.' })
+            .min(0, 'The limit must be at least 0.'),
+          ...exportQuery,
+        }),
+        response: {
+          200: csvAnswer(
+            'The original columns + `line` (the file line, header = 1), `breach_draw`, `would_be_total` (an attachment)',
+          ),
+          ...sessionErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = requirePermission(request, POWER7_PERMISSIONS.download);
+      const row = await queries.find(owner(caller), request.params.id);
+      const session = await queries.open(row);
+      const { limit, format, params } = request.query;
+      const chunks = await session.refusedCsv(limit);
+      await audit.record(request, caller, 'power7.download', row.id, {
+        file: `refused-over-${limit}.${format}`,
+      });
+      return sendExport(reply, {
+        row,
+        name: `power7-${row.id}-refused-over-${limit}`,
+        what: `tickets refused by the liability limit ${limit}`,
+        chunks,
+        format,
+        params,
+        sheet: {
+          sheet: 'Refused',
+          numeric: new Set(['line', 'would_be_total']),
+          money: new Set(['would_be_total']),
+        },
+      });
+    },
+  );
+
+  r.post(
+    '/api/power7/sessions/:id/cap/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary:
+          'The largest number of copies of each combination (the first in file order) that keeps every draw within a limit',
+        security: bearer,
+        params: sessionParams,
+        body: limitBodySchema,
+        response: { 200: envelopeSchema(capAnswerSchema), ...sessionErrors },
+      },
+    },
+    async (request) => {
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
+      const row = await queries.find(owner(caller), request.params.id);
+      const session = await queries.open(row);
+      return ok(await session.cap(request.body.limit));
+    },
+  );
+}

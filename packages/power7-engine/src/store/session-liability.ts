@@ -1,0 +1,93 @@
+import { csvRow } from '@pa/contracts/csv';
+import { keptAnswer } from './kept-answers';
+import type { ExposureInput } from '../analysis/exposure';
+import { capRun, limitRun, type CapRun, type LimitRun } from '../analysis/liability';
+import type { RowReader } from '../analysis/winners';
+import { EngineError } from '../core/errors';
+import { MAX_AMOUNT } from '../core/model';
+import type { LimitAnswer } from './session-types';
+
+/** Limits whose runs an open session keeps (an answer and its refused-rows CSV share one). */
+const KEPT_LIMITS = 2;
+
+/** The liability-limit questions of one open session, the last limits' runs kept. */
+export class SessionLiability {
+  private readonly runs = new Map<number, Promise<LimitRun>>();
+  private readonly caps = new Map<number, Promise<CapRun>>();
+
+  constructor(
+    private readonly input: ExposureInput,
+    private readonly rows: RowReader,
+    private readonly header: string[],
+    private readonly lines: Uint32Array,
+  ) {}
+
+  async limit(limit: number): Promise<LimitAnswer> {
+    const run = await this.run(limit);
+    const {
+      refusedTickets: _t,
+      breachDraws: _d,
+      breachTotals: _b,
+      refusedMask: _m,
+      ...answer
+    } = run;
+    void [_t, _d, _b, _m];
+    return answer;
+  }
+
+  /** The tickets `limit` refuses, as the accepted ones' complement: 1 = refused, by ticket. */
+  async refusedMask(limit: number): Promise<Uint8Array> {
+    return (await this.run(limit)).refusedMask;
+  }
+
+  cap(limit: number): Promise<CapRun> {
+    return keptAnswer(this.caps, KEPT_LIMITS, checkLimit(limit), (cents) =>
+      capRun(this.input, cents / 100),
+    );
+  }
+
+  /** Every refused row in file order: its columns, `line`, `breach_draw`, `would_be_total`. */
+  async refusedCsv(limit: number): Promise<AsyncIterable<string>> {
+    const run = await this.run(limit);
+    const { rows, header, lines } = this;
+    return (async function* () {
+      yield csvRow([...header, 'line', 'breach_draw', 'would_be_total']);
+      let k = 0;
+      for await (const fields of rows.rows(run.refusedTickets)) {
+        const t = run.refusedTickets[k]!;
+        const cells = header.map((_, i) => fields[i] ?? '');
+        yield csvRow([...cells, lines[t]!, run.breachDraws[k]!, run.breachTotals[k]!]);
+        k++;
+      }
+    })();
+  }
+
+  clear(): void {
+    this.runs.clear();
+    this.caps.clear();
+  }
+
+  private run(limit: number): Promise<LimitRun> {
+    return keptAnswer(this.runs, KEPT_LIMITS, checkLimit(limit), (cents) =>
+      limitRun(this.input, cents / 100),
+    );
+  }
+}
+
+/** The limit in cents, once it is an amount the game can hold. */
+function checkLimit(limit: number): number {
+  if (
+    typeof limit !== 'number' ||
+    !Number.isFinite(limit) ||
+    limit < 0 ||
+    limit > MAX_AMOUNT ||
+    Math.abs(Math.round(limit * 100) - limit * 100) > 1e-6
+  ) {
+    throw new EngineError(
+      'INVALID_PARAMS',
+      'The limit must be an amount ≥ 0 with at most two decimals.',
+      'limit',
+    );
+  }
+  return Math.round(limit * 100);
+}
