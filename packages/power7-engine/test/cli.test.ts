@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateTickets, writeCustomerCsv } from '../bench/generate';
+import { capRun, limitRun } from '../src/analysis/liability';
 import { main } from '../src/cli/main';
+import { readCustomerFile } from '../src/reading/customer-file';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -218,6 +220,51 @@ describe('power7 command line', () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/file not found/);
+  });
+
+  it('limit --json prints what the liability limit and the cap do, as the engine counts them', async () => {
+    const payouts = { 3: 1, 4: 2, 5: 3, 6: 10, 7: 100 };
+    const args = ['--file', fixture, '--pool', '8', '--payouts', '3=1,4=2,5=3,6=10,7=100'];
+    const r = await inProcess([
+      'limit',
+      ...args,
+      '--limit',
+      '150',
+      '--cap',
+      '--json',
+      '--workers',
+      '1',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const file = await readCustomerFile(fixture, { pool: 8, keepRejected: false });
+    const input = {
+      tickets: file.tickets,
+      count: file.count,
+      pool: 8,
+      payouts,
+      budget: { type: 'fixed' as const, budget: 150 },
+      workers: 1,
+    };
+    const run = await limitRun(input, 150);
+    const answer = JSON.parse(r.stdout);
+    expect(answer).toEqual({
+      limit: 150,
+      tickets: file.count,
+      accepted: run.accepted,
+      refused: run.refused,
+      worstBefore: run.worstBefore,
+      worstAfter: run.worstAfter,
+      cap: await capRun(input, 150),
+    });
+    // the two copies of 1-2-3-4-5-6-7 pay 200 at their own draw: the second is refused
+    expect(answer.refused).toBeGreaterThan(0);
+    expect(answer.worstAfter.totalPayout).toBeLessThanOrEqual(150);
+    const words = await inProcess(['limit', ...args, '--limit', '150', '--cap', '--workers', '1']);
+    expect(words.stdout).toContain(`${run.refused} refused`);
+    expect(words.stdout).toContain('Cap per combination: 1');
+    const negative = await inProcess(['limit', ...args, '--limit', '-5']);
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain('--limit must be 0 or more, got -5');
   });
 
   it('winners writes the CSV of one match type to a file', async () => {

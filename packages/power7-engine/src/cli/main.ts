@@ -5,6 +5,7 @@
  *                     (--budget N | --budget-min A --budget-max B) [--pool 35] [--workers N] --json
  *   npm run power7 -- winners --file customers.csv --combo 3-8-12-19-24-30-35 [--match 3..7|all]
  *                     [--pool 35] [--payouts ...] [--out winners.csv]
+ *   npm run power7 -- limit --file customers.csv --payouts … --limit 1500000 [--cap] [--json]
  *
  * Exactly one JSON object on stdout with --json; progress on stderr only when stderr is a terminal;
  * bad flags → a message on stderr and exit code 2; bad files / data → a message and exit code 1.
@@ -29,63 +30,16 @@ import {
   type Payouts,
   parseCombo,
   validateBudget,
-  validatePayouts,
   validatePool,
 } from '../core/model';
 import { RowReader, ticketMasks, winnersCsv } from '../analysis/winners';
-
-class UsageError extends Error {}
+import { joinNegativeValues, parseNumber, parsePayouts, UsageError } from './args';
+import { limitCommand } from './limit-command';
 
 const USAGE = `Usage:
   power7 analyze --file <csv|xlsx> --payouts 3=A,4=B,5=C,6=D,7=E (--budget N | --budget-min A --budget-max B) [--pool 35] [--workers N] [--json]
-  power7 winners --file <csv|xlsx> --combo 3-8-12-19-24-30-35 [--match 3..7|all] [--pool 35] [--payouts ...] [--out path]`;
-
-function parseNumber(v: string | undefined, flag: string): number {
-  if (v === undefined || v.trim() === '' || !Number.isFinite(Number(v))) {
-    throw new UsageError(`${flag} needs a number, got "${v ?? ''}".`);
-  }
-  const n = Number(v);
-  // payouts name their match type in the engine's own message
-  if (n < 0 && !flag.startsWith('--payouts')) {
-    throw new UsageError(`${flag} must be 0 or more, got ${v}.`);
-  }
-  return n;
-}
-
-/**
- * `--budget -5` as `--budget=-5`: node's parseArgs takes a value that starts with `-` for another
- * option and answers "argument is ambiguous"; a negative number after a flag that takes a value is
- * that flag's value, which the flag's own check then refuses in words.
- */
-function joinNegativeValues(argv: string[], valueFlags: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const next = argv[i + 1];
-    if (valueFlags.includes(arg) && next !== undefined && /^-\d/.test(next)) {
-      out.push(`${arg}=${next}`);
-      i++;
-    } else out.push(arg);
-  }
-  return out;
-}
-
-/** `3=10,4=100,5=1000,6=10000,7=1000000` → payouts (all five match types required). */
-export function parsePayouts(text: string): Payouts {
-  const out: Partial<Record<MatchType, number>> = {};
-  for (const part of text.split(',')) {
-    const m = /^\s*([3-7])\s*=\s*([^\s]+)\s*$/.exec(part);
-    if (!m) throw new UsageError(`--payouts: "${part}" is not of the form <3..7>=<amount>.`);
-    const k = Number(m[1]) as MatchType;
-    if (out[k] !== undefined) throw new UsageError(`--payouts: match type ${k} given twice.`);
-    out[k] = parseNumber(m[2], `--payouts ${k}`);
-  }
-  for (const k of MATCH_TYPES) {
-    if (out[k] === undefined)
-      throw new UsageError(`--payouts: the payout for ${k} matches is missing.`);
-  }
-  return validatePayouts(out);
-}
+  power7 winners --file <csv|xlsx> --combo 3-8-12-19-24-30-35 [--match 3..7|all] [--pool 35] [--payouts ...] [--out path]
+  power7 limit --file <csv|xlsx> --payouts 3=A,4=B,5=C,6=D,7=E --limit N [--cap] [--pool 35] [--workers N] [--json]`;
 
 function progressBar(enabled: boolean) {
   let last = -1;
@@ -290,6 +244,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (command === 'analyze') await analyzeCommand(rest);
     else if (command === 'winners') await winnersCommand(rest);
+    else if (command === 'limit') await limitCommand(rest);
     else if (command === undefined || command === '--help' || command === 'help') {
       process.stderr.write(USAGE + '\n');
       return command === undefined ? 2 : 0;
