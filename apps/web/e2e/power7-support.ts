@@ -31,3 +31,43 @@ export async function sessionPageSettled(page: Page): Promise<void> {
   await expect(readOut).not.toHaveText('Working it out…', { timeout: 30_000 });
   await expect(page.getByLabel('Loading draws')).toHaveCount(0, { timeout: 30_000 });
 }
+
+/**
+ * Uploads a customer file through the Power 7 API as the administrator (the upload page has its own
+ * spec) and waits for its analysis, signing in again when the suite's short-lived token expires
+ * during the wait. `fields` are the form's other fields (budget, payouts, pool, currency).
+ */
+export async function uploadDone(
+  request: APIRequestContext,
+  csv: string,
+  name: string,
+  fields: Record<string, string>,
+): Promise<string> {
+  let headers = await adminHeaders(request);
+  const res = await request.post(`${E2E.power7Url}/api/upload/`, {
+    headers,
+    multipart: {
+      ...fields,
+      customer_file: { name, mimeType: 'text/csv', buffer: Buffer.from(csv) },
+    },
+  });
+  expect(res.status()).toBe(202);
+  const id = (await res.json()).data._id as string;
+  await expect
+    .poll(
+      async () => {
+        const status = await request.get(
+          `${E2E.power7Url}/api/power7/processing-status/?session=${id}`,
+          { headers },
+        );
+        if (status.status() === 401) {
+          headers = await adminHeaders(request);
+          return 'token expired';
+        }
+        return (await status.json()).data.status;
+      },
+      { timeout: 90_000 },
+    )
+    .toBe('done');
+  return id;
+}

@@ -62,7 +62,7 @@ const ROWS: Row[] = [
     },
   ],
   [
-    'When the budget is exceeded, by on average',
+    'Mean overshoot when the budget is exceeded',
     (x, money) => {
       const c = coverage(x);
       if (!c) return '—';
@@ -98,7 +98,7 @@ export function CompareTable({ compared }: { compared: Compared[] }) {
         >
           <TableHeader>
             <TableRow>
-              <TableHead>Measure</TableHead>
+              <TableHead className="align-bottom">Measure</TableHead>
               {compared.map((x) => (
                 <TableHead key={x.status._id} className="min-w-40 align-bottom whitespace-normal">
                   {x.label}

@@ -109,12 +109,13 @@ export function CompareTails({ compared }: { compared: Compared[] }) {
   const key = JSON.stringify([overviews.map((a) => [a.min, a.max]), extra]);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the key holds every input
   const budgets = useMemo(() => sharedBudgets(overviews, extra), [key]);
-  const tails = [
+  const slots = [
     useTail(compared[0], budgets),
     useTail(compared[1], budgets),
     useTail(compared[2], budgets),
   ];
-  const ready = compared.every((_, i) => tails[i]);
+  const tails = slots.slice(0, compared.length);
+  const ready = tails.every((t) => t !== undefined);
   return (
     <Card>
       <CardHeader>
@@ -146,7 +147,9 @@ function TailsFigure({
   // one currency for the axis when the runs share one; else plain amounts, and the title says why
   const shared = sharedCurrency(compared);
   const mixed = new Set(compared.map((x) => currencyOf(x.status.params) ?? '')).size > 1;
-  const unit = mixed ? ' (runs in different currencies)' : shared ? ` in ${shared}` : '';
+  const amountTitle = mixed
+    ? "Amount (log scale; the runs' currencies differ)"
+    : `Amount${shared ? ` in ${shared}` : ''} (log scale)`;
   const mostDraws = Math.max(...tails.map((t) => t.draws));
   const ticks = chanceTicks(mostDraws);
   const [lo, hi] = [budgets[0] ?? 0, budgets.at(-1) ?? 0];
@@ -160,7 +163,7 @@ function TailsFigure({
           Both axes on log scales, from {money(lo, shared)} to {money(hi, shared)} and down to a
           single draw; lower is safer. Each curve ends at its run's worst draw:{' '}
           {compared
-            .map((x, i) => `${x.label}, ${moneyOf(x.status.params)(tails[i]!.max)}`)
+            .map((x, i) => `${x.label} — ${moneyOf(x.status.params)(tails[i]!.max)}`)
             .join('; ')}
           .
         </>
@@ -177,7 +180,7 @@ function TailsFigure({
                 ticks={amountTicks(lo, hi)}
                 tickFormatter={(x: number) => moneyShort(amountAt(x), shared)}
                 allowDuplicatedCategory={false}
-                label={axisTitle(`Amount${unit} (log scale)`, 'x')}
+                label={axisTitle(amountTitle, 'x')}
                 {...AXIS_PROPS}
               />
               <YAxis
@@ -186,7 +189,7 @@ function TailsFigure({
                 domain={[ticks.at(-1) ?? -1, 0]}
                 ticks={ticks}
                 tickFormatter={chanceTickLabel}
-                width={96}
+                width={112}
                 label={axisTitle('Chance of paying more', 'y')}
                 {...AXIS_PROPS}
               />

@@ -9,7 +9,8 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useProcessingStatusQuery } from '../api/power7-endpoints';
 import { useBudgetInsight } from '../hooks/use-budget-insight';
 import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
-import { formatMoney, formatPercent } from '../lib/format';
+import { formatPercent } from '../lib/format';
+import { currencyOf, moneyOf } from '../lib/money';
 import { budgetBandOf, budgetCurve, coverageOf, histogramBins } from '../lib/insight';
 import {
   countRows,
@@ -22,6 +23,7 @@ import { LoadError, NoPermission, httpStatusOf } from './common';
 import { BudgetCurveChart, PayoutHistogram } from './insight-charts';
 import { CoverageHeadline, KeyFigures, PercentileTable, WorstDraw } from './insight-summary';
 import { TooOldForInsight } from './budget-insight';
+import { ReportExposure, ReportLimits } from './report-risk';
 
 /** The link that opens a session's printable report. */
 export const reportLink = (session: string) =>
@@ -97,6 +99,14 @@ function ReportProblem({
 
 function Report({ status }: { status: Power7Status }) {
   const title = reportTitle(status);
+  // a range's draws on each side of it: the figures' own insight answer (cached, asked once)
+  const band = budgetBandOf(status.params);
+  const { answer } = useBudgetInsight(status._id, band);
+  const coverage = answer ? coverageOf(answer, band) : null;
+  const sides =
+    coverage?.below !== undefined && coverage.above !== undefined
+      ? { below: coverage.below, above: coverage.above }
+      : null;
   return (
     <article
       className="mx-auto grid w-full max-w-4xl grid-cols-1 gap-8 print:max-w-none print:gap-6 print:text-[10pt]"
@@ -127,9 +137,15 @@ function Report({ status }: { status: Power7Status }) {
         <RowList rows={parameterRows(status)} testId="power7-report-parameters" />
       </ReportSection>
       <ReportSection title="Counts">
-        <RowList rows={countRows(status)} testId="power7-report-counts" />
+        <RowList rows={countRows(status, sides)} testId="power7-report-counts" />
       </ReportSection>
       <ReportFigures status={status} />
+      <ReportSection title="Limits for a chance of exceeding, and expected shortfall">
+        <ReportLimits status={status} />
+      </ReportSection>
+      <ReportSection title="Where the cost above the budget comes from" keepTogether={false}>
+        <ReportExposure status={status} />
+      </ReportSection>
       <Method poolSize={status.params.pool_size} />
     </article>
   );
@@ -199,8 +215,8 @@ function ReportFigures({ status }: { status: Power7Status }) {
   const coverage = coverageOf(answer, band);
   const points = budgetCurve(answer);
   // amounts in the session's currency when it has one (an ISO code chosen at upload or rerun)
-  const currency = status.params.currency;
-  const money = (value: number) => formatMoney(value, currency);
+  const currency = currencyOf(status.params);
+  const money = moneyOf(status.params);
   return (
     <>
       <ReportSection title="Budget needed per share of draws">
@@ -256,6 +272,13 @@ function Method({ poolSize }: { poolSize: number }) {
           of every 100 draws. The chance of exceeding a budget is the share of draws that pay more
           than it; the expected excess is the amount above the budget averaged over all draws, those
           within it counting as zero.
+        </p>
+        <p>
+          The limit for a chance of exceeding, such as 1 in 1,000, is the smallest budget that at
+          most that share of draws pay more than; where the chance allows no draw at all, it is the
+          worst draw. The expected shortfall at 99 % is the mean total of the most expensive 1 % of
+          draws. The exposure ranking adds up, over the draws that pay more than the budget, what
+          each combination’s tickets are paid in them; its share is that sum over the draws’ totals.
         </p>
         <p>
           The figures come from the Power 7 service’s analysis of this session (its insight answer,{' '}
