@@ -127,6 +127,48 @@ describe('liability limit', () => {
     expect(data.worstAtCap.totalPayout).toBe(worstWith(data.cap));
   });
 
+  it('makes a session of the accepted tickets: the book as sold fits the limit', async () => {
+    const limit = 3_000_000;
+    const expected = sell(limit);
+    for (const mode of ['sales-order', 'cap'] as const) {
+      const res = await post('limit/apply/', { limit, mode });
+      expect(res.statusCode, res.body).toBe(202);
+      const applied = res.json().data;
+      expect(applied.sourceSessionId).toBe(session);
+      expect(applied.name).toContain(mode === 'cap' ? 'cap per combination' : 'sales order');
+      const done = await own.finished(applied._id);
+      expect(done.status).toBe('done');
+      const insight = await own.app.inject({
+        method: 'POST',
+        url: '/api/insight/',
+        headers: own.auth(),
+        payload: { session: applied._id },
+      });
+      const { max } = insight.json().data;
+      expect(max).toBeLessThanOrEqual(limit);
+      if (mode === 'sales-order') {
+        expect(done.counts).toMatchObject({ accepted: tickets.length - expected.refused.length });
+        expect(max).toBe(expected.worstAfter);
+        // its winners come from the original rows
+        const worst = insight.json().data.worst.combo;
+        const rows = await own.app.inject({
+          method: 'GET',
+          url: `/api/download-all/${worst}/?session=${applied._id}`,
+          headers: own.auth(),
+        });
+        expect(rows.statusCode).toBe(200);
+        const refusedIds = new Set(expected.refused.map((r) => r.id));
+        const ids = rows.body
+          .trim()
+          .split('\r\n')
+          .slice(1)
+          .map((l) => l.split(',')[0]);
+        expect(ids.length).toBeGreaterThan(0);
+        expect(ids.filter((id) => refusedIds.has(id!))).toEqual([]);
+      }
+    }
+  });
+
   it('refuses a limit that is not an amount, in words, and another user’s session with 404', async () => {
     for (const [limit, words] of [
       [-1, 'at least 0'],

@@ -649,3 +649,12 @@ export const capAnswerSchema = z.object({
   refused: num,
 });
 export type CapAnswerView = z.infer<typeof capAnswerSchema>;
+
+/** `POST /api/power7/sessions/:id/limit/apply/`: a new session of the tickets a limit keeps. */
+export const limitApplySchema = z.strictObject({
+  limit: liabilityLimit,
+  mode: z
+    .enum(['sales-order', 'cap'], { error: 'The mode must be "sales-order" or "cap".' })
+    .default('sales-order'),
+});
+export type LimitApplyBody = z.input<typeof limitApplySchema>;

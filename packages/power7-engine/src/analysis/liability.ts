@@ -154,15 +154,26 @@ export async function capRun(input: ExposureInput, limit: number): Promise<CapRu
   return { limit, maxCopies, cap, worstAtCap: found?.worst ?? null, refused };
 }
 
-/** The tickets with each combination's copies after its first k left out, in file order. */
-function keepFirstCopies(tickets: Uint8Array, count: number, of: Uint32Array, k: number) {
+/** Per ticket in file order, 1 when it is among the first k copies of its combination. */
+export function firstCopiesMask(of: Uint32Array, count: number, k: number): Uint8Array {
   const seen = new Uint32Array(of.reduce((m, v) => Math.max(m, v + 1), 0));
-  const out = new Uint8Array(count * PICK);
-  let n = 0;
+  const keep = new Uint8Array(count);
   for (let t = 0; t < count; t++) {
     const c = of[t]!;
     if (seen[c]! >= k) continue;
     seen[c] = seen[c]! + 1;
+    keep[t] = 1;
+  }
+  return keep;
+}
+
+/** The tickets with each combination's copies after its first k left out, in file order. */
+function keepFirstCopies(tickets: Uint8Array, count: number, of: Uint32Array, k: number) {
+  const keep = firstCopiesMask(of, count, k);
+  const out = new Uint8Array(count * PICK);
+  let n = 0;
+  for (let t = 0; t < count; t++) {
+    if (!keep[t]) continue;
     out.set(tickets.subarray(t * PICK, t * PICK + PICK), n * PICK);
     n++;
   }

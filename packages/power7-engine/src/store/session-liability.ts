@@ -1,7 +1,14 @@
 import { csvRow } from '@pa/contracts/csv';
 import { keptAnswer } from './kept-answers';
 import type { ExposureInput } from '../analysis/exposure';
-import { capRun, limitRun, type CapRun, type LimitRun } from '../analysis/liability';
+import {
+  capRun,
+  firstCopiesMask,
+  limitRun,
+  type CapRun,
+  type LimitRun,
+} from '../analysis/liability';
+import { distinctTickets } from '../core/exposure';
 import type { RowReader } from '../analysis/winners';
 import { EngineError } from '../core/errors';
 import { MAX_AMOUNT } from '../core/model';
@@ -35,9 +42,15 @@ export class SessionLiability {
     return answer;
   }
 
-  /** The tickets `limit` refuses, as the accepted ones' complement: 1 = refused, by ticket. */
-  async refusedMask(limit: number): Promise<Uint8Array> {
-    return (await this.run(limit)).refusedMask;
+  /**
+   * Per ticket in file order, 1 when kept under `limit`: in sales order (the tickets the limit
+   * accepts), or by the cap per combination (each combination's first `cap` copies).
+   */
+  async acceptedMask(limit: number, mode: 'sales-order' | 'cap'): Promise<Uint8Array> {
+    if (mode === 'sales-order') return (await this.run(limit)).refusedMask.map((r) => 1 - r);
+    const { cap } = await this.cap(limit);
+    const { of } = distinctTickets(this.input.tickets, this.input.count);
+    return firstCopiesMask(of, this.input.count, cap);
   }
 
   cap(limit: number): Promise<CapRun> {

@@ -290,9 +290,9 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
       ensureOpen();
       return liability.limit(limit);
     },
-    refusedMask: (limit) => {
+    acceptedMask: (limit, mode) => {
       ensureOpen();
-      return liability.refusedMask(limit);
+      return liability.acceptedMask(limit, mode);
     },
     refusedCsv: (limit) => {
       ensureOpen();

@@ -18,6 +18,7 @@ export { ingestFile, readUpload } from './session-ingest';
 /** Reading an upload's CSV while it arrives (hand the result to `readUpload` as `arrived`). */
 export { ArrivingCsvRead, type ArrivedRead } from '../reading/arriving-read';
 export { runAnalysis } from './session-analysis';
+export { writeTicketSubset } from './session-subset';
 export { openSession, readSessionStatus } from './session-open';
 export { rejectedRowsCsvPath, removeLeftovers, SESSION_FILES } from './session-files';
 export type * from './session-types';

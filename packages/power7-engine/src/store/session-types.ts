@@ -332,8 +332,11 @@ export interface OpenSession {
    * last limits are kept. Throws INVALID_PARAMS for a limit that is not an amount.
    */
   limit(limit: number): Promise<LimitAnswer>;
-  /** Per ticket in file order, 1 when `limit` refuses it. */
-  refusedMask(limit: number): Promise<Uint8Array>;
+  /**
+   * Per ticket in file order, 1 when kept under `limit`: accepted in sales order, or (`cap`) among
+   * the first `cap` copies of its combination.
+   */
+  acceptedMask(limit: number, mode: 'sales-order' | 'cap'): Promise<Uint8Array>;
   /** Every refused row in file order as CSV text chunks: its columns, line, breach_draw, would_be_total. */
   refusedCsv(limit: number): Promise<AsyncIterable<string>>;
   /** The largest cap per combination that keeps every draw within `limit`. */

@@ -3,10 +3,29 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelopeSchema, ok } from '@pa/contracts/envelope';
-import { capAnswerSchema, limitAnswerSchema, limitBodySchema } from '@pa/contracts/power7';
+import { ErrorCode } from '@pa/contracts/error-codes';
+import {
+  capAnswerSchema,
+  limitAnswerSchema,
+  limitApplySchema,
+  limitBodySchema,
+  sessionSchema,
+} from '@pa/contracts/power7';
+import { writeTicketSubset } from '@pa/power7-engine/session-store';
+import { errorAnswers } from '@pa/server-kit/openapi';
+import { rm } from 'node:fs/promises';
+import { v7 as uuidv7 } from 'uuid';
+import { resultBytesBound } from '../../../modules/sessions/output-bound';
 import { csvAnswer } from '@pa/server-kit/openapi';
 import { requirePermission } from '../../../plugins/external/auth';
-import { bearer, owner, sessionErrors, sessionParams } from './common';
+import {
+  bearer,
+  noteRetryAfter,
+  owner,
+  sessionErrors,
+  sessionParams,
+  withRetryAfter,
+} from './common';
 import { exportQuery, sendExport } from './export-answer';
 
 /**
@@ -17,7 +36,7 @@ import { exportQuery, sendExport } from './export-answer';
  */
 export async function liabilityRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { queries } = app.power7.sessions;
+  const { queries, jobs, memory } = app.power7.sessions;
   const { audit } = app.power7;
 
   r.post(
@@ -107,6 +126,83 @@ export async function liabilityRoutes(app: FastifyInstance) {
       const row = await queries.find(owner(caller), request.params.id);
       const session = await queries.open(row);
       return ok(await session.cap(request.body.limit));
+    },
+  );
+
+  r.post(
+    '/api/power7/sessions/:id/limit/apply/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary:
+          'A new session of the tickets a liability limit keeps (in sales order, or by the cap per combination): the book as sold',
+        security: bearer,
+        params: sessionParams,
+        body: limitApplySchema,
+        response: {
+          202: envelopeSchema(sessionSchema),
+          ...sessionErrors,
+          ...errorAnswers({
+            413: 'The storage quota is used up',
+            429: 'The user already has JOBS_PER_USER analyses queued or running (see Retry-After)',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
+      const { limit, mode } = request.body;
+      const source = await queries.find(owner(caller), request.params.id);
+      const keep = await (await queries.open(source)).acceptedMask(limit, mode);
+      const id = uuidv7();
+      const dir = memory.dirOf(id);
+      const quota = await app.power7.quota
+        .begin(owner(caller), 'rerun')
+        .catch(withRetryAfter(reply));
+      let row;
+      try {
+        const kept = keep.reduce((n, k) => n + k, 0);
+        // the cut tickets and row index, and the results at their largest (ADR 019)
+        const reserved =
+          23 * kept +
+          resultBytesBound({
+            pool: source.params.pool_size,
+            tickets: kept,
+            params: source.params,
+            countsStored: false,
+          });
+        row = await quota.reserve(reserved, async () => {
+          await writeTicketSubset(memory.dirOf(source.id), dir, keep);
+          return jobs.start(id, owner(caller), source.params, {
+            originalName: source.originalName,
+            bytes: source.fileBytes,
+            sourceSessionId: source.sourceSessionId ?? source.id,
+            reservedBytes: reserved,
+          });
+        });
+      } catch (error) {
+        await rm(dir, { recursive: true, force: true });
+        noteRetryAfter(reply, error);
+        throw error;
+      } finally {
+        quota.end();
+      }
+      const name = `Accepted under the limit ${limit.toLocaleString('en')} (${mode === 'cap' ? 'cap per combination' : 'sales order'})`;
+      const named = await app.power7.sessions.edit(row, { name });
+      await audit.record(request, caller, 'power7.rerun', id, {
+        sourceSessionId: source.id,
+        limit,
+        mode,
+      });
+      return reply
+        .status(202)
+        .send(
+          ok(
+            queries.view(named),
+            'The analysis of the accepted tickets has started.',
+            ErrorCode.ACCEPTED,
+          ),
+        );
     },
   );
 }
