@@ -361,4 +361,38 @@ test('a range budget says both sides; a file without customer ids says why it ha
     await expect(p.getByTestId('power7-exposure-unavailable')).toBeVisible();
   });
   await page.unroute('**/exposure/');
+
+  // a failing service: the ranking and the calculator each say so with a way to try again
+  const failing = { status: 500, contentType: 'application/json' };
+  const failure = JSON.stringify({
+    success: false,
+    message: 'The Power 7 service failed.',
+    code: 'INTERNAL_ERROR',
+    status: 500,
+  });
+  await page.route('**/exposure/', (route) => route.fulfill({ ...failing, body: failure }));
+  // the calculator's own question (a chance, no budgets), not the page's other insight questions
+  await page.route('**/api/insight/', (route) => {
+    const body = route.request().postDataJSON() as { exceedTargets?: number[]; budgets?: number[] };
+    return body.exceedTargets && !body.budgets
+      ? route.fulfill({ ...failing, body: failure })
+      : route.fallback();
+  });
+  // (a line not asked before: an answer in the cache would not be asked again)
+  await exposure.getByLabel('Over the line').fill(String(lo + 1));
+  await expect(page.getByText('The exposure ranking could not be loaded')).toBeVisible();
+  await page.getByLabel('Chance of exceeding (1 in N, or %)').fill('1 in 7');
+  await expect(page.getByTestId('power7-limit')).toHaveText(
+    'The service could not answer; try again in a moment.',
+  );
+  await checkScreens(page, 'power7-risk-failed', async (p) => {
+    await expect(p.getByText('The exposure ranking could not be loaded')).toBeVisible();
+  });
+  // the service answers again: Try again brings the figures back
+  await page.unroute('**/exposure/');
+  await page.unroute('**/api/insight/');
+  await page.getByTestId('power7-limits').getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByTestId('power7-limit')).toContainText('The smallest budget');
+  await exposure.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByTestId('power7-exposure-row').first()).toBeVisible();
 });
