@@ -78,7 +78,7 @@ export function TailFigures({
       data-testid="power7-tail-figures"
     >
       {answer.shortfall.map((s) => (
-        <div key={s.level} className="grid gap-0.5">
+        <div key={s.level} className="grid content-start gap-0.5">
           <dt className="text-muted-foreground">Expected shortfall at {levelText(s.level)}</dt>
           <dd>
             <span className="font-medium tabular-nums">{money(s.value)}</span>
@@ -89,7 +89,7 @@ export function TailFigures({
         </div>
       ))}
       {atBudget ? (
-        <div className="grid gap-0.5">
+        <div className="grid content-start gap-0.5">
           <dt className="text-muted-foreground">
             When your budget of {money(band.max)} is exceeded
           </dt>
