@@ -17,6 +17,7 @@ import { budgetMoney, payoutsMoney } from '../lib/money';
 import { BudgetInsight } from './budget-insight';
 import { budgetBandOf } from '../lib/insight';
 import { RiskSection } from '../risk/components/risk-section';
+import { LiabilitySection } from '../liability/components/liability-section';
 import { DrawsExplorer } from './draws-explorer';
 import { RejectedWarning, ScenarioActions } from './scenario-actions';
 import { reportLink } from './session-report';
@@ -175,6 +176,10 @@ function ProcessOf({ session }: { session: string }) {
           <RiskSection
             session={session}
             band={budgetBandOf(status.params)}
+            {...(status.params.currency ? { currency: status.params.currency } : {})}
+          />
+          <LiabilitySection
+            session={session}
             {...(status.params.currency ? { currency: status.params.currency } : {})}
           />
           <DrawsExplorer session={session} params={status.params} />

@@ -1,0 +1,97 @@
+import { Download, FilePlus2 } from 'lucide-react';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-field';
+import { errorMessage } from '@/lib/api/api-error';
+import { useApplyLimitMutation } from '../../api/liability-endpoints';
+import { useDownload } from '../../hooks/use-download';
+import { formatBytes } from '../../lib/format';
+
+type Mode = 'sales-order' | 'cap';
+
+/** The refused rows as files, and a new session of the tickets the limit (or its cap) keeps. */
+export function LiabilityActions({
+  session,
+  limit,
+  canDownload,
+}: {
+  session: string;
+  limit: number;
+  canDownload: boolean;
+}) {
+  const navigate = useNavigate();
+  const { download, progress } = useDownload();
+  const [apply, applying] = useApplyLimitMutation();
+  const [pending, setPending] = useState<Mode | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const refusedPath = `/api/power7/sessions/${encodeURIComponent(session)}/limit/refused.csv?limit=${limit}`;
+
+  const makeSession = async (mode: Mode) => {
+    setFailure(null);
+    setPending(mode);
+    try {
+      const created = await apply({ session, body: { limit, mode } }).unwrap();
+      void navigate(`/app/power7/process?session=${encodeURIComponent(created._id)}`);
+    } catch (error) {
+      setFailure(errorMessage(error));
+    } finally {
+      setPending(null);
+    }
+  };
+
+  return (
+    <section className="grid gap-3" aria-label="Refused tickets and a new session">
+      {failure ? <FormAlert>{failure}</FormAlert> : null}
+      {canDownload ? (
+        <div className="flex flex-wrap items-center gap-2">
+          <Button
+            variant="outline"
+            disabled={progress !== null}
+            onClick={() =>
+              void download(
+                `${refusedPath}&params=1`,
+                `power7-${session}-refused-over-${limit}.csv`,
+              )
+            }
+          >
+            <Download className="size-4" aria-hidden="true" /> Download refused tickets (CSV)
+          </Button>
+          <Button
+            variant="outline"
+            disabled={progress !== null}
+            onClick={() =>
+              void download(
+                `${refusedPath}&format=xlsx`,
+                `power7-${session}-refused-over-${limit}.xlsx`,
+              )
+            }
+          >
+            <Download className="size-4" aria-hidden="true" /> Download refused tickets (XLSX)
+          </Button>
+          {progress ? (
+            <span className="text-muted-foreground text-sm" aria-live="polite">
+              Downloading… {formatBytes(progress.bytes)}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        <Button disabled={applying.isLoading} onClick={() => void makeSession('sales-order')}>
+          <FilePlus2 className="size-4" aria-hidden="true" />
+          {pending === 'sales-order'
+            ? 'Making the session…'
+            : 'Make a session of the accepted tickets'}
+        </Button>
+        <Button
+          variant="outline"
+          disabled={applying.isLoading}
+          onClick={() => void makeSession('cap')}
+        >
+          <FilePlus2 className="size-4" aria-hidden="true" />
+          {pending === 'cap' ? 'Making the session…' : 'Make a session with the cap'}
+        </Button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,105 @@
+import { Skeleton } from '@/components/ui/skeleton';
+import { LoadError } from '../../components/common';
+import { formatCount, formatMoney, formatPercent } from '../../lib/format';
+import { useLimitRunQuery } from '../../api/liability-endpoints';
+import { headroomOf } from '../lib/limit-text';
+
+/** One figure: a label over its value, the way the session's other counts read. */
+export function Figure({ label, value, note }: { label: string; value: string; note?: string }) {
+  return (
+    <div className="flex min-w-0 flex-col">
+      <dt className="text-muted-foreground text-sm">{label}</dt>
+      <dd className="text-lg font-semibold break-words tabular-nums">{value}</dd>
+      {note ? <dd className="text-muted-foreground text-xs break-all">{note}</dd> : null}
+    </div>
+  );
+}
+
+/** Head-room as a bar: the share of the limit the worst draw left uses, and what is left. */
+function HeadroomMeter({ used, words }: { used: number; words: string }) {
+  const percent = Math.round(used * 1000) / 10;
+  return (
+    <div className="grid gap-1.5">
+      <div
+        role="meter"
+        aria-label="Limit used by the worst draw"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={words}
+        className="bg-primary/20 h-3 w-full overflow-hidden rounded-full"
+      >
+        <div className="bg-primary h-full rounded-full" style={{ width: `${percent}%` }} />
+      </div>
+      <p className="text-muted-foreground text-sm">{words}</p>
+    </div>
+  );
+}
+
+/** What the limit does in sales order: accepted and refused, the worst draw before and after. */
+export function LimitFigures({
+  session,
+  limit,
+  currency,
+}: {
+  session: string;
+  limit: number;
+  currency?: string;
+}) {
+  const run = useLimitRunQuery({ session, limit });
+  const money = (v: number) => formatMoney(v, currency);
+  if (run.error) {
+    return (
+      <LoadError
+        error={run.error}
+        onRetry={() => void run.refetch()}
+        title="The limit could not be checked"
+      />
+    );
+  }
+  const answer = run.currentData;
+  if (!answer) {
+    return (
+      <div className="grid gap-2" aria-busy="true">
+        <p className="text-muted-foreground text-sm" aria-live="polite">
+          Checking every draw against {money(limit)}…
+        </p>
+        <Skeleton className="h-24" aria-label="Checking the limit" />
+      </div>
+    );
+  }
+  const room = headroomOf(answer.limit, answer.worstAfter.totalPayout);
+  const summary =
+    answer.refused === 0
+      ? `Every ticket fits: the worst draw pays ${money(answer.worstBefore.totalPayout)}, within ${money(answer.limit)}.`
+      : `${formatCount(answer.refused)} of ${formatCount(answer.tickets)} tickets are refused in sales order to keep every draw within ${money(answer.limit)}.`;
+  return (
+    <section
+      className="grid gap-4"
+      aria-label="What the limit refuses"
+      data-testid="power7-limit-run"
+    >
+      <p className="text-sm" aria-live="polite">
+        {summary}
+      </p>
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 sm:grid-cols-4">
+        <Figure label="Accepted" value={formatCount(answer.accepted)} />
+        <Figure label="Refused" value={formatCount(answer.refused)} />
+        <Figure
+          label="Worst draw before"
+          value={money(answer.worstBefore.totalPayout)}
+          note={answer.worstBefore.combo}
+        />
+        <Figure
+          label="Worst draw after"
+          value={money(answer.worstAfter.totalPayout)}
+          note={answer.worstAfter.combo}
+        />
+      </dl>
+      <HeadroomMeter
+        used={room.used}
+        words={`Head-room ${money(room.amount)}: the worst draw left uses ${formatPercent(room.used)} of the limit.`}
+      />
+    </section>
+  );
+}
