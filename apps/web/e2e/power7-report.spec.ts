@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
-import type { InsightAnswer } from '@pa/contracts/power7';
+import type { ExposureAnswer, InsightAnswer } from '@pa/contracts/power7';
 import { E2E } from '../playwright.config';
-import { adminHeaders } from './power7-support';
-import { applyTheme, expectAccessible, screenshot, signIn } from './support';
+import { adminHeaders, uploadDone } from './power7-support';
+import { applyTheme, checkScreens, expectAccessible, screenshot, signIn } from './support';
 
 /**
  * The printable report of a finished Power 7 session: its figures against the service's own
@@ -145,8 +145,16 @@ test('the report of a finished session: exact figures, A4 print without the shel
   expect(insight.draws).toBe(792);
   await expect(page.getByTestId('power7-report-counts')).toContainText(`${count(insight.draws)}`);
   await expect(page.getByTestId('power7-report-counts')).toContainText(
-    `Draws within the budget${count(atBudget.covered)}`,
+    `Draws within the budget${shareOf(atBudget.covered, insight.draws)}`,
   );
+  await expect(page.getByTestId('power7-report-counts')).toContainText(
+    `Draws above the budget${shareOf(atBudget.exceeding, insight.draws)}`,
+  );
+  // no currency chosen: amounts with separators and no symbol, and the parameters say so
+  await expect(page.getByTestId('power7-report-parameters')).toContainText('Currencynone named');
+  // the new parts are there (their figures: the range test below)
+  await expect(page.getByTestId('power7-report-limits')).toBeVisible();
+  await expect(page.getByTestId('power7-report-exposure')).toBeVisible();
   await expect(page.getByTestId('power7-report-parameters')).toContainText(
     `Budget (fixed)at most ${money(BUDGET)}`,
   );
@@ -209,7 +217,8 @@ test('the report of a finished session: exact figures, A4 print without the shel
   fs.writeFileSync(file, pdf);
   const pages = pdfPageCount(pdf);
   expect(pages).toBeGreaterThanOrEqual(1);
-  expect(pages).toBeLessThanOrEqual(3);
+  // four at most: the limits, the shortfall and the exposure top 10 take the fourth
+  expect(pages).toBeLessThanOrEqual(4);
   expect(pdfTitle(pdf)).toContain('Report · report-week.csv');
   const text = pdfText(file);
   if (text !== null) {
@@ -220,4 +229,156 @@ test('the report of a finished session: exact figures, A4 print without the shel
   }
   await page.emulateMedia({ media: 'screen' });
   await applyTheme(page, 'light');
+});
+
+/** 400 tickets on a pool of 20 (77,520 draws), the scenarios spec's generator. */
+function rangeCsv() {
+  const lines = ['customer_id,name,phone,n1,n2,n3,n4,n5,n6,n7'];
+  let x = 7;
+  for (let i = 0; i < 400; i++) {
+    const picked = new Set<number>();
+    while (picked.size < 7) picked.add(1 + ((x = (x * 48271) % 2147483647) % 20));
+    lines.push(`C${i},Customer ${i},555-${i},${[...picked].sort((a, b) => a - b).join(',')}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+const euro = (v: number) => v.toLocaleString('en-US', { style: 'currency', currency: 'EUR' });
+
+test('the report of a range budget in euros: both sides of the range, the limits, the shortfall and the exposure top 10', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(300_000);
+  const [MIN, MAX] = [1_000, 1_500];
+  const session = await uploadDone(request, rangeCsv(), 'range-week.csv', {
+    budget_type: 'range',
+    budget_min: String(MIN),
+    budget_max: String(MAX),
+    payout_3: '1',
+    payout_4: '5',
+    payout_5: '50',
+    payout_6: '500',
+    payout_7: '5000',
+    pool_size: '20',
+    currency: 'EUR',
+  });
+  await signIn(page);
+  await page.goto(`/app/power7/report?session=${session}`);
+  const report = page.getByTestId('power7-report');
+  await expect(report.getByRole('heading', { level: 1 })).toHaveText('range-week.csv');
+
+  const headers = await adminHeaders(request);
+  const asked = await request.post(`${E2E.power7Url}/api/insight/`, {
+    headers,
+    data: {
+      session,
+      budgets: [MAX],
+      ranges: [{ min: MIN, max: MAX }],
+      exceedTargets: [0.001, 0.0001, 0.000001],
+      shortfallLevels: [0.99, 0.999],
+    },
+  });
+  expect(asked.status()).toBe(200);
+  const insight = (await asked.json()).data as InsightAnswer;
+  const range = insight.ranges[0]!;
+  expect(insight.draws).toBe(77_520);
+  // a range on both sides: most draws cost less than its minimum, which is not poor coverage
+  const counts = page.getByTestId('power7-report-counts');
+  await expect(counts).toContainText(
+    `Draws within the budget range${shareOf(range.within, insight.draws)}`,
+  );
+  await expect(counts).toContainText(
+    `Draws below its minimum (cost less)${shareOf(range.below, insight.draws)}`,
+  );
+  await expect(counts).toContainText(
+    `Draws above its maximum (cost more)${shareOf(range.above, insight.draws)}`,
+  );
+  expect(range.below).toBeGreaterThan(0);
+  expect(range.above).toBeGreaterThan(0);
+  await expect(page.getByTestId('power7-range-sides')).toContainText(
+    `pay less than its minimum of ${euro(MIN)}`,
+  );
+  // the session's currency on every amount of the parameters
+  const parameters = page.getByTestId('power7-report-parameters');
+  await expect(parameters).toContainText(`Budget (range)from ${euro(MIN)} to ${euro(MAX)}`);
+  await expect(parameters).toContainText(`Payout, 7 matches${euro(5000)}`);
+  await expect(parameters).toContainText('CurrencyEUR');
+
+  // the limits for 1 in 1,000 / 10,000 / 1,000,000, as the service counts them
+  const limits = page.getByTestId('power7-report-limits').getByRole('row');
+  await expect(limits).toHaveCount(4);
+  const words = [
+    '1 in 1,000 draws (0.1 %)',
+    '1 in 10,000 draws (0.01 %)',
+    '1 in 1,000,000 draws (< 0.01 %)',
+  ];
+  for (const [i, limit] of insight.limits.entries()) {
+    const row = limits.nth(i + 1);
+    await expect(row).toContainText(words[i]!);
+    await expect(row).toContainText(euro(limit.budget));
+    await expect(row).toContainText(
+      limit.exceeding === 0 ? 'none' : countsOf(limit.exceeding, insight.draws),
+    );
+  }
+  // 1 in a million is finer than one draw in 77,520: the worst draw, said so
+  expect(insight.limits[2]!.budget).toBe(insight.max);
+  await expect(limits.nth(3)).toContainText('finer than 1 draw in 77,520: the worst draw');
+  const shortfall = page.getByTestId('power7-report-shortfall');
+  for (const [i, level] of ['99 %', '99.9 %'].entries()) {
+    const s = insight.shortfall[i]!;
+    await expect(shortfall).toContainText(
+      `Expected shortfall at ${level}${euro(s.value)}: the mean total of the ${count(s.draws)} most expensive draws`,
+    );
+  }
+
+  // the exposure top 10 over the budget's maximum, as the service ranks it
+  const ranked = await request.post(`${E2E.power7Url}/api/power7/sessions/${session}/exposure/`, {
+    headers,
+    data: { over: MAX, by: 'combination', limit: 10 },
+  });
+  expect(ranked.status()).toBe(200);
+  const exposure = (await ranked.json()).data as ExposureAnswer;
+  expect(exposure.items).toHaveLength(10);
+  const top = page.getByTestId('power7-report-exposure');
+  await expect(top).toContainText(
+    `${percent(exposure.draws / insight.draws)} of draws (${countsOf(exposure.draws, insight.draws)}) pay more than the budget of ${euro(MAX)}, ${euro(exposure.tailTotal)} in all.`,
+  );
+  const rows = top.getByTestId('power7-exposure-row');
+  await expect(rows).toHaveCount(10);
+  for (const [i, item] of exposure.items.entries()) {
+    await expect(rows.nth(i)).toContainText(item.combo!);
+    await expect(rows.nth(i)).toContainText(euro(item.tailPayout));
+  }
+  // a report is a document: the combinations are not links there
+  await expect(top.getByRole('link')).toHaveCount(0);
+  await checkScreens(page, 'power7-report-risk', async (p) => {
+    await expect(p.getByTestId('power7-report-exposure')).toBeVisible();
+  });
+
+  // the exposure call failing: one line says so, the rest of the report stands. (A failure the
+  // real service cannot be made to give on demand, so this one answer is intercepted.)
+  await page.route('**/exposure/', (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        success: false,
+        message: 'The service is busy; try again in a minute.',
+        code: 'SERVICE_UNAVAILABLE',
+        status: 503,
+        data: null,
+        errors: [],
+      }),
+    }),
+  );
+  await page.reload();
+  await expect(page.getByTestId('power7-report-exposure-error')).toContainText(
+    'The exposure ranking could not be loaded',
+  );
+  await expect(page.getByTestId('power7-report-limits')).toBeVisible();
+  await expect(page.getByTestId('power7-report-counts')).toContainText('Draws below its minimum');
+  await checkScreens(page, 'power7-report-exposure-error', async (p) => {
+    await expect(p.getByTestId('power7-report-exposure-error')).toBeVisible();
+  });
 });

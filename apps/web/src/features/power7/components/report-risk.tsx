@@ -52,9 +52,7 @@ export function ReportLimits({ status }: { status: Power7Status }) {
       <dl className="grid gap-3 text-sm sm:grid-cols-2" data-testid="power7-report-shortfall">
         {answer.shortfall.map((s) => (
           <div key={s.level} className="grid gap-0.5">
-            <dt className="text-muted-foreground">
-              Expected shortfall at {formatPercent(s.level)}
-            </dt>
+            <dt className="text-muted-foreground">Expected shortfall at {levelText(s.level)}</dt>
             <dd>
               <span className="font-medium tabular-nums">{money(s.value)}</span>: the mean total of
               the {formatCount(s.draws)} most expensive {s.draws === 1 ? 'draw' : 'draws'}
@@ -65,6 +63,9 @@ export function ReportLimits({ status }: { status: Power7Status }) {
     </div>
   );
 }
+
+/** A level as people write it: 0.99 → "99 %", 0.999 → "99.9 %". */
+const levelText = (level: number) => `${Number((level * 100).toPrecision(8))} %`;
 
 /** "1 in 1,000": a chance of exceeding as the reader says it. */
 const oneInWords = (p: number) => `1 in ${formatCount(Math.round(1 / p))}`;
