@@ -148,7 +148,7 @@ export function ReportExposure({ status }: { status: Power7Status }) {
       <p className="text-sm">
         {shareOfDraws(answer.draws, drawsOf(status))} pay more than the budget of{' '}
         {formatMoney(over, currency)}, {formatMoney(answer.tailTotal, currency)} in all. The{' '}
-        {Math.min(REPORT_EXPOSURE_TOP, answer.ranked)} combinations that make up most of it
+        {Math.min(REPORT_EXPOSURE_TOP, answer.ranked)} combinations paid most in those draws
         {answer.ranked > REPORT_EXPOSURE_TOP
           ? ` (of ${formatCount(answer.ranked)} with a payout there)`
           : ''}
