@@ -264,20 +264,36 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
     page.getByRole('button', { name: '3 matches (CSV)' }).click(),
   );
   expect(oneFile.suggestedFilename()).toBe(`power7-${combo}-match3.csv`);
-  const oneRows = fs
-    .readFileSync((await oneFile.path())!, 'utf8')
-    .trim()
-    .split(/\r?\n/);
+  // the file starts with the session's parameters, one `# ` line each, then the header and rows
+  const rowsOf = (text: string) => {
+    const lines = text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    const header = lines.findIndex((line) => !/^"?# /.test(line));
+    expect(header).toBeGreaterThan(5);
+    expect(lines.slice(0, header)).toContain(`# session: ${session}`);
+    return lines.slice(header);
+  };
+  const oneRows = rowsOf(fs.readFileSync((await oneFile.path())!, 'utf8'));
   expect(oneRows.length - 1).toBe(expected[3]);
   const allFile = await downloadOf(page, () =>
     page.getByRole('button', { name: 'All winners (CSV)' }).click(),
   );
   expect(allFile.suggestedFilename()).toBe(`power7-${combo}-all.csv`);
-  const allRows = fs
-    .readFileSync((await allFile.path())!, 'utf8')
-    .trim()
-    .split(/\r?\n/);
+  const allRows = rowsOf(fs.readFileSync((await allFile.path())!, 'utf8'));
   expect(allRows.length - 1).toBe([3, 4, 5, 6, 7].reduce((s, m) => s + expected[m]!, 0));
+  const workbook = await downloadOf(page, () =>
+    page.getByRole('button', { name: 'All winners (XLSX)' }).click(),
+  );
+  expect(workbook.suggestedFilename()).toBe(`power7-${combo}-all.xlsx`);
+  // an XLSX is a ZIP
+  expect(
+    fs
+      .readFileSync((await workbook.path())!)
+      .subarray(0, 2)
+      .toString(),
+  ).toBe('PK');
 
   // previous / next follow the list's sort: the previous draw is the list's first row
   await page.getByRole('link', { name: 'Previous draw' }).click();

@@ -242,30 +242,38 @@ function DrawResults({
                 onPage={(p) => setParam({ wpage: p === 1 ? null : String(p) })}
                 actions={
                   <>
-                    <Button
-                      variant="outline"
-                      disabled={progress !== null}
-                      onClick={() =>
-                        void download(
-                          `/api/download/${combo}/${match}/?session=${encodeURIComponent(session)}`,
-                          `power7-${combo}-match${match}.csv`,
-                        )
-                      }
-                    >
-                      <Download className="size-4" aria-hidden="true" /> {match} matches (CSV)
-                    </Button>
-                    <Button
-                      variant="outline"
-                      disabled={progress !== null}
-                      onClick={() =>
-                        void download(
-                          `/api/download-all/${combo}/?session=${encodeURIComponent(session)}`,
-                          `power7-${combo}-all.csv`,
-                        )
-                      }
-                    >
-                      <Download className="size-4" aria-hidden="true" /> All winners (CSV)
-                    </Button>
+                    {(['csv', 'xlsx'] as const).map((format) => (
+                      <Button
+                        key={`one-${format}`}
+                        variant="outline"
+                        disabled={progress !== null}
+                        onClick={() =>
+                          void download(
+                            `/api/download/${combo}/${match}/?${downloadQuery(session, format)}`,
+                            `power7-${combo}-match${match}.${format}`,
+                          )
+                        }
+                      >
+                        <Download className="size-4" aria-hidden="true" />{' '}
+                        {`${match} matches (${format.toUpperCase()})`}
+                      </Button>
+                    ))}
+                    {(['csv', 'xlsx'] as const).map((format) => (
+                      <Button
+                        key={`all-${format}`}
+                        variant="outline"
+                        disabled={progress !== null}
+                        onClick={() =>
+                          void download(
+                            `/api/download-all/${combo}/?${downloadQuery(session, format)}`,
+                            `power7-${combo}-all.${format}`,
+                          )
+                        }
+                      >
+                        <Download className="size-4" aria-hidden="true" />{' '}
+                        {`All winners (${format.toUpperCase()})`}
+                      </Button>
+                    ))}
                     {progress ? (
                       <span
                         className="text-muted-foreground self-center text-sm"
@@ -283,6 +291,16 @@ function DrawResults({
       </Tabs>
     </>
   );
+}
+
+/**
+ * A download's query: the session, and the format; a CSV starts with the session's parameters (`# `
+ * lines), so the file alone says which run it came from (docs/reference/power7-api.md "Downloads").
+ */
+function downloadQuery(session: string, format: 'csv' | 'xlsx'): string {
+  const query = new URLSearchParams({ session, format });
+  if (format === 'csv') query.set('params', '1');
+  return query.toString();
 }
 
 /** One row of the list's current filters and sort (0-based position), or nothing. */
