@@ -129,8 +129,8 @@ export function ReportExposure({ status }: { status: Power7Status }) {
   if (query.error) {
     return (
       <p className="text-sm" role="status" data-testid="power7-report-exposure-error">
-        The exposure ranking could not be loaded ({errorMessage(query.error)}); the rest of the
-        report is complete without it.
+        The exposure ranking could not be loaded: {sentence(errorMessage(query.error))} The rest of
+        the report is complete without it.
       </p>
     );
   }
@@ -163,5 +163,8 @@ export function ReportExposure({ status }: { status: Power7Status }) {
     </div>
   );
 }
+
+/** A message as a sentence: ending with its stop. */
+const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
 const drawsOf = (status: Power7Status) => status.counts.draws ?? status.counts.drawsEvaluated ?? 0;
