@@ -3,7 +3,8 @@
  *
  * Per case: a seeded 1M-ticket file (cached in os.tmpdir()), the engine's warm build + scan of it
  * (the yardstick, same run), then the session as the service keeps it (ingest + analysis on 2
- * workers, distribution files on disk) and 100 questions of 50 random budgets each through
+ * workers, distribution files on disk) and 100 questions of 50 random budgets each, with the risk
+ * questions of issue #40 (5 limits for chances, 3 for expected excesses, 3 shortfall levels), through
  * `OpenSession.insight` — a fresh bin cache per question, as each HTTP request has. Prints p50/p95
  * per question, the analysis time beside the yardstick, and what the distribution takes on disk and
  * in memory.
@@ -59,8 +60,12 @@ async function runCase(c: Case) {
         { length: 50 },
         () => Math.round((min + rnd() * (max - min)) * 100) / 100,
       );
+      // and the risk questions a page asks beside them (issue #40): limits, excess limits, shortfall
+      const exceedTargets = [0.01, 0.001, 0.0001, 1e-6, 0];
+      const excessTargets = [rnd() * 1000, rnd() * 100, 1];
+      const shortfallLevels = [0.99, 0.999, 0.9999];
       const t0 = performance.now();
-      await session.insight({ budgets });
+      await session.insight({ budgets, exceedTargets, excessTargets, shortfallLevels });
       times.push(performance.now() - t0);
     }
     session.close();
