@@ -24,9 +24,22 @@ const BY_LABEL: Record<ExposureBy, string> = {
   customer: 'By customer',
 };
 
-/** The CSV of the whole ranking (not only the rows shown), as the service writes it. */
-export const exposureCsvPath = (session: string, over: number, by: ExposureBy) =>
-  `/api/power7/sessions/${encodeURIComponent(session)}/exposure.csv?${new URLSearchParams({ over: String(over), by }).toString()}`;
+/**
+ * The whole ranking (not only the rows shown), as the service writes it: a CSV that starts with the
+ * session's parameters, or an XLSX with typed cells.
+ */
+export const exposureFilePath = (
+  session: string,
+  over: number,
+  by: ExposureBy,
+  format: 'csv' | 'xlsx',
+) =>
+  `/api/power7/sessions/${encodeURIComponent(session)}/exposure.csv?${new URLSearchParams({
+    over: String(over),
+    by,
+    format,
+    ...(format === 'csv' ? { params: '1' } : {}),
+  }).toString()}`;
 
 /**
  * Where the tail comes from: the draws paying more than a line (the session's budget, or a range's
@@ -93,21 +106,25 @@ export function ExposureSection({
           error={'error' in typed ? typed.error : undefined}
           onChange={(event) => setOverText(event.target.value)}
         />
-        {canDownload ? (
-          <Button
-            variant="outline"
-            disabled={over === null || progress !== null || 'error' in typed || refused}
-            onClick={() =>
-              over !== null &&
-              void download(
-                exposureCsvPath(session, over, by),
-                `power7-${session}-exposure-${by}.csv`,
-              )
-            }
-          >
-            <Download className="size-4" aria-hidden="true" /> Download CSV
-          </Button>
-        ) : null}
+        {canDownload
+          ? (['csv', 'xlsx'] as const).map((format) => (
+              <Button
+                key={format}
+                variant="outline"
+                disabled={over === null || progress !== null || 'error' in typed || refused}
+                onClick={() =>
+                  over !== null &&
+                  void download(
+                    exposureFilePath(session, over, by, format),
+                    `power7-${session}-exposure-${by}.${format}`,
+                  )
+                }
+              >
+                <Download className="size-4" aria-hidden="true" />{' '}
+                {`Download ${format.toUpperCase()}`}
+              </Button>
+            ))
+          : null}
       </div>
       <ExposureBody
         session={session}
