@@ -130,6 +130,9 @@ export function matchedNumbers(
  * Reads original rows back from the CSV they were accepted from, by byte offset, in batched positioned
  * reads (one read per ≤ 1 MiB window). `order` must be ascending offsets.
  */
+/** Bytes between two wanted rows below which one read takes both (a disk page or two). */
+const NEAR_ROW_GAP = 8192;
+
 export class RowReader {
   constructor(
     private readonly path: string,
@@ -187,8 +190,11 @@ export class RowReader {
         const start = this.offsets[first]!;
         let j = i;
         let end = start + this.lengths[first]!;
+        // a window takes the next row when it lies close after this one (so a page of scattered
+        // winners reads a few hundred bytes a row, not every row between them), up to 1 MiB
         while (
           j + 1 < indexes.length &&
+          this.offsets[indexes[j + 1]!]! - end <= NEAR_ROW_GAP &&
           this.offsets[indexes[j + 1]!]! + this.lengths[indexes[j + 1]!]! - start <= 1 << 20
         ) {
           j++;
