@@ -10,6 +10,9 @@ import { formatBytes } from '../../lib/format';
 
 type Mode = 'sales-order' | 'cap';
 
+// long labels wrap on a narrow screen rather than push the page sideways
+const WRAPS = 'h-auto min-h-9 max-w-full shrink whitespace-normal py-2 text-left';
+
 /** The refused rows as files, and a new session of the tickets the limit (or its cap) keeps. */
 export function LiabilityActions({
   session,
@@ -47,6 +50,7 @@ export function LiabilityActions({
         <div className="flex flex-wrap items-center gap-2">
           <Button
             variant="outline"
+            className={WRAPS}
             disabled={progress !== null}
             onClick={() =>
               void download(
@@ -59,6 +63,7 @@ export function LiabilityActions({
           </Button>
           <Button
             variant="outline"
+            className={WRAPS}
             disabled={progress !== null}
             onClick={() =>
               void download(
@@ -77,7 +82,11 @@ export function LiabilityActions({
         </div>
       ) : null}
       <div className="flex flex-wrap gap-2">
-        <Button disabled={applying.isLoading} onClick={() => void makeSession('sales-order')}>
+        <Button
+          className={WRAPS}
+          disabled={applying.isLoading}
+          onClick={() => void makeSession('sales-order')}
+        >
           <FilePlus2 className="size-4" aria-hidden="true" />
           {pending === 'sales-order'
             ? 'Making the session…'
@@ -85,6 +94,7 @@ export function LiabilityActions({
         </Button>
         <Button
           variant="outline"
+          className={WRAPS}
           disabled={applying.isLoading}
           onClick={() => void makeSession('cap')}
         >
