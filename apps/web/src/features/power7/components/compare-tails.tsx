@@ -21,6 +21,7 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
+import { errorMessage } from '@/lib/api/api-error';
 import { useInsightQuery } from '../api/power7-endpoints';
 import { formatShareOf } from '../lib/format';
 import { amountAt, budgetBandOf, histogramEdges, logPosition } from '../lib/insight';
@@ -65,8 +66,10 @@ export function sharedBudgets(answers: Pick<InsightAnswer, 'min' | 'max'>[], ext
 
 /** One run's answer at the shared amounts (a fixed slot: hooks are not called in a loop). */
 function useTail(x: Compared | undefined, budgets: number[]) {
-  const body: InsightBody | null = x && budgets.length ? { session: x.status._id, budgets } : null;
-  return useInsightQuery(body ?? skipToken).data;
+  const body: InsightBody | null =
+    x?.insight && budgets.length ? { session: x.status._id, budgets } : null;
+  const query = useInsightQuery(body ?? skipToken);
+  return { data: query.data, error: query.error };
 }
 
 interface TailPoint {
@@ -103,7 +106,9 @@ function amountTicks(min: number, max: number): number[] {
  * run's budget marked on its curve; and the same figures as a table.
  */
 export function CompareTails({ compared }: { compared: Compared[] }) {
-  const answered = compared.filter((x) => x.insight);
+  // the shared amounts once every run's own answer is in (or failed), so they are asked once
+  const settled = compared.every((x) => x.insight || x.insightError);
+  const answered = settled ? compared.filter((x) => x.insight) : [];
   const overviews = answered.map((x) => x.insight!);
   const extra = answered.map((x) => budgetBandOf(x.status.params).max);
   const key = JSON.stringify([overviews.map((a) => [a.min, a.max]), extra]);
@@ -114,8 +119,13 @@ export function CompareTails({ compared }: { compared: Compared[] }) {
     useTail(compared[1], budgets),
     useTail(compared[2], budgets),
   ];
-  const tails = slots.slice(0, compared.length);
-  const ready = tails.every((t) => t !== undefined);
+  const runs = compared.map((x, i) => ({
+    x,
+    tail: slots[i]!.data,
+    error: x.insightError ?? slots[i]!.error,
+  }));
+  const ready = settled && runs.every((r) => r.tail || r.error);
+  const drawn = runs.filter((r) => r.tail);
   return (
     <Card>
       <CardHeader>
@@ -124,12 +134,25 @@ export function CompareTails({ compared }: { compared: Compared[] }) {
           The chance that a draw pays more than an amount, for every run at the same amounts.
         </CardDescription>
       </CardHeader>
-      <CardContent>
-        {ready ? (
-          <TailsFigure compared={compared} tails={tails as InsightAnswer[]} budgets={budgets} />
-        ) : (
+      <CardContent className="grid gap-3">
+        {!ready ? (
           <Skeleton className="h-72" aria-label="Loading the runs' tails" />
-        )}
+        ) : drawn.length ? (
+          <TailsFigure
+            compared={drawn.map((r) => r.x)}
+            tails={drawn.map((r) => r.tail!)}
+            budgets={budgets}
+          />
+        ) : null}
+        {ready
+          ? runs
+              .filter((r) => !r.tail)
+              .map(({ x, error }) => (
+                <p key={x.status._id} className="text-sm" data-testid="power7-compare-no-tail">
+                  No curve for {x.label}: {errorMessage(error)}
+                </p>
+              ))
+          : null}
       </CardContent>
     </Card>
   );

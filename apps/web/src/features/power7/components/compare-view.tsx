@@ -30,6 +30,8 @@ export interface Compared {
   /** Its name or kind and parameters (lib/scenarios `runLabels`). */
   label: string;
   insight: InsightAnswer | undefined;
+  /** Why the insight could not be had (e.g. a 409: analysed before insight existed). */
+  insightError: unknown;
 }
 
 /** The insight question of a run: its budget (a range's maximum) and, for a range, the range. */
@@ -46,7 +48,9 @@ function useCompared(id: string | undefined) {
   const status = useProcessingStatusQuery(id ? { session: id } : skipToken);
   const done = status.data?.status === 'done' ? status.data : undefined;
   const insight = useInsightQuery(done ? ownQuestion(done) : skipToken);
-  return status.data ? { status: status.data, insight: insight.data } : null;
+  return status.data
+    ? { status: status.data, insight: insight.data, insightError: insight.error }
+    : null;
 }
 
 /**
