@@ -170,7 +170,7 @@ test('liability limit: refused tickets, worst draws, head-room, the cap, files a
   const rows = section.getByTestId('power7-refused-row');
   await expect(rows).toHaveCount(Math.min(50, ref.refused.length));
   await expect(rows.first().getByRole('cell').first()).toHaveText(String(ref.refused[0]!.line));
-  await expect(rows.first().getByRole('cell').last()).toHaveText(euro(ref.refused[0]!.wouldBe));
+  await expect(rows.first().getByRole('cell').nth(2)).toHaveText(euro(ref.refused[0]!.wouldBe));
   await checkScreens(page, 'power7-liability', async (p) => {
     await expect(p.getByTestId('power7-refused-row').first()).toBeVisible();
   });
@@ -202,6 +202,30 @@ test('liability limit: refused tickets, worst draws, head-room, the cap, files a
   );
   await expect(page.getByTestId('power7-winners')).toBeVisible();
   await page.goBack();
+
+  // the service's refusal is said in its own words, with a way to try again
+  // (the real answer's headers kept: the service is on another origin)
+  await page.route('**/limit/', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    const response = await route.fetch();
+    return route.fulfill({
+      response,
+      status: 409,
+      body: JSON.stringify({
+        success: false,
+        message: 'This session is being analysed again; try in a moment.',
+        code: 'CONFLICT',
+        status: 409,
+        data: null,
+        errors: [],
+      }),
+    });
+  });
+  await checkLimit(page, '300000');
+  const failed = section.getByRole('alert').filter({ hasText: 'The limit could not be checked' });
+  await expect(failed).toContainText('This session is being analysed again; try in a moment.');
+  await expect(failed.getByRole('button', { name: 'Try again' })).toBeVisible();
+  await page.unroute('**/limit/');
 
   // a session of the accepted tickets: opened like a rerun, its tickets those the limit kept
   await checkLimit(page, '250000');

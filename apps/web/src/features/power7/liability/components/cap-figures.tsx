@@ -36,7 +36,7 @@ export function CapFigures({
           {capWords(cap)}
         </p>
         {cap.cap > 0 ? (
-          <dl className="grid grid-cols-2 gap-x-6 gap-y-3 sm:grid-cols-4">
+          <dl className="grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-4 sm:gap-x-6">
             <Figure label="Cap (copies)" value={formatCount(cap.cap)} />
             <Figure label="Most copies bought" value={formatCount(cap.maxCopies)} />
             <Figure label="Refused by the cap" value={formatCount(cap.refused)} />

@@ -9,7 +9,7 @@ export function Figure({ label, value, note }: { label: string; value: string; n
   return (
     <div className="flex min-w-0 flex-col">
       <dt className="text-muted-foreground text-sm">{label}</dt>
-      <dd className="text-lg font-semibold break-words tabular-nums">{value}</dd>
+      <dd className="text-base font-semibold break-words tabular-nums sm:text-lg">{value}</dd>
       {note ? <dd className="text-muted-foreground text-xs break-all">{note}</dd> : null}
     </div>
   );
@@ -82,7 +82,7 @@ export function LimitFigures({
       <p className="text-sm" aria-live="polite">
         {summary}
       </p>
-      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 sm:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-4 sm:gap-x-6">
         <Figure label="Accepted" value={formatCount(answer.accepted)} />
         <Figure label="Refused" value={formatCount(answer.refused)} />
         <Figure

@@ -57,10 +57,10 @@ export function RefusedTable({
             <TableHeader>
               <TableRow>
                 <TableHead className="text-right">Line</TableHead>
-                <TableHead>Customer id</TableHead>
-                <TableHead>Numbers</TableHead>
                 <TableHead>Draw it would breach</TableHead>
                 <TableHead className="text-right">That draw would pay</TableHead>
+                <TableHead>Customer id</TableHead>
+                <TableHead>Numbers</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -68,18 +68,6 @@ export function RefusedTable({
                 <TableRow key={row.line} data-testid="power7-refused-row">
                   <TableCell className="text-muted-foreground text-right tabular-nums">
                     {row.line}
-                  </TableCell>
-                  <TableCell>{row.customerId || '—'}</TableCell>
-                  <TableCell>
-                    {row.numbers.length ? (
-                      <NumberBalls
-                        numbers={row.numbers}
-                        highlight={matchedIn(row.numbers, row.breachDraw)}
-                        label={`${row.numbers.join(', ')}; in that draw ${matchedIn(row.numbers, row.breachDraw).join(', ')}`}
-                      />
-                    ) : (
-                      '—'
-                    )}
                   </TableCell>
                   <TableCell>
                     <Link
@@ -92,6 +80,18 @@ export function RefusedTable({
                   </TableCell>
                   <TableCell className="text-right font-medium tabular-nums">
                     {formatMoney(row.wouldBe, currency)}
+                  </TableCell>
+                  <TableCell>{row.customerId || '—'}</TableCell>
+                  <TableCell>
+                    {row.numbers.length ? (
+                      <NumberBalls
+                        numbers={row.numbers}
+                        highlight={matchedIn(row.numbers, row.breachDraw)}
+                        label={`${row.numbers.join(', ')}; in that draw ${matchedIn(row.numbers, row.breachDraw).join(', ')}`}
+                      />
+                    ) : (
+                      '—'
+                    )}
                   </TableCell>
                 </TableRow>
               ))}
