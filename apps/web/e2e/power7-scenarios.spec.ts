@@ -170,10 +170,12 @@ test('rerun, compare, export, sessions list and the rejected-rows warning', asyn
   const curves = page.getByTestId('power7-compare-curves');
   await expect(curves.locator('.recharts-line')).toHaveCount(2);
   await expect(curves).toContainText('Chance of paying more');
-  await expect(curves).toContainText("Amount (log scale; the runs' currencies differ)");
-  await expect(curves.locator('.recharts-legend-item-text')).toHaveText([
+  await expect(curves).toContainText('Amount (log scale)');
+  await expect(curves).toContainText("The runs' currencies differ: the axis shows plain amounts.");
+  await expect(curves.getByTestId('power7-compare-legend').getByRole('listitem')).toHaveText([
     'Upload, budget ≤ 400.00',
     'Week 46, higher jackpot (rerun)',
+    "A dot on a curve: that run's own budget.",
   ]);
   // the chance axis in powers of ten, down to below 1 draw in 77,520
   for (const tick of ['100 %', '1 %', '1 in 1K', '1 in 100K']) {

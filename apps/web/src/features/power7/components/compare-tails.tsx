@@ -2,10 +2,10 @@ import { skipToken } from '@reduxjs/toolkit/query';
 import { useMemo } from 'react';
 import {
   CartesianGrid,
-  Legend,
   Line,
   LineChart,
   ReferenceDot,
+  ResponsiveContainer,
   Tooltip,
   XAxis,
   YAxis,
@@ -29,7 +29,7 @@ import { currencyOf, money, moneyOf, moneyShort } from '../lib/money';
 import { chanceTickLabel, chanceTicks } from '../risk/lib/exceedance';
 import { ChartFigure, TOOLTIP_PROPS } from './chart-figure';
 import type { Compared } from './compare-view';
-import { AXIS_PROPS, ChartBox, axisTitle } from './insight-charts';
+import { AXIS_PROPS, axisTitle } from './insight-charts';
 
 /** Line colours and dashes of the three runs (the dash tells them apart without colour). */
 export const SERIES = [
@@ -170,9 +170,7 @@ function TailsFigure({
   // one currency for the axis when the runs share one; else plain amounts, and the title says why
   const shared = sharedCurrency(compared);
   const mixed = new Set(compared.map((x) => currencyOf(x.status.params) ?? '')).size > 1;
-  const amountTitle = mixed
-    ? "Amount (log scale; the runs' currencies differ)"
-    : `Amount${shared ? ` in ${shared}` : ''} (log scale)`;
+  const amountTitle = `Amount${shared ? ` in ${shared}` : ''} (log scale)`;
   const mostDraws = Math.max(...tails.map((t) => t.draws));
   const ticks = chanceTicks(mostDraws);
   const [lo, hi] = [budgets[0] ?? 0, budgets.at(-1) ?? 0];
@@ -184,7 +182,9 @@ function TailsFigure({
       summary={
         <>
           Both axes on log scales, from {money(lo, shared)} to {money(hi, shared)} and down to a
-          single draw; lower is safer. Each curve ends at its run's worst draw:{' '}
+          single draw; lower is safer.
+          {mixed ? " The runs' currencies differ: the axis shows plain amounts." : ''} Each curve
+          ends at its run's worst draw:{' '}
           {compared
             .map((x, i) => `${x.label} — ${moneyOf(x.status.params)(tails[i]!.max)}`)
             .join('; ')}
@@ -193,74 +193,97 @@ function TailsFigure({
       }
       chart={
         <div className="grid gap-2">
-          <ChartBox print={false}>
-            <LineChart margin={{ top: 16, right: 16, bottom: 16, left: 8 }} title="Runs' tails">
-              <CartesianGrid strokeDasharray="3 3" className="stroke-border" />
-              <XAxis
-                dataKey="x"
-                type="number"
-                domain={[logPosition(lo), logPosition(hi)]}
-                ticks={amountTicks(lo, hi)}
-                tickFormatter={(x: number) => moneyShort(amountAt(x), shared)}
-                allowDuplicatedCategory={false}
-                label={axisTitle(amountTitle, 'x')}
-                {...AXIS_PROPS}
-              />
-              <YAxis
-                dataKey="y"
-                type="number"
-                domain={[ticks.at(-1) ?? -1, 0]}
-                ticks={ticks}
-                tickFormatter={chanceTickLabel}
-                width={112}
-                label={axisTitle('Chance of paying more', 'y')}
-                {...AXIS_PROPS}
-              />
-              <Tooltip
-                {...TOOLTIP_PROPS}
-                labelFormatter={(x) => `More than ${money(amountAt(Number(x)), shared)}`}
-                formatter={(_value, name, item) => {
-                  const i = compared.findIndex((x) => x.label === name);
-                  const point = item.payload as TailPoint;
-                  return [formatShareOf(point.exceeding, tails[i]?.draws ?? 0), name];
-                }}
-              />
-              <Legend verticalAlign="top" wrapperStyle={{ paddingBottom: 8 }} />
-              {compared.map((x, i) => (
-                <Line
-                  key={x.status._id}
-                  data={curves[i]}
-                  dataKey="y"
-                  name={x.label}
-                  type="linear"
-                  dot={false}
-                  stroke={SERIES[i]!.stroke}
-                  strokeDasharray={SERIES[i]!.dash}
-                  strokeWidth={2}
-                  isAnimationActive={false}
+          {/* taller than the results screen's charts: up to three curves share it */}
+          <div className="h-80 w-full overflow-hidden">
+            <ResponsiveContainer width="100%" height="100%">
+              <LineChart margin={{ top: 16, right: 16, bottom: 24, left: 0 }} title="Runs' tails">
+                <CartesianGrid strokeDasharray="3 3" className="stroke-border" />
+                <XAxis
+                  dataKey="x"
+                  type="number"
+                  domain={[logPosition(lo), logPosition(hi)]}
+                  ticks={amountTicks(lo, hi)}
+                  tickFormatter={(x: number) => moneyShort(amountAt(x), shared)}
+                  allowDuplicatedCategory={false}
+                  label={axisTitle(amountTitle, 'x')}
+                  {...AXIS_PROPS}
                 />
-              ))}
-              {compared.map((x, i) => {
-                const own = budgetBandOf(x.status.params).max;
-                const at = tails[i]!.budgets.find((b) => toCents(b.budget) === toCents(own));
-                return at && at.exceeding > 0 ? (
-                  <ReferenceDot
-                    key={`budget-${x.status._id}`}
-                    x={logPosition(own)}
-                    y={Math.log10(at.exceeding / tails[i]!.draws)}
-                    r={5}
-                    fill={SERIES[i]!.stroke}
-                    stroke="var(--background)"
-                    ifOverflow="extendDomain"
+                <YAxis
+                  dataKey="y"
+                  type="number"
+                  domain={[ticks.at(-1) ?? -1, 0]}
+                  ticks={ticks}
+                  tickFormatter={chanceTickLabel}
+                  width={96}
+                  label={axisTitle('Chance of paying more', 'y')}
+                  {...AXIS_PROPS}
+                />
+                <Tooltip
+                  {...TOOLTIP_PROPS}
+                  labelFormatter={(x) => `More than ${money(amountAt(Number(x)), shared)}`}
+                  formatter={(_value, name, item) => {
+                    const i = compared.findIndex((x) => x.label === name);
+                    const point = item.payload as TailPoint;
+                    return [formatShareOf(point.exceeding, tails[i]?.draws ?? 0), name];
+                  }}
+                />
+                {compared.map((x, i) => (
+                  <Line
+                    key={x.status._id}
+                    data={curves[i]}
+                    dataKey="y"
+                    name={x.label}
+                    type="linear"
+                    dot={false}
+                    stroke={SERIES[i]!.stroke}
+                    strokeDasharray={SERIES[i]!.dash}
+                    strokeWidth={2}
+                    isAnimationActive={false}
                   />
-                ) : null;
-              })}
-            </LineChart>
-          </ChartBox>
-          <p className="text-muted-foreground flex items-center gap-2 text-xs">
-            <span aria-hidden="true" className="bg-foreground inline-block size-2.5 rounded-full" />
-            A dot on a curve: that run's own budget.
-          </p>
+                ))}
+                {compared.map((x, i) => {
+                  const own = budgetBandOf(x.status.params).max;
+                  const at = tails[i]!.budgets.find((b) => toCents(b.budget) === toCents(own));
+                  return at && at.exceeding > 0 ? (
+                    <ReferenceDot
+                      key={`budget-${x.status._id}`}
+                      x={logPosition(own)}
+                      y={Math.log10(at.exceeding / tails[i]!.draws)}
+                      r={5}
+                      fill={SERIES[i]!.stroke}
+                      stroke="var(--background)"
+                      ifOverflow="extendDomain"
+                    />
+                  ) : null;
+                })}
+              </LineChart>
+            </ResponsiveContainer>
+          </div>
+          {/* the legend in the page, not in the drawing: three long run names squeezed the plot */}
+          <ul className="grid gap-1 text-xs" data-testid="power7-compare-legend">
+            {compared.map((x, i) => (
+              <li key={x.status._id} className="flex items-center gap-2">
+                <svg aria-hidden="true" width="28" height="8" className="shrink-0">
+                  <line
+                    x1="0"
+                    y1="4"
+                    x2="28"
+                    y2="4"
+                    stroke={SERIES[i]!.stroke}
+                    strokeWidth="2"
+                    strokeDasharray={SERIES[i]!.dash}
+                  />
+                </svg>
+                {x.label}
+              </li>
+            ))}
+            <li className="text-muted-foreground flex items-center gap-2">
+              <span aria-hidden="true" className="flex w-7 justify-center">
+                <span className="bg-foreground inline-block size-2.5 rounded-full" />
+              </span>
+              A dot on a curve: that run's own budget.
+            </li>
+          </ul>
         </div>
       }
       table={<TailsTable compared={compared} tails={tails} budgets={budgets} />}
