@@ -227,6 +227,15 @@ test('liability limit: refused tickets, worst draws, head-room, the cap, files a
   await expect(failed.getByRole('button', { name: 'Try again' })).toBeVisible();
   await page.unroute('**/limit/');
 
+  // a limit below one copy of the hot combination: no cap fits, said in words, nothing to make
+  expect(reference(tickets, 1000).cap).toBe(0);
+  await checkLimit(page, '1000');
+  await expect(section.getByTestId('power7-cap')).toContainText(
+    'No cap fits: even one copy of each combination takes some draw past the limit.',
+  );
+  await expect(section.getByRole('button', { name: 'Make a session with the cap' })).toBeDisabled();
+  await expect(section).toContainText('No cap fits, so there is no session to make with it.');
+
   // a session of the accepted tickets: opened like a rerun, its tickets those the limit kept
   await checkLimit(page, '250000');
   await expect(section.getByTestId('power7-limit-run')).toBeVisible({ timeout: 60_000 });

@@ -4,7 +4,11 @@ import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { FormAlert } from '@/components/ui/form-field';
 import { errorMessage } from '@/lib/api/api-error';
-import { useApplyLimitMutation } from '../../api/liability-endpoints';
+import {
+  useApplyLimitMutation,
+  useCapRunQuery,
+  useLimitRunQuery,
+} from '../../api/liability-endpoints';
 import { useDownload } from '../../hooks/use-download';
 import { formatBytes } from '../../lib/format';
 
@@ -27,6 +31,10 @@ export function LiabilityActions({
   const { download, progress } = useDownload();
   const [apply, applying] = useApplyLimitMutation();
   const [pending, setPending] = useState<Mode | null>(null);
+  // the answers on screen (the same cached questions): nothing to make until they are in, and
+  // nothing with a cap that fits no ticket or a limit that accepts none
+  const accepted = useLimitRunQuery({ session, limit }).currentData?.accepted;
+  const cap = useCapRunQuery({ session, limit }).currentData?.cap;
   const [failure, setFailure] = useState<string | null>(null);
   const refusedPath = `/api/power7/sessions/${encodeURIComponent(session)}/limit/refused.csv?limit=${limit}`;
 
@@ -84,7 +92,7 @@ export function LiabilityActions({
       <div className="flex flex-wrap gap-2">
         <Button
           className={WRAPS}
-          disabled={applying.isLoading}
+          disabled={applying.isLoading || !accepted}
           onClick={() => void makeSession('sales-order')}
         >
           <FilePlus2 className="size-4" aria-hidden="true" />
@@ -95,13 +103,20 @@ export function LiabilityActions({
         <Button
           variant="outline"
           className={WRAPS}
-          disabled={applying.isLoading}
+          disabled={applying.isLoading || !cap}
           onClick={() => void makeSession('cap')}
         >
           <FilePlus2 className="size-4" aria-hidden="true" />
           {pending === 'cap' ? 'Making the session…' : 'Make a session with the cap'}
         </Button>
       </div>
+      {accepted === 0 || cap === 0 ? (
+        <p className="text-muted-foreground text-sm">
+          {accepted === 0
+            ? 'The limit accepts no ticket, so there is no session to make.'
+            : 'No cap fits, so there is no session to make with it.'}
+        </p>
+      ) : null}
     </section>
   );
 }
