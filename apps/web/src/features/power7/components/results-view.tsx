@@ -36,7 +36,8 @@ import {
 } from '../api/power7-endpoints';
 import { useDownload } from '../hooks/use-download';
 import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
-import { formatBytes, formatCount, formatMoney } from '../lib/format';
+import { formatBytes, formatCount } from '../lib/format';
+import { moneyOf } from '../lib/money';
 import {
   drawsViewFromSearch,
   drawsViewParams,
@@ -192,7 +193,7 @@ function DrawResults({
             <div className="grid gap-1 text-sm">
               <span className="text-muted-foreground">Total payout</span>
               <span className="text-lg font-semibold tabular-nums">
-                {formatMoney(draw.totalPayout)}
+                {moneyOf(params)(draw.totalPayout)}
               </span>
             </div>
           ) : null}
@@ -227,7 +228,7 @@ function DrawResults({
               {draw && params ? (
                 <span className="text-muted-foreground text-xs tabular-nums">
                   {formatCount(draw.winners[m])} ·{' '}
-                  {formatMoney(draw.winners[m] * params.payouts[m])}
+                  {moneyOf(params)(draw.winners[m] * params.payouts[m])}
                 </span>
               ) : null}
             </TabsTrigger>
@@ -239,6 +240,7 @@ function DrawResults({
               <WinnersCard
                 winners={winners}
                 match={match}
+                money={moneyOf(params)}
                 onPage={(p) => setParam({ wpage: p === 1 ? null : String(p) })}
                 actions={
                   <>
@@ -359,11 +361,14 @@ function NeighbourButton({
 function WinnersCard({
   winners,
   match,
+  money,
   onPage,
   actions,
 }: {
   winners: { data?: WinnersAnswer; error?: unknown; refetch: () => unknown };
   match: number;
+  /** Amounts in the session's currency. */
+  money: (value: number) => string;
   onPage: (page: number) => void;
   actions: React.ReactNode;
 }) {
@@ -464,7 +469,7 @@ function WinnersCard({
                       />
                     </TableCell>
                     <TableCell className="text-right font-medium tabular-nums">
-                      {formatMoney(row.payout)}
+                      {money(row.payout)}
                     </TableCell>
                     {shown.map((name) => (
                       <TableCell key={name}>{row.columns[name] ?? ''}</TableCell>
