@@ -84,12 +84,27 @@ test('rerun, compare, export, sessions list and the rejected-rows warning', asyn
   const firstDraw = page.getByTestId('power7-draw-row').first();
   await expect(firstDraw.getByRole('cell').nth(6)).toHaveText(/^€\d{1,3}(,\d{3})*\.\d\d$/);
 
-  // every draw the filters match, as a CSV a spreadsheet opens cleanly
+  // every draw the filters match, as a CSV a spreadsheet opens cleanly: the run's parameters first
   const file = await (
-    await downloadOf(page, () => page.getByTestId('power7-export').getByRole('button').click())
+    await downloadOf(page, () =>
+      page
+        .getByTestId('power7-export')
+        .getByRole('button', { name: /\(CSV\)$/ })
+        .click(),
+    )
   ).path();
   const text = fs.readFileSync(file!, 'utf8');
-  expect(text.startsWith('\uFEFFcombo,winners_3')).toBe(true);
+  expect(text.startsWith('\uFEFF# Power Analyzer - Power 7 qualifying draws')).toBe(true);
+  expect(text).toContain(`\r\n# session: ${rerun} (a rerun of ${source})`);
+  expect(text).toContain('\r\ncombo,winners_3,');
+  // and as a workbook
+  const workbook = await downloadOf(page, () =>
+    page
+      .getByTestId('power7-export')
+      .getByRole('button', { name: /\(XLSX\)$/ })
+      .click(),
+  );
+  expect(workbook.suggestedFilename()).toMatch(/-draws\.xlsx$/);
   // the insight tables, built in the browser
   const saving = await downloadOf(page, () =>
     page.getByRole('button', { name: 'Insight tables (CSV)' }).click(),

@@ -6,8 +6,8 @@ import { usePower7Access } from '../hooks/use-power7-access';
 import { formatBytes, formatCount } from '../lib/format';
 
 /**
- * Every draw the list's filters match as one CSV (not only the page shown), with the bytes received
- * while it downloads; `matching` is the count the filter answered.
+ * Every draw the list's filters match as one CSV or XLSX (not only the page shown), with the bytes
+ * received while it downloads; `matching` is the count the filter answered.
  */
 export function ExportDraws({
   body,
@@ -23,15 +23,27 @@ export function ExportDraws({
   const rows = progress?.rows ?? matching;
   return (
     <div className="flex flex-wrap items-center gap-3" data-testid="power7-export">
-      <Button
-        type="button"
-        variant="outline"
-        disabled={progress !== null || matching === 0}
-        onClick={() => void download('/api/filter/export/', 'power7-draws.csv', request)}
-      >
-        <FileDown className="size-4" aria-hidden="true" />
-        {rows !== undefined ? `Export ${formatCount(rows)} draws (CSV)` : 'Export draws (CSV)'}
-      </Button>
+      {(['csv', 'xlsx'] as const).map((format) => (
+        <Button
+          key={format}
+          type="button"
+          variant="outline"
+          disabled={progress !== null || matching === 0}
+          onClick={() =>
+            void download(
+              // a CSV starts with the session's parameters; an XLSX has them on a sheet of their own
+              `/api/filter/export/?${format === 'csv' ? 'format=csv&params=1' : 'format=xlsx'}`,
+              `power7-draws.${format}`,
+              request,
+            )
+          }
+        >
+          <FileDown className="size-4" aria-hidden="true" />
+          {rows !== undefined
+            ? `Export ${formatCount(rows)} draws (${format.toUpperCase()})`
+            : `Export draws (${format.toUpperCase()})`}
+        </Button>
+      ))}
       {progress ? (
         <span role="status" className="text-muted-foreground text-sm tabular-nums">
           Downloading… {formatBytes(progress.bytes)} received
