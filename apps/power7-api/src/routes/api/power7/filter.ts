@@ -77,7 +77,7 @@ export async function filterRoutes(app: FastifyInstance) {
       return sendExport(reply, {
         row,
         name: `power7-${row.id}-draws`,
-        what: `qualifying draws${body.filters ? ' (filtered)' : ''}`,
+        what: `qualifying draws${Object.keys(body.filters ?? {}).length > 0 ? ' (filtered)' : ''}`,
         chunks,
         format,
         params,
