@@ -23,6 +23,7 @@ import { LoadError, NoPermission, httpStatusOf } from './common';
 import { BudgetCurveChart, PayoutHistogram } from './insight-charts';
 import { CoverageHeadline, KeyFigures, PercentileTable, WorstDraw } from './insight-summary';
 import { TooOldForInsight } from './budget-insight';
+import { RiskExceedance } from '../risk/components/risk-section';
 import { ReportExposure, ReportLimits } from './report-risk';
 
 /** The link that opens a session's printable report. */
@@ -140,6 +141,9 @@ function Report({ status }: { status: Power7Status }) {
         <RowList rows={countRows(status, sides)} testId="power7-report-counts" />
       </ReportSection>
       <ReportFigures status={status} />
+      <ReportSection title="Chance of paying more than an amount">
+        <RiskExceedance session={status._id} band={band} currency={currencyOf(status.params)} />
+      </ReportSection>
       <ReportSection title="Limits for a chance of exceeding, and expected shortfall">
         <ReportLimits status={status} />
       </ReportSection>
