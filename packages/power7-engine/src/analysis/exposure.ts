@@ -12,7 +12,7 @@ import {
   topIndexes,
   type DistinctTickets,
 } from '../core/exposure';
-import { type Budget, formatCombo, type Payouts, PICK } from '../core/model';
+import { type Budget, formatCombo, numbersOfRank, type Payouts, PICK } from '../core/model';
 import { SharedBufferLease } from '../core/shared-buffers';
 import { countTables, INLINE_BUILD, type CountTables } from '../core/tables';
 import { buildOnWorkers, releaseWorkers, takeWorkers } from '../parallel/workers';
@@ -50,15 +50,20 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 const SLICE = 32_768;
 
 /**
- * The exposure of each distinct combination above `lineCents`: every draw's total from one analysis
- * of the tickets (the session's stored count tables make it a warm one), then the draws on the
- * smaller side of the line counted as tickets (`core/exposure.ts`), then ~100 lookups per combination.
- * Exact for any line; the cost is about one analysis plus the draws' count tables.
+ * What every line's exposure (and every liability limit) starts from, whatever the line: every draw's
+ * total from one analysis of the tickets (the session's stored count tables make it a warm one), the
+ * worst draw, and the distinct combinations. An open session keeps it (`store/session-open.ts`).
  */
-export async function combinationExposure(
-  input: ExposureInput,
-  lineCents: number,
-): Promise<CombinationExposure> {
+export interface ExposureBase {
+  totals: Float64Array;
+  /** Minor units per unit, and the payout per match type in units. */
+  unit: number;
+  w: Float64Array;
+  worst: { combo: string; totalPayout: number };
+  distinct: DistinctTickets;
+}
+
+export async function exposureBase(input: ExposureInput): Promise<ExposureBase> {
   const { tickets, count, pool, signal } = input;
   const res = await analyzeTickets(tickets, count, {
     pool,
@@ -70,8 +75,29 @@ export async function combinationExposure(
     ...(signal ? { signal } : {}),
     ...(input.loadCounts ? { loadCounts: input.loadCounts } : {}),
   });
-  const { totals } = res.distribution;
-  const { unit, w } = res.weights;
+  return {
+    totals: res.distribution.totals,
+    unit: res.weights.unit,
+    w: res.weights.w,
+    worst: { combo: formatCombo(numbersOfRank(res.stats.worstRank)), totalPayout: res.stats.max },
+    distinct: distinctTickets(tickets, count),
+  };
+}
+
+/**
+ * The exposure of each distinct combination above `lineCents`: the draws on the smaller side of the
+ * line counted as tickets (`core/exposure.ts`), then ~100 lookups per combination. Exact for any
+ * line; the cost is the draws' count tables and the lookups, plus the base's one analysis when it
+ * is not given.
+ */
+export async function combinationExposure(
+  input: ExposureInput,
+  lineCents: number,
+  given?: ExposureBase,
+): Promise<CombinationExposure> {
+  const { pool, signal } = input;
+  const base = given ?? (await exposureBase(input));
+  const { totals, unit, w, distinct } = base;
   const line = Math.floor(lineCents / unit);
   const tail = tailOf(totals, line);
   const tailTotal = ensureExactTail(tail.total);
@@ -82,7 +108,6 @@ export async function combinationExposure(
     sideCount > 0 ? await drawTables(totals, pool, line, above, sideCount, input) : null;
   throwIfAborted(signal);
 
-  const distinct = distinctTickets(tickets, count);
   const n = distinct.ranks.length;
   const drawsWon = new Float64Array(n);
   const perCopy = new Float64Array(n);
@@ -194,49 +219,81 @@ function lexKey(numbers: Uint8Array, k: number): string {
   return key;
 }
 
-/**
- * The customers ranked by their tickets' payouts above the line: `rows` yields each ticket's customer
- * id and name in ticket (file) order. Tickets without an id are one customer, id "".
- */
-export async function rankCustomers(
-  e: CombinationExposure,
-  rows: AsyncIterable<{ id: string; name: string | null }>,
-  limit?: number,
-): Promise<ExposureRanking> {
-  const byId = new Map<string, { tickets: number; units: number; name: string | null }>();
+/** Every ticket's customer (the file's id column), read once per open session: line-independent. */
+export interface CustomerIndex {
+  ids: string[];
+  /** The first name given for each customer, or null. */
+  names: (string | null)[];
+  /** Per ticket in file order, its customer's index in `ids`. */
+  of: Uint32Array;
+  /** Tickets per customer. */
+  tickets: Uint32Array;
+}
+
+/** The customer index of the rows' id and name columns, in ticket order; tickets without an id are "". */
+export async function customerIndex(
+  rows: AsyncIterable<{ id: string; name: string | null }[]>,
+  count: number,
+): Promise<CustomerIndex> {
+  const at = new Map<string, number>();
+  const ids: string[] = [];
+  const names: (string | null)[] = [];
+  const of = new Uint32Array(count);
   let t = 0;
-  for await (const { id, name } of rows) {
-    const k = e.distinct.of[t++]!;
-    const entry = byId.get(id);
-    if (entry) {
-      entry.tickets++;
-      entry.units += e.perCopy[k]!;
-      entry.name ||= name;
-    } else byId.set(id, { tickets: 1, units: e.perCopy[k]!, name });
+  for await (const batch of rows) {
+    for (const { id, name } of batch) {
+      let k = at.get(id);
+      if (k === undefined) {
+        k = ids.length;
+        at.set(id, k);
+        ids.push(id);
+        names.push(name || null);
+      } else if (!names[k] && name) names[k] = name;
+      of[t++] = k;
+    }
   }
-  const entries = [...byId.entries()];
-  const payout = (i: number) => entries[i]![1].units;
-  const order = byPayoutThenKey(payout, (i) => entries[i]![0]);
-  const ranked = entries.filter(([, v]) => v.units > 0).length;
+  const tickets = new Uint32Array(ids.length);
+  for (let i = 0; i < t; i++) tickets[of[i]!]!++;
+  return { ids, names, of, tickets };
+}
+
+/**
+ * The customers ranked by their tickets' payouts above the line: one pass over the tickets adding
+ * each one's combination payout to its customer, then the first `limit` (all, sorted, without it).
+ */
+export function rankCustomers(
+  e: CombinationExposure,
+  customers: CustomerIndex,
+  limit?: number,
+): ExposureRanking {
+  const units = new Float64Array(customers.ids.length);
+  const { of } = customers;
+  for (let t = 0; t < of.length; t++) {
+    const c = of[t]!;
+    units[c] = units[c]! + e.perCopy[e.distinct.of[t]!]!;
+  }
+  const payout = (i: number) => units[i]!;
+  const order = byPayoutThenKey(payout, (i) => customers.ids[i]!);
+  let ranked = 0;
+  for (let i = 0; i < units.length; i++) if (units[i]! > 0) ranked++;
   const indexes =
     limit === undefined
-      ? entries
-          .map((_, i) => i)
+      ? Array.from({ length: units.length }, (_, i) => i)
           .filter((i) => payout(i) > 0)
           .sort(order)
-      : topIndexes(entries.length, payout, order, limit);
+      : topIndexes(units.length, payout, order, limit);
   return {
     draws: e.draws,
     tailTotal: money(e.tailTotal, e.unit),
     ranked,
     rows: indexes.map((i) => {
-      const [customerId, v] = entries[i]!;
+      const name = customers.names[i];
       return {
-        customerId,
-        ...(v.name ? { name: v.name } : {}),
-        tickets: v.tickets,
-        tailPayout: money(v.units, e.unit),
-        share: e.tailTotal > 0 ? v.units / e.tailTotal : 0,
+        customerId: customers.ids[i]!,
+        ...(name ? { name } : {}),
+        tickets: customers.tickets[i]!,
+        tailPayout: money(units[i]!, e.unit),
+        share: e.tailTotal > 0 ? units[i]! / e.tailTotal : 0,
       };
     }),
   };

@@ -2,7 +2,7 @@ import { countOnSide, distinctTickets, drawsOnSide } from '../core/exposure';
 import { masksOf, sellInOrder, worstAfterRefusals, type RangeTuning } from '../core/liability';
 import { formatCombo, numbersOfRank, PICK } from '../core/model';
 import { analyzeTickets } from './analyze';
-import type { ExposureInput } from './exposure';
+import type { ExposureBase, ExposureInput } from './exposure';
 
 /** A draw and its total payout in currency. */
 export interface DrawTotal {
@@ -28,6 +28,7 @@ export interface LimitRun {
 }
 
 const money = (units: number, unit: number) => (units * unit) / 100;
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Every draw's total with every ticket (units), from one warm analysis, and its worst draw. */
 async function everyDrawTotal(input: ExposureInput) {
@@ -45,7 +46,7 @@ async function everyDrawTotal(input: ExposureInput) {
     combo: formatCombo(numbersOfRank(res.stats.worstRank)),
     totalPayout: res.stats.max,
   };
-  return { totals: res.distribution.totals, weights: res.weights, worst };
+  return { totals: res.distribution.totals, unit: res.weights.unit, w: res.weights.w, worst };
 }
 
 /**
@@ -56,21 +57,24 @@ export async function limitRun(
   input: ExposureInput,
   limit: number,
   tuning?: Partial<RangeTuning>,
+  base?: Pick<ExposureBase, 'totals' | 'unit' | 'w' | 'worst'>,
 ): Promise<LimitRun> {
-  const { totals, weights, worst } = await everyDrawTotal(input);
-  const { unit, w } = weights;
+  const { totals, unit, w, worst } = base ?? (await everyDrawTotal(input));
   const line = Math.floor(Math.round(limit * 100) / unit);
   const nHot = countOnSide(totals, line, true);
   const hot = drawsOnSide(totals, input.pool, line, true, nHot);
-  const sold = sellInOrder({
-    tickets: input.tickets,
-    count: input.count,
-    pool: input.pool,
-    w,
-    limit: line,
-    hot,
-    ...(tuning ? { tuning } : {}),
-  });
+  const sold = await sellInOrder(
+    {
+      tickets: input.tickets,
+      count: input.count,
+      pool: input.pool,
+      w,
+      limit: line,
+      hot,
+      ...(tuning ? { tuning } : {}),
+    },
+    yieldToLoop,
+  );
   const refusedTickets = new Uint32Array(sold.refusedCount);
   for (let t = 0, k = 0; t < input.count; t++) if (sold.refused[t]) refusedTickets[k++] = t;
   const refusedNumbers = new Uint8Array(sold.refusedCount * PICK);

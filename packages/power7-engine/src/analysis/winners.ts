@@ -142,11 +142,11 @@ export class RowReader {
   ) {}
 
   /**
-   * Yields chosen fields (`columns`, by index) of every ticket's row, in ticket order: one sequential
+   * Yields chosen fields (`columns`, by index) of every ticket's row, in ticket order, in batches: one sequential
    * pass over the file, records matched to the tickets by their offsets (rejected rows in between are
    * skipped). For the whole file, where `rows` would read window by window.
    */
-  async *everyRow(columns: number[]): AsyncGenerator<(string | null)[]> {
+  async *everyRow(columns: number[]): AsyncGenerator<(string | null)[][]> {
     const fh = await open(this.path, 'r');
     try {
       let t = 0;
@@ -166,11 +166,12 @@ export class RowReader {
         if (bytesRead === 0) break;
         // the tokenizer keeps what it needs of a chunk: each read gets a buffer of its own
         tok.push(Buffer.from(buf.subarray(0, bytesRead)));
-        yield* ready;
+        // a batch per read: one await per MiB, not per row
+        if (ready.length > 0) yield ready;
         ready = [];
       }
       tok.end();
-      yield* ready;
+      if (ready.length > 0) yield ready;
       if (t !== this.offsets.length) {
         throw new EngineError('FILE_UNREADABLE', 'The stored customer rows are damaged.');
       }

@@ -48,12 +48,20 @@ export interface LiabilityResult {
   hotTotals: Float64Array;
 }
 
-export function sellInOrder(input: LiabilityInput): LiabilityResult {
+/**
+ * `pause` is awaited between ranges of tickets: a caller on a service's event loop hands in a yield
+ * (setImmediate) so other requests are answered while a long run goes on (this module has no timers).
+ */
+export async function sellInOrder(
+  input: LiabilityInput,
+  pause: () => Promise<void> = () => Promise.resolve(),
+): Promise<LiabilityResult> {
   const { tickets, count, pool, limit, hot } = input;
   const nHot0 = hot.length / PICK;
   const tuning: RangeTuning = {
     // a range's table walk (~100 entries a ticket) weighed against its draws' lookups (~500 a draw)
-    chunk: Math.min(1 << 16, Math.max(4096, 8 * nHot0)),
+    // and small enough that a range checked ticket by ticket holds the caller briefly between pauses
+    chunk: Math.min(8192, Math.max(1024, 8 * nHot0)),
     leafWork: 1 << 18,
     minRange: 16,
     ...input.tuning,
@@ -137,8 +145,10 @@ export function sellInOrder(input: LiabilityInput): LiabilityResult {
 
   if (nHot > 0) {
     const { chunk } = tuning;
-    for (let from = 0; from < count; from += chunk)
+    for (let from = 0; from < count; from += chunk) {
       processRange(from, Math.min(count, from + chunk), 0);
+      await pause();
+    }
   }
   const breachDraw = Int32Array.from(breaches, (b) => b.draw);
   const breachTotal = Float64Array.from(breaches, (b) => b.total);

@@ -1,11 +1,13 @@
 import { csvRow } from '@pa/contracts/csv';
 import {
   combinationExposure,
+  customerIndex,
   rankCombinations,
   rankCustomers,
   type CombinationExposure,
+  type CustomerIndex,
+  type ExposureBase,
   type ExposureInput,
-  type ExposureRanking,
 } from '../analysis/exposure';
 import type { RowReader } from '../analysis/winners';
 import { EngineError } from '../core/errors';
@@ -15,27 +17,34 @@ import type { ExposureAnswer, ExposureQuery, IngestSummary } from './session-typ
 /** Lines whose combination exposure an open session keeps (a page and its CSV download share one). */
 const KEPT_LINES = 2;
 
-/** Each ticket's customer id and name, in ticket order; null when the file has no id column. */
-export type CustomerRows = () => AsyncIterable<{ id: string; name: string | null }> | null;
+/** Each ticket's customer id and name, in ticket order and batches; null without an id column. */
+export type CustomerRows = () => AsyncIterable<{ id: string; name: string | null }[]> | null;
 
-/** The exposure questions of one open session, the last lines' results kept. */
+/**
+ * The exposure questions of one open session. What every line shares — every draw's total, the
+ * distinct combinations (`base`, shared with the liability limit) and the customer of each ticket —
+ * is made on the first question and kept while the session is open; the last lines' results too.
+ */
 export class SessionExposures {
   /** By line in cents, least recently asked first. */
   private readonly byLine = new Map<number, Promise<CombinationExposure>>();
-  private readonly customersByLine = new Map<number, Promise<ExposureRanking>>();
+  private customerIndex: Promise<CustomerIndex> | null = null;
 
-  constructor(private readonly input: ExposureInput & { customers: CustomerRows }) {}
+  constructor(
+    private readonly input: ExposureInput & {
+      base: () => Promise<ExposureBase>;
+      customers: CustomerRows;
+    },
+  ) {}
 
   async answer(query: ExposureQuery): Promise<ExposureAnswer> {
     const { over, by } = checkQuery(query);
     const ranking =
       by === 'combination'
         ? rankCombinations(await this.combinations(over), query.limit)
-        : await this.customers(over);
+        : rankCustomers(await this.combinations(over), await this.customers(), query.limit);
     const { rows, ...rest } = ranking;
-    const items =
-      by === 'customer' && query.limit !== undefined ? rows.slice(0, query.limit) : rows;
-    return { over, by, ...rest, items };
+    return { over, by, ...rest, items: rows };
   }
 
   async csv(query: Omit<ExposureQuery, 'limit'>): Promise<AsyncIterable<string>> {
@@ -55,16 +64,16 @@ export class SessionExposures {
 
   clear(): void {
     this.byLine.clear();
-    this.customersByLine.clear();
+    this.customerIndex = null;
   }
 
   private combinations(over: number): Promise<CombinationExposure> {
-    return keptAnswer(this.byLine, KEPT_LINES, Math.round(over * 100), (cents) =>
-      combinationExposure(this.input, cents),
+    return keptAnswer(this.byLine, KEPT_LINES, Math.round(over * 100), async (cents) =>
+      combinationExposure(this.input, cents, await this.input.base()),
     );
   }
 
-  private customers(over: number): Promise<ExposureRanking> {
+  private customers(): Promise<CustomerIndex> {
     const rows = this.input.customers();
     if (!rows) {
       throw new EngineError(
@@ -73,9 +82,13 @@ export class SessionExposures {
         'by',
       );
     }
-    return keptAnswer(this.customersByLine, KEPT_LINES, Math.round(over * 100), async (cents) =>
-      rankCustomers(await this.combinations(cents / 100), rows),
-    );
+    if (!this.customerIndex) {
+      const made = customerIndex(rows, this.input.count);
+      // a failed read is not kept: the next question reads again
+      made.catch(() => this.customerIndex === made && (this.customerIndex = null));
+      this.customerIndex = made;
+    }
+    return this.customerIndex;
   }
 }
 
@@ -98,12 +111,12 @@ export function customerColumns(
   rows: RowReader,
   header: string[],
   ingest: Pick<IngestSummary, 'idColumn' | 'nameColumn'>,
-): AsyncIterable<{ id: string; name: string | null }> | null {
+): AsyncIterable<{ id: string; name: string | null }[]> | null {
   if (ingest.idColumn === null) return null;
   const idAt = header.indexOf(ingest.idColumn);
   const nameAt = ingest.nameColumn === null ? -1 : header.indexOf(ingest.nameColumn);
   return (async function* () {
-    for await (const [id, name] of rows.everyRow([idAt, nameAt]))
-      yield { id: (id ?? '').trim(), name: name ?? null };
+    for await (const batch of rows.everyRow([idAt, nameAt]))
+      yield batch.map(([id, name]) => ({ id: (id ?? '').trim(), name: name ?? null }));
   })();
 }

@@ -1,6 +1,6 @@
 import { csvRow } from '@pa/contracts/csv';
 import { keptAnswer } from './kept-answers';
-import type { ExposureInput } from '../analysis/exposure';
+import type { ExposureBase, ExposureInput } from '../analysis/exposure';
 import {
   capRun,
   firstCopiesMask,
@@ -8,7 +8,6 @@ import {
   type CapRun,
   type LimitRun,
 } from '../analysis/liability';
-import { distinctTickets } from '../core/exposure';
 import type { RowReader } from '../analysis/winners';
 import { EngineError } from '../core/errors';
 import { MAX_AMOUNT } from '../core/model';
@@ -24,6 +23,7 @@ export class SessionLiability {
 
   constructor(
     private readonly input: ExposureInput,
+    private readonly base: () => Promise<ExposureBase>,
     private readonly rows: RowReader,
     private readonly header: string[],
     private readonly lines: Uint32Array,
@@ -49,7 +49,7 @@ export class SessionLiability {
   async acceptedMask(limit: number, mode: 'sales-order' | 'cap'): Promise<Uint8Array> {
     if (mode === 'sales-order') return (await this.run(limit)).refusedMask.map((r) => 1 - r);
     const { cap } = await this.cap(limit);
-    const { of } = distinctTickets(this.input.tickets, this.input.count);
+    const { of } = (await this.base()).distinct;
     return firstCopiesMask(of, this.input.count, cap);
   }
 
@@ -81,8 +81,8 @@ export class SessionLiability {
   }
 
   private run(limit: number): Promise<LimitRun> {
-    return keptAnswer(this.runs, KEPT_LIMITS, checkLimit(limit), (cents) =>
-      limitRun(this.input, cents / 100),
+    return keptAnswer(this.runs, KEPT_LIMITS, checkLimit(limit), async (cents) =>
+      limitRun(this.input, cents / 100, undefined, await this.base()),
     );
   }
 }

@@ -14,7 +14,15 @@ import {
   type QueryContext,
 } from '../core/draw-query';
 import { EngineError } from '../core/errors';
-import { formatCombo, MATCH_TYPES, parseCombo, PICK, type MatchType } from '../core/model';
+import {
+  drawCount,
+  formatCombo,
+  MATCH_TYPES,
+  parseCombo,
+  PICK,
+  type MatchType,
+} from '../core/model';
+import { exposureBase, type ExposureBase } from '../analysis/exposure';
 import type { CountColumn } from '../core/scan';
 import {
   budgetInsight,
@@ -81,6 +89,9 @@ export async function readSessionStatus(sessionDir: string): Promise<SessionStat
     noValidRows,
   };
 }
+
+/** Draws up to which an open session keeps every draw's total for exposure and limits (8 B a draw). */
+const KEEP_BASE_DRAWS = 40_000_000;
 
 /**
  * Loads a finished session (tickets + qualifying draws) for queries, without re-running anything.
@@ -196,11 +207,24 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
     loadCounts: (take: (length: number) => Uint32Array) =>
       readCountTables(fileIn(sessionDir, 'counts'), ingest.pool, count, take),
   };
+  // every draw's total and the distinct combinations: what every exposure line and liability limit
+  // starts from, kept while the session is open unless the draws' totals alone pass 320 MB (P ≥ 45)
+  let base: Promise<ExposureBase> | null = null;
+  const keepBase = drawCount(ingest.pool) <= KEEP_BASE_DRAWS;
+  const exposureBaseOf = () => {
+    const made = base ?? exposureBase(exposureInput);
+    if (keepBase && !base) {
+      base = made;
+      made.catch(() => base === made && (base = null));
+    }
+    return made;
+  };
   const exposures = new SessionExposures({
     ...exposureInput,
+    base: exposureBaseOf,
     customers: () => customerColumns(rows, header, ingest),
   });
-  const liability = new SessionLiability(exposureInput, rows, header, lines);
+  const liability = new SessionLiability(exposureInput, exposureBaseOf, rows, header, lines);
   let distribution: ReturnType<typeof openDistribution> | null = null;
   let closed = false;
   const ensureOpen = () => {
@@ -306,6 +330,7 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
       closed = true;
       exposures.clear();
       liability.clear();
+      base = null;
       orders.clear();
       delete source.lookup;
       distribution = null;
