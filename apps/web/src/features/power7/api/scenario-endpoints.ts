@@ -44,6 +44,5 @@ export const {
   useRerunSessionMutation,
   useEditSessionMutation,
   useDeleteSessionMutation,
-  useSessionInsightQuery,
   useLazySessionInsightQuery,
 } = scenarioEndpoints;
