@@ -142,7 +142,12 @@ function Report({ status }: { status: Power7Status }) {
       </ReportSection>
       <ReportFigures status={status} />
       <ReportSection title="Chance of paying more than an amount">
-        <RiskExceedance session={status._id} band={band} currency={currencyOf(status.params)} />
+        <RiskExceedance
+          session={status._id}
+          band={band}
+          currency={currencyOf(status.params)}
+          print
+        />
       </ReportSection>
       <ReportSection title="Limits for a chance of exceeding, and expected shortfall">
         <ReportLimits status={status} />

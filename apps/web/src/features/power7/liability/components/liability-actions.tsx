@@ -110,11 +110,14 @@ export function LiabilityActions({
           {pending === 'cap' ? 'Making the session…' : 'Make a session with the cap'}
         </Button>
       </div>
-      {accepted === 0 || cap === 0 ? (
+      {accepted === 0 ? (
         <p className="text-muted-foreground text-sm">
-          {accepted === 0
-            ? 'The limit accepts no ticket, so there is no session to make.'
-            : 'No cap fits, so there is no session to make with it.'}
+          The limit accepts no ticket, so there is no session to make.
+        </p>
+      ) : null}
+      {cap === 0 ? (
+        <p className="text-muted-foreground text-sm">
+          No cap fits, so there is no session to make with it.
         </p>
       ) : null}
     </section>

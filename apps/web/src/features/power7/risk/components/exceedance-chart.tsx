@@ -60,10 +60,13 @@ export function ExceedanceChart({
   answer,
   band,
   currency,
+  print = false,
 }: {
   answer: InsightAnswer;
   band: BudgetBand;
   currency?: string;
+  /** The printed report: the drawing only, no table toggle. */
+  print?: boolean;
 }) {
   const money = (v: number) => formatMoney(v, currency);
   const points = exceedanceCurve(answer);
@@ -80,6 +83,7 @@ export function ExceedanceChart({
   }
   return (
     <ChartFigure
+      print={print}
       testId="power7-exceedance"
       title="Exceedance curve: chance a draw pays more than an amount"
       summary={
@@ -98,6 +102,7 @@ export function ExceedanceChart({
           points={points}
           worst={worst}
           currency={currency}
+          print={print}
         />
       }
       table={
@@ -114,12 +119,14 @@ function ExceedanceDrawing({
   points,
   worst,
   currency,
+  print,
 }: {
   answer: InsightAnswer;
   band: BudgetBand;
   points: ExceedancePoint[];
   worst: ExceedancePoint | null;
   currency?: string;
+  print: boolean;
 }) {
   const money = (v: number) => formatMoney(v, currency);
   const ticks = chanceTicks(answer.draws);
@@ -127,7 +134,7 @@ function ExceedanceDrawing({
   const unit = currency ? ` in ${currency}` : '';
   return (
     <div className="grid gap-2">
-      <ChartBox print={false}>
+      <ChartBox print={print}>
         <LineChart
           data={data}
           margin={{ top: 16, right: 16, bottom: 16, left: 8 }}

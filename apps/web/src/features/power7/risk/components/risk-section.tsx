@@ -16,16 +16,19 @@ export function RiskExceedance({
   session,
   band,
   currency,
+  print = false,
 }: {
   session: string;
   band: BudgetBand;
   currency?: string;
+  /** The printed report: no table toggle. */
+  print?: boolean;
 }) {
   const { answer, error } = useRiskInsight(session, band);
   // a failure says so once, in the risk section below
   if (error) return null;
   if (!answer) return <Skeleton className="h-80" aria-label="Loading the exceedance curve" />;
-  return <ExceedanceChart answer={answer} band={band} currency={currency} />;
+  return <ExceedanceChart answer={answer} band={band} currency={currency} print={print} />;
 }
 
 /**
