@@ -2,20 +2,19 @@ import os from 'node:os';
 import { throwIfAborted } from '../core/errors';
 import {
   byPayoutThenKey,
-  countOnSide,
   distinctTickets,
   drawsOnSide,
   ensureExactTail,
   matchesOfAllDraws,
-  matchesWith,
   tailOf,
   topIndexes,
   type DistinctTickets,
 } from '../core/exposure';
 import { type Budget, formatCombo, numbersOfRank, type Payouts, PICK } from '../core/model';
 import { SharedBufferLease } from '../core/shared-buffers';
-import { countTables, INLINE_BUILD, type CountTables } from '../core/tables';
+import { countTables, INLINE_BUILD } from '../core/tables';
 import { buildOnWorkers, releaseWorkers, takeWorkers } from '../parallel/workers';
+import type { MatchesOp } from '../core/matches';
 import { analyzeTickets, type AnalyzeOptions } from './analyze';
 
 /** What one line's exposure needs: the session's tickets and the analysis it was run with. */
@@ -44,10 +43,6 @@ export interface CombinationExposure {
   /** Per distinct combination: one copy's payouts summed over the draws above the line (units). */
   perCopy: Float64Array;
 }
-
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-/** Combinations evaluated between two yields to the event loop (~20 ms). */
-const SLICE = 32_768;
 
 /**
  * What every line's exposure (and every liability limit) starts from, whatever the line: every draw's
@@ -103,60 +98,54 @@ export async function combinationExposure(
   const tailTotal = ensureExactTail(tail.total);
   // the smaller side is counted: the other follows from the whole game's counts
   const above = tail.draws <= totals.length / 2;
-  const sideCount = countOnSide(totals, line, above);
-  const tables =
-    sideCount > 0 ? await drawTables(totals, pool, line, above, sideCount, input) : null;
-  throwIfAborted(signal);
-
+  const sideCount = above ? tail.draws : totals.length - tail.draws;
   const n = distinct.ranks.length;
-  const drawsWon = new Float64Array(n);
-  const perCopy = new Float64Array(n);
-  const all = matchesOfAllDraws(pool);
-  const m = new Float64Array(8);
-  for (let k = 0; k < n; k++) {
-    if (k % SLICE === SLICE - 1) {
-      await yieldToLoop();
-      throwIfAborted(signal);
-    }
-    const onSide = totals[distinct.ranks[k]!]! > line === above;
-    if (tables) matchesWith(tables, distinct.numbers, k * PICK, onSide ? 1 : 0, m);
-    else m.fill(0);
-    let won = 0;
-    let pays = 0;
-    for (let j = 3; j <= PICK; j++) {
-      const over = above ? m[j]! : all[j]! - m[j]!;
-      won += over;
-      pays += over * w[j]!;
-    }
-    drawsWon[k] = won;
-    perCopy[k] = pays;
-  }
-  return { lineCents, unit, draws: tail.draws, tailTotal, distinct, drawsWon, perCopy };
-}
-
-/** The k-subset count tables of the draws on one side of the line, counted on the scan workers. */
-async function drawTables(
-  totals: Float64Array,
-  pool: number,
-  line: number,
-  above: boolean,
-  sideCount: number,
-  input: ExposureInput,
-): Promise<CountTables> {
-  const draws = drawsOnSide(totals, pool, line, above, sideCount);
+  const shared = (length: number) =>
+    new Float64Array(new SharedArrayBuffer(Math.max(8, length * 8)));
+  const drawsWon = shared(n);
+  const perCopy = shared(n);
+  const onSide = new Uint8Array(new SharedArrayBuffer(Math.max(1, n)));
+  for (let k = 0; k < n; k++) onSide[k] = totals[distinct.ranks[k]!]! > line === above ? 1 : 0;
   const threads = Math.max(1, Math.floor(input.workers ?? os.availableParallelism()));
   const workers = threads > 1 ? takeWorkers(threads) : [];
-  // the tables are this call's own: not leased from the analysis pool (they outlive no call)
-  const buffers = new SharedBufferLease(null);
   let clean = false;
   try {
-    const plan = workers.length > 0 ? buildOnWorkers(workers, input.signal) : INLINE_BUILD;
-    const tables = await countTables(draws, sideCount, pool, plan, buffers);
+    const plan = workers.length > 0 ? buildOnWorkers(workers, signal) : INLINE_BUILD;
+    // the draws on the counted side as tickets, their subset counts made on the workers
+    const tables =
+      sideCount > 0
+        ? await countTables(
+            drawsOnSide(totals, pool, line, above, sideCount),
+            sideCount,
+            pool,
+            plan,
+            // the tables are this call's own: not leased from the analysis pool
+            new SharedBufferLease(null),
+          )
+        : null;
+    throwIfAborted(signal);
+    // then each combination's matches with them, the combinations split over the workers
+    const pieces = Math.max(1, plan.parts) * 4;
+    const ops: MatchesOp[] = Array.from({ length: pieces }, (_, i) => ({
+      op: 'matches',
+      tables: tables && { c3: tables.c3, c4: tables.c4, c5: tables.c5, c6: tables.c6 },
+      numbers: distinct.numbers,
+      onSide,
+      from: Math.floor((n * i) / pieces),
+      to: Math.floor((n * (i + 1)) / pieces),
+      above,
+      w: Array.from(w),
+      all: Array.from(matchesOfAllDraws(pool)),
+      drawsWon,
+      perCopy,
+    }));
+    await plan.run(ops);
     clean = true;
-    return tables;
   } finally {
     releaseWorkers(workers, clean);
   }
+  throwIfAborted(signal);
+  return { lineCents, unit, draws: tail.draws, tailTotal, distinct, drawsWon, perCopy };
 }
 
 /** One ranked combination or customer, amounts in currency. */

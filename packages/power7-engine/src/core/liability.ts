@@ -1,5 +1,5 @@
 import { BINOM, PICK, ticketRank } from './model';
-import { matchesWith } from './exposure';
+import { matchesWith } from './matches';
 
 /**
  * The liability limit in sales order (docs/product/services.md "Liability limit"): tickets are taken

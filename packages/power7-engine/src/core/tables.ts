@@ -1,4 +1,5 @@
 import { groupDraws, type GroupOp } from './distribution-group';
+import { matchesRange, type MatchesOp } from './matches';
 import { invariant } from './errors';
 import { BINOM, PICK, ticketRank } from './model';
 import { SharedBufferLease } from './shared-buffers';
@@ -70,7 +71,9 @@ export type BuildOp =
       tops: number[];
     }
   /** After the scan: the draws of some top numbers grouped by histogram bin (`distribution.ts`). */
-  | GroupOp;
+  | GroupOp
+  /** Exposure: some combinations' matches with the draws over a line (`matches.ts`). */
+  | MatchesOp;
 
 /**
  * The distinct ranks in [lo, hi) of the sorted runs ranks[bounds[i], bounds[i+1]), merged, with their
@@ -109,6 +112,7 @@ export function runBuildOp(op: BuildOp): void {
   else if (op.op === 'pushDown') pushDown(op.from, op.to, op.k, op.pool, op.tops);
   else if (op.op === 'distinct') distinctPiece(op);
   else if (op.op === 'group') groupDraws(op);
+  else if (op.op === 'matches') matchesRange(op);
   else zetaLayer(op.prev, op.c, op.beta, op.out, op.k, op.pool, op.tops, op.stride, op.offset);
 }
 
