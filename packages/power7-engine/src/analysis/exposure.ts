@@ -12,6 +12,7 @@ import {
 } from '../core/exposure';
 import { type Budget, formatCombo, numbersOfRank, type Payouts, PICK } from '../core/model';
 import { SharedBufferLease } from '../core/shared-buffers';
+import { unitsToAmount } from '../core/weights';
 import { countTables, INLINE_BUILD } from '../core/tables';
 import { buildOnWorkers, releaseWorkers, takeWorkers } from '../parallel/workers';
 import type { MatchesOp } from '../core/matches';
@@ -31,8 +32,7 @@ export interface ExposureInput {
 
 /** Every distinct combination's share of the draws above one line, in units. */
 export interface CombinationExposure {
-  /** The line in cents, and in units (a total t is above it when t > lineUnits). */
-  lineCents: number;
+  /** Minor units per unit. */
   unit: number;
   /** Draws above the line and Σ of their totals (units). */
   draws: number;
@@ -58,7 +58,10 @@ export interface ExposureBase {
   distinct: DistinctTickets;
 }
 
-export async function exposureBase(input: ExposureInput): Promise<ExposureBase> {
+/** Every draw's total with every ticket (units) from one warm analysis, and the worst draw. */
+export async function everyDrawTotal(
+  input: ExposureInput,
+): Promise<Omit<ExposureBase, 'distinct'>> {
   const { tickets, count, pool, signal } = input;
   const res = await analyzeTickets(tickets, count, {
     pool,
@@ -75,7 +78,13 @@ export async function exposureBase(input: ExposureInput): Promise<ExposureBase> 
     unit: res.weights.unit,
     w: res.weights.w,
     worst: { combo: formatCombo(numbersOfRank(res.stats.worstRank)), totalPayout: res.stats.max },
-    distinct: distinctTickets(tickets, count),
+  };
+}
+
+export async function exposureBase(input: ExposureInput): Promise<ExposureBase> {
+  return {
+    ...(await everyDrawTotal(input)),
+    distinct: distinctTickets(input.tickets, input.count),
   };
 }
 
@@ -145,7 +154,7 @@ export async function combinationExposure(
     releaseWorkers(workers, clean);
   }
   throwIfAborted(signal);
-  return { lineCents, unit, draws: tail.draws, tailTotal, distinct, drawsWon, perCopy };
+  return { unit, draws: tail.draws, tailTotal, distinct, drawsWon, perCopy };
 }
 
 /** One ranked combination or customer, amounts in currency. */
@@ -169,7 +178,26 @@ export interface ExposureRanking {
   rows: ExposureRow[];
 }
 
-const money = (units: number, unit: number) => (units * unit) / 100;
+/**
+ * The items with a positive payout, counted, and the first `limit` of them in `order` (all, sorted,
+ * without a limit: the CSV).
+ */
+function ranking(
+  n: number,
+  payout: (i: number) => number,
+  order: (a: number, b: number) => number,
+  limit: number | undefined,
+): { ranked: number; indexes: number[] } {
+  let ranked = 0;
+  for (let i = 0; i < n; i++) if (payout(i) > 0) ranked++;
+  const indexes =
+    limit === undefined
+      ? Array.from({ length: n }, (_, i) => i)
+          .filter((i) => payout(i) > 0)
+          .sort(order)
+      : topIndexes(n, payout, order, limit);
+  return { ranked, indexes };
+}
 
 /** The combinations ranked by their payouts above the line. */
 export function rankCombinations(e: CombinationExposure, limit?: number): ExposureRanking {
@@ -179,23 +207,16 @@ export function rankCombinations(e: CombinationExposure, limit?: number): Exposu
   const comboOf = (k: number) => formatCombo(distinct.numbers.subarray(k * PICK, k * PICK + PICK));
   // ties by the combination's numbers, compared as numbers (rank order is colex, not that)
   const order = byPayoutThenKey(payout, (k) => lexKey(distinct.numbers, k));
-  let ranked = 0;
-  for (let k = 0; k < n; k++) if (payout(k) > 0) ranked++;
-  const indexes =
-    limit === undefined
-      ? Array.from({ length: n }, (_, k) => k)
-          .filter((k) => payout(k) > 0)
-          .sort(order)
-      : topIndexes(n, payout, order, limit);
+  const { ranked, indexes } = ranking(n, payout, order, limit);
   return {
     draws: e.draws,
-    tailTotal: money(e.tailTotal, unit),
+    tailTotal: unitsToAmount(e.tailTotal, unit),
     ranked,
     rows: indexes.map((k) => ({
       combo: comboOf(k),
       tickets: distinct.copies[k]!,
       drawsWon: e.drawsWon[k]!,
-      tailPayout: money(payout(k), unit),
+      tailPayout: unitsToAmount(payout(k), unit),
       share: e.tailTotal > 0 ? payout(k) / e.tailTotal : 0,
     })),
   };
@@ -263,17 +284,10 @@ export function rankCustomers(
   }
   const payout = (i: number) => units[i]!;
   const order = byPayoutThenKey(payout, (i) => customers.ids[i]!);
-  let ranked = 0;
-  for (let i = 0; i < units.length; i++) if (units[i]! > 0) ranked++;
-  const indexes =
-    limit === undefined
-      ? Array.from({ length: units.length }, (_, i) => i)
-          .filter((i) => payout(i) > 0)
-          .sort(order)
-      : topIndexes(units.length, payout, order, limit);
+  const { ranked, indexes } = ranking(units.length, payout, order, limit);
   return {
     draws: e.draws,
-    tailTotal: money(e.tailTotal, e.unit),
+    tailTotal: unitsToAmount(e.tailTotal, e.unit),
     ranked,
     rows: indexes.map((i) => {
       const name = customers.names[i];
@@ -281,7 +295,7 @@ export function rankCustomers(
         customerId: customers.ids[i]!,
         ...(name ? { name } : {}),
         tickets: customers.tickets[i]!,
-        tailPayout: money(units[i]!, e.unit),
+        tailPayout: unitsToAmount(units[i]!, e.unit),
         share: e.tailTotal > 0 ? units[i]! / e.tailTotal : 0,
       };
     }),

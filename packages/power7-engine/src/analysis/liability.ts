@@ -1,8 +1,8 @@
 import { countOnSide, distinctTickets, drawsOnSide } from '../core/exposure';
 import { masksOf, sellInOrder, worstAfterRefusals, type RangeTuning } from '../core/liability';
-import { formatCombo, numbersOfRank, PICK } from '../core/model';
-import { analyzeTickets } from './analyze';
-import type { ExposureBase, ExposureInput } from './exposure';
+import { formatCombo, PICK } from '../core/model';
+import { everyDrawTotal, type ExposureBase, type ExposureInput } from './exposure';
+import { unitsToAmount } from '../core/weights';
 
 /** A draw and its total payout in currency. */
 export interface DrawTotal {
@@ -27,27 +27,7 @@ export interface LimitRun {
   refusedMask: Uint8Array;
 }
 
-const money = (units: number, unit: number) => (units * unit) / 100;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Every draw's total with every ticket (units), from one warm analysis, and its worst draw. */
-async function everyDrawTotal(input: ExposureInput) {
-  const res = await analyzeTickets(input.tickets, input.count, {
-    pool: input.pool,
-    payouts: input.payouts,
-    budget: input.budget,
-    keepDraws: false,
-    sumDistribution: false,
-    ...(input.workers !== undefined ? { workers: input.workers } : {}),
-    ...(input.signal ? { signal: input.signal } : {}),
-    ...(input.loadCounts ? { loadCounts: input.loadCounts } : {}),
-  });
-  const worst = {
-    combo: formatCombo(numbersOfRank(res.stats.worstRank)),
-    totalPayout: res.stats.max,
-  };
-  return { totals: res.distribution.totals, unit: res.weights.unit, w: res.weights.w, worst };
-}
 
 /**
  * The tickets a liability limit refuses in sales order, exactly: only the draws whose total with
@@ -96,10 +76,13 @@ export async function limitRun(
     accepted: input.count - sold.refusedCount,
     refused: sold.refusedCount,
     worstBefore: worst,
-    worstAfter: { combo: formatCombo(after.numbers), totalPayout: money(after.total, unit) },
+    worstAfter: {
+      combo: formatCombo(after.numbers),
+      totalPayout: unitsToAmount(after.total, unit),
+    },
     refusedTickets,
     breachDraws: Array.from(sold.breachDraw, hotCombo),
-    breachTotals: Float64Array.from(sold.breachTotal, (t) => money(t, unit)),
+    breachTotals: Float64Array.from(sold.breachTotal, (t) => unitsToAmount(t, unit)),
     refusedMask: sold.refused,
   };
 }
