@@ -12,21 +12,12 @@ import {
   sessionSchema,
 } from '@pa/contracts/power7';
 import { writeTicketSubset } from '@pa/power7-engine/session-store';
-import { errorAnswers } from '@pa/server-kit/openapi';
-import { rm } from 'node:fs/promises';
-import { v7 as uuidv7 } from 'uuid';
 import { resultBytesBound } from '../../../modules/sessions/output-bound';
-import { csvAnswer } from '@pa/server-kit/openapi';
+import { csvAnswer, errorAnswers } from '@pa/server-kit/openapi';
 import { requirePermission } from '../../../plugins/external/auth';
-import {
-  bearer,
-  noteRetryAfter,
-  owner,
-  sessionErrors,
-  sessionParams,
-  withRetryAfter,
-} from './common';
+import { bearer, owner, sessionErrors, sessionParams } from './common';
 import { exportQuery, sendExport } from './export-answer';
+import { startNewSession } from './new-session';
 
 /**
  * The liability limit (docs/product/services.md "Liability limit"): which tickets a limit refuses in
@@ -36,7 +27,7 @@ import { exportQuery, sendExport } from './export-answer';
  */
 export async function liabilityRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { queries, jobs, memory } = app.power7.sessions;
+  const { queries, memory } = app.power7.sessions;
   const { audit } = app.power7;
 
   r.post(
@@ -154,39 +145,27 @@ export async function liabilityRoutes(app: FastifyInstance) {
       const { limit, mode } = request.body;
       const source = await queries.find(owner(caller), request.params.id);
       const keep = await (await queries.open(source)).acceptedMask(limit, mode);
-      const id = uuidv7();
-      const dir = memory.dirOf(id);
-      const quota = await app.power7.quota
-        .begin(owner(caller), 'rerun')
-        .catch(withRetryAfter(reply));
-      let row;
-      try {
+      const { id, row } = await startNewSession(app, reply, owner(caller), async (dir) => {
         const kept = keep.reduce((n, k) => n + k, 0);
-        // the cut tickets and row index, and the results at their largest (ADR 019)
-        const reserved =
-          23 * kept +
-          resultBytesBound({
-            pool: source.params.pool_size,
-            tickets: kept,
-            params: source.params,
-            countsStored: false,
-          });
-        row = await quota.reserve(reserved, async () => {
-          await writeTicketSubset(memory.dirOf(source.id), dir, keep);
-          return jobs.start(id, owner(caller), source.params, {
+        return {
+          // the cut tickets and row index, and the results at their largest (ADR 019)
+          reserved:
+            23 * kept +
+            resultBytesBound({
+              pool: source.params.pool_size,
+              tickets: kept,
+              params: source.params,
+              countsStored: false,
+            }),
+          fill: () => writeTicketSubset(memory.dirOf(source.id), dir, keep).then(() => undefined),
+          params: source.params,
+          file: {
             originalName: source.originalName,
             bytes: source.fileBytes,
             sourceSessionId: source.sourceSessionId ?? source.id,
-            reservedBytes: reserved,
-          });
-        });
-      } catch (error) {
-        await rm(dir, { recursive: true, force: true });
-        noteRetryAfter(reply, error);
-        throw error;
-      } finally {
-        quota.end();
-      }
+          },
+        };
+      });
       const name = `Accepted under the limit ${limit.toLocaleString('en')} (${mode === 'cap' ? 'cap per combination' : 'sales order'})`;
       const named = await app.power7.sessions.edit(row, { name });
       await audit.record(request, caller, 'power7.rerun', id, {

@@ -1,8 +1,6 @@
-import { rm } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { v7 as uuidv7 } from 'uuid';
 import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { rerunBodySchema, sessionSchema } from '@pa/contracts/power7';
@@ -11,7 +9,8 @@ import { visibleFileName } from '@pa/contracts/text';
 import { requirePermission } from '../../../plugins/external/auth';
 import { placeRerunFiles, rerunSource } from '../../../modules/sessions/rerun';
 import { readBytesBound, resultBytesBound } from '../../../modules/sessions/output-bound';
-import { bearer, owner, sessionParams, noteRetryAfter, withRetryAfter } from './common';
+import { bearer, owner, sessionParams } from './common';
+import { startNewSession } from './new-session';
 
 /**
  * `POST /api/power7/sessions/:id/rerun/`: the same customer file with other payouts, budget, pool or
@@ -19,7 +18,7 @@ import { bearer, owner, sessionParams, noteRetryAfter, withRetryAfter } from './
  */
 export async function rerunRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { jobs, queries, memory } = app.power7.sessions;
+  const { queries, memory } = app.power7.sessions;
 
   r.post(
     '/api/power7/sessions/:id/rerun/',
@@ -48,46 +47,33 @@ export async function rerunRoutes(app: FastifyInstance) {
       const caller = requirePermission(request, POWER7_PERMISSIONS.run);
       const params = request.body;
       const source = await queries.find(owner(caller), request.params.id);
-      const id = uuidv7();
-      const dir = memory.dirOf(id);
-      // 429 past the user's jobs in flight, before anything is read or linked
-      const quota = await app.power7.quota
-        .begin(owner(caller), 'rerun')
-        .catch(withRetryAfter(reply));
-      let row;
       let reread = false;
-      try {
+      const { id, row } = await startNewSession(app, reply, owner(caller), async (dir, quota) => {
         const files = await rerunSource(memory.dirOf(source.id), dir, params.pool_size);
         reread = files.reread;
         quota.add(files.bytes);
-        // what the folder may take once done: the linked (or copied) files, a read's own files
-        // when the rows are read again, and the results at their largest (ADR 019)
-        const reserved =
-          (files.reread ? readBytesBound(files.bytes, files.tickets) : files.bytes) +
-          resultBytesBound({
-            pool: params.pool_size,
-            tickets: files.tickets,
-            params,
-            countsStored: files.countsLinked,
-          });
-        row = await quota.reserve(reserved, async () => {
-          await placeRerunFiles(dir, files);
-          return jobs.start(id, owner(caller), params, {
+        return {
+          // what the folder may take once done: the linked (or copied) files, a read's own files
+          // when the rows are read again, and the results at their largest (ADR 019)
+          reserved:
+            (files.reread ? readBytesBound(files.bytes, files.tickets) : files.bytes) +
+            resultBytesBound({
+              pool: params.pool_size,
+              tickets: files.tickets,
+              params,
+              countsStored: files.countsLinked,
+            }),
+          fill: () => placeRerunFiles(dir, files),
+          params,
+          file: {
             originalName:
               source.originalName === null ? null : visibleFileName(source.originalName),
             bytes: source.fileBytes,
             // the upload the tickets come from, whichever rerun of it this one started from
             sourceSessionId: source.sourceSessionId ?? source.id,
-            reservedBytes: reserved,
-          });
-        });
-      } catch (error) {
-        await rm(dir, { recursive: true, force: true });
-        noteRetryAfter(reply, error);
-        throw error;
-      } finally {
-        quota.end();
-      }
+          },
+        };
+      });
       await app.power7.audit.record(request, caller, 'power7.rerun', id, {
         sourceSessionId: source.id,
         reread,
