@@ -65,6 +65,7 @@ export async function limitRun(
     totals,
     input.pool,
     line,
+    hot,
     sold.hotTotals,
     masksOf(refusedNumbers, sold.refusedCount),
     w,

@@ -264,15 +264,16 @@ export interface WorstDraw {
 }
 
 /**
- * The worst draw with the accepted tickets: a hot draw's total is known (`hotTotals`, in the colex
- * order `drawsOnSide` wrote them); any other draw's is its total with every ticket less what the
- * refused tickets pay it — only worked out for draws whose total with every ticket beats the best
- * found so far.
+ * The worst draw with the accepted tickets: a hot draw's total is known (`hot` and `hotTotals`, as
+ * `drawsOnSide` wrote them); any other draw's is its total with every ticket less what the refused
+ * tickets pay it — only worked out for draws whose total with every ticket reaches the best found
+ * so far.
  */
 export function worstAfterRefusals(
   totals: Float64Array,
   pool: number,
   line: number,
+  hot: Uint8Array,
   hotTotals: Float64Array,
   refusedMasks: Uint32Array,
   w: ArrayLike<number>,
@@ -281,14 +282,19 @@ export function worstAfterRefusals(
   const refusedCount = refusedMasks.length / 2;
   let best = -1;
   let bestNumbers: number[] = [];
-  let r = 0;
-  let h = 0;
   const consider = (total: number, numbers: number[]) => {
     if (total > best || (total === best && lexLess(numbers, bestNumbers))) {
       best = total;
       bestNumbers = numbers;
     }
   };
+  // the hot draws' totals are known: the best of them first, so that the walk below works out the
+  // accepted total only of the other draws that could still beat it (the winner does not depend on
+  // the order draws are considered in: highest total, then the smaller combination)
+  for (let h = 0; h < hotTotals.length; h++) {
+    consider(hotTotals[h]!, Array.from(hot.subarray(h * PICK, h * PICK + PICK)));
+  }
+  let r = 0;
   for (let g = 7; g <= pool; g++)
     for (let f = 6; f < g; f++)
       for (let e = 5; e < f; e++)
@@ -297,24 +303,24 @@ export function worstAfterRefusals(
             for (let b = 2; b < c; b++)
               for (let a = 1; a < b; a++, r++) {
                 const all = totals[r]!;
-                if (all > line) {
-                  consider(hotTotals[h++]!, [a, b, c, d, e, f, g]);
-                  continue;
-                }
-                if (all < best) continue;
-                const numbers = [a, b, c, d, e, f, g];
+                // hot draws are done; a refusal only lowers a total
+                if (all > line || all < best) continue;
                 let total = all;
                 if (refusedCount > 0) {
-                  const mask = masksOf(Uint8Array.from(numbers), 1);
+                  let lo = 0;
+                  let hi = 0;
+                  for (const n of [a, b, c, d, e, f, g]) {
+                    if (n <= 32) lo = (lo | (1 << (n - 1))) >>> 0;
+                    else hi = (hi | (1 << (n - 33))) >>> 0;
+                  }
                   for (let t = 0; t < refusedCount; t++) {
                     total -=
                       pays[
-                        pop32(refusedMasks[2 * t]! & mask[0]!) +
-                          pop32(refusedMasks[2 * t + 1]! & mask[1]!)
+                        pop32(refusedMasks[2 * t]! & lo) + pop32(refusedMasks[2 * t + 1]! & hi)
                       ]!;
                   }
                 }
-                consider(total, numbers);
+                consider(total, [a, b, c, d, e, f, g]);
               }
   return { numbers: bestNumbers, total: best };
 }

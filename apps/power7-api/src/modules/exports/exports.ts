@@ -110,7 +110,8 @@ export function csvToXlsx(
   void (async () => {
     try {
       for await (const chunk of chunks) {
-        tokenizer.push(Buffer.from(typeof chunk === 'string' ? chunk : chunk));
+        // a copy: the tokenizer may keep part of a chunk, and a producer may reuse its buffers
+        tokenizer.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
         writeRows();
       }
       tokenizer.end();
