@@ -192,6 +192,11 @@ test('upload, progress, rejected rows, budget insight, filters, winners and down
   await checkScreens(page, 'power7-process', async (p) => {
     await expect(p.getByTestId('power7-draw-row').first()).toBeVisible({ timeout: 30_000 });
   });
+  // millions of draws do not fit one spreadsheet: the XLSX export says so instead of failing
+  const exportBar = page.getByTestId('power7-export');
+  await expect(exportBar.getByRole('button', { name: /\(XLSX\)$/ })).toBeDisabled();
+  await expect(exportBar).toContainText('do not fit one spreadsheet: export the CSV');
+  await expect(exportBar.getByRole('button', { name: /\(CSV\)$/ })).toBeEnabled();
 
   // a minimum above its maximum is refused in the form, before any request
   let filterCalls = 0;

@@ -35,3 +35,6 @@ export const INSIGHT_MAX_SHORTFALL_LEVELS = 10;
 
 /** Quantile q: the smallest total T such that at least q % of draws have a total ≤ T. */
 export const QUANTILE_KEYS = ['50', '90', '95', '99', '99.9', '99.99', '99.999'] as const;
+
+/** Rows of one XLSX sheet besides its header (Excel's limit): a larger export is CSV only. */
+export const XLSX_MAX_ROWS = 1_048_575;

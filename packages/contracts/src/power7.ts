@@ -35,6 +35,7 @@ export {
   MIN_POOL,
   QUANTILE_KEYS,
   SORT_KEYS,
+  XLSX_MAX_ROWS,
 } from './power7-limits';
 
 const num = z.number();

@@ -2,6 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { csvRow, isFormulaLike } from '@pa/contracts/csv';
 import { ErrorCode } from '@pa/contracts/error-codes';
+import { XLSX_MAX_ROWS } from '@pa/contracts/power7-limits';
 import { CsvTokenizer, recordFields } from '@pa/power7-engine/session-store';
 import { AppError } from '@pa/server-kit/errors';
 import type { SessionRow } from '../../db/schema';
@@ -41,8 +42,7 @@ export async function* withParameterBlock(
   yield* chunks;
 }
 
-/** Rows of one sheet of an XLSX (Excel's limit, the header row taken). */
-export const XLSX_MAX_ROWS = 1_048_575;
+export { XLSX_MAX_ROWS };
 
 /** Refuses before anything is sent when the rows cannot fit one sheet. */
 export function ensureFitsOneSheet(rows: number): void {

@@ -1,5 +1,5 @@
 import { FileDown } from 'lucide-react';
-import type { FilterBody } from '@pa/contracts/power7';
+import { XLSX_MAX_ROWS, type FilterBody } from '@pa/contracts/power7';
 import { Button } from '@/components/ui/button';
 import { useDownload } from '../hooks/use-download';
 import { usePower7Access } from '../hooks/use-power7-access';
@@ -21,6 +21,8 @@ export function ExportDraws({
   const { page: _page, pageSize: _pageSize, ...request } = body;
   if (!canDownload) return null;
   const rows = progress?.rows ?? matching;
+  // one spreadsheet holds at most XLSX_MAX_ROWS rows: the service refuses more, so does the button
+  const tooMany = matching !== undefined && matching > XLSX_MAX_ROWS;
   return (
     <div className="flex flex-wrap items-center gap-3" data-testid="power7-export">
       {(['csv', 'xlsx'] as const).map((format) => (
@@ -28,7 +30,7 @@ export function ExportDraws({
           key={format}
           type="button"
           variant="outline"
-          disabled={progress !== null || matching === 0}
+          disabled={progress !== null || matching === 0 || (format === 'xlsx' && tooMany)}
           onClick={() =>
             void download(
               // a CSV starts with the session's parameters; an XLSX has them on a sheet of their own
@@ -44,6 +46,12 @@ export function ExportDraws({
             : `Export draws (${format.toUpperCase()})`}
         </Button>
       ))}
+      {tooMany ? (
+        <span className="text-muted-foreground text-sm">
+          More than {formatCount(XLSX_MAX_ROWS)} draws do not fit one spreadsheet: export the CSV,
+          or narrow the filters.
+        </span>
+      ) : null}
       {progress ? (
         <span role="status" className="text-muted-foreground text-sm tabular-nums">
           Downloading… {formatBytes(progress.bytes)} received
