@@ -617,7 +617,7 @@ export const exposureAnswerSchema = z.object({
 export type ExposureAnswer = z.infer<typeof exposureAnswerSchema>;
 
 /** A liability limit: the most a draw may pay in total (an amount, ≤ 2 decimals). */
-const liabilityLimit = z
+export const liabilityLimit = z
   .number({ error: 'The limit must be an amount.' })
   .min(0, 'The limit must be at least 0.')
   .max(MAX_AMOUNT, `The limit must be at most ${MAX_AMOUNT.toLocaleString('en')}.`)
