@@ -75,6 +75,9 @@ describe.each(DATABASES)('invitations on %s', (database) => {
     const mail = await mailedToken(email, 'accept-invitation');
     expect(mail.eml).toContain('Subject: You are invited to Demo Company on Power Analyzer');
     expect(mail.eml).toContain('within 7 days');
+    // named as a person knows them (issue #43 item 9): the seeded admin is Demo Admin, not "admin"
+    expect(mail.row.text).toContain('Demo Admin invited you to join Demo Company');
+    expect(mail.row.text).not.toContain('admin invited you');
     expect(mail.eml).toContain('http://web.test/auth/accept-invitation?token=');
     expect(mail.row.text).toContain('/auth/accept-invitation?token=[redacted]');
     const [stored] = await t.db.select().from(invitations).where(eq(invitations.id, body.data._id));

@@ -129,6 +129,19 @@ export interface IssuedInvitation {
    * recipient already has an account and carries no link, since accepting would be refused.
    */
   addressInUse: boolean;
+  /** How the mail names the inviter: their first and last name when known, else their user name. */
+  inviterName: string;
+}
+
+/** The inviter as a person knows them: "First Last" when the account has names, else the user name. */
+async function inviterNameOf(db: PortalTx, row: InvitationRow): Promise<string> {
+  if (!row.invitedById) return row.invitedByName;
+  const [inviter] = await db
+    .select({ first: users.userFirstName, last: users.userLastName })
+    .from(users)
+    .where(eq(users.id, row.invitedById));
+  const name = [inviter?.first, inviter?.last].filter(Boolean).join(' ').trim();
+  return name || row.invitedByName;
 }
 
 /**
@@ -191,7 +204,7 @@ export async function createInvitation(
         expiresAt: invitation.expiresAt,
       },
     });
-    return { invitation, token, addressInUse };
+    return { invitation, token, addressInUse, inviterName: await inviterNameOf(tx, row) };
   });
 }
 
@@ -248,7 +261,7 @@ export async function resendInvitation(
       before: { expiresAt: current.expiresAt },
       after: { expiresAt: invitation.expiresAt },
     });
-    return { invitation, token, addressInUse };
+    return { invitation, token, addressInUse, inviterName: await inviterNameOf(tx, updated) };
   });
 }
 

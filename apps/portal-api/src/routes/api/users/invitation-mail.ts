@@ -6,24 +6,26 @@ import { inWords, webLink } from '../accounts/account-mail';
  * Mails an invitation's single-use link to the invitee (the token is redacted from every copy kept).
  * When the address already has an account (any company) or is held for an undo (`addressInUse`),
  * the mail says so and carries no link: one address belongs to one account, so accepting would be
- * refused. The inviting company is not told (ADR 020); the mailbox's owner is.
+ * refused. The inviting company is not told (ADR 020); the mailbox's owner is. The inviter is named
+ * as a person knows them (`inviterName`: first and last name when the account has them).
  */
 export async function mailInvitation(
   app: FastifyInstance,
   invitation: Invitation,
   token: string,
   companyName: string,
-  addressInUse = false,
+  addressInUse: boolean,
+  inviterName: string,
 ) {
   const greeting = invitation.userFirstName ? `Hello ${invitation.userFirstName},` : 'Hello,';
   const roles = invitation.roles.map((role) => role.name).join(', ');
-  const invited = `${invitation.invitedBy.userName} invited you to join ${companyName} on Power Analyzer${roles ? ` (roles: ${roles})` : ''}.`;
+  const invited = `${inviterName} invited you to join ${companyName} on Power Analyzer${roles ? ` (roles: ${roles})` : ''}.`;
   const body = addressInUse
     ? [
         '',
         `You already have a Power Analyzer account with ${invitation.email}, and an address can belong to`,
         'one account only, so this invitation cannot be accepted with it. To join, ask',
-        `${invitation.invitedBy.userName} to invite another address of yours. To keep using your account,`,
+        `${inviterName} to invite another address of yours. To keep using your account,`,
         'sign in as usual; if you cannot, use "Forgot password" on the sign-in page.',
         '',
         'If you did not expect this invitation, ignore this message.',

@@ -30,7 +30,14 @@ export async function registerInvitationRoutes(base: FastifyInstance) {
   /** The mail goes out after the answer, like the reset mail; a failure is logged and recorded. */
   const mail = (issued: IssuedInvitation, companyName: string) =>
     app.runInBackground(
-      mailInvitation(app, issued.invitation, issued.token, companyName, issued.addressInUse),
+      mailInvitation(
+        app,
+        issued.invitation,
+        issued.token,
+        companyName,
+        issued.addressInUse,
+        issued.inviterName,
+      ),
       'invitation mail',
     );
 
