@@ -44,6 +44,13 @@ describe.each(DATABASES)('CSV import of users on %s', (database) => {
       answer.rows[i].errors.map((e: { field: string }) => e.field).sort();
     expect(fields(1)).toEqual(['email', 'roles', 'status']);
     expect(fields(3)).toEqual(['email', 'userName']);
+    const said = (i: number, field: string) =>
+      answer.rows[i].errors.find((e: { field: string }) => e.field === field)?.message;
+    // plain words, not the validator's `Invalid option: expected one of "active"|…`
+    expect(said(1, 'status')).toBe('"sleeping" is not a status; use active, inactive or locked.');
+    // a repeat in the file names the line it repeats
+    expect(said(3, 'email')).toBe('The email ANN@import.test is on line 2 too.');
+    expect(said(3, 'userName')).toBe('The user name "ann.import" is on line 2 too.');
     const made = await t.db
       .select()
       .from(users)

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import type { ImportAnswer, ImportColumn, ImportRowResult } from '@pa/contracts/users-bulk';
-import { createUserSchema } from '@pa/contracts/users';
+import { createUserSchema, USER_STATUSES } from '@pa/contracts/users';
 import { AppError } from '@pa/server-kit/errors';
 import type { PortalDb } from '../../db/client';
 import { emailChangeTokens, roles, users } from '../../db/schema';
@@ -71,6 +71,10 @@ async function takenNames(db: PortalDb, rows: CsvUserRow[]) {
   return { names: new Set(taken.map((row) => row.userName.toLowerCase())), emails: emailUses };
 }
 
+/** A status cell that is none of the statuses, in words (not the validator's list of options). */
+const statusProblem = (cell: string) =>
+  `"${cell}" is not a status; use ${USER_STATUSES.slice(0, -1).join(', ')} or ${USER_STATUSES.at(-1)}.`;
+
 /**
  * What a report may say of a refusal: a caller who may not read permissions (`permissions.read`)
  * is not told the permission codes a role involves (ADR 020).
@@ -90,7 +94,8 @@ async function checkRows(db: PortalDb, actor: Actor, rows: CsvUserRow[]): Promis
     rolesByName(db, actor.companyId),
     takenNames(db, rows),
   ]);
-  const seen = { names: new Set<string>(), emails: new Set<string>() };
+  // the first line of each user name and email (lower-cased) in the file, to name it on a repeat
+  const seen = { names: new Map<string, number>(), emails: new Map<string, number>() };
   const checked: Checked[] = [];
   for (const { line, cells } of rows) {
     const errors: ImportRowResult['errors'] = [];
@@ -103,25 +108,37 @@ async function checkRows(db: PortalDb, actor: Actor, rows: CsvUserRow[]): Promis
       status: cells.status ? cells.status.toLowerCase() : undefined,
     });
     if (!parsed.success) {
-      for (const issue of parsed.error.issues)
-        errors.push({ field: COLUMN_OF[String(issue.path[0])] ?? 'row', message: issue.message });
+      for (const issue of parsed.error.issues) {
+        const field = COLUMN_OF[String(issue.path[0])] ?? 'row';
+        errors.push({
+          field,
+          message: field === 'status' ? statusProblem(cells.status) : issue.message,
+        });
+      }
     }
     const name = cells.userName.toLowerCase();
     const email = cells.email.toLowerCase();
-    if (name && (taken.names.has(name) || seen.names.has(name)))
+    const nameLine = seen.names.get(name);
+    if (name && taken.names.has(name))
       errors.push({
         field: 'userName',
         message: `The user name "${cells.userName}" is already taken.`,
       });
+    else if (name && nameLine !== undefined)
+      errors.push({
+        field: 'userName',
+        message: `The user name "${cells.userName}" is on line ${nameLine} too.`,
+      });
     const use = email ? taken.emails.get(email) : undefined;
+    const emailLine = seen.emails.get(email);
     if (use) errors.push({ field: 'email', message: emailRefusal(use, email, actor.companyId) });
-    else if (email && seen.emails.has(email))
+    else if (email && emailLine !== undefined)
       errors.push({
         field: 'email',
-        message: `The email ${cells.email} is on an earlier line too.`,
+        message: `The email ${cells.email} is on line ${emailLine} too.`,
       });
-    seen.names.add(name);
-    seen.emails.add(email);
+    if (!seen.names.has(name)) seen.names.set(name, line);
+    if (!seen.emails.has(email)) seen.emails.set(email, line);
     const names = cells.roles
       .split(';')
       .map((n) => n.trim())
