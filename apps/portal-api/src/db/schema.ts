@@ -344,9 +344,14 @@ export const auditEvents = pgTable(
     after: jsonb('after').$type<Record<string, unknown> | null>(),
     ip: text('ip').notNull().default(''),
     userAgent: text('user_agent').notNull().default(''),
+    /** One id for every event one request recorded (a bulk change, an import); null when alone. */
+    requestId: uuid('request_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_events_company_idx').on(t.companyId, t.id)],
+  (t) => [
+    index('audit_events_company_idx').on(t.companyId, t.id),
+    index('audit_events_request_idx').on(t.companyId, t.requestId),
+  ],
 );
 
 /**
