@@ -499,12 +499,62 @@ describe('two-step sign-in (issue 28, ADR 011)', () => {
   });
 
   describe('administrator reset', () => {
+    const verify = (accessToken: string) =>
+      t.app.inject({
+        url: '/api/accounts/verify',
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+    const rotate = (refreshToken: string) => post('/api/accounts/rotate-token', { refreshToken });
+    const putPolicy = async (body: unknown) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/security/mfa-policy',
+        payload: body as object,
+        headers: await t.authHeader(),
+      });
+
+    it('ends every sign-in of the user and says what their next sign-in asks, by the policy (issue 43)', async () => {
+      const admin = await t.authHeader();
+      for (const policy of ['nobody', 'everyone'] as const) {
+        expect((await putPolicy({ requireFor: policy, permissionCodes: [] })).statusCode).toBe(200);
+        const user = await enrolledUser();
+        const one = await t.tokenFor(user.id);
+        const two = await t.tokenFor(user.id);
+        expect((await verify(one.accessToken)).statusCode).toBe(200);
+        const reset = await post(`/api/users/${user.id}/reset-second-step`, {}, { headers: admin });
+        expect(reset.statusCode).toBe(200);
+        // the two above and the one enrolledUser signed in with
+        expect(reset.json().data).toMatchObject({
+          signInsEnded: 3,
+          enrolmentRequired: policy === 'everyone',
+        });
+        expect(reset.json().message).toContain('Their sign-ins were ended');
+        expect(reset.json().message).toContain(
+          policy === 'everyone'
+            ? 'the company policy has them set up a new second step at their next sign-in'
+            : 'they sign in with their password alone',
+        );
+        // as after an administrator's "end every sign-in": no access, no refresh
+        for (const tokens of [one, two]) {
+          expect((await verify(tokens.accessToken)).statusCode).toBe(401);
+          expect((await rotate(tokens.refreshToken)).statusCode).toBe(401);
+        }
+        const [event] = await auditOf(user.id, 'user.second-step-reset');
+        expect(event?.after).toMatchObject({ signInsEnded: 3 });
+        // and the next sign-in is what the message said
+        const next = (await password(user)).json().data;
+        if (policy === 'everyone') expect(next.enrolmentRequired).toBe(true);
+        else expect(next.accessToken).toEqual(expect.any(String));
+      }
+      expect((await putPolicy({ requireFor: 'nobody', permissionCodes: [] })).statusCode).toBe(200);
+    });
+
     it('removes a user’s second step, audited; never for a more powerful user or oneself', async () => {
       const user = await enrolledUser();
       const admin = await t.authHeader();
       const reset = await post(`/api/users/${user.id}/reset-second-step`, {}, { headers: admin });
       expect(reset.statusCode).toBe(200);
-      expect(reset.json().data).toEqual({ totp: true, recoveryCodes: 10, passkeys: 0 });
+      expect(reset.json().data).toMatchObject({ totp: true, recoveryCodes: 10, passkeys: 0 });
       expect((await password(user)).json().data.accessToken).toEqual(expect.any(String));
       const [event] = await auditOf(user.id, 'user.second-step-reset');
       expect(event?.actorId).toBe(t.company.adminId);

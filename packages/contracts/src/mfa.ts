@@ -113,3 +113,16 @@ export const mfaPolicySchema = z
     path: ['permissionCodes'],
   });
 export type MfaPolicy = z.infer<typeof mfaPolicySchema>;
+
+/**
+ * What an administrator's reset of a user's second step removed and did: every sign-in of the user
+ * ended, and whether the company policy has them set up a new one at their next sign-in.
+ */
+export const secondStepResetSchema = z.object({
+  totp: z.boolean(),
+  recoveryCodes: z.number(),
+  passkeys: z.number(),
+  signInsEnded: z.number(),
+  enrolmentRequired: z.boolean(),
+});
+export type SecondStepReset = z.infer<typeof secondStepResetSchema>;

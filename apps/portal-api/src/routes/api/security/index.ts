@@ -1,19 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok as envelope } from '@pa/contracts/envelope';
-import { mfaPolicySchema } from '@pa/contracts/mfa';
+import { mfaPolicySchema, secondStepResetSchema } from '@pa/contracts/mfa';
 import { forbidden, invalidField, notFound } from '@pa/server-kit/errors';
 import { and, eq, inArray } from 'drizzle-orm';
 import { permissions } from '../../../db/schema';
 import { auditFrom, recordAudit } from '../../../modules/audit/record';
 import { effectivePermissionCodes } from '../../../modules/auth/effective-permissions';
-import { policyOf, savePolicy } from '../../../modules/mfa/policy';
+import { revokeAllSignIns } from '../../../modules/accounts/sign-ins';
+import { mustHaveSecondStep, policyOf, savePolicy } from '../../../modules/mfa/policy';
 import { removeSecondSteps } from '../../../modules/mfa/second-step';
 import { assertHolds, lockCompany } from '../../../modules/roles/guards';
 import { userInCompany } from '../../../modules/users/users';
 import { authOf } from '../../../plugins/app/auth';
 import { authErrors, errors, idParams, ok } from '../accounts/schemas';
-import { z } from 'zod';
 
 /**
  * The company's two-step policy and an administrator's reset of a user's second step (ADR 011).
@@ -89,11 +89,11 @@ export async function registerSecurityRoutes(base: FastifyInstance) {
         tags: ['users'],
         summary: 'Remove a user’s authenticator app, recovery codes and passkeys',
         description:
-          'For a user who lost their device: they sign in with their password alone again (or enrol, when the policy requires). Like editing a user: 403 for a user holding permissions you do not hold, and for yourself.',
+          'For a user who lost their device: every sign-in of theirs ends, and at their next sign-in they set up a new second step right after the password when the company policy requires one of them (`enrolmentRequired`), else they sign in with the password alone. Like editing a user: 403 for a user holding permissions you do not hold, and for yourself.',
         security: [{ bearerAuth: [] }],
         params: idParams,
         response: {
-          200: ok(z.object({ totp: z.boolean(), recoveryCodes: z.number(), passkeys: z.number() })),
+          200: ok(secondStepResetSchema),
           400: errors[400],
           ...authErrors,
           404: errors[400].describe('No such user in your company'),
@@ -113,16 +113,27 @@ export async function registerSecurityRoutes(base: FastifyInstance) {
       );
       const removed = await app.db.transaction(async (tx) => {
         const counts = await removeSecondSteps(tx, id);
+        // The lost device may be in someone else's hands, still signed in: like a password reset,
+        // the reset ends every sign-in of the user (issue #43), so only a new sign-in — with the
+        // policy's enrolment when it applies — gets in again.
+        const signInsEnded = await revokeAllSignIns(tx, id, 'second step reset');
+        const enrolmentRequired = await mustHaveSecondStep(tx, { id, companyId: auth.companyId });
         await recordAudit(tx, {
           ...auditFrom(request),
           action: 'user.second-step-reset',
           entityType: 'user',
           entityId: id,
           before: counts,
+          after: { signInsEnded, enrolmentRequired },
         });
-        return counts;
+        return { ...counts, signInsEnded, enrolmentRequired };
       });
-      return envelope(removed, 'Second step reset.');
+      return envelope(
+        removed,
+        removed.enrolmentRequired
+          ? 'Second step reset. Their sign-ins were ended; the company policy has them set up a new second step at their next sign-in.'
+          : 'Second step reset. Their sign-ins were ended; they sign in with their password alone until they set up a new second step.',
+      );
     },
   );
 }

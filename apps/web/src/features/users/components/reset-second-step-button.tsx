@@ -22,12 +22,15 @@ export function ResetSecondStepButton({ userId, userName }: { userId: string; us
         open={open}
         onOpenChange={setOpen}
         title={<>Reset the second step of {userName}?</>}
-        description="Their authenticator app, recovery codes and passkeys are removed. Do this only when you are sure it is them asking, for example after they lost their phone."
+        description="Their authenticator app, recovery codes and passkeys are removed and every sign-in of theirs ends. Do this only when you are sure it is them asking, for example after they lost their phone."
         confirmLabel="Reset"
         busy={isLoading}
         onConfirm={async () => {
-          await reset(userId).unwrap();
-          return `${userName} signs in with their password alone until they set up a new second step.`;
+          const done = await reset(userId).unwrap();
+          // What will really happen next depends on the company policy (issue #43).
+          return done.enrolmentRequired
+            ? `Second step of ${userName} reset and their sign-ins ended. The company policy asks them to set up a new second step when they next sign in.`
+            : `Second step of ${userName} reset and their sign-ins ended. They sign in with their password alone until they set up a new second step.`;
         }}
       />
     </>
