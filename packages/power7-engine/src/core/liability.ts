@@ -191,7 +191,7 @@ export function pop32(x: number): number {
  * same tickets again (a range touches ~100 entries a ticket, far fewer than the tables hold), and the
  * copies of each 7-set.
  */
-class RangeTables {
+export class RangeTables {
   readonly c3: Uint32Array;
   readonly c4: Uint32Array;
   readonly c5: Uint32Array;
@@ -204,6 +204,11 @@ class RangeTables {
     this.c4 = new Uint32Array(BINOM[pool]![4]!);
     this.c5 = new Uint32Array(BINOM[pool]![5]!);
     this.c6 = new Uint32Array(BINOM[pool]![6]!);
+  }
+
+  /** The count tables' bytes. */
+  get bytes(): number {
+    return this.c3.byteLength + this.c4.byteLength + this.c5.byteLength + this.c6.byteLength;
   }
 
   copiesOf(rank: number): number {

@@ -1,0 +1,428 @@
+import { masksOf, pop32, RangeTables } from './liability';
+import { matchesWith } from './matches';
+import { BINOM, PICK, ticketRank } from './model';
+
+/**
+ * The totals of a live book (issue #41 part 4, ADR 023): every draw's total payout with the book's
+ * tickets, kept so that one more ticket is checked exactly against every draw in about a
+ * millisecond and sold in about as much.
+ *
+ * A ticket t can only breach a draw d it shares m ≥ 3 numbers with, and only if total(d) + w_m >
+ * limit. Selling t moves ~830,000 totals at P=35, far too many to update per sale, but most of them
+ * by the small 3- and 4-match payouts. So:
+ * - `base[d]` holds each draw's total at the last *fold*, plus the 5-, 6- and 7-match payouts of
+ *   every ticket sold since (8,135 draws a ticket at P=35, updated at once: `addEager`);
+ * - the 3- and 4-match payouts of the tickets sold since the fold are *deferred*: they sit in the
+ *   tickets' k-subset counts (`RangeTables`), from which any one draw's share is ~100 lookups, and
+ *   add at most `deferredMax` = (tickets since the fold) × max(w3, w4) to any draw;
+ * - the *watch* list holds every draw whose base is at least `threshold`, chosen at each fold so that
+ *   a draw outside it cannot be breached by a 3- or 4-match before the next fold, nor be the worst
+ *   draw unless the watch says so (then one pass over every draw decides: `worst`). A ticket's 5-,
+ *   6- and 7-match draws are enumerated directly; its 3- and 4-match ones are looked for in the watch
+ *   only.
+ * A fold (`foldIn`) adds the deferred payouts of every draw, from one analysis of the tickets sold
+ * since (the caller runs it: `analysis/book.ts`), and chooses the next threshold.
+ */
+
+/** Every draw's total in units, by colex rank. */
+export type DrawTotals = Uint32Array | Float64Array;
+
+export interface BookGame {
+  pool: number;
+  /** Payout per winning ticket in units, index = matches (0..2 unused). */
+  w: ArrayLike<number>;
+  /** The limit in units: no draw may pay more. */
+  limit: number;
+}
+
+export interface BookTuning {
+  /** Draws the watch should hold at most (it holds more when the limit leaves no other choice). */
+  watchCap: number;
+  /** Tickets sold between folds at most. */
+  maxDeferred: number;
+  /** Tickets between folds at least, even if the watch grows past its cap. */
+  minDeferred: number;
+}
+
+const DEFAULT_TUNING: BookTuning = { watchCap: 1 << 17, maxDeferred: 4096, minDeferred: 16 };
+
+/** A draw and its total in units (for a refusal: what the total would have been). */
+export interface BookDraw {
+  numbers: number[];
+  total: number;
+}
+
+export class BookTotals {
+  readonly pool: number;
+  readonly limit: number;
+  private readonly w = new Float64Array(8);
+  /** max(w3, w4): the most one deferred ticket adds to a draw. */
+  private readonly w34: number;
+  private readonly tuning: BookTuning;
+  private readonly base: DrawTotals;
+  private readonly deferred: RangeTables;
+  private deferredTickets: Uint8Array;
+  private deferredCount = 0;
+  /** Tickets sold since the last fold at which the next fold is due. */
+  private foldAt = 0;
+  private threshold = 0;
+  private readonly inWatch: Uint8Array;
+  private watchSize = 0;
+  private watchRanks = new Uint32Array(1024);
+  private watchNumbers = new Uint8Array(1024 * PICK);
+  private watchLo = new Uint32Array(1024);
+  private watchHi = new Uint32Array(1024);
+  private readonly complement: Uint8Array;
+  private readonly scratch = new Uint8Array(PICK);
+  private readonly high = new Uint8Array(PICK);
+  private readonly kept = new Uint8Array(PICK);
+  private readonly matches = new Float64Array(8);
+
+  constructor(game: BookGame, base: DrawTotals, tuning: Partial<BookTuning> = {}) {
+    this.pool = game.pool;
+    this.limit = game.limit;
+    for (let m = 3; m <= 7; m++) this.w[m] = game.w[m]!;
+    this.w34 = Math.max(this.w[3]!, this.w[4]!);
+    this.tuning = { ...DEFAULT_TUNING, ...tuning };
+    this.base = base;
+    this.deferred = new RangeTables(game.pool);
+    this.deferredTickets = new Uint8Array(PICK * 64);
+    this.inWatch = new Uint8Array(Math.ceil(base.length / 8));
+    this.complement = new Uint8Array(game.pool - PICK);
+    this.chooseWatch();
+  }
+
+  /** Tickets sold since the last fold (their 3- and 4-match payouts are not in `base` yet). */
+  get pendingFold(): Uint8Array {
+    return this.deferredTickets.subarray(0, this.deferredCount * PICK);
+  }
+
+  /** Whether enough tickets wait for a fold that the next sale must wait for one. */
+  get foldDue(): boolean {
+    return this.deferredCount >= this.foldAt;
+  }
+
+  /** The most the deferred payouts add to any one draw. */
+  private get deferredMax(): number {
+    return this.deferredCount * this.w34;
+  }
+
+  /** Draws in the watch (for the memory and speed figures). */
+  get watched(): number {
+    return this.watchSize;
+  }
+
+  /** The bytes this book holds in memory, roughly. */
+  get bytes(): number {
+    return (
+      this.base.byteLength +
+      this.inWatch.byteLength +
+      this.deferred.bytes +
+      this.watchRanks.byteLength * 4 +
+      this.watchNumbers.byteLength
+    );
+  }
+
+  /** Draw total with every ticket so far, exactly: base plus the deferred 3/4-match payouts. */
+  totalOf(numbers: Uint8Array, rank: number): number {
+    return this.base[rank]! + this.deferredShare(numbers, rank);
+  }
+
+  /**
+   * The draw ticket `t` (7 ascending numbers) would push highest past the limit, with that total —
+   * ties: the smaller combination — or null when every draw stays within the limit.
+   */
+  check(t: Uint8Array): BookDraw | null {
+    const { limit, w } = this;
+    const dMax = this.deferredMax;
+    let best = -1;
+    let bestNumbers: number[] = [];
+    const consider = (total: number, numbers: ArrayLike<number>) => {
+      if (total > best || (total === best && lexLess(numbers, bestNumbers))) {
+        best = total;
+        bestNumbers = Array.from(numbers);
+      }
+    };
+    // 5, 6 and 7 matches: the draws themselves
+    this.forEachHighMatch(t, (rank, m, numbers) => {
+      const base = this.base[rank]!;
+      if (base + dMax + w[m]! <= limit) return;
+      const total = base + this.deferredShare(numbers, rank) + w[m]!;
+      if (total > limit) consider(total, numbers);
+    });
+    // 3 and 4 matches: only watched draws can be breached by one
+    if (this.w34 > 0) {
+      const tMasks = masksOf(t, 1);
+      const lo = tMasks[0]!;
+      const hi = tMasks[1]!;
+      const { watchLo, watchHi, watchRanks, watchNumbers } = this;
+      for (let i = 0; i < this.watchSize; i++) {
+        const m = pop32(watchLo[i]! & lo) + pop32(watchHi[i]! & hi);
+        if (m !== 3 && m !== 4) continue;
+        const rank = watchRanks[i]!;
+        const base = this.base[rank]!;
+        if (base + dMax + w[m]! <= limit) continue;
+        const numbers = watchNumbers.subarray(i * PICK, i * PICK + PICK);
+        const total = base + this.deferredShare(numbers, rank) + w[m]!;
+        if (total > limit) consider(total, numbers);
+      }
+    }
+    return best < 0 ? null : { numbers: bestNumbers, total: best };
+  }
+
+  /** Adds ticket `t` (7 ascending numbers) to the book; the caller has checked it and folds when due. */
+  add(t: Uint8Array): void {
+    const { w } = this;
+    this.forEachHighMatch(t, (rank, m, numbers) => {
+      const total = this.base[rank]! + w[m]!;
+      this.base[rank] = total;
+      if (total >= this.threshold) this.watch(rank, numbers);
+    });
+    if (this.w34 > 0) {
+      const k = this.deferredCount;
+      if ((k + 1) * PICK > this.deferredTickets.length) {
+        const grown = new Uint8Array(this.deferredTickets.length * 2);
+        grown.set(this.deferredTickets);
+        this.deferredTickets = grown;
+      }
+      this.deferredTickets.set(t, k * PICK);
+      this.deferred.count(this.deferredTickets, k, k + 1);
+      this.deferredCount = k + 1;
+    }
+  }
+
+  /**
+   * Adds the deferred payouts: `extra[d]` = the 3- and 4-match payouts of the tickets sold since the
+   * last fold (`pendingFold`) to draw d, in units. Then chooses the next watch.
+   */
+  foldIn(extra: ArrayLike<number>): void {
+    const { base } = this;
+    for (let d = 0; d < base.length; d++) base[d] = base[d]! + extra[d]!;
+    this.deferred.uncount(this.deferredTickets, 0, this.deferredCount);
+    this.deferredCount = 0;
+    this.chooseWatch();
+  }
+
+  /** The draw that pays most (ties: the smaller combination), exactly. */
+  worst(): BookDraw {
+    const dMax = this.deferredMax;
+    let best = -1;
+    let bestNumbers: number[] = [];
+    const consider = (total: number, numbers: ArrayLike<number>) => {
+      if (total > best || (total === best && lexLess(numbers, bestNumbers))) {
+        best = total;
+        bestNumbers = Array.from(numbers);
+      }
+    };
+    const { watchRanks, watchNumbers } = this;
+    // the largest base first, so that few others need their deferred share worked out
+    let top = -1;
+    for (let i = 0; i < this.watchSize; i++) {
+      if (top < 0 || this.base[watchRanks[i]!]! > this.base[watchRanks[top]!]!) top = i;
+    }
+    const exact = (i: number) => {
+      const numbers = watchNumbers.subarray(i * PICK, i * PICK + PICK);
+      consider(this.totalOf(numbers, watchRanks[i]!), numbers);
+    };
+    if (top >= 0) exact(top);
+    for (let i = 0; i < this.watchSize; i++) {
+      if (i !== top && this.base[watchRanks[i]!]! + dMax >= best) exact(i);
+    }
+    // a draw outside the watch has base < threshold: it cannot beat (or tie) a best above that
+    if (best > this.threshold - 1 + dMax) return { numbers: bestNumbers, total: best };
+    return this.worstOfAll();
+  }
+
+  /** Every draw walked: the rare case where the watch cannot tell (a book of few tickets). */
+  private worstOfAll(): BookDraw {
+    const dMax = this.deferredMax;
+    let best = -1;
+    let bestNumbers: number[] = [];
+    forEachDraw(this.pool, (rank, n) => {
+      const base = this.base[rank]!;
+      if (base + dMax < best) return;
+      const total = base + this.deferredShare(n, rank);
+      if (total > best || (total === best && lexLess(n, bestNumbers))) {
+        best = total;
+        bestNumbers = Array.from(n);
+      }
+    });
+    return { numbers: bestNumbers, total: best };
+  }
+
+  /** The 3- and 4-match payouts of the tickets sold since the last fold to one draw. */
+  private deferredShare(numbers: ArrayLike<number>, rank: number): number {
+    if (this.deferredCount === 0) return 0;
+    const out = this.matches;
+    const n = this.scratch;
+    for (let i = 0; i < PICK; i++) n[i] = numbers[i]!;
+    matchesWith(this.deferred, n, 0, this.deferred.copiesOf(rank), out);
+    return out[3]! * this.w[3]! + out[4]! * this.w[4]!;
+  }
+
+  /**
+   * Calls `fn` for every draw sharing 5, 6 or 7 numbers with ticket t (ascending): its rank, the
+   * matches, and its numbers (a scratch array, valid during the call).
+   */
+  private forEachHighMatch(
+    t: Uint8Array,
+    fn: (rank: number, m: number, numbers: Uint8Array) => void,
+  ): void {
+    const { complement, pool } = this;
+    let c = 0;
+    for (let n = 1, i = 0; n <= pool; n++) {
+      if (i < PICK && t[i] === n) i++;
+      else complement[c++] = n;
+    }
+    const { high: d, kept } = this;
+    fn(ticketRank(t, 0), 7, t);
+    // 6 matches: one number of t swapped for one outside it
+    for (let drop = 0; drop < PICK; drop++) {
+      let k = 0;
+      for (let i = 0; i < PICK; i++) if (i !== drop) kept[k++] = t[i]!;
+      for (let x = 0; x < c; x++) {
+        mergeInto(d, kept, 6, complement[x]!, 0);
+        fn(ticketRank(d, 0), 6, d);
+      }
+    }
+    // 5 matches: two swapped for two outside
+    for (let a = 0; a < PICK - 1; a++) {
+      for (let b = a + 1; b < PICK; b++) {
+        let k = 0;
+        for (let i = 0; i < PICK; i++) if (i !== a && i !== b) kept[k++] = t[i]!;
+        for (let x = 0; x < c - 1; x++) {
+          for (let y = x + 1; y < c; y++) {
+            mergeInto(d, kept, 5, complement[x]!, complement[y]!);
+            fn(ticketRank(d, 0), 5, d);
+          }
+        }
+      }
+    }
+  }
+
+  /** Puts a draw into the watch (or refreshes nothing: its base is read from `base`). */
+  private watch(rank: number, numbers: ArrayLike<number>): void {
+    const byte = rank >>> 3;
+    const bit = 1 << (rank & 7);
+    if (this.inWatch[byte]! & bit) return;
+    this.inWatch[byte] = this.inWatch[byte]! | bit;
+    const i = this.watchSize++;
+    if (i >= this.watchRanks.length) this.growWatch();
+    this.watchRanks[i] = rank;
+    let lo = 0;
+    let hi = 0;
+    for (let k = 0; k < PICK; k++) {
+      const n = numbers[k]!;
+      this.watchNumbers[i * PICK + k] = n;
+      if (n <= 32) lo = (lo | (1 << (n - 1))) >>> 0;
+      else hi = (hi | (1 << (n - 33))) >>> 0;
+    }
+    this.watchLo[i] = lo;
+    this.watchHi[i] = hi;
+  }
+
+  private growWatch(): void {
+    const size = this.watchRanks.length * 2;
+    const grow = <T extends Uint32Array | Uint8Array>(a: T, n: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(n);
+      b.set(a);
+      return b;
+    };
+    this.watchRanks = grow(this.watchRanks, size);
+    this.watchLo = grow(this.watchLo, size);
+    this.watchHi = grow(this.watchHi, size);
+    this.watchNumbers = grow(this.watchNumbers, size * PICK);
+  }
+
+  /**
+   * Chooses the threshold and the fold interval from the totals' gaps below the worst draw (one
+   * pass), then lists the watched draws (a second pass). The watch must hold every draw that a 3-
+   * or 4-match could breach before the next fold: base ≥ limit − w34 · foldAt + 1 − w34.
+   */
+  private chooseWatch(): void {
+    const { base, limit, w34, tuning } = this;
+    let top = 0;
+    for (let d = 0; d < base.length; d++) if (base[d]! > top) top = base[d]!;
+    const width = Math.max(1, w34);
+    const buckets = tuning.maxDeferred + 2;
+    const gaps = new Float64Array(buckets);
+    for (let d = 0; d < base.length; d++) {
+      const b = Math.floor((top - base[d]!) / width);
+      if (b < buckets) gaps[b] = gaps[b]! + 1;
+    }
+    // the lowest threshold W0 − width·(b + 1) + 1 whose draws fit the cap
+    let held = 0;
+    let b = -1;
+    while (b + 1 < buckets - 1 && held + gaps[b + 1]! <= tuning.watchCap) held += gaps[++b]!;
+    let threshold = b < 0 ? top + 1 : top - width * (b + 1) + 1;
+    let foldAt: number;
+    if (w34 === 0) foldAt = Infinity;
+    else {
+      foldAt = Math.floor((limit - threshold + 1) / w34) - 1;
+      if (foldAt < tuning.minDeferred) {
+        foldAt = tuning.minDeferred;
+        threshold = limit - w34 * (foldAt + 1) + 1;
+      }
+      foldAt = Math.min(foldAt, tuning.maxDeferred);
+    }
+    this.threshold = threshold;
+    this.foldAt = foldAt;
+    this.inWatch.fill(0);
+    this.watchSize = 0;
+    forEachDraw(this.pool, (rank, numbers) => {
+      if (base[rank]! >= threshold) this.watch(rank, numbers);
+    });
+  }
+}
+
+/** Every draw in colex order: its rank and numbers (a scratch array, valid during the call). */
+function forEachDraw(pool: number, fn: (rank: number, numbers: Uint8Array) => void): void {
+  const n = new Uint8Array(PICK);
+  let r = 0;
+  for (let g = 7; g <= pool; g++) {
+    n[6] = g;
+    for (let f = 6; f < g; f++) {
+      n[5] = f;
+      for (let e = 5; e < f; e++) {
+        n[4] = e;
+        for (let d = 4; d < e; d++) {
+          n[3] = d;
+          for (let c = 3; c < d; c++) {
+            n[2] = c;
+            for (let b = 2; b < c; b++) {
+              n[1] = b;
+              for (let a = 1; a < b; a++, r++) {
+                n[0] = a;
+                fn(r, n);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/** `out` = the `k` ascending numbers of `kept` with x (and y > x when not 0) merged in. */
+function mergeInto(out: Uint8Array, kept: Uint8Array, k: number, x: number, y: number): void {
+  let i = 0;
+  let o = 0;
+  while (i < k && kept[i]! < x) out[o++] = kept[i++]!;
+  out[o++] = x;
+  if (y) {
+    while (i < k && kept[i]! < y) out[o++] = kept[i++]!;
+    out[o++] = y;
+  }
+  while (i < k) out[o++] = kept[i++]!;
+}
+
+function lexLess(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (b.length === 0) return true;
+  for (let i = 0; i < PICK; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+  return false;
+}
+
+/** Draws at a pool: C(P, 7) (for sizing the totals). */
+export function bookDraws(pool: number): number {
+  return BINOM[pool]![PICK]!;
+}
