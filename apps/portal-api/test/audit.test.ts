@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { companies } from '../src/db/schema';
 import { buildTestApp, DATABASES, type TestApp } from './helper';
 
 interface Event {
@@ -117,7 +119,11 @@ describe.each(DATABASES)('audit trail listing on %s', (database) => {
 interface Recorded extends Event {
   actorName: string;
   entityId: string | null;
+  entityName: string | null;
   after: Record<string, unknown> | null;
+  names: Record<string, string>;
+  requestId: string | null;
+  requestEvents: number;
 }
 
 // Refusals and sign-outs in the trail (issue #24): who was refused what, and every event names its actor.
@@ -196,5 +202,80 @@ describe('refused requests and sign-outs in the audit trail', () => {
     const all = await events('pageSize=100');
     expect(all.length).toBeGreaterThan(3);
     expect(all.filter((event) => !event.actorName)).toEqual([]);
+  });
+
+  it('names invitations by their email and the company by its name', async () => {
+    const invited = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/invitations',
+      headers: admin,
+      payload: { email: 'named.invitee@example.test' },
+    });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const id = invited.json().data._id;
+    const resent = await t.app.inject({
+      method: 'POST',
+      url: `/api/users/invitations/${id}/resend`,
+      headers: admin,
+    });
+    expect(resent.statusCode, resent.body).toBe(200);
+    // a resend records only the new expiry: the name comes from the invitation itself
+    const [resend] = await events(`filters[action]=invitation.resend&filters[entityId]=${id}`);
+    expect(resend).toMatchObject({
+      entityType: 'invitation',
+      entityName: 'named.invitee@example.test',
+    });
+    const policy = await t.app.inject({
+      method: 'PUT',
+      url: '/api/security/mfa-policy',
+      headers: admin,
+      payload: { requireFor: 'nobody', permissionCodes: [] },
+    });
+    expect(policy.statusCode, policy.body).toBe(200);
+    const [change] = await events('filters[action]=company.mfa-policy-change');
+    const [company] = await t.db
+      .select({ name: companies.name })
+      .from(companies)
+      .where(eq(companies.id, t.company.companyId));
+    expect(change).toMatchObject({ entityType: 'company', entityName: company!.name });
+  });
+
+  it('groups the events of one bulk change into one entry on request, and lists them by request id', async () => {
+    const ids: string[] = [];
+    for (let n = 0; n < 3; n += 1) ids.push((await t.createUser()).id);
+    const bulk = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/users/bulk',
+      headers: admin,
+      payload: { ids, changes: { status: 'inactive' } },
+    });
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    const each = await events('filters[action]=user.update&pageSize=100');
+    const ofBulk = each.filter((e) => ids.includes(e.entityId!));
+    expect(ofBulk).toHaveLength(3);
+    const requestId = ofBulk[0]!.requestId!;
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ofBulk.every((e) => e.requestId === requestId && e.requestEvents === 1)).toBe(true);
+
+    const list = async (query: string) => {
+      const response = await t.app.inject({ url: `/api/audit-events?${query}`, headers: admin });
+      return { status: response.statusCode, body: response.json() };
+    };
+    const grouped = await list('filters[group]=request&pageSize=100');
+    expect(grouped.status).toBe(200);
+    const entries: Recorded[] = grouped.body.data.items;
+    const ofRequest = entries.filter((e) => e.requestId === requestId);
+    expect(ofRequest).toHaveLength(1);
+    expect(ofRequest[0]).toMatchObject({ action: 'user.update', requestEvents: 3 });
+    // events recorded alone stay single entries, and the count is of entries
+    expect(entries.filter((e) => e.requestId === null).every((e) => e.requestEvents === 1)).toBe(
+      true,
+    );
+    const all = await list('pageSize=100');
+    expect(grouped.body.data.total).toBe(all.body.data.total - 2);
+
+    const members = await events(`filters[requestId]=${requestId}`);
+    expect(members.map((e) => e.entityId).sort()).toEqual([...ids].sort());
+    expect((await list('filters[group]=all')).status).toBe(400);
   });
 });

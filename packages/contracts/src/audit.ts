@@ -93,6 +93,13 @@ export const auditFiltersSchema = z.strictObject({
   from: isoDate.optional(),
   /** Events before this instant (a date means the end of that day, UTC). */
   to: isoDate.optional(),
+  /** The events one request recorded (an event's `requestId`). */
+  requestId: z.uuid().optional(),
+  /**
+   * `request`: one entry per request — the events one request recorded (a bulk change of 45 users,
+   * an import) show as their first, with `requestEvents` saying how many there are.
+   */
+  group: z.literal('request').optional(),
 });
 
 export const auditEventSchema = z.object({
@@ -109,7 +116,17 @@ export const auditEventSchema = z.object({
   createdAt: z.string(),
   /** The entity's current name (or the one its snapshot kept after a delete); null when unknown. */
   entityName: z.string().nullable(),
-  /** Names of the role and permission ids in before/after (ids of deleted records are absent). */
+  /**
+   * Names of the role, permission and invitation ids in before/after (ids of deleted records are
+   * absent).
+   */
   names: z.record(z.string(), z.string()),
+  /** Shared by every event one request recorded when it recorded several; null otherwise. */
+  requestId: z.string().nullable(),
+  /**
+   * How many events this entry stands for: 1, or with `filters[group]=request` the number of events
+   * its request recorded that match the other filters.
+   */
+  requestEvents: z.number().int(),
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;

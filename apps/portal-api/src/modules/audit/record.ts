@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AuditAction, AuditEntityType } from '@pa/contracts/audit';
 import { clientInfo } from '../client-info';
@@ -47,6 +48,8 @@ export interface AuditActor {
   actorName?: string;
   ip?: string;
   userAgent?: string;
+  /** Set on every event of one request that records several (`inOneRequest`), so they group. */
+  requestId?: string;
 }
 
 export interface AuditEvent extends AuditActor {
@@ -57,6 +60,15 @@ export interface AuditEvent extends AuditActor {
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;
 }
+
+/**
+ * The actor for a request that records many events (a bulk change, an import): each of them
+ * carries one new request id, and the trail shows them as one entry.
+ */
+export const inOneRequest = (audit: AuditActor): AuditActor => ({
+  ...audit,
+  requestId: randomUUID(),
+});
 
 /** The actor of a request: the signed-in user (when any), their company, address and user agent. */
 export function auditFrom(request: FastifyRequest): AuditActor {
@@ -89,5 +101,6 @@ export async function recordAudit(db: PortalTx, event: AuditEvent): Promise<void
     after: withoutSecrets(event.after),
     ip: event.ip ?? '',
     userAgent: event.userAgent ?? '',
+    requestId: event.requestId ?? null,
   });
 }

@@ -5,7 +5,7 @@ import type { UpdateUserBody, User } from '@pa/contracts/users';
 import { AppError } from '@pa/server-kit/errors';
 import type { PortalDb } from '../../db/client';
 import { users } from '../../db/schema';
-import type { AuditActor } from '../audit/record';
+import { inOneRequest, type AuditActor } from '../audit/record';
 import type { Actor } from '../roles/guards';
 import { countAll } from '../lists/list-sql';
 import { updateUserWith, userListWhere, type UserListQuery } from './users';
@@ -36,7 +36,7 @@ function rowError(error: unknown): { code: string; message: string } {
 /**
  * Applies one change to each user through the single edit's own path (`updateUserWith`): the same
  * permission, self, no-escalation and last-role-manager rules, one transaction and one audit event
- * per user. A refused user does not stop the others; every id gets its outcome, in request order.
+ * per user (one request id on them all, so the trail shows one entry). A refused user does not stop the others; every id gets its outcome, in request order.
  */
 export async function bulkUpdateUsers(
   db: PortalDb,
@@ -45,6 +45,7 @@ export async function bulkUpdateUsers(
   audit: AuditActor,
 ): Promise<BulkUserAnswer> {
   const results: BulkUserResult[] = [];
+  const grouped = inOneRequest(audit);
   for (const id of [...new Set(body.ids)]) {
     try {
       const { user, changed } = await updateUserWith(
@@ -52,7 +53,7 @@ export async function bulkUpdateUsers(
         actor,
         id,
         (before) => editFor(body.changes, before),
-        audit,
+        grouped,
       );
       results.push({ id, ok: true, changed, user });
     } catch (error) {

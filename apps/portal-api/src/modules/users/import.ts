@@ -8,7 +8,7 @@ import type { PortalDb } from '../../db/client';
 import { emailChangeTokens, roles, users } from '../../db/schema';
 import { emailRefusal, type EmailUse } from '../accounts/email-change';
 import { hashPassword } from '../accounts/passwords';
-import { recordAudit, type AuditActor } from '../audit/record';
+import { inOneRequest, recordAudit, type AuditActor } from '../audit/record';
 import { assertHolds, codesOfRoles, lockCompany, type Actor } from '../roles/guards';
 import { readUserCsv, type CsvUserRow } from './import-csv';
 import { insertUser, type NewUser } from './users';
@@ -184,8 +184,10 @@ export async function importUsers(
   actor: Actor,
   csv: string,
   dryRun: boolean,
-  audit: AuditActor,
+  requestAudit: AuditActor,
 ): Promise<ImportAnswer> {
+  // every event of the apply carries one request id: the trail shows the import as one entry
+  const audit = inOneRequest(requestAudit);
   const checked = await checkRows(db, actor, readUserCsv(csv));
   const valid = checked.filter((row) => row.user).length;
   if (dryRun || valid === 0) return summary(checked, dryRun);
