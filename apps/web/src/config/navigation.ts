@@ -1,4 +1,5 @@
 import {
+  BookOpenCheck,
   Building2,
   Gamepad2,
   KeyRound,
@@ -11,6 +12,7 @@ import {
   Zap,
   type LucideIcon,
 } from 'lucide-react';
+import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 
 export interface NavItem {
   title: string;
@@ -34,6 +36,13 @@ export const NAV_GROUPS: NavGroup[] = [
     items: [
       { title: 'All', url: '/app', icon: LayoutGrid },
       { title: 'Power 7', url: '/app/power7', icon: Zap },
+      // the live books of issue #41, a page of the Power 7 tool; only for those who may sell
+      {
+        title: 'Live books',
+        url: '/app/power7/books',
+        icon: BookOpenCheck,
+        permission: POWER7_PERMISSIONS.run,
+      },
       { title: 'Alpha 5', url: '/alpha5', icon: Sparkles },
     ],
   },
@@ -69,8 +78,21 @@ export function visibleNavItems<T extends { permission?: string }>(
   return items.filter((item) => !item.permission || (permissions ?? []).includes(item.permission));
 }
 
-/** The item whose url is the longest prefix of the path is the current one. */
+const underUrl = (url: string, pathname: string) =>
+  url === '/app'
+    ? pathname === '/app' || pathname === '/app/'
+    : pathname === url || pathname.startsWith(`${url}/`);
+
+const NAV_URLS = NAV_GROUPS.flatMap((group) => group.items.map((item) => item.url));
+
+/**
+ * The item whose url is the longest prefix of the path is the current one: on /app/power7/books
+ * that is Live books, not Power 7 too.
+ */
 export function isNavItemActive(url: string, pathname: string): boolean {
-  if (url === '/app') return pathname === '/app' || pathname === '/app/';
-  return pathname === url || pathname.startsWith(`${url}/`);
+  if (!underUrl(url, pathname)) return false;
+  return !NAV_URLS.some(
+    (other) =>
+      other.length > url.length && other.startsWith(`${url}/`) && underUrl(other, pathname),
+  );
 }

@@ -53,6 +53,7 @@ export const LINKABLE_CRUMBS: ReadonlySet<string> = new Set([
   '/app/company/permissions',
   '/app/company/audit',
   '/app/power7',
+  '/app/power7/books',
 ]);
 
 /** Shown for a record id until its page has registered the record's name. */

@@ -1,4 +1,4 @@
-import { Download, FilePlus2 } from 'lucide-react';
+import { BookOpenCheck, Download, FilePlus2 } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -9,6 +9,7 @@ import {
   useCapRunQuery,
   useLimitRunQuery,
 } from '../../api/liability-endpoints';
+import { useOpenBookMutation } from '../../api/book-endpoints';
 import { useDownload } from '../../hooks/use-download';
 import { formatBytes } from '../../lib/format';
 
@@ -36,6 +37,7 @@ export function LiabilityActions({
   const accepted = useLimitRunQuery({ session, limit }).currentData?.accepted;
   const cap = useCapRunQuery({ session, limit }).currentData?.cap;
   const [failure, setFailure] = useState<string | null>(null);
+  const [openBook, opening] = useOpenBookMutation();
   const refusedPath = `/api/power7/sessions/${encodeURIComponent(session)}/limit/refused.csv?limit=${limit}`;
 
   const makeSession = async (mode: Mode) => {
@@ -48,6 +50,18 @@ export function LiabilityActions({
       setFailure(errorMessage(error));
     } finally {
       setPending(null);
+    }
+  };
+
+  // a live book of the session under this limit, then its terminal (opening reads every ticket and
+  // may take seconds on a big session: the button says so meanwhile)
+  const startBook = async () => {
+    setFailure(null);
+    try {
+      const book = await openBook({ session, limit }).unwrap();
+      void navigate(`/app/power7/books/${encodeURIComponent(book._id)}`);
+    } catch (error) {
+      setFailure(errorMessage(error));
     }
   };
 
@@ -109,7 +123,22 @@ export function LiabilityActions({
           <FilePlus2 className="size-4" aria-hidden="true" />
           {pending === 'cap' ? 'Making the session…' : 'Make a session with the cap'}
         </Button>
+        <Button
+          variant="outline"
+          className={WRAPS}
+          disabled={opening.isLoading}
+          aria-busy={opening.isLoading || undefined}
+          onClick={() => void startBook()}
+        >
+          <BookOpenCheck className="size-4" aria-hidden="true" />
+          {opening.isLoading ? 'Opening the book…' : 'Open a live book'}
+        </Button>
       </div>
+      <p className="text-muted-foreground text-sm" aria-live="polite">
+        {opening.isLoading
+          ? 'Opening a live book: every ticket of the session is checked against the limit, which takes a few seconds on a big file.'
+          : 'A live book keeps the tickets this limit accepts and sells new ones at a terminal, refusing any that would take a draw past it.'}
+      </p>
       {accepted === 0 ? (
         <p className="text-muted-foreground text-sm">
           The limit accepts no ticket, so there is no session to make.
