@@ -98,7 +98,7 @@ const BIN_BY_K = (() => {
  * (a step or none per draw); the two lowest come from a table. A smaller rank than the previous one
  * restarts every position from its minimum.
  */
-class Unranker {
+export class Unranker {
   readonly el = new Int32Array(8); // el[1..7] 0-based elements, position i has weight C(el[i], i)
   private last = -1;
   set(rank: number): void {
@@ -137,10 +137,13 @@ function checkRange(r: Range | undefined, field: string): [number, number] {
 }
 
 /**
- * Filters, sorts and paginates the qualifying draws. One pass over them (≈ 10–20 ns per draw) keeping
- * the best `page·pageSize` in a bounded heap; ties by combo ascending. Throws INVALID_PARAMS.
+ * A checked query: its page, page size, the rows it must rank (`depth` = page · pageSize) and its
+ * filters and sort (`f`). Throws INVALID_PARAMS naming the field.
  */
-export function queryDraws(ctx: QueryContext, q: FilterQuery): DrawPage {
+export function readQuery(
+  ctx: QueryContext,
+  q: FilterQuery,
+): { page: number; pageSize: number; f: RowFilter } {
   const page = q.page ?? 1;
   const pageSize = q.pageSize ?? 20;
   if (!Number.isInteger(page) || page < 1) {
@@ -170,8 +173,35 @@ export function queryDraws(ctx: QueryContext, q: FilterQuery): DrawPage {
 
   const f = new RowFilter(sign, sortTier, sort.by === 'combo', depth);
   readFilters(ctx, q, f);
+  return { page, pageSize, f };
+}
 
-  const heap = new BoundedHeap(Math.min(depth, ctx.table.length));
+/** One answer row: the draw of colex `rank`, its winners 3..7 (`e`) and total (units). */
+export function drawRow(
+  ctx: QueryContext,
+  un: Unranker,
+  rank: number,
+  total: number,
+  e: ArrayLike<number>,
+): DrawRow {
+  un.set(rank);
+  const numbers = Array.from(un.el.subarray(1, 8), (x) => x + 1);
+  return {
+    combo: formatCombo(numbers),
+    numbers,
+    winners: { 3: e[0]!, 4: e[1]!, 5: e[2]!, 6: e[3]!, 7: e[4]! },
+    totalPayout: unitsToAmount(total, ctx.unit),
+  };
+}
+
+/**
+ * Filters, sorts and paginates the qualifying draws. One pass over them (≈ 10–20 ns per draw) keeping
+ * the best `page·pageSize` in a bounded heap; ties by combo ascending. Throws INVALID_PARAMS.
+ * `core/draw-index.ts` answers the same from an index without the pass; this is its reference.
+ */
+export function queryDraws(ctx: QueryContext, q: FilterQuery): DrawPage {
+  const { page, pageSize, f } = readQuery(ctx, q);
+  const heap = new BoundedHeap(Math.min(f.depth, ctx.table.length));
   const un = new Unranker();
   let matched = 0;
   for (const ch of ctx.table.chunks) {
@@ -184,14 +214,7 @@ export function queryDraws(ctx: QueryContext, q: FilterQuery): DrawPage {
   const items: DrawRow[] = [];
   for (let j = start; j < Math.min(start + pageSize, rows.length); j++) {
     const row = rows[j]!;
-    un.set(row.rank);
-    const numbers = Array.from(un.el.subarray(1, 8), (x) => x + 1);
-    items.push({
-      combo: formatCombo(numbers),
-      numbers,
-      winners: { 3: row.e[0]!, 4: row.e[1]!, 5: row.e[2]!, 6: row.e[3]!, 7: row.e[4]! },
-      totalPayout: unitsToAmount(row.total, ctx.unit),
-    });
+    items.push(drawRow(ctx, un, row.rank, row.total, row.e));
   }
   return { items, page, pageSize, total: matched, totalPages: Math.ceil(matched / pageSize) };
 }
@@ -313,7 +336,7 @@ function drawTotal(f: RowFilter, e: number[]): number {
 // recompiled several times per query).
 
 /** A parsed query: the filters, the sort key and the page depth. */
-class RowFilter {
+export class RowFilter {
   readonly winnersLo = new Float64Array(5);
   readonly winnersHi = new Float64Array(5);
   anyWinnerFilter = false;
@@ -341,7 +364,7 @@ class RowFilter {
  * The best `capacity` rows by (key, lex) ascending: a max-heap whose top is the worst kept row, in
  * parallel typed arrays (no objects per row).
  */
-class BoundedHeap {
+export class BoundedHeap {
   private readonly key: Float64Array;
   private readonly lex: Float64Array;
   private readonly rank: Float64Array;

@@ -1,0 +1,631 @@
+import type { CountColumn } from './scan';
+import {
+  BoundedHeap,
+  drawRow,
+  readQuery,
+  Unranker,
+  type DrawPage,
+  type DrawRow,
+  type FilterQuery,
+  type QueryContext,
+  type RowFilter,
+} from './draw-query';
+import { CancelledError } from './errors';
+import { BINOM, PICK } from './model';
+
+/**
+ * The qualifying draws laid out for filters (ADR 025): every column in one order, by total payout
+ * descending and, among equal totals, by combo ascending (the default sort's order), so
+ * - a payout range is a run of positions, found by binary search;
+ * - a number that must (not) be drawn is one bitset per number over the positions: counting the draws
+ *   of a payout range with such numbers ANDs words, no draw visited;
+ * - the default sort (and its reverse) reads its page straight off the positions;
+ * - the other sorts and the winners ranges scan the run's columns (`scanIndex`), with each draw's
+ *   combo order as a number (`lexKey`) instead of unranking it for ties.
+ * About 4 + 4 + (1..4)·5 + P/8 bytes a qualifying draw (≈ 45 MB at 3.4M draws, P = 35). Answers are
+ * those of `queryDraws` (the property test holds them side by side).
+ */
+export interface DrawIndex {
+  /** Qualifying draws. */
+  n: number;
+  /** Colex rank of the draw at each position. */
+  rank: Uint32Array;
+  /** Winners per match type 3..7 at each position. */
+  counts: CountColumn[];
+  /** The combo's place in lexicographic order (ascending with `formatCombo`'s order), per position. */
+  lexKey: Uint32Array;
+  /** 32-bit words per number's bitset. */
+  words: number;
+  /** Number b (0-based) drawn at position p: bit p & 31 of `bits[b · words + (p >> 5)]`. */
+  bits: Uint32Array;
+}
+
+/** Draws above which no index is made (its sort keys would not fit; such sessions scan). */
+export const MAX_INDEXED_DRAWS = 8_000_000;
+
+/** Memory for the index's columns: shared memory lets a worker thread read them without a copy. */
+export type Allocate = (bytes: number) => ArrayBufferLike;
+
+const words32 = (n: number) => Math.ceil(n / 32);
+
+/**
+ * Builds the index of `ctx.table` (one pass to key every draw, a radix sort by total then combo, one
+ * pass to place columns and bits: ~0.2–0.4 s at 3.4M draws). Null when the table is too large or a
+ * total is not a whole number of units (then `queryDraws` answers).
+ */
+export function buildDrawIndex(
+  ctx: QueryContext,
+  allocate: Allocate = (bytes) => new ArrayBuffer(bytes),
+): DrawIndex | null {
+  const n = ctx.table.length;
+  if (n > MAX_INDEXED_DRAWS) return null;
+  const { pool } = ctx;
+  // the table's columns flat, by row (the analysis hands them over in chunks)
+  const rows = flatten(ctx.table);
+  const totals = new Float64Array(n);
+  const lexKeys = new Uint32Array(n);
+  const maskLow = new Int32Array(n);
+  const maskHigh = new Int32Array(n);
+  const maxTotal = keyDraws(ctx, rows, totals, lexKeys, maskLow, maskHigh);
+  if (maxTotal < 0) return null;
+  // rows by total descending, then combo ascending: stable LSD radix passes of 11 bits, combo first
+  let order = new Uint32Array(n);
+  let spare = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  const digits = new Uint16Array(n);
+  for (let shift = 0; shift < 30; shift += RADIX_BITS) {
+    for (let row = 0; row < n; row++) digits[row] = (lexKeys[row]! >>> shift) & RADIX_MASK;
+    radixPass(order, spare, digits);
+    [order, spare] = [spare, order];
+  }
+  for (let scale = 1; scale <= maxTotal; scale *= RADIX) {
+    for (let row = 0; row < n; row++)
+      digits[row] = Math.floor((maxTotal - totals[row]!) / scale) % RADIX;
+    radixPass(order, spare, digits);
+    [order, spare] = [spare, order];
+  }
+
+  const u32 = (length: number) => new Uint32Array(allocate(length * 4), 0, length);
+  const rank = u32(n);
+  const lexKey = u32(n);
+  const words = words32(n);
+  const bits = u32(pool * words);
+  // each match type's column as wide as its widest chunk's
+  const counts = rows.counts.map((c) => {
+    const buffer = allocate(n * c.BYTES_PER_ELEMENT);
+    return c.BYTES_PER_ELEMENT === 1
+      ? new Uint8Array(buffer, 0, n)
+      : c.BYTES_PER_ELEMENT === 2
+        ? new Uint16Array(buffer, 0, n)
+        : new Uint32Array(buffer, 0, n);
+  });
+  // gathered in position order: the writes (and each number's bits) go forwards
+  gather(order, rows.ranks, rank);
+  gather(order, lexKeys, lexKey);
+  for (let k = 0; k < 5; k++) gather(order, rows.counts[k]!, counts[k]!);
+  placeBits(order, maskLow, maskHigh, bits, words);
+  return { n, rank, counts, lexKey, words, bits };
+}
+
+const RADIX_BITS = 11;
+const RADIX = 1 << RADIX_BITS;
+const RADIX_MASK = RADIX - 1;
+
+/** The table's ranks and count columns, each in one array (the chunks' own when there is one). */
+function flatten(table: QueryContext['table']): { ranks: Uint32Array; counts: CountColumn[] } {
+  const [one] = table.chunks;
+  if (table.chunks.length === 1 && one) return { ranks: one.ranks, counts: one.counts };
+  const ranks = new Uint32Array(table.length);
+  const counts = [0, 1, 2, 3, 4].map((k) => {
+    const width = Math.max(1, ...table.chunks.map((ch) => ch.counts[k]!.BYTES_PER_ELEMENT));
+    return width === 1
+      ? new Uint8Array(table.length)
+      : width === 2
+        ? new Uint16Array(table.length)
+        : new Uint32Array(table.length);
+  });
+  let at = 0;
+  for (const ch of table.chunks) {
+    ranks.set(ch.ranks.subarray(0, ch.length), at);
+    for (let k = 0; k < 5; k++) counts[k]!.set(ch.counts[k]!.subarray(0, ch.length), at);
+    at += ch.length;
+  }
+  return { ranks, counts };
+}
+
+/**
+ * Every draw's total (units), `lexKeyOf` and numbers as a bitmask, by row; the largest total, or −1
+ * when a total is not a whole number of units the sort can take.
+ */
+function keyDraws(
+  ctx: QueryContext,
+  rows: { ranks: Uint32Array; counts: CountColumn[] },
+  totals: Float64Array,
+  lexKeys: Uint32Array,
+  maskLow: Int32Array,
+  maskHigh: Int32Array,
+): number {
+  const { pool, w } = ctx;
+  const un = new Unranker();
+  const el = un.el;
+  const top = BINOM[pool]![PICK]! - 1;
+  const [c3, c4, c5, c6, c7] = rows.counts as [
+    CountColumn,
+    CountColumn,
+    CountColumn,
+    CountColumn,
+    CountColumn,
+  ];
+  const { ranks } = rows;
+  let maxTotal = 0;
+  for (let i = 0; i < ranks.length; i++) {
+    // the same sum, in the same order, as the scan of `queryDraws`
+    const total = w[3]! * c3[i]! + w[4]! * c4[i]! + w[5]! * c5[i]! + w[6]! * c6[i]! + w[7]! * c7[i]!;
+    if (!Number.isInteger(total) || total < 0 || total > 2 ** 48) return -1;
+    totals[i] = total;
+    if (total > maxTotal) maxTotal = total;
+    un.set(ranks[i]!);
+    lexKeys[i] = lexKeyOf(el, pool, top);
+    let low = 0;
+    let high = 0;
+    for (let k = 1; k <= PICK; k++) {
+      const b = el[k]!;
+      if (b < 32) low |= 1 << b;
+      else high |= 1 << (b - 32);
+    }
+    maskLow[i] = low;
+    maskHigh[i] = high;
+  }
+  return maxTotal;
+}
+
+/** One stable counting pass: `from` ordered by `digits[row]` (< RADIX) into `to`. */
+function radixPass(from: Uint32Array, to: Uint32Array, digits: Uint16Array): void {
+  const count = new Uint32Array(RADIX + 1);
+  const n = from.length;
+  for (let i = 0; i < n; i++) count[digits[i]! + 1]!++;
+  for (let d = 0; d < RADIX; d++) count[d + 1]! += count[d]!;
+  for (let i = 0; i < n; i++) {
+    const row = from[i]!;
+    to[count[digits[row]!]!++] = row;
+  }
+}
+
+/** `to[p] = from[order[p]]`. */
+function gather(order: Uint32Array, from: CountColumn, to: CountColumn): void {
+  for (let p = 0; p < order.length; p++) to[p] = from[order[p]!]!;
+}
+
+/** Sets each drawn number's bit at every position: 32 positions at a time, one word per number. */
+function placeBits(
+  order: Uint32Array,
+  maskLow: Int32Array,
+  maskHigh: Int32Array,
+  bits: Uint32Array,
+  words: number,
+): void {
+  const word = new Int32Array(64);
+  const numbers = bits.length / words;
+  for (let at = 0, w = 0; at < order.length; at += 32, w++) {
+    word.fill(0);
+    const end = Math.min(order.length, at + 32);
+    for (let p = at; p < end; p++) {
+      const row = order[p]!;
+      let low = maskLow[row]!;
+      let high = maskHigh[row]!;
+      const bit = 1 << (p - at);
+      while (low !== 0) {
+        word[31 - Math.clz32(low & -low)]! |= bit;
+        low &= low - 1;
+      }
+      while (high !== 0) {
+        word[63 - Math.clz32(high & -high)]! |= bit;
+        high &= high - 1;
+      }
+    }
+    for (let b = 0; b < numbers; b++) bits[b * words + w] = word[b]!;
+  }
+}
+
+/**
+ * The combo's place among all C(P,7) combos in lexicographic order: lexicographic order of a set is
+ * the reverse colex order of its mirror image (x → P−1−x), so it is C(P,7) − 1 − colex(mirror).
+ */
+function lexKeyOf(el: Int32Array, pool: number, top: number): number {
+  let mirror = 0;
+  for (let i = 1; i <= PICK; i++) mirror += BINOM[pool - 1 - el[PICK + 1 - i]!]![i]!;
+  return top - mirror;
+}
+
+/** A query read against an index: the run of positions its payout range allows, and its numbers. */
+export interface IndexedQuery {
+  page: number;
+  pageSize: number;
+  f: RowFilter;
+  /** Positions [from, to) whose total passes the payout range. */
+  from: number;
+  to: number;
+  /** Numbers (0-based) that must / must not be drawn. */
+  include: number[];
+  exclude: number[];
+}
+
+function numbersOf(low: number, high: number): number[] {
+  const out: number[] = [];
+  for (let b = 0; b < 32; b++) if ((low >>> b) & 1) out.push(b);
+  for (let b = 0; b < 32; b++) if ((high >>> b) & 1) out.push(b + 32);
+  return out;
+}
+
+function totalAt(index: DrawIndex, w: ArrayLike<number>, p: number): number {
+  const [c3, c4, c5, c6, c7] = index.counts as [
+    CountColumn,
+    CountColumn,
+    CountColumn,
+    CountColumn,
+    CountColumn,
+  ];
+  return w[3]! * c3[p]! + w[4]! * c4[p]! + w[5]! * c5[p]! + w[6]! * c6[p]! + w[7]! * c7[p]!;
+}
+
+/** The first position in [0, n) where `after(p)` holds (it holds from some position on). */
+function firstWhere(n: number, after: (p: number) => boolean): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (after(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The query checked and read against the index (throws INVALID_PARAMS as `queryDraws` does). */
+export function planQuery(ctx: QueryContext, index: DrawIndex, q: FilterQuery): IndexedQuery {
+  const { page, pageSize, f } = readQuery(ctx, q);
+  const { unit, totalLoMinor, totalHiMinor } = f;
+  // totals descend with the position: the run where lo ≤ total·unit ≤ hi (the scan's own test)
+  const from = firstWhere(index.n, (p) => totalAt(index, ctx.w, p) * unit <= totalHiMinor);
+  const to = firstWhere(index.n, (p) => totalAt(index, ctx.w, p) * unit < totalLoMinor);
+  return {
+    page,
+    pageSize,
+    f,
+    from,
+    to: Math.max(from, to),
+    include: numbersOf(f.includeLow, f.includeHigh),
+    exclude: numbersOf(f.excludeLow, f.excludeHigh),
+  };
+}
+
+/** The positions of word `word` (32 from `word·32`) whose numbers pass, within [from, to). */
+function wordMask(index: DrawIndex, q: IndexedQuery, word: number): number {
+  const { bits, words } = index;
+  let m = -1;
+  for (const b of q.include) m &= bits[b * words + word]!;
+  for (const b of q.exclude) m &= ~bits[b * words + word]!;
+  const first = word * 32;
+  if (first < q.from) m &= -1 << (q.from - first);
+  if (first + 32 > q.to) m &= q.to - first >= 32 ? -1 : ~(-1 << (q.to - first));
+  return m;
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/**
+ * The draws of positions [wordFrom·32, wordTo·32) ∩ the query's run that pass every filter: how many,
+ * and, for a sort other than the index's order, the best `depth` of them in `heap` (positions in its
+ * rank slot). The scan that remains after the index, a part of the words per worker thread; `stop` is
+ * asked every 64K positions and ends the scan with CancelledError when it says so.
+ */
+export function scanIndex(
+  index: DrawIndex,
+  w: ArrayLike<number>,
+  q: IndexedQuery,
+  wordFrom: number,
+  wordTo: number,
+  heap: BoundedHeap | null,
+  stop: () => boolean = () => false,
+): number {
+  const [c3, c4, c5, c6, c7] = index.counts as [
+    CountColumn,
+    CountColumn,
+    CountColumn,
+    CountColumn,
+    CountColumn,
+  ];
+  let matched = 0;
+  for (let from = wordFrom; from < wordTo; from += STOP_EVERY_WORDS) {
+    if (stop()) throw new CancelledError();
+    const to = Math.min(wordTo, from + STOP_EVERY_WORDS);
+    matched += scanWords(index, w, q, from, to, heap, c3, c4, c5, c6, c7);
+  }
+  return matched;
+}
+
+/** Words between two `stop` questions (64K positions, well under a millisecond). */
+const STOP_EVERY_WORDS = 2048;
+
+function scanWords(
+  index: DrawIndex,
+  w: ArrayLike<number>,
+  q: IndexedQuery,
+  wordFrom: number,
+  wordTo: number,
+  heap: BoundedHeap | null,
+  c3: CountColumn,
+  c4: CountColumn,
+  c5: CountColumn,
+  c6: CountColumn,
+  c7: CountColumn,
+): number {
+  const { anyWinnerFilter, sign, sortTier, byCombo, winnersLo: lo, winnersHi: hi } = q.f;
+  const [lo3, lo4, lo5, lo6, lo7] = lo as unknown as number[];
+  const [hi3, hi4, hi5, hi6, hi7] = hi as unknown as number[];
+  const w3 = w[3]!;
+  const w4 = w[4]!;
+  const w5 = w[5]!;
+  const w6 = w[6]!;
+  const w7 = w[7]!;
+  const lexKey = index.lexKey;
+  const visit = (p: number): number => {
+    const e3 = c3[p]!;
+    const e4 = c4[p]!;
+    const e5 = c5[p]!;
+    const e6 = c6[p]!;
+    const e7 = c7[p]!;
+    if (
+      anyWinnerFilter &&
+      (e3 < lo3! ||
+        e3 > hi3! ||
+        e4 < lo4! ||
+        e4 > hi4! ||
+        e5 < lo5! ||
+        e5 > hi5! ||
+        e6 < lo6! ||
+        e6 > hi6! ||
+        e7 < lo7! ||
+        e7 > hi7!)
+    ) {
+      return 0;
+    }
+    if (!heap) return 1;
+    const lex = lexKey[p]!;
+    const v = byCombo
+      ? lex
+      : sortTier === 0
+        ? e3
+        : sortTier === 1
+          ? e4
+          : sortTier === 2
+            ? e5
+            : sortTier === 3
+              ? e6
+              : sortTier === 4
+                ? e7
+                : w3 * e3 + w4 * e4 + w5 * e5 + w6 * e6 + w7 * e7;
+    const key = sign * v;
+    if (heap.size === heap.capacity && key > heap.worstKey()) return 1;
+    heap.offer(key, lex, p, 0, e3, e4, e5, e6, e7);
+    return 1;
+  };
+  if (!heap && q.include.length === 0 && q.exclude.length === 0) {
+    // winners ranges alone: a straight pass over the run's columns
+    const from = Math.max(q.from, wordFrom * 32);
+    const to = Math.min(q.to, wordTo * 32);
+    let n = 0;
+    for (let p = from; p < to; p++) {
+      const e3 = c3[p]!;
+      const e4 = c4[p]!;
+      const e5 = c5[p]!;
+      const e6 = c6[p]!;
+      const e7 = c7[p]!;
+      if (
+        e3 >= lo3! &&
+        e3 <= hi3! &&
+        e4 >= lo4! &&
+        e4 <= hi4! &&
+        e5 >= lo5! &&
+        e5 <= hi5! &&
+        e6 >= lo6! &&
+        e6 <= hi6! &&
+        e7 >= lo7! &&
+        e7 <= hi7!
+      )
+        n++;
+    }
+    return n;
+  }
+  let matched = 0;
+  for (let word = wordFrom; word < wordTo; word++) {
+    let m = wordMask(index, q, word);
+    if (!anyWinnerFilter && !heap) {
+      matched += popcount(m);
+      continue;
+    }
+    if (m === -1) {
+      // a whole word passes the numbers and the payout range (the common case): no bit to find
+      for (let p = word * 32, end = p + 32; p < end; p++) matched += visit(p);
+      continue;
+    }
+    while (m !== 0) {
+      const p = word * 32 + 31 - Math.clz32(m & -m);
+      m &= m - 1;
+      matched += visit(p);
+    }
+  }
+  return matched;
+}
+
+/**
+ * Positions of the page in the index's order (total descending, combo ascending; or total ascending,
+ * combo ascending when `ascending`) of a query without winners ranges: walks the run from its best
+ * end and stops at the page's last row.
+ */
+function pageInOrder(index: DrawIndex, w: ArrayLike<number>, q: IndexedQuery, ascending: boolean) {
+  const { from, to } = q;
+  const start = (q.page - 1) * q.pageSize;
+  const out: number[] = [];
+  let seen = 0;
+  const take = (p: number): boolean => {
+    if (!numbersPassAt(index, q, p)) return false;
+    if (seen++ >= start) out.push(p);
+    return out.length === q.pageSize;
+  };
+  if (!ascending) {
+    for (let p = from; p < to; p++) if (take(p)) break;
+    return out;
+  }
+  // equal totals stay in combo order: groups of one total from the smallest, each read forwards
+  let end = to;
+  while (end > from) {
+    const total = totalAt(index, w, end - 1);
+    let begin = end - 1;
+    while (begin > from && totalAt(index, w, begin - 1) === total) begin--;
+    for (let p = begin; p < end; p++) if (take(p)) return out;
+    end = begin;
+  }
+  return out;
+}
+
+function numbersPassAt(index: DrawIndex, q: IndexedQuery, p: number): boolean {
+  const { bits, words } = index;
+  const word = p >>> 5;
+  const bit = 1 << (p & 31);
+  for (const b of q.include) if ((bits[b * words + word]! & bit) === 0) return false;
+  for (const b of q.exclude) if ((bits[b * words + word]! & bit) !== 0) return false;
+  return true;
+}
+
+/** The answer row at position `p`. */
+function rowAt(ctx: QueryContext, index: DrawIndex, un: Unranker, p: number): DrawRow {
+  const e = index.counts.map((c) => c[p]!);
+  return drawRow(ctx, un, index.rank[p]!, totalAt(index, ctx.w, p), e);
+}
+
+/** Whether anything but the payout range drops draws (else the run's length is the count). */
+function filtersPositions(q: IndexedQuery): boolean {
+  return q.f.anyWinnerFilter || q.include.length > 0 || q.exclude.length > 0;
+}
+
+/** Whether the query's page comes straight off the index's order (no heap over the run). */
+function inIndexOrder(f: RowFilter): boolean {
+  return !f.byCombo && f.sortTier === -1;
+}
+
+/**
+ * Whether the query needs a scan of its run's columns (winners ranges, or a sort other than the
+ * index's order): `scanPart` over parts of the run, on worker threads, then `answerFromParts`. Else
+ * `answerInOrder` answers at once (bitsets and the positions' order).
+ */
+export function needsScan(q: IndexedQuery): boolean {
+  return q.f.anyWinnerFilter || !inIndexOrder(q.f);
+}
+
+/** The query's run cut in `parts` ranges of words (for `scanPart`), the last ones maybe empty. */
+export function wordParts(q: IndexedQuery, parts: number): [number, number][] {
+  const first = q.from >>> 5;
+  const end = words32(q.to);
+  const step = Math.ceil((end - first) / parts);
+  return Array.from({ length: parts }, (_, i) => {
+    const from = Math.min(end, first + i * step);
+    return [from, Math.min(end, from + step)];
+  });
+}
+
+/** One part of a query's scan: how many draws passed, and the best `depth` of them (positions). */
+export interface ScannedPart {
+  matched: number;
+  positions: Float64Array;
+}
+
+/** Scans words [wordFrom, wordTo) of the query's run (a worker thread's share of `needsScan`). */
+export function scanPart(
+  index: DrawIndex,
+  w: ArrayLike<number>,
+  q: IndexedQuery,
+  wordFrom: number,
+  wordTo: number,
+  stop?: () => boolean,
+): ScannedPart {
+  const heap = new BoundedHeap(Math.min(q.f.depth, index.n));
+  const matched = scanIndex(index, w, q, wordFrom, wordTo, heap, stop);
+  return { matched, positions: Float64Array.from(heap.drainBestFirst(), (row) => row.rank) };
+}
+
+/** The answer from the parts of a query's scan: their counts added, their best rows merged. */
+export function answerFromParts(
+  ctx: QueryContext,
+  index: DrawIndex,
+  q: IndexedQuery,
+  parts: ScannedPart[],
+): DrawPage {
+  const heap = new BoundedHeap(Math.min(q.f.depth, index.n));
+  const { sign, sortTier, byCombo } = q.f;
+  let matched = 0;
+  for (const part of parts) {
+    matched += part.matched;
+    for (const p of part.positions) {
+      const e = index.counts.map((c) => c[p]!);
+      const lex = index.lexKey[p]!;
+      const v = byCombo ? lex : sortTier >= 0 ? e[sortTier]! : totalAt(index, ctx.w, p);
+      heap.offer(sign * v, lex, p, 0, e[0]!, e[1]!, e[2]!, e[3]!, e[4]!);
+    }
+  }
+  return finishPage(ctx, index, q, matched, heap);
+}
+
+/** The answer of a query that needs no scan: its count from the bitsets, its page off the order. */
+export function answerInOrder(ctx: QueryContext, index: DrawIndex, q: IndexedQuery): DrawPage {
+  const matched = filtersPositions(q)
+    ? scanIndex(index, ctx.w, q, q.from >>> 5, words32(q.to), null)
+    : q.to - q.from;
+  return finishPage(ctx, index, q, matched, null);
+}
+
+/**
+ * `queryDraws`' answer from the index, all in this thread (a scan cut in `parts` as the worker
+ * threads would share it). Throws INVALID_PARAMS as `queryDraws` does.
+ */
+export function queryIndex(
+  ctx: QueryContext,
+  index: DrawIndex,
+  query: FilterQuery,
+  parts = 1,
+): DrawPage {
+  const q = planQuery(ctx, index, query);
+  if (!needsScan(q)) return answerInOrder(ctx, index, q);
+  const scanned = wordParts(q, parts).map(([from, to]) => scanPart(index, ctx.w, q, from, to));
+  return answerFromParts(ctx, index, q, scanned);
+}
+
+/** The page of a query whose count (and, unless in index order, heap of best rows) is known. */
+function finishPage(
+  ctx: QueryContext,
+  index: DrawIndex,
+  q: IndexedQuery,
+  matched: number,
+  heap: BoundedHeap | null,
+): DrawPage {
+  const un = new Unranker();
+  let positions: number[];
+  if (heap) {
+    const start = (q.page - 1) * q.pageSize;
+    positions = heap
+      .drainBestFirst()
+      .slice(start, start + q.pageSize)
+      .map((row) => row.rank);
+  } else positions = pageInOrder(index, ctx.w, q, q.f.sign === 1);
+  return {
+    items: positions.map((p) => rowAt(ctx, index, un, p)),
+    page: q.page,
+    pageSize: q.pageSize,
+    total: matched,
+    totalPages: Math.ceil(matched / q.pageSize),
+  };
+}
