@@ -19,16 +19,16 @@ const POOL = 35;
 const CLIENTS = 20;
 const SECONDS = 8;
 
-const load = () =>
+export const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-const quantile = (xs: number[], q: number) => {
+export const quantile = (xs: number[], q: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
 };
 
-async function writeCsv(file: string, rows: number, seed: number) {
+export async function writeCsv(file: string, rows: number, seed: number) {
   const out = createWriteStream(file);
   const next = rng(seed);
   out.write('customer_id,name,phone,n1,n2,n3,n4,n5,n6,n7\n');
@@ -83,13 +83,17 @@ async function hammer(
   } satisfies Load;
 }
 
-interface Server {
+export interface Server {
   base: string;
   stop: () => Promise<void>;
 }
 
 /** The compiled service of the tree at `root` on a data folder (its sessions kept between starts). */
-async function startServer(root: string, dataDir: string, jwksFile: string): Promise<Server> {
+export async function startServer(
+  root: string,
+  dataDir: string,
+  jwksFile: string,
+): Promise<Server> {
   const port = 21_000 + Math.floor(Math.random() * 10_000);
   const profile = process.env.BENCH_PROFILE
     ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]

@@ -114,9 +114,7 @@ describe('the draw index against the scan it replaces (queryDraws)', () => {
           };
           const index = buildDrawIndex(ctx);
           expect(index).not.toBeNull();
-          const maxCents = Math.round(
-            (res.stats.max || 1) * 100 + 200,
-          );
+          const maxCents = Math.round((res.stats.max || 1) * 100 + 200);
           const queries = fc.sample(queryArb(pool, maxCents), { numRuns: 12, seed: chunk });
           for (const [i, q] of [{}, ...queries].entries()) {
             // the scan cut in parts as the worker threads share it, or whole

@@ -160,7 +160,8 @@ function keyDraws(
   let maxTotal = 0;
   for (let i = 0; i < ranks.length; i++) {
     // the same sum, in the same order, as the scan of `queryDraws`
-    const total = w[3]! * c3[i]! + w[4]! * c4[i]! + w[5]! * c5[i]! + w[6]! * c6[i]! + w[7]! * c7[i]!;
+    const total =
+      w[3]! * c3[i]! + w[4]! * c4[i]! + w[5]! * c5[i]! + w[6]! * c6[i]! + w[7]! * c7[i]!;
     if (!Number.isInteger(total) || total < 0 || total > 2 ** 48) return -1;
     totals[i] = total;
     if (total > maxTotal) maxTotal = total;
