@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run lighthouse [-- BASE_URL]`: Lighthouse (mobile preset) on `/` and `/auth/signin` of a running
-// portal (default http://127.0.0.1:8000, i.e. `npm start`), driving Debian's Chromium, plus the
+// portal (default http://localhost:8000, the address `npm start` prints), driving Debian's Chromium, plus the
 // JavaScript the landing page loads (gzipped bytes). Each page is measured RUNS times (default 3) and the
 // run with the median performance score is reported, since that score is noisy on a busy machine; the
 // machine's load average is printed with it. Prints one table; exits 1 when a target is missed:
@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-const base = (process.argv[2] ?? 'http://127.0.0.1:8000').replace(/\/$/, '');
+const base = (process.argv[2] ?? 'http://localhost:8000').replace(/\/$/, '');
 const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-lighthouse-'));
 const TARGETS = { performance: 90, accessibility: 100, 'best-practices': 100 };

@@ -54,7 +54,9 @@ function product(index: number) {
   const portalPort = firstPort + 2 * index;
   return {
     portalPort,
-    portalUrl: `http://127.0.0.1:${portalPort}`,
+    // The address `npm start` prints (ADR 023): passkeys work there; a page asked at 127.0.0.1
+    // moves to it. The APIs answer at either name.
+    portalUrl: `http://localhost:${portalPort}`,
     power7Url: `http://127.0.0.1:${portalPort + 1}`,
     dataDir: path.join(process.env.E2E_DATA_DIR!, `product-${index}`),
   };
@@ -134,7 +136,7 @@ export default defineConfig({
     return {
       command: 'node scripts/start.mjs',
       cwd: repoRoot,
-      url: `${portalUrl}/api/ready/`,
+      url: `http://127.0.0.1:${portalPort}/api/ready/`,
       // The compiled services open their databases first; at load ~15 a start took 90 s (ADR 009).
       timeout: 300_000,
       reuseExistingServer: false,

@@ -19,6 +19,7 @@ import { openDatabase, type OpenDatabase } from './db/client';
 import { uniqueConflict } from './db/unique-conflicts';
 import { AuthCache } from './modules/auth/auth-cache';
 import { loadSecretsKey, loadSigningKeys } from './modules/auth/keys';
+import { relyingPartyOf } from './modules/mfa/relying-party';
 import { authPlugin } from './plugins/app/auth';
 import { backgroundWorkPlugin } from './plugins/app/background-work';
 import { dbPlugin } from './plugins/app/db';
@@ -106,7 +107,9 @@ export async function buildPortalApp(config: PortalConfig, options: BuildOptions
   // the web app is served from this same origin).
   await app.register(cors, { origin: allowOrigins(config.CORS_ORIGINS), credentials: true });
   await app.register(cookie);
-  const webFallback = await registerWebApp(app, config.WEB_DIST_DIR);
+  const webFallback = await registerWebApp(app, config.WEB_DIST_DIR, {
+    pagesAtLocalhost: relyingPartyOf(config.PUBLIC_URL).id === 'localhost',
+  });
   await app.register(errorHandler, { fallback: webFallback, mapError: uniqueConflict });
   await app.register(metricsPlugin, { enabled: config.METRICS, service: 'portal-api' });
   await app.register(signInMetrics);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { isLoopbackIp } from './modules/mfa/relying-party';
 import { boolVar, listVar, loadConfig, logLevelVar, portVar } from '@pa/server-kit/config';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -116,10 +117,14 @@ function power7Origins(
   return [...origins];
 }
 
-/** A host for links: a wildcard listen address is not one a browser can open. */
+/**
+ * A host for links: a wildcard listen address is not one a browser can open, and a loopback IP
+ * address is one where browsers refuse passkeys (ADR 023), so both become `localhost`.
+ */
 function publicHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
-  return host.includes(':') ? `[${host}]` : host;
+  const bracketed = host.includes(':') ? `[${host}]` : host;
+  return isLoopbackIp(bracketed) ? 'localhost' : bracketed;
 }
 
 export type PortalConfig = z.infer<typeof portalConfigSchema>;

@@ -42,7 +42,10 @@ async function main() {
       ? config.PUBLIC_URL
       : config.PUBLIC_URL.replace(/:0$/, `:${port}`);
   rememberPublicUrl(config.DATA_DIR, publicUrl);
-  console.log(`Power Analyzer web app and portal API: ${url}/ (API docs ${url}/api/docs)`);
+  // The web app at its public address (a loopback IP's pages move to localhost there, ADR 023);
+  // the API answers at the listening address too.
+  const web = publicUrl.replace(/\/$/, '');
+  console.log(`Power Analyzer web app and portal API: ${web}/ (API docs ${url}/api/docs)`);
   const { generatedPassword, demoCompany } = app.seedResult;
   const signIn = `${publicUrl.replace(/\/$/, '')}/auth/signin`;
   let lines: string[];

@@ -1,29 +1,35 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
 import { PortalClient, unique } from './company-support';
-import { expectAccessible, forgetSignIn, persistedAccessToken, screenshot } from './support';
+import {
+  checkScreens,
+  expectAccessible,
+  forgetSignIn,
+  persistedAccessToken,
+  screenshot,
+} from './support';
 import { enterPassword } from './two-step-support';
 
 const PASSWORD = 'two-step-e2e-passphrase';
-// Browsers refuse an IP address as relying-party id: the portal (PUBLIC_URL on 127.0.0.1) names
-// `localhost`, so this spec uses the same server by that name.
-const LOCAL = E2E.portalUrl.replace('127.0.0.1', 'localhost');
+// The suite runs at the address `npm start` prints, `localhost` (ADR 023): browsers refuse an IP
+// address as relying-party id.
+const LOCAL = E2E.portalUrl;
+const port = new URL(E2E.portalUrl).port;
 
-test('a user registers a passkey on the account page and signs in with it alone', async ({
-  page,
-  request,
-}) => {
-  const api = new PortalClient(request);
+async function passkeyUser(request: APIRequestContext) {
   const userName = unique('passkey');
-  await api.ok('POST', '/users', {
+  await new PortalClient(request).ok('POST', '/users', {
     userName,
     email: `${userName}@example.test`,
     userFirstName: 'Two',
     userLastName: 'Step',
     password: PASSWORD,
   });
+  return userName;
+}
 
-  // Chromium's virtual authenticator: a platform passkey store that verifies its user.
+/** Chromium's virtual authenticator: a platform passkey store that verifies its user. */
+async function virtualAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -36,6 +42,15 @@ test('a user registers a passkey on the account page and signs in with it alone'
       automaticPresenceSimulation: true,
     },
   });
+  return { cdp, authenticatorId };
+}
+
+test('a user registers a passkey on the account page and signs in with it alone', async ({
+  page,
+  request,
+}) => {
+  const userName = await passkeyUser(request);
+  const { cdp, authenticatorId } = await virtualAuthenticator(page);
 
   await page.goto(`${LOCAL}/auth/signin`);
   await enterPassword(page, userName, PASSWORD);
@@ -99,4 +114,71 @@ test('a user registers a passkey on the account page and signs in with it alone'
   await page.goto(`${LOCAL}/app/account/view`);
   await page.getByRole('button', { name: 'Remove passkey Work laptop' }).click();
   await expect(page.getByText('No passkeys yet.')).toBeVisible();
+});
+
+test('at http://127.0.0.1:<port>, as the README once gave it, the page moves to localhost and passkeys work', async ({
+  page,
+  request,
+}) => {
+  const userName = await passkeyUser(request);
+  const { cdp, authenticatorId } = await virtualAuthenticator(page);
+  await page.goto(`http://127.0.0.1:${port}/auth/signin`);
+  await expect(page).toHaveURL(`${LOCAL}/auth/signin`);
+  await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeEnabled();
+  await enterPassword(page, userName, PASSWORD);
+  await expect(page).toHaveURL(/\/app$/);
+
+  await page.goto(`http://127.0.0.1:${port}/app/account/view`);
+  await expect(page).toHaveURL(`${LOCAL}/app/account/view`);
+  await page.getByLabel('Passkey name').fill('Laptop');
+  await page.getByLabel('Current password').last().fill(PASSWORD);
+  await page.getByRole('button', { name: 'Add passkey' }).click();
+  await expect(page.getByRole('list', { name: 'Your passkeys' }).getByText('Laptop')).toBeVisible();
+  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+  expect(credentials).toHaveLength(1);
+  expect(credentials[0]!.rpId).toBe('localhost');
+
+  await forgetSignIn(page);
+  await page.goto(`http://127.0.0.1:${port}/auth/signin`);
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+  expect(new URL(page.url()).hostname).toBe('localhost');
+});
+
+test('at an IP address, where browsers refuse passkeys, the passkey buttons say why and what to do', async ({
+  page,
+  request,
+}) => {
+  const userName = await passkeyUser(request);
+  // An installation reached by IP address only: the browser asks 10.1.2.3, the answers come from
+  // this product (the portal redirects only loopback addresses, so this is what such a site shows).
+  const IP = '10.1.2.3';
+  await page.route(
+    (url) => url.hostname === IP,
+    async (route) => {
+      const url = new URL(route.request().url());
+      url.hostname = 'localhost';
+      const response = await route.fetch({ url: url.toString(), maxRedirects: 0 });
+      await route.fulfill({ response });
+    },
+  );
+  await page.goto(`http://${IP}:${port}/auth/signin`);
+  const button = page.getByRole('button', { name: 'Sign in with a passkey' });
+  await expect(button).toBeDisabled();
+  const why = page.getByText(
+    `Passkeys do not work here: this page is open at the IP address ${IP}, and browsers offer passkeys only to sites with a name.`,
+    { exact: false },
+  );
+  await expect(why).toBeVisible();
+  await expect(why).toContainText('ask your administrator to give Power Analyzer a site name');
+  await expect(button).toHaveAttribute('aria-describedby', 'passkey-sign-in-unavailable');
+  await checkScreens(page, 'passkey-at-ip-sign-in');
+
+  // Signed in with the password there, the account page cannot add one either, and says so.
+  await enterPassword(page, userName, PASSWORD);
+  await expect(page).toHaveURL(/\/app$/);
+  await page.goto(`http://${IP}:${port}/app/account/view`);
+  await expect(page.getByRole('button', { name: 'Add passkey' })).toBeDisabled();
+  await expect(page.locator('#add-passkey-unavailable')).toContainText(`IP address ${IP}`);
+  await checkScreens(page, 'passkey-at-ip-account');
 });

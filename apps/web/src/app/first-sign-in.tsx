@@ -3,6 +3,7 @@ import { KeyRound } from 'lucide-react';
 import { Centered } from '@/components/layouts/centered';
 import { usePublicLinks } from '@/components/layouts/public-links';
 import { PageTitle } from '@/components/page-title';
+import { PasskeyUnavailableNote, usePasskeysUnavailable } from '@/components/passkey-unavailable';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
@@ -26,6 +27,7 @@ export function FirstSignIn({ onHandOver, onIntent }: FirstSignInProps) {
   // Set once a button was pressed: the page stays, disabled, until the app's page replaces it.
   const [started, setStarted] = useState<FirstPageHandoff['action'] | null>(null);
   const busy = started !== null;
+  const passkeyUnavailable = usePasskeysUnavailable();
 
   const handOver = (form: HTMLFormElement, action: FirstPageHandoff['action']) => {
     const data = new FormData(form);
@@ -83,7 +85,8 @@ export function FirstSignIn({ onHandOver, onIntent }: FirstSignInProps) {
               <Button
                 type="button"
                 variant="outline"
-                disabled={busy}
+                disabled={busy || passkeyUnavailable !== null}
+                aria-describedby={passkeyUnavailable ? 'passkey-sign-in-unavailable' : undefined}
                 onPointerEnter={onIntent}
                 onFocus={onIntent}
                 onClick={(event) => {
@@ -93,6 +96,12 @@ export function FirstSignIn({ onHandOver, onIntent }: FirstSignInProps) {
                 <KeyRound aria-hidden="true" />
                 Sign in with a passkey
               </Button>
+              {passkeyUnavailable ? (
+                <PasskeyUnavailableNote
+                  id="passkey-sign-in-unavailable"
+                  reason={passkeyUnavailable}
+                />
+              ) : null}
             </div>
             <Link
               to="/auth/forgot-password"

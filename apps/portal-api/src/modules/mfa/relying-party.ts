@@ -7,6 +7,9 @@ export interface RelyingParty {
 
 const LOOPBACK_IP = /^(127\.\d+\.\d+\.\d+|\[::1\])$/;
 
+/** Whether a URL's host name (IPv6 in brackets) is a loopback IP address. */
+export const isLoopbackIp = (hostname: string) => LOOPBACK_IP.test(hostname);
+
 /**
  * From `PUBLIC_URL`: its host name and origin. Browsers refuse an IP address as relying-party id, so
  * an installation on a loopback address (`http://127.0.0.1:3000`) uses `localhost`, and passkeys
@@ -14,7 +17,7 @@ const LOOPBACK_IP = /^(127\.\d+\.\d+\.\d+|\[::1\])$/;
  */
 export function relyingPartyOf(publicUrl: string): RelyingParty {
   const url = new URL(publicUrl);
-  if (!LOOPBACK_IP.test(url.hostname))
+  if (!isLoopbackIp(url.hostname))
     return { id: url.hostname, name: 'Power Analyzer', origins: [url.origin] };
   const local = new URL(url.href);
   local.hostname = 'localhost';

@@ -78,3 +78,47 @@ describe('web app serving', () => {
     }
   });
 });
+
+describe('pages asked at a loopback IP address (ADR 023)', () => {
+  const atLocalhost = Fastify({ logger: false });
+  beforeAll(async () => {
+    const fallback = await registerWebApp(atLocalhost, dist, { pagesAtLocalhost: true });
+    await atLocalhost.register(errorHandler, { fallback });
+    atLocalhost.get('/api/thing', async () => ({ ok: true }));
+    await atLocalhost.ready();
+  });
+  afterAll(() => atLocalhost.close());
+
+  it('move to localhost on the same port and path, where passkeys work', async () => {
+    for (const [host, to] of [
+      ['127.0.0.1:8000', 'http://localhost:8000/auth/signin?next=%2Fapp'],
+      ['127.0.0.1', 'http://localhost/auth/signin?next=%2Fapp'],
+      ['[::1]:8000', 'http://localhost:8000/auth/signin?next=%2Fapp'],
+    ] as const) {
+      const page = await atLocalhost.inject({ url: '/auth/signin?next=%2Fapp', headers: { host } });
+      expect(page.statusCode, host).toBe(302);
+      expect(page.headers.location).toBe(to);
+      expect(page.headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  it('keeps the API, the assets and any other host where they are', async () => {
+    const api = await atLocalhost.inject({
+      url: '/api/thing',
+      headers: { host: '127.0.0.1:8000' },
+    });
+    expect(api.statusCode).toBe(200);
+    const asset = await atLocalhost.inject({
+      url: '/assets/app.js',
+      headers: { host: '127.0.0.1:8000' },
+    });
+    expect(asset.statusCode).toBe(200);
+    for (const host of ['localhost:8000', '10.1.2.3:8000', 'analyzer.example.com']) {
+      const page = await atLocalhost.inject({ url: '/auth/signin', headers: { host } });
+      expect(page.statusCode, host).toBe(200);
+    }
+    // without the option (a PUBLIC_URL with a host name), a loopback IP gets the page itself
+    const plain = await app.inject({ url: '/auth/signin', headers: { host: '127.0.0.1:8000' } });
+    expect(plain.statusCode).toBe(200);
+  });
+});

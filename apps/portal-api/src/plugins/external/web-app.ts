@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { isLoopbackIp } from '../../modules/mfa/relying-party';
 
 /** Vite names everything under assets/ by content hash: such a file never changes under its name. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -12,10 +13,29 @@ function cacheControlFor(distDir: string, filePath: string) {
 }
 
 /**
- * Serves the built single-page app. Unknown non-API GETs that accept HTML get index.html (history
- * fallback) so that client-side routes, including the not-found page, work on reload.
+ * Where a page asked at a loopback IP address moves to: the same port and path at `localhost`.
+ * Browsers refuse passkeys at an IP address, and a loopback installation's relying party is
+ * `localhost` (ADR 023), so a page opened at `http://127.0.0.1:8000` would show passkeys that
+ * cannot work. Null for any other host.
  */
-export async function registerWebApp(app: FastifyInstance, distDir: string) {
+function localhostAddressOf(request: FastifyRequest): string | null {
+  const host = request.headers.host ?? '';
+  const match = /^(.*?)(:\d+)?$/.exec(host);
+  if (!match?.[1] || !isLoopbackIp(match[1])) return null;
+  return `${request.protocol}://localhost${match[2] ?? ''}${request.url}`;
+}
+
+/**
+ * Serves the built single-page app. Unknown non-API GETs that accept HTML get index.html (history
+ * fallback) so that client-side routes, including the not-found page, work on reload. With
+ * `pagesAtLocalhost` (the relying party is `localhost`), a page asked at a loopback IP address is
+ * redirected there instead; the API answers at any address.
+ */
+export async function registerWebApp(
+  app: FastifyInstance,
+  distDir: string,
+  { pagesAtLocalhost = false }: { pagesAtLocalhost?: boolean } = {},
+) {
   const indexFile = path.join(distDir, 'index.html');
   const hasBuild = fs.existsSync(indexFile);
   if (!hasBuild) {
@@ -42,6 +62,11 @@ export async function registerWebApp(app: FastifyInstance, distDir: string) {
       !pathname.startsWith('/api') &&
       (!path.extname(pathname) || (request.headers.accept ?? '').includes('text/html'));
     if (!isPage) return false;
+    const localhost = pagesAtLocalhost ? localhostAddressOf(request) : null;
+    if (localhost) {
+      void reply.header('cache-control', 'no-store').redirect(localhost, 302);
+      return true;
+    }
     void reply.header('cache-control', 'no-cache').sendFile('index.html');
     return true;
   };

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { passkeyNameSchema } from '@pa/contracts/mfa';
+import { PasskeyUnavailableNote, usePasskeysUnavailable } from '@/components/passkey-unavailable';
 import { Button } from '@/components/ui/button';
 import { FormAlert, FormField } from '@/components/ui/form-field';
 import { errorMessage, fieldErrors } from '@/lib/api/api-error';
@@ -35,6 +36,7 @@ export function AddPasskeyForm({
   const [options, optionsState] = usePasskeyOptionsMutation();
   const [add, addState] = useAddPasskeyMutation();
   const [problem, setProblem] = useState<string | null>(null);
+  const unavailable = usePasskeysUnavailable();
   const {
     register,
     handleSubmit,
@@ -80,10 +82,17 @@ export function AddPasskeyForm({
           {...register('currentPassword')}
         />
       )}
-      <div>
-        <Button type="submit" disabled={isSubmitting}>
+      <div className="grid justify-items-start gap-2">
+        <Button
+          type="submit"
+          disabled={isSubmitting || unavailable !== null}
+          aria-describedby={unavailable ? 'add-passkey-unavailable' : undefined}
+        >
           {isSubmitting ? 'Waiting for your device...' : 'Add passkey'}
         </Button>
+        {unavailable ? (
+          <PasskeyUnavailableNote id="add-passkey-unavailable" reason={unavailable} />
+        ) : null}
       </div>
     </form>
   );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { PasskeyUnavailableNote, usePasskeysUnavailable } from '@/components/passkey-unavailable';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert } from '@/components/ui/form-field';
@@ -20,6 +21,7 @@ export function EnrolmentCard({ mfaToken, onCancel }: { mfaToken: string; onCanc
   const [setup, setupState] = useTotpSetupMutation();
   const [done, setDone] = useState<{ codes: string[]; signIn: SignedIn } | null>(null);
   const store = useStoreSignIn();
+  const passkeyUnavailable = usePasskeysUnavailable();
 
   const chooseApp = async () => {
     setChoice('app');
@@ -57,16 +59,25 @@ export function EnrolmentCard({ mfaToken, onCancel }: { mfaToken: string; onCanc
         <Button type="button" onClick={chooseApp}>
           Use an authenticator app
         </Button>
-        <Button type="button" variant="outline" onClick={() => setChoice('passkey')}>
+        <Button
+          type="button"
+          variant="outline"
+          onClick={() => setChoice('passkey')}
+          disabled={passkeyUnavailable !== null}
+          aria-describedby={passkeyUnavailable ? 'enrol-passkey-unavailable' : undefined}
+        >
           Use a passkey
         </Button>
+        {passkeyUnavailable ? (
+          <PasskeyUnavailableNote id="enrol-passkey-unavailable" reason={passkeyUnavailable} />
+        ) : null}
       </div>
     );
   }
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Set up a second step</CardTitle>
+        <CardTitle level={1}>Set up a second step</CardTitle>
         <CardDescription>
           Your company requires a second step when you sign in. Set one up to continue.
         </CardDescription>

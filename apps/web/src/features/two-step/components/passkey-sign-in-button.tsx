@@ -1,6 +1,7 @@
 import { startAuthentication } from '@simplewebauthn/browser';
 import { useCallback, useEffect, useState } from 'react';
 import { KeyRound } from 'lucide-react';
+import { PasskeyUnavailableNote, usePasskeysUnavailable } from '@/components/passkey-unavailable';
 import { Button } from '@/components/ui/button';
 import { FormAlert } from '@/components/ui/form-field';
 import { errorMessage } from '@/lib/api/api-error';
@@ -17,6 +18,7 @@ export function PasskeySignInButton({ handoff }: { handoff?: FirstPageHandoff | 
   const [signIn, { error, isLoading }] = usePasskeySignInMutation();
   const [problem, setProblem] = useState<string | null>(null);
   const store = useStoreSignIn();
+  const unavailable = usePasskeysUnavailable();
 
   const authenticate = useCallback(async () => {
     try {
@@ -34,18 +36,27 @@ export function PasskeySignInButton({ handoff }: { handoff?: FirstPageHandoff | 
 
   useEffect(() => {
     // The ceremony runs after the effect, not inside it (its state updates all follow an await).
-    if (handoff?.action === 'passkey' && finishHandoff(handoff))
+    if (handoff?.action === 'passkey' && finishHandoff(handoff) && !unavailable)
       queueMicrotask(() => void authenticate());
-  }, [handoff, authenticate]);
+  }, [handoff, authenticate, unavailable]);
 
   return (
     <div className="grid gap-3">
       {problem ? <FormAlert>{problem}</FormAlert> : null}
       {error ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
-      <Button type="button" variant="outline" onClick={start} disabled={isLoading}>
+      <Button
+        type="button"
+        variant="outline"
+        onClick={start}
+        disabled={isLoading || unavailable !== null}
+        aria-describedby={unavailable ? 'passkey-sign-in-unavailable' : undefined}
+      >
         <KeyRound aria-hidden="true" />
         Sign in with a passkey
       </Button>
+      {unavailable ? (
+        <PasskeyUnavailableNote id="passkey-sign-in-unavailable" reason={unavailable} />
+      ) : null}
     </div>
   );
 }

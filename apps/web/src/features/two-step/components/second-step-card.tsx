@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { recoveryFormSchema, secondStepFormSchema, type MfaChallenge } from '@pa/contracts/mfa';
+import { PasskeyUnavailableNote, usePasskeysUnavailable } from '@/components/passkey-unavailable';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert, FormField } from '@/components/ui/form-field';
@@ -28,6 +29,7 @@ export function SecondStepCard({
   const [passkeyOptions] = useSecondStepPasskeyOptionsMutation();
   const [problem, setProblem] = useState<string | null>(null);
   const store = useStoreSignIn();
+  const passkeyUnavailable = usePasskeysUnavailable();
 
   const usePasskey = async () => {
     setProblem(null);
@@ -43,7 +45,7 @@ export function SecondStepCard({
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Second step</CardTitle>
+        <CardTitle level={1}>Second step</CardTitle>
         <CardDescription>
           {hasApp
             ? mode === 'code'
@@ -75,9 +77,21 @@ export function SecondStepCard({
           </Button>
         ) : null}
         {hasPasskey ? (
-          <Button type="button" variant={hasApp ? 'outline' : 'default'} onClick={usePasskey}>
+          <Button
+            type="button"
+            variant={hasApp ? 'outline' : 'default'}
+            onClick={usePasskey}
+            disabled={passkeyUnavailable !== null}
+            aria-describedby={passkeyUnavailable ? 'second-step-passkey-unavailable' : undefined}
+          >
             Use a passkey
           </Button>
+        ) : null}
+        {hasPasskey && passkeyUnavailable ? (
+          <PasskeyUnavailableNote
+            id="second-step-passkey-unavailable"
+            reason={passkeyUnavailable}
+          />
         ) : null}
         <Button type="button" variant="ghost" onClick={onCancel}>
           Back to sign in
