@@ -17,6 +17,7 @@ import { openDatabase, type OpenDatabase } from './db/client';
 import { power7Metrics } from './plugins/app/metrics';
 import { queuePlugin } from './plugins/app/queue';
 import { sessionsPlugin } from './plugins/app/sessions';
+import { booksPlugin } from './plugins/app/books';
 import { keySource } from './plugins/external/auth';
 import { corsPlugin } from './plugins/external/cors';
 import { power7ErrorHandler } from './plugins/external/error-handler';
@@ -56,6 +57,7 @@ export async function buildPower7App(config: Power7Config, options: Power7BuildO
   const database = await (options.openingDatabase ?? openDatabase(config));
   await app.register(queuePlugin, { config });
   await app.register(sessionsPlugin, { config, database });
+  await app.register(booksPlugin, { config, database });
   // On its own PGlite folder, `npm run admin -- backup` asks this process for a consistent dump.
   const { dump } = database;
   if (dump) {

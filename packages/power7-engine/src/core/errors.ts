@@ -19,6 +19,9 @@ export type EngineErrorCode =
   | 'SESSION_NOT_READY'
   /** A ranking by customer asked of a file without a customer id column. */
   | 'NO_CUSTOMER_IDS'
+  /** A live book that does not exist (or is not the caller's), or one closed to sales. */
+  | 'BOOK_NOT_FOUND'
+  | 'BOOK_CLOSED'
   | 'CANCELLED';
 
 /** An expected failure with a stable code and a message for people. */

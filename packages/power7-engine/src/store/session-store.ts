@@ -20,6 +20,17 @@ export { ArrivingCsvRead, type ArrivedRead } from '../reading/arriving-read';
 export { runAnalysis } from './session-analysis';
 export { writeTicketSubset } from './session-subset';
 export { openSession, readSessionStatus } from './session-open';
+/** Live books: a session's tickets under a liability limit, selling one request at a time (ADR 023). */
+export {
+  createBookFolder,
+  LiveBook,
+  readBookMeta,
+  type BookMeta,
+  type BookSale,
+  type BookState,
+  type BookTicketIn,
+} from './book-store';
+export type { TicketCheck } from '../analysis/book';
 export { rejectedRowsCsvPath, removeLeftovers, SESSION_FILES } from './session-files';
 export type * from './session-types';
 export { sniffUpload, SNIFF_BYTES } from '../reading/file-sniff';

@@ -1,3 +1,4 @@
+import { BOOKS_FOLDER } from '../books/book-folders';
 import { access, constants, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JobQueue } from '../jobs/job-queue';
@@ -107,6 +108,8 @@ export class Power7Sessions {
     const root = this.memory.root;
     const folders = await readdir(root).catch(() => [] as string[]);
     for (const name of folders) {
+      // the live books' folder sits beside the sessions (modules/books)
+      if (name === BOOKS_FOLDER) continue;
       const folder = join(root, name);
       const info = await stat(folder).catch(() => null);
       if (!info?.isDirectory() || now.getTime() - info.mtimeMs < orphanAgeMs) continue;

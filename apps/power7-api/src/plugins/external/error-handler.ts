@@ -18,7 +18,10 @@ export function engineErrorToApp(error: unknown): unknown {
     case 'SESSION_NOT_READY':
       return new AppError(ErrorCode.CONFLICT, 'The analysis of this session has not finished yet.');
     case 'NO_CUSTOMER_IDS':
+    case 'BOOK_CLOSED':
       return new AppError(ErrorCode.CONFLICT, error.message);
+    case 'BOOK_NOT_FOUND':
+      return notFound('The book');
     default:
       return new AppError(
         ErrorCode.VALIDATION_ERROR,

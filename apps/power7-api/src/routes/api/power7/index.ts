@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { authPlugin, type KeySource } from '../../../plugins/external/auth';
 import type { EndedSignIns } from '../../../modules/revocation/ended-sign-ins';
+import { bookRoutes } from './books';
 import { exposureRoutes } from './exposure';
 import { filterRoutes } from './filter';
 import { insightRoutes } from './insight';
@@ -26,6 +27,7 @@ export async function power7Routes(
   await app.register(insightRoutes);
   await app.register(exposureRoutes);
   await app.register(liabilityRoutes);
+  await app.register(bookRoutes);
   await app.register(winnerRoutes);
   await app.register(auditRoutes);
 }

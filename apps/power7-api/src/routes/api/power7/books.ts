@@ -1,0 +1,163 @@
+import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelopeSchema, ok } from '@pa/contracts/envelope';
+import { ErrorCode } from '@pa/contracts/error-codes';
+import { paginate, paginatedSchema } from '@pa/contracts/list-query';
+import {
+  bookCreateSchema,
+  bookSaleSchema,
+  bookSchema,
+  bookSellAnswerSchema,
+  bookSellSchema,
+} from '@pa/contracts/power7-books';
+import { errorAnswers } from '@pa/server-kit/openapi';
+import { requirePermission } from '../../../plugins/external/auth';
+import { bearer, owner, pageQuery, sessionErrors } from './common';
+
+const bookParams = z.object({ id: z.string().min(1).max(100) });
+const bookErrors = errorAnswers({
+  404: 'No such book of the caller',
+  409: 'The book is closed',
+  503: 'Another request held the book for too long',
+});
+
+/**
+ * The live books (issue #41 part 4, docs/product/services.md "Live book"): a session's tickets
+ * accepted under a limit, into which sales terminals sell, each ticket checked against every draw.
+ * Selling needs `power7.run`, as the session's analysis does (ADR 023).
+ */
+export async function bookRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { queries, memory } = app.power7.sessions;
+  const { books } = app;
+
+  r.post(
+    '/api/power7/books/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary:
+          "Opens a live book: the session's tickets a limit accepts in sales order, ready to sell into",
+        security: bearer,
+        body: bookCreateSchema,
+        response: { 201: envelopeSchema(bookSchema), ...sessionErrors },
+      },
+    },
+    async (request, reply) => {
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
+      const { session, limit, name } = request.body;
+      const row = await queries.find(owner(caller), session);
+      const keep = await (await queries.open(row)).acceptedMask(limit, 'sales-order');
+      const book = await books.create(
+        owner(caller),
+        { row, dir: memory.dirOf(row.id), keep },
+        limit,
+        name,
+      );
+      return reply.status(201).send(ok(book, 'The book is open.', ErrorCode.CREATED));
+    },
+  );
+
+  r.get(
+    '/api/power7/books/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary: "The caller's live books, newest first",
+        security: bearer,
+        querystring: z.object(pageQuery),
+        response: { 200: envelopeSchema(paginatedSchema(bookSchema)) },
+      },
+    },
+    async (request) => {
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
+      const { page, pageSize } = request.query;
+      const { items, total } = await books.list(owner(caller), page, pageSize);
+      return ok(paginate(items, total, page, pageSize));
+    },
+  );
+
+  r.get(
+    '/api/power7/books/:id/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary: "A live book's state: tickets, worst draw, head-room",
+        security: bearer,
+        params: bookParams,
+        response: { 200: envelopeSchema(bookSchema), ...bookErrors },
+      },
+    },
+    async (request) => {
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
+      return ok(await books.get(owner(caller), request.params.id));
+    },
+  );
+
+  r.post(
+    '/api/power7/books/:id/tickets/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary:
+          'Checks (dryRun) or sells tickets in order, each against every draw: accepted, or refused with the draw it would breach',
+        security: bearer,
+        params: bookParams,
+        body: bookSellSchema,
+        response: { 200: envelopeSchema(bookSellAnswerSchema), ...bookErrors },
+      },
+    },
+    async (request) => {
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
+      const { tickets, dryRun, requestId } = request.body;
+      const answer = await books.sell(owner(caller), request.params.id, tickets, {
+        ...(dryRun !== undefined ? { dryRun } : {}),
+        ...(requestId ? { requestId } : {}),
+      });
+      const sold = answer.results.filter((x) => x.accepted).length;
+      const message = answer.dryRun
+        ? `${sold} of ${tickets.length} would be accepted.`
+        : `${sold} of ${tickets.length} sold.`;
+      return ok(answer, message);
+    },
+  );
+
+  r.get(
+    '/api/power7/books/:id/sales/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary: "A live book's sales, newest first",
+        security: bearer,
+        params: bookParams,
+        querystring: z.object(pageQuery),
+        response: { 200: envelopeSchema(paginatedSchema(bookSaleSchema)), ...bookErrors },
+      },
+    },
+    async (request) => {
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
+      const { page, pageSize } = request.query;
+      const { items, total } = await books.sales(owner(caller), request.params.id, page, pageSize);
+      return ok(paginate(items, total, page, pageSize));
+    },
+  );
+
+  r.post(
+    '/api/power7/books/:id/close/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary: 'Closes a live book to sales (it stays readable)',
+        security: bearer,
+        params: bookParams,
+        response: { 200: envelopeSchema(bookSchema), ...bookErrors },
+      },
+    },
+    async (request) => {
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
+      return ok(await books.close(owner(caller), request.params.id), 'The book is closed.');
+    },
+  );
+}

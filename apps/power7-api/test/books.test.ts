@@ -1,0 +1,238 @@
+import { join } from 'node:path';
+import { appendFile, readFile } from 'node:fs/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, customerCsv, DEFAULT_FIELDS, everyDraw } from './helper';
+import { useOwnApp } from './own-app';
+
+/**
+ * The live book through the API (embedded): opened on a heavy-tailed session under a limit, it
+ * holds the tickets the limit accepts in sales order, and every ticket then offered is accepted or
+ * refused exactly as a ticket-by-ticket check over every draw says; racing requests never pass the
+ * limit together; a restart reopens the book from its log, a torn last line cut; another user's book
+ * is 404; a malformed ticket changes nothing.
+ */
+const POOL = 12;
+const PAYOUTS = [5, 50, 2_000, 50_000, 1_000_000];
+const LIMIT = 3_000_000;
+
+const own = useOwnApp();
+let session: string;
+let fileTickets: number[][];
+const draws = [...everyDraw(POOL)];
+
+const pay = (t: number[], d: number[]) => {
+  const m = t.filter((n) => d.includes(n)).length;
+  return m >= 3 ? PAYOUTS[m - 3]! : 0;
+};
+const lexLess = (a: number[], b: number[]) => {
+  for (let i = 0; i < 7; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+  return false;
+};
+
+/** Every draw's total, kept ticket by ticket. */
+class Naive {
+  totals = draws.map(() => 0);
+  /** The draw the ticket would push highest past the limit, or null; sold when it fits and `sell`. */
+  offer(t: number[], sell = true) {
+    let worst = -1;
+    let worstTotal = -1;
+    draws.forEach((d, i) => {
+      const total = this.totals[i]! + pay(t, d);
+      if (
+        total > LIMIT &&
+        (total > worstTotal || (total === worstTotal && lexLess(d, draws[worst]!)))
+      ) {
+        worst = i;
+        worstTotal = total;
+      }
+    });
+    if (worst >= 0) return { accepted: false, draw: draws[worst]!.join('-'), wouldBe: worstTotal };
+    if (sell) draws.forEach((d, i) => (this.totals[i] = this.totals[i]! + pay(t, d)));
+    return { accepted: true };
+  }
+  worst() {
+    let w = 0;
+    this.totals.forEach((t, i) => {
+      if (t > this.totals[w]!) w = i;
+    });
+    return { combo: draws[w]!.join('-'), totalPayout: this.totals[w]! };
+  }
+}
+
+const api = (method: 'GET' | 'POST', url: string, payload?: object, headers = own.auth()) =>
+  own.app.inject({
+    method,
+    url: `/api/power7/books/${url}`,
+    headers,
+    ...(payload ? { payload } : {}),
+  });
+
+let hot: number[];
+
+beforeAll(async () => {
+  const lines = customerCsv(250, POOL, 11).trim().split('\n');
+  hot = lines[1]!.split(',').slice(3, 10).map(Number);
+  for (let k = 0; k < 40; k++) lines.splice(20 + k * 6, 0, `HOT${k},Hot,+49,${hot.join(',')},h`);
+  fileTickets = lines.slice(1).map((line) => line.split(',').slice(3, 10).map(Number));
+  session = await own.upload(lines.join('\n') + '\n', {
+    ...DEFAULT_FIELDS,
+    pool_size: String(POOL),
+    budget: '1000000',
+    ...Object.fromEntries(PAYOUTS.map((p, i) => [`payout_${i + 3}`, String(p)])),
+  });
+  expect((await own.finished(session)).status).toBe('done');
+}, 120_000);
+
+describe('live book', () => {
+  let book: string;
+  const naive = new Naive();
+
+  it('opens with the tickets the limit accepts in sales order', async () => {
+    let accepted = 0;
+    for (const t of fileTickets) if (naive.offer(t).accepted) accepted++;
+    expect(accepted).toBeLessThan(fileTickets.length);
+    const res = await api('POST', '', { session, limit: LIMIT });
+    expect(res.statusCode, res.body).toBe(201);
+    const data = res.json().data;
+    book = data._id;
+    expect(data).toMatchObject({
+      session,
+      limit: LIMIT,
+      pool: POOL,
+      status: 'open',
+      tickets: accepted,
+      sold: 0,
+      refused: 0,
+      worst: naive.worst(),
+      headroom: LIMIT - naive.worst().totalPayout,
+    });
+  });
+
+  it('checks and sells each ticket exactly as a ticket-by-ticket check of every draw', async () => {
+    // the hot combination (refused now), its neighbours and random tickets, in requests of 5
+    const offers = [
+      hot,
+      ...customerCsv(40, POOL, 99)
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',').slice(3, 10).map(Number)),
+    ];
+    const dry = await api('POST', `${book}/tickets/`, {
+      tickets: [{ numbers: hot }],
+      dryRun: true,
+    });
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(dry.json().data.results).toEqual([naive.offer(hot, false)]);
+    expect(dry.json().data.sold).toBe(0);
+    for (let k = 0; k < offers.length; k += 5) {
+      const batch = offers.slice(k, k + 5);
+      const res = await api('POST', `${book}/tickets/`, {
+        tickets: batch.map((numbers, i) => ({ numbers, customerId: `C${k + i}` })),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const data = res.json().data;
+      expect(data.results).toEqual(batch.map((t) => naive.offer(t)));
+      expect(data.worst).toEqual(naive.worst());
+    }
+    const state = (await api('GET', `${book}/`)).json().data;
+    expect(state.refused).toBeGreaterThan(0);
+    expect(state.sold).toBeGreaterThan(0);
+    const sales = (await api('GET', `${book}/sales/?pageSize=2`)).json().data;
+    expect(sales.total).toBe(state.sold);
+    expect(sales.items[0].seq).toBe(state.sold);
+  });
+
+  it('answers a repeated request id from the log, selling nothing twice', async () => {
+    const numbers = [1, 2, 3, 4, 5, 6, 12];
+    const body = { tickets: [{ numbers }], requestId: 'terminal-7:42' };
+    const first = (await api('POST', `${book}/tickets/`, body)).json().data;
+    const again = (await api('POST', `${book}/tickets/`, body)).json().data;
+    expect(again.results).toEqual(first.results);
+    expect(again.sold).toBe(first.sold);
+    expect(first.results).toEqual([naive.offer(numbers)]);
+  });
+
+  it('lets exactly one of 20 racing requests sell a ticket that fits once', async () => {
+    // a ticket that fits (its jackpot alone moves its own draw by 1,000,000), sold until one more fits
+    const fitting = (ticket: number[]) => {
+      const copy = new Naive();
+      copy.totals = [...naive.totals];
+      let n = 0;
+      while (n < 2 && copy.offer(ticket).accepted) n++;
+      return n;
+    };
+    const once = draws.find((d) => fitting(d) > 0)!;
+    while (fitting(once) === 2) {
+      const res = await api('POST', `${book}/tickets/`, { tickets: [{ numbers: once }] });
+      expect(res.json().data.results).toEqual([naive.offer(once)]);
+    }
+    expect(fitting(once)).toBe(1);
+    const racing = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        api('POST', `${book}/tickets/`, { tickets: [{ numbers: once }] }),
+      ),
+    );
+    expect(racing.filter((r) => r.json().data.results[0].accepted)).toHaveLength(1);
+    naive.offer(once);
+    const after = (await api('GET', `${book}/`)).json().data;
+    expect(after.worst).toEqual(naive.worst());
+    expect(after.worst.totalPayout).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it('refuses a malformed ticket with 400 naming it, and adds nothing', async () => {
+    const before = (await api('GET', `${book}/`)).json().data;
+    const res = await api('POST', `${book}/tickets/`, {
+      tickets: [{ numbers: [1, 2, 3, 4, 5, 6, 7] }, { numbers: [1, 1, 2, 3, 4, 5, 6] }],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].field).toBe('tickets.1.numbers');
+    const outside = await api('POST', `${book}/tickets/`, {
+      tickets: [{ numbers: [1, 2, 3, 4, 5, 6, POOL + 1] }],
+    });
+    expect(outside.statusCode).toBe(400);
+    expect(outside.json().message).toContain(`1 to ${POOL}`);
+    expect((await api('GET', `${book}/`)).json().data).toEqual(before);
+  });
+
+  it('is 404 to another user and another company', async () => {
+    for (const claims of [{ sub: 'another-user' }, { cid: 'company-b' }]) {
+      const token = await own.keys.sign(claims);
+      const headers = { authorization: `Bearer ${token}` };
+      expect((await api('GET', `${book}/`, undefined, headers)).statusCode).toBe(404);
+      expect(
+        (await api('POST', `${book}/tickets/`, { tickets: [{ numbers: hot }] }, headers))
+          .statusCode,
+      ).toBe(404);
+      expect((await api('GET', '', undefined, headers)).json().data.total).toBe(0);
+    }
+    expect((await api('GET', '')).json().data.items.map((b: { _id: string }) => b._id)).toEqual([
+      book,
+    ]);
+  });
+
+  it('reopens after a restart from its log, a torn last line cut', async () => {
+    const before = (await api('GET', `${book}/`)).json().data;
+    const log = join(own.dir, 'data', 'power7', 'books', book, 'sales.log');
+    const length = (await readFile(log)).length;
+    await appendFile(log, '{"at":"2026-11-29T00:00:00Z","req":null,"tick');
+    await own.app.close();
+    own.app = await buildTestApp({ DATA_DIR: join(own.dir, 'data'), JWKS_FILE: own.keys.file });
+    expect((await api('GET', `${book}/`)).json().data).toEqual(before);
+    expect((await readFile(log)).length).toBe(length);
+    // and it still sells exactly
+    const next = [2, 4, 6, 8, 9, 10, 11];
+    expect(
+      (await api('POST', `${book}/tickets/`, { tickets: [{ numbers: next }] })).json().data.results,
+    ).toEqual([naive.offer(next)]);
+  }, 60_000);
+
+  it('closes to sales and stays readable', async () => {
+    const closed = await api('POST', `${book}/close/`);
+    expect(closed.statusCode).toBe(200);
+    expect(closed.json().data.status).toBe('closed');
+    const sale = await api('POST', `${book}/tickets/`, { tickets: [{ numbers: hot }] });
+    expect(sale.statusCode).toBe(409);
+    expect((await api('GET', `${book}/`)).json().data.status).toBe('closed');
+  });
+});

@@ -1,0 +1,122 @@
+import { BookTotals, bookDraws, type BookTuning, type DrawTotals } from '../core/book';
+import { EngineError } from '../core/errors';
+import { formatCombo, type Payouts, PICK } from '../core/model';
+import { deriveWeights, unitsToAmount } from '../core/weights';
+import { analyzeTickets } from './analyze';
+
+/**
+ * A live book's totals over the engine (issue #41 part 4, ADR 023): opened by one analysis of the
+ * book's tickets, folded by one analysis of the tickets sold since the last fold (their 3- and
+ * 4-match payouts only), and the ticket-by-ticket check and sale of `core/book.ts` in currency.
+ */
+export interface LiveBookGame {
+  pool: number;
+  payouts: Payouts;
+  /** The limit in currency. */
+  limit: number;
+  /** Worker threads of the analyses (default: one per core). */
+  workers?: number;
+  tuning?: Partial<BookTuning>;
+}
+
+/** One ticket's answer: accepted, or refused with the draw it would push highest past the limit. */
+export type TicketCheck = { accepted: true } | { accepted: false; draw: string; wouldBe: number };
+
+export class LiveBookTotals {
+  private constructor(
+    private readonly game: LiveBookGame,
+    private readonly unit: number,
+    private readonly totals: BookTotals,
+  ) {}
+
+  /** Every draw's total with `tickets` (7 ascending numbers each): one analysis. */
+  static async open(game: LiveBookGame, tickets: Uint8Array): Promise<LiveBookTotals> {
+    const count = tickets.length / PICK;
+    const { unit, w } = deriveWeights(game.payouts, { type: 'fixed', budget: 0 }, count);
+    const limit = Math.floor(Math.round(game.limit * 100) / unit);
+    const draws = bookDraws(game.pool);
+    // every total is ≤ the limit once the book is open: 4 bytes a draw while the limit fits
+    const base: DrawTotals = limit < 2 ** 32 ? new Uint32Array(draws) : new Float64Array(draws);
+    if (count > 0) {
+      const all = await analyzeTickets(tickets, count, {
+        pool: game.pool,
+        payouts: game.payouts,
+        budget: { type: 'fixed', budget: 0 },
+        keepDraws: false,
+        sumDistribution: false,
+        ...(game.workers !== undefined ? { workers: game.workers } : {}),
+      });
+      const { totals } = all.distribution;
+      for (let d = 0; d < draws; d++) {
+        if (totals[d]! > limit) {
+          throw new EngineError(
+            'INVALID_PARAMS',
+            'These tickets already take a draw past the limit.',
+            'limit',
+          );
+        }
+        base[d] = totals[d]!;
+      }
+    }
+    return new LiveBookTotals(
+      game,
+      unit,
+      new BookTotals({ pool: game.pool, w, limit }, base, game.tuning),
+    );
+  }
+
+  /** Checks one ticket (7 ascending numbers) against every draw, and keeps it when accepted and `sell`. */
+  async offer(ticket: Uint8Array, sell: boolean): Promise<TicketCheck> {
+    const breach = this.totals.check(ticket);
+    if (breach) {
+      return {
+        accepted: false,
+        draw: formatCombo(breach.numbers),
+        wouldBe: unitsToAmount(breach.total, this.unit),
+      };
+    }
+    if (sell) await this.add(ticket);
+    return { accepted: true };
+  }
+
+  /** Adds a ticket already accepted (a sale read back from the log), folding when one is due. */
+  async add(ticket: Uint8Array): Promise<void> {
+    this.totals.add(ticket);
+    if (this.totals.foldDue) await this.fold();
+  }
+
+  /** The draw that pays most, in currency. */
+  worst(): { combo: string; totalPayout: number } {
+    const worst = this.totals.worst();
+    return {
+      combo: formatCombo(worst.numbers),
+      totalPayout: unitsToAmount(worst.total, this.unit),
+    };
+  }
+
+  /** Bytes held, roughly (the figure `docs/benchmarks` states per open book). */
+  get bytes(): number {
+    return this.totals.bytes;
+  }
+
+  /** The deferred 3- and 4-match payouts added to every draw: one analysis of the tickets since the last fold. */
+  private async fold(): Promise<void> {
+    const pending = this.totals.pendingFold;
+    const count = pending.length / PICK;
+    const { payouts, pool } = this.game;
+    const lowOnly: Payouts = { 3: payouts[3], 4: payouts[4], 5: 0, 6: 0, 7: 0 };
+    const res = await analyzeTickets(pending, count, {
+      pool,
+      payouts: lowOnly,
+      budget: { type: 'fixed', budget: 0 },
+      keepDraws: false,
+      sumDistribution: false,
+      ...(this.game.workers !== undefined ? { workers: this.game.workers } : {}),
+    });
+    // that analysis counts in its own unit (a multiple of the book's)
+    const scale = res.weights.unit / this.unit;
+    const { totals } = res.distribution;
+    if (scale !== 1) for (let d = 0; d < totals.length; d++) totals[d] = totals[d]! * scale;
+    this.totals.foldIn(totals);
+  }
+}
