@@ -21,7 +21,7 @@ export function BookAnswers({ answer, book }: { answer: TerminalAnswer; book: Bo
             key={line}
             data-testid="power7-book-answer"
             data-accepted={result.accepted}
-            className="grid gap-1.5 rounded-md border p-3 sm:grid-cols-[auto_1fr] sm:gap-x-4"
+            className="grid gap-1.5 rounded-md border p-3"
           >
             <div className="flex flex-wrap items-center gap-2">
               <span className="text-muted-foreground w-14 text-sm tabular-nums">Line {line}</span>

@@ -85,7 +85,7 @@ export function BooksList() {
                   <TableBody>
                     {data.items.map((book) => (
                       <TableRow key={book._id} data-testid="power7-book-row">
-                        <TableCell className="max-w-64 break-words whitespace-normal">
+                        <TableCell className="max-w-64 min-w-40 break-words whitespace-normal">
                           <Link
                             to={`${BOOKS_URL}/${encodeURIComponent(book._id)}`}
                             className="text-primary font-medium underline-offset-4 hover:underline"
