@@ -12,6 +12,15 @@ import {
 } from '../analysis/winners-csv';
 import type { WinnersReply, WinnersRequest } from './winners-worker';
 import { buildTicketLookup, type TicketLookup } from '../analysis/ticket-lookup';
+import {
+  buildDrawIndex,
+  scanPart,
+  wordParts,
+  type DrawIndex,
+  type IndexedQuery,
+  type ScannedPart,
+} from '../core/draw-index';
+import type { QueryContext } from '../core/draw-query';
 
 /**
  * The threads that find winners and write winners CSVs for a service (issue #27): walking every ticket
@@ -95,7 +104,9 @@ function dispatch(request: WithoutPort<WinnersRequest>, weight = 1) {
  * it; an error reply rejects.
  */
 async function askOnce<T>(
-  request: WithoutPort<Extract<WinnersRequest, { kind: 'find' | 'lookup' }>>,
+  request: WithoutPort<
+    Extract<WinnersRequest, { kind: 'find' | 'lookup' | 'drawIndex' | 'scanIndex' }>
+  >,
   answer: (reply: WinnersReply) => T | undefined,
   weight = 1,
 ): Promise<T> {
@@ -134,6 +145,59 @@ export async function buildLookupOnThreads(source: WinnersSource): Promise<Ticke
     (reply) => (reply.type === 'lookup' ? reply.lookup : undefined),
     LOOKUP_WEIGHT,
   );
+}
+
+/** Whether every column of the table lives in shared memory. */
+function sharedTable(ctx: QueryContext): boolean {
+  return ctx.table.chunks.every((ch) =>
+    [ch.ranks, ...ch.counts].every((a) => a.buffer instanceof SharedArrayBuffer),
+  );
+}
+
+/**
+ * The filter index of a session's qualifying draws (`core/draw-index.ts`, ~0.3–1 s at 3–5M draws),
+ * built on a winners thread into shared memory (in this thread if the table is unshared).
+ */
+export async function buildDrawIndexOnThreads(ctx: QueryContext): Promise<DrawIndex | null> {
+  if (!sharedTable(ctx)) return buildDrawIndex(ctx);
+  return askOnce(
+    { kind: 'drawIndex', ctx },
+    (reply) => (reply.type === 'drawIndex' ? reply.index : undefined),
+    LOOKUP_WEIGHT,
+  );
+}
+
+/**
+ * The scan a filter still needs (`needsScan`), cut in one part per winners thread and run side by
+ * side: the event loop only merges their best rows. `signal` (the client gone) stops the threads
+ * within 64K draws and rejects with CancelledError. In this thread if the index is unshared.
+ */
+export async function scanIndexOnThreads(
+  index: DrawIndex,
+  w: ArrayLike<number>,
+  q: IndexedQuery,
+  signal?: AbortSignal,
+): Promise<ScannedPart[]> {
+  const parts = wordParts(q, Math.min(MAX_THREADS, os.availableParallelism()));
+  if (!(index.rank.buffer instanceof SharedArrayBuffer)) {
+    return parts.map(([from, to]) => scanPart(index, w, q, from, to, () => !!signal?.aborted));
+  }
+  const stop = new Int32Array(new SharedArrayBuffer(4));
+  const onAbort = () => Atomics.store(stop, 0, 1);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  try {
+    return await Promise.all(
+      parts.map(([wordFrom, wordTo]) =>
+        askOnce(
+          { kind: 'scanIndex', index, w: Array.from(w), q, wordFrom, wordTo, stop },
+          (reply) => (reply.type === 'scanned' ? reply.part : undefined),
+        ),
+      ),
+    );
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
 }
 
 /** One CSV request on a thread: its replies in arrival order; `cancel` unless it ended. */

@@ -9,6 +9,14 @@ import {
   type WinnersSource,
 } from '../analysis/winners-csv';
 import { buildTicketLookup, type TicketLookup } from '../analysis/ticket-lookup';
+import {
+  buildDrawIndex,
+  scanPart,
+  type DrawIndex,
+  type IndexedQuery,
+  type ScannedPart,
+} from '../core/draw-index';
+import type { QueryContext } from '../core/draw-query';
 
 /**
  * A request to a winners thread, answered on its own `port`: the winners of a draw in download order
@@ -31,12 +39,30 @@ export type WinnersRequest =
       /** Only segments first, first + step, … of SEGMENT winners (a download shared by threads). */
       share?: { first: number; step: number };
     }
-  | { kind: 'lookup'; port: MessagePort; source: WinnersSource };
+  | { kind: 'lookup'; port: MessagePort; source: WinnersSource }
+  /** The filter index of a session's qualifying draws (shared memory in, shared memory out). */
+  | { kind: 'drawIndex'; port: MessagePort; ctx: QueryContext }
+  /**
+   * Words [wordFrom, wordTo) of a filter's run scanned; `stop[0]` set to 1 by the caller cancels it
+   * (the scan asks every 64K draws).
+   */
+  | {
+      kind: 'scanIndex';
+      port: MessagePort;
+      index: DrawIndex;
+      w: ArrayLike<number>;
+      q: IndexedQuery;
+      wordFrom: number;
+      wordTo: number;
+      stop: Int32Array;
+    };
 
 /** What comes back on a request's port; the caller sends `'more'` for each chunk it has taken. */
 export type WinnersReply =
   | { type: 'found'; order: WinnerOrder }
   | { type: 'lookup'; lookup: TicketLookup }
+  | { type: 'drawIndex'; index: DrawIndex | null }
+  | { type: 'scanned'; part: ScannedPart }
   | { type: 'chunk'; chunk: Uint8Array }
   /** The end of one segment of a shared download. */
   | { type: 'segment' }
@@ -92,6 +118,15 @@ async function handle(req: WinnersRequest) {
       const { tickets, masks } = req.source;
       const lookup = buildTicketLookup(tickets, masks.lo.length, true);
       req.port.postMessage({ type: 'lookup', lookup } satisfies WinnersReply);
+    } else if (req.kind === 'drawIndex') {
+      const index = buildDrawIndex(req.ctx, (bytes) => new SharedArrayBuffer(bytes));
+      req.port.postMessage({ type: 'drawIndex', index } satisfies WinnersReply);
+    } else if (req.kind === 'scanIndex') {
+      const { index, w, q, wordFrom, wordTo, stop } = req;
+      const part = scanPart(index, w, q, wordFrom, wordTo, () => Atomics.load(stop, 0) === 1);
+      req.port.postMessage({ type: 'scanned', part } satisfies WinnersReply, [
+        part.positions.buffer as ArrayBuffer,
+      ]);
     } else await sendCsv(req);
   } catch (err) {
     const e = err as Error;

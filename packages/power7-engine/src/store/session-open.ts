@@ -13,6 +13,14 @@ import {
   type FilterQuery,
   type QueryContext,
 } from '../core/draw-query';
+import {
+  answerFromParts,
+  answerInOrder,
+  needsScan,
+  planQuery,
+  queryIndex,
+  type DrawIndex,
+} from '../core/draw-index';
 import { EngineError } from '../core/errors';
 import {
   drawCount,
@@ -61,8 +69,10 @@ import type {
 import { matchedNumbers, RowReader, ticketMasks } from '../analysis/winners';
 import { lookupPays, type WinnerOrder, type WinnersSource } from '../analysis/winners-csv';
 import {
+  buildDrawIndexOnThreads,
   buildLookupOnThreads,
   findWinnersOnThreads,
+  scanIndexOnThreads,
   winnersCsvOnThreads,
 } from '../parallel/winners-pool';
 
@@ -90,6 +100,9 @@ export async function readSessionStatus(sessionDir: string): Promise<SessionStat
   };
 }
 
+/** Draws of a filter's run below which its scan runs here (a thread's round trip would cost more). */
+const SCAN_HERE_DRAWS = 65_536;
+
 /** Draws up to which an open session keeps every draw's total for exposure and limits (8 B a draw). */
 const KEEP_BASE_DRAWS = 40_000_000;
 
@@ -114,7 +127,8 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
   const offsets = new Float64Array(idx, 0, count);
   const lines = new Uint32Array(idx, count * 8, count);
   const lengths = new Uint32Array(idx, count * 12, count);
-  const q = await readAligned(fileIn(sessionDir, 'qualifying'));
+  // shared: a winners thread builds the filter index from it without a copy
+  const q = await readAligned(fileIn(sessionDir, 'qualifying'), true);
   const n = stored.storage.qualified;
   const ranks = new Uint32Array(q, 0, n);
   let off = n * 4;
@@ -135,6 +149,21 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
     table: { length: n, chunks: n ? [{ length: n, ranks, counts }] : [] },
     w: stored.storage.w,
     unit: stored.storage.unit,
+  };
+  // the filter index (ADR 025), built on a winners thread at the first filter; null: too many draws
+  let drawIndex: Promise<DrawIndex | null> | null = null;
+  let builtIndex: DrawIndex | null = null;
+  const indexOf = () => {
+    if (!drawIndex) {
+      const made = buildDrawIndexOnThreads(ctx);
+      drawIndex = made;
+      made.then(
+        (index) => void (closed || (builtIndex = index)),
+        // a failed build is not kept: the next filter tries again (the scan answers meanwhile)
+        () => drawIndex === made && (drawIndex = null),
+      );
+    }
+    return drawIndex;
   };
   const masks = ticketMasks(tickets, count, true);
   const rows = new RowReader(
@@ -230,15 +259,29 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
   const ensureOpen = () => {
     if (closed) throw new Error('session is closed');
   };
+  const filterHere = (query: FilterQuery): FilterAnswer => {
+    ensureOpen();
+    const page = builtIndex ? queryIndex(ctx, builtIndex, query) : queryDraws(ctx, query);
+    return { ...page, qualified: n, stats: analysis.stats };
+  };
   const col = (name: string | null, fields: string[]) =>
     name === null ? null : (fields[header.indexOf(name)] ?? null);
 
   return {
     ingest,
     analysis,
-    filter(query: FilterQuery): FilterAnswer {
+    filter: filterHere,
+    async filterAsync(query: FilterQuery, signal?: AbortSignal): Promise<FilterAnswer> {
       ensureOpen();
-      const page = queryDraws(ctx, query);
+      const index = await indexOf().catch(() => null);
+      if (!index) return filterHere(query);
+      const plan = planQuery(ctx, index, query);
+      const page = !needsScan(plan)
+        ? answerInOrder(ctx, index, plan)
+        : plan.to - plan.from < SCAN_HERE_DRAWS
+          ? queryIndex(ctx, index, query)
+          : answerFromParts(ctx, index, plan, await scanIndexOnThreads(index, ctx.w, plan, signal));
+      ensureOpen();
       return { ...page, qualified: n, stats: analysis.stats };
     },
     async winners(combo, matchType, page = 1, pageSize = 50): Promise<WinnersPage> {
@@ -333,6 +376,8 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
       base = null;
       orders.clear();
       delete source.lookup;
+      drawIndex = null;
+      builtIndex = null;
       distribution = null;
     },
   };

@@ -291,8 +291,18 @@ export interface NoValidRowsSummary {
 export interface OpenSession {
   readonly ingest: IngestSummary;
   readonly analysis: AnalysisSummary;
-  /** Filter, sort and paginate the qualifying draws. Cost: one pass over the qualifying draws. */
+  /**
+   * Filter, sort and paginate the qualifying draws, in this thread: from the filter index once
+   * `filterAsync` has built it, else one pass over the qualifying draws.
+   */
   filter(query: FilterQuery): FilterAnswer;
+  /**
+   * The same answer as `filter`, off the event loop where it costs: the first call builds the filter
+   * index on a winners thread (ADR 025); payout ranges, numbers and the default sort are then answered
+   * from it in well under a millisecond, and the scans that remain (winners ranges, other sorts) run
+   * on the winners threads in parallel parts, stopped when `signal` aborts (CANCELLED).
+   */
+  filterAsync(query: FilterQuery, signal?: AbortSignal): Promise<FilterAnswer>;
   /**
    * Winning tickets of one draw and match type (combo text form; throws INVALID_COMBO), file order,
    * page default 1, pageSize default 50 (≤ 1000). ~10 ms per 1M tickets plus the page's row reads.

@@ -37,17 +37,23 @@ export function toFilterQuery(body: FilterRequest): FilterQuery {
 
 /**
  * Filter answers of finished sessions. Their results never change, so identical queries (paging back
- * and forth, several tabs) are answered from a small cache instead of another pass over the table.
+ * and forth, several tabs) are answered from a small cache; a new one comes from the session's filter
+ * index, its remaining scan on the engine's threads (`filterAsync`), stopped when `signal` aborts.
  */
 export class FilterAnswers {
   private readonly answers = new LRUCache<string, FilterAnswer>({ max: FILTER_CACHE_ENTRIES });
 
-  answer(sessionId: string, session: OpenSession, body: FilterRequest): FilterAnswer {
+  async answer(
+    sessionId: string,
+    session: OpenSession,
+    body: FilterRequest,
+    signal?: AbortSignal,
+  ): Promise<FilterAnswer> {
     const query = toFilterQuery(body);
     const key = `${sessionId}|${JSON.stringify(query)}`;
     const cached = this.answers.get(key);
     if (cached) return cached;
-    const answer = session.filter(query);
+    const answer = await session.filterAsync(query, signal);
     this.answers.set(key, answer);
     return answer;
   }

@@ -5,9 +5,12 @@ interface Entry {
   bytes: number;
 }
 
-/** Rough memory of an open session: 7 B tickets + 8 B masks + 16 B row index per ticket, ~24 B per qualifying draw. */
+/**
+ * Rough memory of an open session: 7 B tickets + 8 B masks + 16 B row index per ticket, ~24 B per
+ * qualifying draw and ~20 B more for its filter index (ADR 025).
+ */
 export function sessionBytes(session: OpenSession): number {
-  return session.ingest.accepted * 31 + session.analysis.qualified * 24;
+  return session.ingest.accepted * 31 + session.analysis.qualified * 44;
 }
 
 /**

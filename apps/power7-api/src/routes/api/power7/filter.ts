@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -10,6 +11,15 @@ import { z } from 'zod';
 import { ensureFitsOneSheet } from '../../../modules/exports/exports';
 import { bearer, owner, sessionErrors } from './common';
 import { exportQuery, sendExport } from './export-answer';
+
+/** Aborts when the client goes before its answer is sent (the filter's threads then stop). */
+function clientGone(response: ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  response.once('close', () => {
+    if (!response.writableFinished) gone.abort();
+  });
+  return gone.signal;
+}
 
 /** `POST /api/filter/`: a page of qualifying draws with the all-draws statistics. */
 export async function filterRoutes(app: FastifyInstance) {
@@ -29,12 +39,12 @@ export async function filterRoutes(app: FastifyInstance) {
         response: { 200: envelopeSchema(filterAnswerSchema), ...sessionErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const caller = requirePermission(request, POWER7_PERMISSIONS.run);
       const body = request.body;
       const row = await queries.find(owner(caller), body.session);
       const session = await queries.open(row);
-      return ok(filterAnswers.answer(row.id, session, body));
+      return ok(await filterAnswers.answer(row.id, session, body, clientGone(reply.raw)));
     },
   );
 
@@ -65,7 +75,14 @@ export async function filterRoutes(app: FastifyInstance) {
       const session = await queries.open(row);
       const query = toFilterQuery({ ...body, page: 1, pageSize: 1 });
       // checks the filters (a bad one is a 400, not a broken download) and counts the rows
-      const total = filterAnswers.answer(row.id, session, { ...body, page: 1, pageSize: 1 }).total;
+      const total = (
+        await filterAnswers.answer(
+          row.id,
+          session,
+          { ...body, page: 1, pageSize: 1 },
+          clientGone(reply.raw),
+        )
+      ).total;
       const { format, params } = request.query;
       if (format === 'xlsx') ensureFitsOneSheet(total);
       const chunks = session.drawsCsv(query);
