@@ -27,7 +27,7 @@ const POOL = 35;
 const CLIENTS = 20;
 const SECONDS = Number(process.env.SECONDS_PER_MEASURE ?? 8);
 /** Budget per 1M tickets at which about half of the P=35 draws qualify (the measure). */
-const HALF_BUDGET_PER_M = Number(process.env.HALF_BUDGET_PER_M ?? 262_000);
+const HALF_BUDGET_PER_M = Number(process.env.HALF_BUDGET_PER_M ?? 266_000);
 const SIZES = process.argv.slice(2).map(Number);
 const root = resolve(import.meta.dirname, '../../..');
 

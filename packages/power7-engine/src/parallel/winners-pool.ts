@@ -12,6 +12,7 @@ import {
 } from '../analysis/winners-csv';
 import type { WinnersReply, WinnersRequest } from './winners-worker';
 import { buildTicketLookup, type TicketLookup } from '../analysis/ticket-lookup';
+import { RowReader } from '../analysis/winners';
 import {
   buildDrawIndex,
   scanPart,
@@ -105,7 +106,7 @@ function dispatch(request: WithoutPort<WinnersRequest>, weight = 1) {
  */
 async function askOnce<T>(
   request: WithoutPort<
-    Extract<WinnersRequest, { kind: 'find' | 'lookup' | 'drawIndex' | 'scanIndex' }>
+    Extract<WinnersRequest, { kind: 'find' | 'lookup' | 'rows' | 'drawIndex' | 'scanIndex' }>
   >,
   answer: (reply: WinnersReply) => T | undefined,
   weight = 1,
@@ -144,6 +145,23 @@ export async function buildLookupOnThreads(source: WinnersSource): Promise<Ticke
     { kind: 'lookup', source },
     (reply) => (reply.type === 'lookup' ? reply.lookup : undefined),
     LOOKUP_WEIGHT,
+  );
+}
+
+/**
+ * The fields of rows `indexes` of `source` (ticket indexes, ascending): a winners page, read on a
+ * winners thread with synchronous reads (in this thread if `source` is unshared).
+ */
+export async function readRowsOnThreads(
+  source: WinnersSource,
+  indexes: Uint32Array,
+): Promise<string[][]> {
+  const { rowsPath, delimiter, offsets, lengths } = source;
+  if (!shared(source))
+    return new RowReader(rowsPath, delimiter, offsets, lengths).rowsSync(indexes);
+  // a copy of the page's indexes: a view would send its whole buffer (every winner of the draw)
+  return askOnce({ kind: 'rows', source, indexes: indexes.slice() }, (reply) =>
+    reply.type === 'rows' ? reply.rows : undefined,
   );
 }
 

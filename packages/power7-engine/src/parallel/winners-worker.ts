@@ -9,6 +9,7 @@ import {
   type WinnersSource,
 } from '../analysis/winners-csv';
 import { buildTicketLookup, type TicketLookup } from '../analysis/ticket-lookup';
+import { RowReader } from '../analysis/winners';
 import {
   buildDrawIndex,
   scanPart,
@@ -40,6 +41,8 @@ export type WinnersRequest =
       share?: { first: number; step: number };
     }
   | { kind: 'lookup'; port: MessagePort; source: WinnersSource }
+  /** The fields of rows `indexes` (ticket indexes, ascending): a winners page. */
+  | { kind: 'rows'; port: MessagePort; source: WinnersSource; indexes: Uint32Array }
   /** The filter index of a session's qualifying draws (shared memory in, shared memory out). */
   | { kind: 'drawIndex'; port: MessagePort; ctx: QueryContext }
   /**
@@ -61,6 +64,7 @@ export type WinnersRequest =
 export type WinnersReply =
   | { type: 'found'; order: WinnerOrder }
   | { type: 'lookup'; lookup: TicketLookup }
+  | { type: 'rows'; rows: string[][] }
   | { type: 'drawIndex'; index: DrawIndex | null }
   | { type: 'scanned'; part: ScannedPart }
   | { type: 'chunk'; chunk: Uint8Array }
@@ -118,6 +122,10 @@ async function handle(req: WinnersRequest) {
       const { tickets, masks } = req.source;
       const lookup = buildTicketLookup(tickets, masks.lo.length, true);
       req.port.postMessage({ type: 'lookup', lookup } satisfies WinnersReply);
+    } else if (req.kind === 'rows') {
+      const { rowsPath, delimiter, offsets, lengths } = req.source;
+      const rows = new RowReader(rowsPath, delimiter, offsets, lengths).rowsSync(req.indexes);
+      req.port.postMessage({ type: 'rows', rows } satisfies WinnersReply);
     } else if (req.kind === 'drawIndex') {
       const index = buildDrawIndex(req.ctx, (bytes) => new SharedArrayBuffer(bytes));
       req.port.postMessage({ type: 'drawIndex', index } satisfies WinnersReply);

@@ -72,6 +72,7 @@ import {
   buildDrawIndexOnThreads,
   buildLookupOnThreads,
   findWinnersOnThreads,
+  readRowsOnThreads,
   scanIndexOnThreads,
   winnersCsvOnThreads,
 } from '../parallel/winners-pool';
@@ -298,7 +299,8 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
       const slice = index.subarray((page - 1) * pageSize, page * pageSize);
       const items: WinnerRow[] = [];
       let k = 0;
-      for await (const fields of rows.rows(slice)) {
+      // read on a winners thread: a page of scattered winners is a read per row
+      for (const fields of await readRowsOnThreads(source, slice)) {
         const t = slice[k++]!;
         const columns: Record<string, string> = {};
         header.forEach((h, i) => (columns[h] = fields[i] ?? ''));
