@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents } from '../src/db/schema';
+import { auditEvents, totpFactors } from '../src/db/schema';
 import { buildTestApp, type TestApp } from './helper';
 import { awayFromStepEdge, base32Bytes, stepNow, totp } from './totp-codes';
 
@@ -483,6 +483,61 @@ describe('two-step sign-in (issue 28, ADR 011)', () => {
         { headers: user.headers },
       );
       expect(off.statusCode).toBe(409);
+    });
+
+    it('tells who has a second step and who a policy would ask to set one up, in the caller’s company only (issue 43)', async () => {
+      const acme = await t.createCompany('Coverage Acme');
+      const admin = await t.authHeader(acme.adminId);
+      const withApp = await t.createUser({ companyId: acme.companyId });
+      await t.db.insert(totpFactors).values({
+        userId: withApp.id,
+        companyId: acme.companyId,
+        secret: 'sealed elsewhere',
+        confirmedAt: new Date(),
+      });
+      const halfSetUp = await t.createUser({ companyId: acme.companyId });
+      // an app being set up (not confirmed) is no second step yet
+      await t.db.insert(totpFactors).values({
+        userId: halfSetUp.id,
+        companyId: acme.companyId,
+        secret: 'sealed elsewhere',
+      });
+      const second = await t.createUser({ companyId: acme.companyId, roles: ['Administrator'] });
+      await t.createUser({ companyId: acme.companyId, status: 'inactive' });
+      const coverage = (query: string, headers = admin) =>
+        t.app.inject({ url: `/api/security/mfa-policy/coverage?${query}`, headers });
+
+      const everyone = await coverage('requireFor=everyone');
+      expect(everyone.statusCode).toBe(200);
+      const data = everyone.json().data;
+      expect(data).toMatchObject({
+        activeUsers: 4,
+        withSecondStep: { count: 1, sample: [{ _id: withApp.id, userName: withApp.userName }] },
+        required: 4,
+        toSetUp: { count: 3 },
+      });
+      expect(data.toSetUp.sample.map((u: { _id: string }) => u._id).sort()).toEqual(
+        [acme.adminId, halfSetUp.id, second.id].sort(),
+      );
+      expect(
+        (await coverage('requireFor=permissions&permissionCodes=users.update,nothing.here')).json()
+          .data,
+      ).toMatchObject({ required: 2, toSetUp: { count: 2 }, withSecondStep: { count: 1 } });
+      expect((await coverage('requireFor=nobody')).json().data).toMatchObject({
+        required: 0,
+        toSetUp: { count: 0, sample: [] },
+      });
+      // The Demo Company sees none of Acme's users.
+      const demo = (await coverage('requireFor=everyone', await t.authHeader())).json().data;
+      expect(JSON.stringify(demo)).not.toContain(withApp.id);
+      // users.read is needed; a bad policy is refused in the envelope.
+      const plain = await t.createUser({ companyId: acme.companyId });
+      expect((await coverage('requireFor=everyone', await t.authHeader(plain.id))).statusCode).toBe(
+        403,
+      );
+      const bad = await coverage('requireFor=some');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
     });
 
     it('needs users.update to change the policy', async () => {

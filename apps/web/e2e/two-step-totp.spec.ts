@@ -175,6 +175,7 @@ test('a company policy takes a user to enrolment after the password; the adminis
     await page.getByLabel(code).check();
     await checkScreens(page, 'two-step-policy', () => expect(page.getByLabel(code)).toBeChecked());
     await page.getByRole('button', { name: 'Save policy' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Save policy' }).click();
     await expect(page.getByText('Two-step policy saved.')).toBeVisible();
 
     await forgetSignIn(page);

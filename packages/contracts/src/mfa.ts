@@ -126,3 +126,37 @@ export const secondStepResetSchema = z.object({
   enrolmentRequired: z.boolean(),
 });
 export type SecondStepReset = z.infer<typeof secondStepResetSchema>;
+
+/**
+ * A policy to look at before saving it (`GET /api/security/mfa-policy/coverage`): `permissionCodes`
+ * comma-separated, as a query string carries a list.
+ */
+export const mfaCoverageQuerySchema = z.object({
+  requireFor: z.enum(MFA_REQUIREMENTS),
+  permissionCodes: z
+    .string()
+    .max(20_000)
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((code) => code.trim())
+        .filter(Boolean),
+    ),
+});
+
+const coveredUserSchema = z.object({ _id: z.string(), userName: z.string(), name: z.string() });
+/** A group of users: how many, and the first few by name. */
+const coveredGroupSchema = z.object({ count: z.number(), sample: z.array(coveredUserSchema) });
+
+/**
+ * Who a policy reaches among the company's active users: who already has a second step (app or
+ * passkey), and who the policy would ask to set one up at their next sign-in.
+ */
+export const mfaCoverageSchema = z.object({
+  activeUsers: z.number(),
+  withSecondStep: coveredGroupSchema,
+  required: z.number(),
+  toSetUp: coveredGroupSchema,
+});
+export type MfaCoverage = z.infer<typeof mfaCoverageSchema>;

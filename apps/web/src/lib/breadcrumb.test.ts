@@ -93,6 +93,14 @@ describe('breadcrumb', () => {
     ]);
   });
 
+  it('files the two-step policy under Company, as the sidebar does (issue 43)', () => {
+    expect(buildBreadcrumbs('/app/security')).toEqual([
+      { label: 'Dashboard', href: '/app' },
+      { label: 'Company' },
+      { label: 'Two-step sign-in' },
+    ]);
+  });
+
   it('capitalises other segments', () => {
     expect(labels('/app/power7/parameters')).toEqual(['Dashboard', 'Power7', 'Parameters']);
   });

@@ -56,6 +56,13 @@ export const LINKABLE_CRUMBS: ReadonlySet<string> = new Set([
   '/app/power7/books',
 ]);
 
+/**
+ * Pages whose address is not under their sidebar group: the crumbs name the group the sidebar files
+ * them under (plain text, like `/app/company`). `/app/security` keeps its address (bookmarks, mails)
+ * while the sidebar lists it under Company (issue #43).
+ */
+const FILED_UNDER: Readonly<Record<string, string>> = { security: 'Company' };
+
 /** Shown for a record id until its page has registered the record's name. */
 export const UNKNOWN_RECORD_LABEL = 'Record';
 
@@ -79,6 +86,8 @@ export function buildBreadcrumbs(
   const segments = pathname.split('/').filter(Boolean);
   const rest = (segments[0] === 'app' ? segments.slice(1) : segments).map(safeDecode);
   const crumbs: Crumb[] = [{ label: 'Dashboard', href: '/app' }];
+  const group = rest[0] === undefined ? undefined : FILED_UNDER[rest[0]];
+  if (group) crumbs.push({ label: group });
   let href = '/app';
   rest.forEach((segment, index) => {
     href += `/${encodeURIComponent(segment)}`;

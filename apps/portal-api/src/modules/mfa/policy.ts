@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import type { MFA_REQUIREMENTS, MfaCoverage } from '@pa/contracts/mfa';
 import type { PortalTx } from '../../db/client';
-import type { MFA_REQUIREMENTS } from '@pa/contracts/mfa';
-import { mfaPolicies } from '../../db/schema';
-import { effectivePermissionCodes } from '../auth/effective-permissions';
+import { mfaPolicies, passkeys, totpFactors, users } from '../../db/schema';
+import { effectivePermissionCodes, effectivePermissionsSql } from '../auth/effective-permissions';
 
 export type MfaRequirement = (typeof MFA_REQUIREMENTS)[number];
 
@@ -46,4 +46,53 @@ export async function mustHaveSecondStep(
   if (policy.requireFor === 'nobody' || policy.permissionCodes.length === 0) return false;
   const held = await effectivePermissionCodes(db, user.id, user.companyId);
   return policy.permissionCodes.some((code) => held.includes(code));
+}
+
+/** How many names each group of a coverage lists: enough to recognise, short enough to read. */
+const COVERAGE_SAMPLE = 8;
+
+/**
+ * Who `policy` reaches among the company's active users (only they can sign in): who has a second
+ * step already (a confirmed app or a passkey), how many the policy requires one of, and who of those
+ * has none — they set one up at their next sign-in. One query over the company's users.
+ */
+export async function policyCoverage(
+  db: PortalTx,
+  companyId: string,
+  policy: MfaPolicy,
+): Promise<MfaCoverage> {
+  const codes = [...new Set(policy.permissionCodes)];
+  const covered =
+    policy.requireFor === 'everyone'
+      ? sql<boolean>`true`
+      : policy.requireFor === 'nobody' || codes.length === 0
+        ? sql<boolean>`false`
+        : sql<boolean>`${effectivePermissionsSql(users.id, users.companyId)} && ${sql.param(codes)}::text[]`;
+  const rows = await db
+    .select({
+      _id: users.id,
+      userName: users.userName,
+      first: users.userFirstName,
+      last: users.userLastName,
+      hasStep: sql<boolean>`(exists (select 1 from ${totpFactors} t where t.user_id = ${users.id} and t.confirmed_at is not null)
+        or exists (select 1 from ${passkeys} k where k.user_id = ${users.id}))`,
+      covered,
+    })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.status, 'active')))
+    .orderBy(users.userLastName, users.userFirstName, users.userName);
+  const group = (list: typeof rows) => ({
+    count: list.length,
+    sample: list.slice(0, COVERAGE_SAMPLE).map((row) => ({
+      _id: row._id,
+      userName: row.userName,
+      name: `${row.first} ${row.last}`.trim() || row.userName,
+    })),
+  });
+  return {
+    activeUsers: rows.length,
+    withSecondStep: group(rows.filter((row) => row.hasStep)),
+    required: rows.filter((row) => row.covered).length,
+    toSetUp: group(rows.filter((row) => row.covered && !row.hasStep)),
+  };
 }

@@ -1,14 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok as envelope } from '@pa/contracts/envelope';
-import { mfaPolicySchema, secondStepResetSchema } from '@pa/contracts/mfa';
+import {
+  mfaCoverageQuerySchema,
+  mfaCoverageSchema,
+  mfaPolicySchema,
+  secondStepResetSchema,
+} from '@pa/contracts/mfa';
 import { forbidden, invalidField, notFound } from '@pa/server-kit/errors';
 import { and, eq, inArray } from 'drizzle-orm';
 import { permissions } from '../../../db/schema';
 import { auditFrom, recordAudit } from '../../../modules/audit/record';
 import { effectivePermissionCodes } from '../../../modules/auth/effective-permissions';
 import { revokeAllSignIns } from '../../../modules/accounts/sign-ins';
-import { mustHaveSecondStep, policyOf, savePolicy } from '../../../modules/mfa/policy';
+import {
+  mustHaveSecondStep,
+  policyCoverage,
+  policyOf,
+  savePolicy,
+} from '../../../modules/mfa/policy';
 import { removeSecondSteps } from '../../../modules/mfa/second-step';
 import { assertHolds, lockCompany } from '../../../modules/roles/guards';
 import { userInCompany } from '../../../modules/users/users';
@@ -34,6 +44,24 @@ export async function registerSecurityRoutes(base: FastifyInstance) {
       },
     },
     async (request) => envelope(await policyOf(app.db, authOf(request).companyId)),
+  );
+
+  app.get(
+    '/api/security/mfa-policy/coverage',
+    {
+      preHandler: [app.authenticate, app.requirePermission('users.read')],
+      schema: {
+        tags: ['security'],
+        summary: 'Who a two-step policy would reach, before you save it',
+        description:
+          'Among your company’s active users: who already has a second step (`withSecondStep`, with the first few names), how many the policy requires one of (`required`), and who of those has none and would set one up at their next sign-in (`toSetUp`). `permissionCodes` is comma-separated; unknown codes reach nobody.',
+        security: [{ bearerAuth: [] }],
+        querystring: mfaCoverageQuerySchema,
+        response: { 200: ok(mfaCoverageSchema), 400: errors[400], ...authErrors },
+      },
+    },
+    async (request) =>
+      envelope(await policyCoverage(app.db, authOf(request).companyId, request.query)),
   );
 
   app.put(

@@ -1,4 +1,4 @@
-import type { MfaPolicy } from '@pa/contracts/mfa';
+import type { MfaCoverage, MfaPolicy } from '@pa/contracts/mfa';
 import { portalApi } from '@/lib/api/portal-api';
 
 /** The company's two-step policy (docs/reference/two-step-sign-in.md). */
@@ -12,6 +12,15 @@ export const securityApi = portalApi.injectEndpoints({
       query: (body) => ({ url: '/security/mfa-policy', method: 'PUT', body }),
       invalidatesTags: ['Permission'],
     }),
+    /** Who a policy (saved or not) reaches: who has a second step, who would set one up. */
+    mfaPolicyCoverage: build.query<MfaCoverage, MfaPolicy>({
+      query: ({ requireFor, permissionCodes }) => ({
+        url: '/security/mfa-policy/coverage',
+        params: { requireFor, permissionCodes: permissionCodes.join(',') },
+      }),
+      // A reset of someone's second step invalidates User; a saved policy, Permission.
+      providesTags: ['Permission', 'User'],
+    }),
     policyPermissions: build.query<{ code: string; name: string }[], void>({
       query: () => ({ url: '/permissions', params: { page: 1, pageSize: 100, sort: 'code:asc' } }),
       transformResponse: (data: { items: { code: string; name: string }[] }) => data.items,
@@ -20,5 +29,9 @@ export const securityApi = portalApi.injectEndpoints({
   }),
 });
 
-export const { useMfaPolicyQuery, useSaveMfaPolicyMutation, usePolicyPermissionsQuery } =
-  securityApi;
+export const {
+  useMfaPolicyQuery,
+  useSaveMfaPolicyMutation,
+  usePolicyPermissionsQuery,
+  useMfaPolicyCoverageQuery,
+} = securityApi;
