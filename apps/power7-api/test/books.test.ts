@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import { appendFile, readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, customerCsv, DEFAULT_FIELDS, everyDraw } from './helper';
+import {
+  BOOK_LIMIT as LIMIT,
+  BOOK_POOL as POOL,
+  heavyTailedFile,
+  NaiveBook,
+  offeredTickets,
+} from './book-fixture';
+import { buildTestApp } from './helper';
 import { useOwnApp } from './own-app';
 
 /**
@@ -11,53 +18,10 @@ import { useOwnApp } from './own-app';
  * limit together; a restart reopens the book from its log, a torn last line cut; another user's book
  * is 404; a malformed ticket changes nothing.
  */
-const POOL = 12;
-const PAYOUTS = [5, 50, 2_000, 50_000, 1_000_000];
-const LIMIT = 3_000_000;
-
 const own = useOwnApp();
 let session: string;
 let fileTickets: number[][];
-const draws = [...everyDraw(POOL)];
-
-const pay = (t: number[], d: number[]) => {
-  const m = t.filter((n) => d.includes(n)).length;
-  return m >= 3 ? PAYOUTS[m - 3]! : 0;
-};
-const lexLess = (a: number[], b: number[]) => {
-  for (let i = 0; i < 7; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
-  return false;
-};
-
-/** Every draw's total, kept ticket by ticket. */
-class Naive {
-  totals = draws.map(() => 0);
-  /** The draw the ticket would push highest past the limit, or null; sold when it fits and `sell`. */
-  offer(t: number[], sell = true) {
-    let worst = -1;
-    let worstTotal = -1;
-    draws.forEach((d, i) => {
-      const total = this.totals[i]! + pay(t, d);
-      if (
-        total > LIMIT &&
-        (total > worstTotal || (total === worstTotal && lexLess(d, draws[worst]!)))
-      ) {
-        worst = i;
-        worstTotal = total;
-      }
-    });
-    if (worst >= 0) return { accepted: false, draw: draws[worst]!.join('-'), wouldBe: worstTotal };
-    if (sell) draws.forEach((d, i) => (this.totals[i] = this.totals[i]! + pay(t, d)));
-    return { accepted: true };
-  }
-  worst() {
-    let w = 0;
-    this.totals.forEach((t, i) => {
-      if (t > this.totals[w]!) w = i;
-    });
-    return { combo: draws[w]!.join('-'), totalPayout: this.totals[w]! };
-  }
-}
+let hot: number[];
 
 const api = (method: 'GET' | 'POST', url: string, payload?: object, headers = own.auth()) =>
   own.app.inject({
@@ -67,25 +31,17 @@ const api = (method: 'GET' | 'POST', url: string, payload?: object, headers = ow
     ...(payload ? { payload } : {}),
   });
 
-let hot: number[];
-
 beforeAll(async () => {
-  const lines = customerCsv(250, POOL, 11).trim().split('\n');
-  hot = lines[1]!.split(',').slice(3, 10).map(Number);
-  for (let k = 0; k < 40; k++) lines.splice(20 + k * 6, 0, `HOT${k},Hot,+49,${hot.join(',')},h`);
-  fileTickets = lines.slice(1).map((line) => line.split(',').slice(3, 10).map(Number));
-  session = await own.upload(lines.join('\n') + '\n', {
-    ...DEFAULT_FIELDS,
-    pool_size: String(POOL),
-    budget: '1000000',
-    ...Object.fromEntries(PAYOUTS.map((p, i) => [`payout_${i + 3}`, String(p)])),
-  });
+  const file = heavyTailedFile();
+  fileTickets = file.tickets;
+  hot = file.hot;
+  session = await own.upload(file.csv, file.fields);
   expect((await own.finished(session)).status).toBe('done');
 }, 120_000);
 
 describe('live book', () => {
   let book: string;
-  const naive = new Naive();
+  const naive = new NaiveBook();
 
   it('opens with the tickets the limit accepts in sales order', async () => {
     let accepted = 0;
@@ -110,14 +66,7 @@ describe('live book', () => {
 
   it('checks and sells each ticket exactly as a ticket-by-ticket check of every draw', async () => {
     // the hot combination (refused now), its neighbours and random tickets, in requests of 5
-    const offers = [
-      hot,
-      ...customerCsv(40, POOL, 99)
-        .trim()
-        .split('\n')
-        .slice(1)
-        .map((l) => l.split(',').slice(3, 10).map(Number)),
-    ];
+    const offers = [hot, ...offeredTickets(40, 99)];
     const dry = await api('POST', `${book}/tickets/`, {
       tickets: [{ numbers: hot }],
       dryRun: true,
@@ -154,20 +103,11 @@ describe('live book', () => {
   });
 
   it('lets exactly one of 20 racing requests sell a ticket that fits once', async () => {
-    // a ticket that fits (its jackpot alone moves its own draw by 1,000,000), sold until one more fits
-    const fitting = (ticket: number[]) => {
-      const copy = new Naive();
-      copy.totals = [...naive.totals];
-      let n = 0;
-      while (n < 2 && copy.offer(ticket).accepted) n++;
-      return n;
-    };
-    const once = draws.find((d) => fitting(d) > 0)!;
-    while (fitting(once) === 2) {
-      const res = await api('POST', `${book}/tickets/`, { tickets: [{ numbers: once }] });
-      expect(res.json().data.results).toEqual([naive.offer(once)]);
-    }
-    expect(fitting(once)).toBe(1);
+    // a ticket that fits once more (its jackpot alone moves its own draw by 1,000,000)
+    const once = await naive.fitOnce(async (numbers) => {
+      const res = await api('POST', `${book}/tickets/`, { tickets: [{ numbers }] });
+      expect(res.json().data.results[0].accepted).toBe(true);
+    });
     const racing = await Promise.all(
       Array.from({ length: 20 }, () =>
         api('POST', `${book}/tickets/`, { tickets: [{ numbers: once }] }),
