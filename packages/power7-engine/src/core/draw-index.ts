@@ -40,18 +40,21 @@ export interface DrawIndex {
   bits: Uint32Array;
 }
 
-/** Draws above which no index is made (its sort keys would not fit; such sessions scan). */
-export const MAX_INDEXED_DRAWS = 8_000_000;
+/**
+ * Draws above which no index is made: building one takes ~60 B a draw for a moment and ~20 B a draw
+ * while the session is open; such sessions (P ≥ 36 with most draws qualifying) keep the scan.
+ */
+const MAX_INDEXED_DRAWS = 8_000_000;
 
 /** Memory for the index's columns: shared memory lets a worker thread read them without a copy. */
-export type Allocate = (bytes: number) => ArrayBufferLike;
+type Allocate = (bytes: number) => ArrayBufferLike;
 
 const words32 = (n: number) => Math.ceil(n / 32);
 
 /**
  * Builds the index of `ctx.table` (one pass to key every draw, a radix sort by total then combo, one
- * pass to place columns and bits: ~0.2–0.4 s at 3.4M draws). Null when the table is too large or a
- * total is not a whole number of units (then `queryDraws` answers).
+ * pass to place columns and bits: ~1 s at 3.4M draws on a busy 2-core machine). Null when the table
+ * is too large or a total is not a whole number of units (then `queryDraws` answers).
  */
 export function buildDrawIndex(
   ctx: QueryContext,
@@ -324,7 +327,7 @@ function popcount(x: number): number {
  * rank slot). The scan that remains after the index, a part of the words per worker thread; `stop` is
  * asked every 64K positions and ends the scan with CancelledError when it says so.
  */
-export function scanIndex(
+function scanIndex(
   index: DrawIndex,
   w: ArrayLike<number>,
   q: IndexedQuery,
