@@ -282,7 +282,7 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
         : plan.to - plan.from < SCAN_HERE_DRAWS
           ? queryIndex(ctx, index, query)
           : answerFromParts(ctx, index, plan, await scanIndexOnThreads(index, ctx.w, plan, signal));
-      ensureOpen();
+      // no second ensureOpen(): a session evicted meanwhile still answers what it was asked
       return { ...page, qualified: n, stats: analysis.stats };
     },
     async winners(combo, matchType, page = 1, pageSize = 50): Promise<WinnersPage> {
