@@ -1,5 +1,5 @@
 import type * as React from 'react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { toast } from 'sonner';
 import {
   AlertDialog,
@@ -19,6 +19,12 @@ interface Outcome {
   /** Null for a deleted row that was not on the page (summed up, not named). */
   name: string | null;
   error: string | null;
+}
+
+/** One run of the delete: its toast, and whether its delete was undone. */
+interface DeleteRun {
+  toastId: string | number | null;
+  undone: boolean;
 }
 
 /** How long the "Undo" of a delete stays on screen (the server keeps the rows much longer). */
@@ -63,18 +69,25 @@ export function BulkDeleteDialog<T extends { _id: string }>({
 }) {
   const [running, setRunning] = useState(false);
   const [outcomes, setOutcomes] = useState<Outcome[] | null>(null);
+  // The "Deleted N" toast of the last run and whether its delete was undone: an undo from the result
+  // dialog takes the toast away, and a second undo of the same delete does nothing (it would answer
+  // "not found" for rows already back).
+  const lastRun = useRef<DeleteRun>({ toastId: null, undone: false });
   const close = (next: boolean) => {
     if (running) return;
     onOpenChange(next);
     if (!next) setOutcomes(null);
   };
-  const undoDelete = async (ids: string[]) => {
-    if (!restoreMany) return;
+  const undoDelete = async (ids: string[], run = lastRun.current) => {
+    if (!restoreMany || run.undone) return;
+    run.undone = true;
+    if (run.toastId !== null) toast.dismiss(run.toastId);
     try {
       await restoreMany(ids);
       toast.success(`Restored ${ids.length} ${ids.length === 1 ? noun[0] : noun[1]}.`);
       onDone();
     } catch (error) {
+      run.undone = false;
       toast.error(`Could not restore: ${errorMessage(error)}`);
     }
   };
@@ -100,6 +113,8 @@ export function BulkDeleteDialog<T extends { _id: string }>({
     setRunning(false);
     setOutcomes(results);
     onDone();
+    const thisRun: DeleteRun = { toastId: null, undone: false };
+    lastRun.current = thisRun;
     const deletedIds = results.filter((r) => !r.error).map((r) => r.id);
     const deleted = deletedIds.length;
     const failed = results.length - deleted;
@@ -107,16 +122,16 @@ export function BulkDeleteDialog<T extends { _id: string }>({
       restoreMany && deleted > 0
         ? {
             duration: UNDO_MS,
-            action: { label: 'Undo', onClick: () => void undoDelete(deletedIds) },
+            action: { label: 'Undo', onClick: () => void undoDelete(deletedIds, thisRun) },
           }
         : undefined;
-    if (failed === 0)
-      toast.success(`Deleted ${deleted} ${deleted === 1 ? noun[0] : noun[1]}.`, undo);
-    else
-      toast.warning(
-        `Deleted ${deleted} of ${results.length} ${noun[1]}; ${failed} could not be deleted.`,
-        undo,
-      );
+    thisRun.toastId =
+      failed === 0
+        ? toast.success(`Deleted ${deleted} ${deleted === 1 ? noun[0] : noun[1]}.`, undo)
+        : toast.warning(
+            `Deleted ${deleted} of ${results.length} ${noun[1]}; ${failed} could not be deleted.`,
+            undo,
+          );
   };
   const count = ids.length;
   const shown = ids.flatMap((id) => rowOf(id) ?? []).slice(0, NAMED_ROWS);

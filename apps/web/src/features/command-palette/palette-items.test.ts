@@ -9,9 +9,13 @@ describe('the palette pages', () => {
     expect(labels('', [])).toEqual(['All', 'Power 7', 'My account', 'Change password']);
     expect(labels('', ['users.read'])).toContain('Users');
     expect(labels('', ['users.read'])).not.toContain('Import users');
+    expect(labels('', ['users.read'])).not.toContain('Invite user');
     expect(labels('', ['users.read', 'users.create'])).toEqual(
-      expect.arrayContaining(['Users', 'New user', 'Import users']),
+      expect.arrayContaining(['Users', 'New user', 'Invite user', 'Import users']),
     );
+    expect(pageItems('invite', ['users.create'])).toEqual([
+      expect.objectContaining({ label: 'Invite user', url: '/app/company/users/invite' }),
+    ]);
     expect(labels('audit', ['users.read'])).toEqual([]);
     expect(labels('audit', ['audit.read'])).toEqual(['Audit']);
   });

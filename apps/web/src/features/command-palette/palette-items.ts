@@ -19,6 +19,7 @@ export interface PaletteGroup {
 const PAGE_PERMISSION: Record<string, string> = {
   '/app/company/users': 'users.read',
   '/app/company/users/create': 'users.create',
+  '/app/company/users/invite': 'users.create',
   '/app/company/users/import': 'users.create',
   '/app/company/roles': 'roles.read',
   '/app/company/roles/matrix': 'roles.read',
@@ -30,6 +31,7 @@ const PAGE_PERMISSION: Record<string, string> = {
 
 const EXTRA_PAGES: { title: string; url: string; group: string }[] = [
   { title: 'New user', url: '/app/company/users/create', group: 'Company' },
+  { title: 'Invite user', url: '/app/company/users/invite', group: 'Company' },
   { title: 'Import users', url: '/app/company/users/import', group: 'Company' },
   { title: 'New role', url: '/app/company/roles/create', group: 'Company' },
   { title: 'Role–permission matrix', url: '/app/company/roles/matrix', group: 'Company' },
