@@ -9,6 +9,11 @@ export function formatDateTime(iso: string | null | undefined): string {
     : '—';
 }
 
+/** A date to the second with its time zone ("29 Nov 2026, 14:05:09 CET"), for hover titles. */
+export function formatDateTimeExact(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' });
+}
+
 export const fullName = (u: { userFirstName: string; userLastName: string }) =>
   `${u.userFirstName} ${u.userLastName}`.trim();
 

@@ -7,8 +7,23 @@ const GONE = '0b9e1c2d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 describe('audit values in words', () => {
   it('names the ids of a list, and says when the record is gone', () => {
     expect(auditValue('roleIds', [ADMINS, GONE], { [ADMINS]: 'Admins' })).toBe(
-      'Admins, deleted (1a2b3c4d)',
+      'Admins, a deleted role',
     );
+  });
+
+  it('never shows an id: an invitation by its email, or that it is gone', () => {
+    expect(auditValue('invitationId', ADMINS, { [ADMINS]: 'ann@example.test' })).toBe(
+      'ann@example.test',
+    );
+    expect(auditValue('invitationId', GONE, {})).toBe('an invitation no longer there');
+    expect(auditValue('somethingId', GONE, {})).toBe('a record no longer there');
+  });
+
+  it('labels every field in words', () => {
+    expect(fieldLabel('totp')).toBe('Authenticator app');
+    expect(fieldLabel('expiresAt')).toBe('Expires');
+    expect(fieldLabel('invitationId')).toBe('Invitation');
+    expect(auditValue('method', 'totp', {})).toBe('authenticator app');
   });
 
   it('shows other values of a list as they are, never as deleted records', () => {

@@ -3,8 +3,9 @@ import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/
 import { Skeleton } from '@/components/ui/skeleton';
 import { useListAuditEventsQuery } from '@/lib/api/company-api';
 import { useMissingPermissions } from '@/hooks/use-held-permissions';
-import { formatDateTime } from '@/lib/format';
+import { ExactTime } from '@/components/relative-time';
 import { AuditChanges } from './audit-changes';
+import { actionLabel } from './audit-words';
 
 /** The latest audit events about one record (shown to those holding `audit.read`). */
 export function RecentEvents({ entityId }: { entityId: string }) {
@@ -38,13 +39,14 @@ export function RecentEvents({ entityId }: { entityId: string }) {
           {data?.items.map((event) => (
             <li key={event._id} className="grid gap-2 rounded-md border p-3">
               <p className="text-sm">
-                <span className="font-mono text-xs">{event.action}</span> by{' '}
+                <span className="font-medium">{actionLabel(event.action)}</span> by{' '}
                 <span className="font-medium">{event.actorName}</span> ·{' '}
-                <span className="text-muted-foreground">{formatDateTime(event.createdAt)}</span>
+                <span className="text-muted-foreground">
+                  <ExactTime iso={event.createdAt} />
+                </span>
               </p>
-              <div className="overflow-x-auto">
-                <AuditChanges event={event} />
-              </div>
+              {/* the table wraps its values rather than scrolling (a scrolling box must take focus) */}
+              <AuditChanges event={event} />
             </li>
           ))}
         </ol>

@@ -7,8 +7,8 @@ import {
   SheetTitle,
 } from '@/components/ui/sheet';
 import { AuditChanges } from '@/components/audit/audit-changes';
-import { formatDateTime } from '@/lib/format';
-import { actionLabel, entityLabel } from './audit-labels';
+import { actionLabel, entityLabel } from '@/components/audit/audit-words';
+import { ExactTime } from '@/components/relative-time';
 
 export function AuditEventSheet({
   event,
@@ -26,7 +26,7 @@ export function AuditEventSheet({
               <SheetTitle>{actionLabel(event.action)}</SheetTitle>
               <SheetDescription>
                 <span className="font-mono">{event.action}</span> · {event.actorName} ·{' '}
-                {formatDateTime(event.createdAt)}
+                <ExactTime iso={event.createdAt} />
               </SheetDescription>
             </SheetHeader>
             <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1 text-sm">

@@ -1,59 +1,6 @@
 import { Link } from 'react-router';
-import {
-  AUDIT_ACTIONS,
-  AUDIT_ENTITY_TYPES,
-  type AuditAction,
-  type AuditEvent,
-} from '@pa/contracts/audit';
-
-/** What each recorded action means, in words (a new action does not compile without one). */
-const ACTION_LABELS: Record<AuditAction, string> = {
-  'user.create': 'User created',
-  'user.update': 'User changed',
-  'user.delete': 'User deleted',
-  'user.restore': 'User restored',
-  'user.import': 'Users imported',
-  'user.revoke-sessions': "User's sign-ins ended",
-  'user.password-reset-link': 'Password reset link sent',
-  'user.second-step-reset': "User's second step removed",
-  'role.create': 'Role created',
-  'role.update': 'Role changed',
-  'role.delete': 'Role deleted',
-  'role.restore': 'Role restored',
-  'permission.create': 'Permission created',
-  'permission.update': 'Permission changed',
-  'permission.delete': 'Permission deleted',
-  'permission.restore': 'Permission restored',
-  'invitation.create': 'Invitation sent',
-  'invitation.resend': 'Invitation sent again',
-  'invitation.revoke': 'Invitation withdrawn',
-  'invitation.accept': 'Invitation accepted',
-  'account.sign-in': 'Signed in',
-  'account.sign-in-failed': 'Sign-in failed',
-  'account.second-step-failed': 'Second step failed',
-  'account.recovery-code-used': 'Recovery code used',
-  'account.sign-out': 'Signed out',
-  'account.update': 'Own details changed',
-  'account.password-change': 'Password changed',
-  'account.password-reset': 'Password reset',
-  'account.password-check-failed': 'Wrong current password',
-  'account.email-change-undone': 'Email change undone',
-  'account.mfa-enrolled': 'Authenticator app turned on',
-  'account.mfa-disabled': 'Authenticator app turned off',
-  'account.recovery-codes-renewed': 'New recovery codes',
-  'account.passkey-added': 'Passkey added',
-  'account.passkey-renamed': 'Passkey renamed',
-  'account.passkey-removed': 'Passkey removed',
-  'session.revoke': 'Sign-in ended',
-  'session.revoke-others': 'Other sign-ins ended',
-  'company.create': 'Company created',
-  'company.mfa-policy-change': 'Two-step policy changed',
-  'access.denied': 'Access refused',
-};
-
-/** An action in words; an action this version does not know (an older trail's) as its code. */
-export const actionLabel = (action: string) =>
-  (ACTION_LABELS as Record<string, string | undefined>)[action] ?? action;
+import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES, type AuditEvent } from '@pa/contracts/audit';
+import { ACTION_LABELS, actionLabel, entityLabel } from '@/components/audit/audit-words';
 
 /** The filter's headings: what the actions of each kind are about (the code's first part). */
 const ACTION_GROUPS: Record<string, string> = {
@@ -76,12 +23,18 @@ export const AUDIT_ACTION_CHOICES = AUDIT_ACTIONS.map((value) => {
   return { value, label: `${ACTION_LABELS[value]} (${value})`, group: ACTION_GROUPS[kind] ?? kind };
 });
 
-/** An action as the trail shows it: in words, its code beneath (the code is what exports carry). */
-export function ActionCell({ action }: { action: string }) {
+/**
+ * An action as the trail shows it: in words, its code beneath (the code is what exports carry).
+ * On a narrow screen, where the Who and Entity columns are left out, who and what stack beneath it.
+ */
+export function ActionCell({ event }: { event: AuditEvent }) {
   return (
-    <span className="flex flex-col">
-      <span>{actionLabel(action)}</span>
-      <span className="text-muted-foreground font-mono text-xs">{action}</span>
+    <span className="flex min-w-0 flex-col whitespace-normal">
+      <span>{actionLabel(event.action)}</span>
+      <span className="font-mono text-xs text-muted-foreground max-sm:hidden">{event.action}</span>
+      <span className="text-xs text-muted-foreground wrap-anywhere sm:hidden">
+        {event.actorName} · {entityLabel(event)}
+      </span>
     </span>
   );
 }
@@ -97,17 +50,18 @@ const PAGES: Record<string, string> = {
   permission: '/app/company/permissions',
 };
 
-/** "role Auditors": the entity's type and name (the id's end when the server knows no name). */
-export const entityLabel = (event: AuditEvent) =>
-  `${event.entityType}${event.entityName ? ` ${event.entityName}` : event.entityId ? ` ${event.entityId.slice(-8)}` : ''}`;
-
 /** The entity of an event, linked to its page while it exists (deleted ones answer "not found"). */
 export function EntityLink({ event }: { event: AuditEvent }) {
   const base = PAGES[event.entityType];
   const label = entityLabel(event);
-  if (!base || !event.entityId || event.action.endsWith('.delete')) return <span>{label}</span>;
+  // long names (an email) wrap, so the trail fits its area
+  if (!base || !event.entityId || event.action.endsWith('.delete'))
+    return <span className="whitespace-normal wrap-anywhere">{label}</span>;
   return (
-    <Link to={`${base}/${event.entityId}/read`} className="underline-offset-4 hover:underline">
+    <Link
+      to={`${base}/${event.entityId}/read`}
+      className="whitespace-normal wrap-anywhere underline-offset-4 hover:underline"
+    >
       {label}
     </Link>
   );

@@ -3,8 +3,6 @@ import { PanelRightOpen } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { AUDIT_SORT_FIELDS, type AuditEvent } from '@pa/contracts/audit';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { companyApi, useListAuditEventsQuery, useListUsersQuery } from '@/lib/api/company-api';
 import { useMissingPermissions } from '@/hooks/use-held-permissions';
 import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
@@ -16,15 +14,24 @@ import { sortableHeader } from '@/components/data-table/data-table-column-header
 import { ResourceList, type Facet } from '@/components/resource-list/resource-list';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { AuditEventSheet } from './audit-event-sheet';
+import { DateFilterInput } from './date-filter-input';
+import { RequestEvents } from './request-events';
 import { ActionCell, AUDIT_ACTION_CHOICES, AUDIT_ENTITY_CHOICES, EntityLink } from './audit-labels';
 
 export const AUDIT_URL: ListUrlConfig = {
   defaultSort: [],
   sortFields: AUDIT_SORT_FIELDS,
-  filterKeys: ['action', 'entityType', 'entityId', 'actorId', 'from', 'to'],
+  filterKeys: ['action', 'entityType', 'entityId', 'actorId', 'from', 'to', 'requestId'],
 };
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * The list's query with one entry per request, unless it already asks for one record's or one
+ * request's events (those list each of their events).
+ */
+const grouped = (args: ListQueryArgs): ListQueryArgs =>
+  args.filters?.entityId || args.filters?.requestId
+    ? args
+    : { ...args, filters: { ...args.filters, group: 'request' } };
 
 /** Users offered by the "Who" filter per search (the server searches all of them). */
 const WHO_OPTIONS = 20;
@@ -84,13 +91,19 @@ export function AuditList() {
         id: 'actorName',
         accessorKey: 'actorName',
         header: sortableHeader('Who'),
-        meta: { label: 'Who' },
+        // narrow screens show who and what under the action instead (ActionCell)
+        meta: { label: 'Who', className: 'max-sm:hidden' },
       },
       {
         id: 'action',
         accessorKey: 'action',
         header: sortableHeader('Action'),
-        cell: ({ row }) => <ActionCell action={row.original.action} />,
+        cell: ({ row }) => (
+          <div className="grid gap-1">
+            <ActionCell event={row.original} />
+            <RequestEvents event={row.original} />
+          </div>
+        ),
         meta: { label: 'Action' },
       },
       {
@@ -98,14 +111,14 @@ export function AuditList() {
         accessorKey: 'entityType',
         header: sortableHeader('Entity'),
         cell: ({ row }) => <EntityLink event={row.original} />,
-        meta: { label: 'Entity' },
+        meta: { label: 'Entity', className: 'max-sm:hidden' },
       },
       {
         id: 'ip',
         accessorKey: 'ip',
         header: 'Address',
         enableSorting: false,
-        meta: { label: 'Address' },
+        meta: { label: 'Address', className: 'max-sm:hidden' },
       },
     ],
     [],
@@ -120,9 +133,10 @@ export function AuditList() {
         slice={auditSlice}
         urlConfig={AUDIT_URL}
         useList={(args, options) =>
-          // The trail grows with every change: always read it fresh when shown.
+          // The trail grows with every change: always read it fresh when shown. One request's
+          // events (a bulk change) are one entry, opened by RequestEvents.
           // eslint-disable-next-line react-hooks/rules-of-hooks -- called unconditionally, once per render
-          useListAuditEventsQuery(args, { ...options, refetchOnMountOrArgChange: true })
+          useListAuditEventsQuery(grouped(args), { ...options, refetchOnMountOrArgChange: true })
         }
         fetchPage={(args: ListQueryArgs) =>
           dispatch(
@@ -141,20 +155,13 @@ export function AuditList() {
         toolbarExtra={(controls) => (
           <div className="flex flex-wrap items-center gap-2">
             {(['from', 'to'] as const).map((key) => (
-              <div key={key} className="flex items-center gap-1.5">
-                <Label htmlFor={`audit-${key}`} className="text-sm font-normal">
-                  {key === 'from' ? 'From' : 'To'}
-                </Label>
-                <Input
-                  id={`audit-${key}`}
-                  type="date"
-                  className="h-8 w-36"
-                  value={
-                    DATE.test(controls.view.filters[key] ?? '') ? controls.view.filters[key] : ''
-                  }
-                  onChange={(e) => controls.setFilter(key, e.target.value || undefined)}
-                />
-              </div>
+              <DateFilterInput
+                key={key}
+                id={`audit-${key}`}
+                label={key === 'from' ? 'From' : 'To'}
+                value={controls.view.filters[key]}
+                onCommit={(value) => controls.setFilter(key, value)}
+              />
             ))}
           </div>
         )}
@@ -180,7 +187,9 @@ export function AuditList() {
               onClick={() => setOpen(event)}
               aria-label={`Details of ${event.action} by ${event.actorName} at ${formatDateTime(event.createdAt)}`}
             >
-              <PanelRightOpen aria-hidden="true" /> Details
+              <PanelRightOpen aria-hidden="true" />
+              {/* the icon alone on a narrow screen, where the action needs the room */}
+              <span className="max-sm:sr-only">Details</span>
             </Button>
           </div>
         )}
