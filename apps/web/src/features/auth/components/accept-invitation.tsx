@@ -43,7 +43,7 @@ export function AcceptInvitationCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Accept your invitation</CardTitle>
+        <CardTitle level={1}>Accept your invitation</CardTitle>
         <CardDescription>
           {preview
             ? `${preview.companyName} invited ${preview.email} to Power Analyzer. Choose how you will sign in.`

@@ -52,7 +52,8 @@ export function CsvSource({ csv, onChange }: { csv: string; onChange: (csv: stri
           id={textId}
           aria-describedby={helpId}
           rows={8}
-          className="font-mono text-xs"
+          // grows with the text up to ~16 lines, then scrolls: 300 pasted lines made the page as tall
+          className="max-h-80 overflow-y-auto font-mono text-xs"
           value={csv}
           onChange={(event) => onChange(event.target.value)}
         />

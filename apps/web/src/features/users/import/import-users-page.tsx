@@ -18,6 +18,8 @@ export function ImportUsersPage() {
   const allowed = useSelector(selectUserDetails)?.permissions?.includes('users.create') ?? false;
   const [csv, setCsv] = useState('');
   const [answer, setAnswer] = useState<ImportAnswer | null>(null);
+  // each answer gets a fresh report (its own "problems only" choice, focus on its heading)
+  const [answers, setAnswers] = useState(0);
   const [problem, setProblem] = useState('');
   const [run, { isLoading }] = useImportUsersMutation();
 
@@ -25,6 +27,7 @@ export function ImportUsersPage() {
     setProblem('');
     try {
       setAnswer(await run({ csv, dryRun }).unwrap());
+      setAnswers((n) => n + 1);
     } catch (error) {
       setAnswer(null);
       setProblem(errorMessage(error));
@@ -77,7 +80,7 @@ export function ImportUsersPage() {
               </Button>
             ) : null}
           </div>
-          {answer ? <ImportReport answer={answer} /> : null}
+          {answer ? <ImportReport key={answers} answer={answer} /> : null}
         </>
       )}
     </div>

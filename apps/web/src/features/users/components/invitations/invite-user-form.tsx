@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -52,11 +52,20 @@ function InviteUserForm() {
     try {
       const invitation = await invite(values).unwrap();
       toast.success(`Invitation sent to ${invitation.email}.`);
-      void navigate(LIST);
+      // The list's "Pending invitations" takes focus, showing the one just sent.
+      void navigate(LIST, { state: { invited: invitation.email } });
     } catch (err) {
       console.error('Invite error:', err);
     }
   });
+
+  // Focus starts in the form's first field once the form is on screen (after the role lists load).
+  const focused = useRef(false);
+  const focusFirstField = (node: HTMLFormElement | null) => {
+    if (!node || focused.current) return;
+    focused.current = true;
+    form.setFocus('email');
+  };
 
   const { errors, isSubmitting } = form.formState;
   const server = fieldErrors(error);
@@ -85,7 +94,7 @@ function InviteUserForm() {
     <Card className="max-w-4xl">
       <PageTitle title="Invite user" />
       <CardHeader>
-        <CardTitle>Invite user</CardTitle>
+        <CardTitle level={1}>Invite user</CardTitle>
         <CardDescription>
           We mail them a link to choose their user name and password. You can give only roles whose
           permissions you hold yourself.
@@ -93,7 +102,13 @@ function InviteUserForm() {
       </CardHeader>
       <CardContent>
         <ChoicesLoaded lists={[roles, permissions]} what="the roles to choose from">
-          <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label="Invite user">
+          <form
+            ref={focusFirstField}
+            onSubmit={onSubmit}
+            noValidate
+            className="grid gap-4"
+            aria-label="Invite user"
+          >
             {showAlert ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
             <div className="grid gap-4 sm:grid-cols-2">
               <div className="sm:col-span-2">

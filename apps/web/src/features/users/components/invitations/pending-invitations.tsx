@@ -1,4 +1,6 @@
 import { MailPlus, RotateCw, X } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { useLocation } from 'react-router';
 import { toast } from 'sonner';
 import type { Invitation } from '@pa/contracts/invitations';
 import { Badge } from '@/components/ui/badge';
@@ -18,11 +20,20 @@ import { RevokeInvitationButton } from './revoke-invitation-button';
 export function PendingInvitations() {
   const allowed = useMissingPermissions('users.create').length === 0;
   const { data, error, isLoading } = useListInvitationsQuery(undefined, { skip: !allowed });
+  // Arriving from "Send invitation": the heading takes focus once the list (with the new one) shows.
+  const invited = (useLocation().state as { invited?: string } | null)?.invited;
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shown = !!data;
+  useEffect(() => {
+    if (invited && shown) heading.current?.focus();
+  }, [invited, shown]);
   if (!allowed) return null;
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Pending invitations</CardTitle>
+        <CardTitle ref={heading} tabIndex={-1} className="outline-none">
+          Pending invitations
+        </CardTitle>
         <CardDescription>
           Invitations not accepted yet. Resending mails a new link and the previous one stops
           working.
