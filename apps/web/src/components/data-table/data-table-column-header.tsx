@@ -16,7 +16,9 @@ export function DataTableColumnHeader<T>({
     <Button
       variant="ghost"
       size="sm"
-      className="-ml-3 h-8"
+      // a two-word title may wrap when the table is tight, so the table fits its area (1280 px);
+      // on a phone the table scrolls sideways instead
+      className="-ml-3 h-auto min-h-8 text-left sm:whitespace-normal"
       onClick={column.getToggleSortingHandler()}
       title="Sort by this column; shift-click adds it as another sort level"
     >

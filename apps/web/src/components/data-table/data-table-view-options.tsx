@@ -15,8 +15,8 @@ export function DataTableViewOptions<T>({ table }: { table: Table<T> }) {
   return (
     <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
-        <Button variant="outline" size="sm" className="h-8">
-          <Columns3 aria-hidden="true" /> Columns
+        <Button variant="outline" size="sm" className="h-8 max-sm:px-2">
+          <Columns3 aria-hidden="true" /> <span className="max-sm:sr-only">Columns</span>
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" className="min-w-44" regionLabel="Columns">

@@ -7,7 +7,7 @@ export function DetailList({ rows }: { rows: [string, React.ReactNode][] }) {
       {rows.map(([label, value]) => (
         <div key={label} className="contents">
           <dt className="text-sm text-muted-foreground">{label}</dt>
-          <dd className="text-sm font-medium break-words">
+          <dd className="min-w-0 text-sm font-medium wrap-anywhere">
             {value === '' || value == null ? '—' : value}
           </dd>
         </div>

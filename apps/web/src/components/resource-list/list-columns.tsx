@@ -68,7 +68,7 @@ export function listColumns<T extends { _id: string }>({
     // sat on Roles at 1280 px and on everything at 360 px).
     meta: {
       className:
-        'sticky left-0 z-[1] w-28 bg-background [tr:hover>&]:bg-[color-mix(in_oklab,var(--muted)_50%,var(--background))] [tr[data-state=selected]>&]:bg-muted',
+        'sticky left-0 z-[1] w-28 bg-background max-sm:w-auto [tr:hover>&]:bg-[color-mix(in_oklab,var(--muted)_50%,var(--background))] [tr[data-state=selected]>&]:bg-muted',
     },
   };
   return [...(selectable ? [select] : []), actions, ...columns];

@@ -18,7 +18,11 @@ export function filtersActiveIn(controls: ListViewControls, urlConfig: ListUrlCo
   );
 }
 
-/** Search, facet filters, extra filters and the reset buttons of a list's toolbar. */
+/**
+ * Search, facet filters, extra filters and the reset buttons of a list's toolbar. On a narrow
+ * screen the reset buttons are icons (named for assistive technology), so the toolbar takes fewer
+ * rows before the first record.
+ */
 export function ListFilters({
   controls,
   facets,
@@ -54,12 +58,12 @@ export function ListFilters({
       {extra}
       {filtersActive ? (
         <Button variant="ghost" size="sm" className="h-8" onClick={controls.resetFilters}>
-          <X aria-hidden="true" /> Reset filters
+          <X aria-hidden="true" /> <span className="max-sm:sr-only">Reset filters</span>
         </Button>
       ) : null}
       {onResetView ? (
         <Button variant="ghost" size="sm" className="h-8" onClick={onResetView}>
-          <RotateCcw aria-hidden="true" /> Reset view
+          <RotateCcw aria-hidden="true" /> <span className="max-sm:sr-only">Reset view</span>
         </Button>
       ) : null}
     </div>

@@ -7,7 +7,11 @@ import { GatedButton } from '@/components/permission-gate';
 import { DANGER_BUTTON } from '@/lib/danger-button';
 import type { PermissionCode } from '@/lib/permission-gate';
 
-/** The right side of a list's toolbar: delete and change the selection, export, columns. */
+/**
+ * The right side of a list's toolbar: delete and change the selection, export, columns. On a narrow
+ * screen it flows on the filters' row: export and columns as icons, and delete and change only once
+ * something is selected (before, they cannot act) — the toolbar took ~390 px before the first row.
+ */
 export function ListSelectionActions<T>({
   table,
   noun,
@@ -29,29 +33,41 @@ export function ListSelectionActions<T>({
   onExport: () => void;
 }) {
   return (
-    <div className="flex flex-wrap items-center gap-2 xl:ml-auto">
+    <div className="flex flex-wrap items-center gap-2 max-sm:contents xl:ml-auto">
       {deleteNeed ? (
-        <GatedButton
-          need={deleteNeed}
-          size="sm"
-          className={`h-8 ${DANGER_BUTTON}`}
-          blockedReason={selectedCount === 0 ? `Select ${noun[1]} to delete first.` : null}
-          onClick={onDelete}
-        >
-          <Trash2 aria-hidden="true" /> Delete selected
-          {selectedCount ? ` (${selectedCount})` : ''}
-        </GatedButton>
+        <span className={selectedCount === 0 ? 'contents max-sm:hidden' : 'contents'}>
+          <GatedButton
+            need={deleteNeed}
+            size="sm"
+            // Red only when it can act: a disabled red button still reads as ready to delete.
+            variant={selectedCount === 0 ? 'outline' : 'default'}
+            className={selectedCount === 0 ? 'h-8' : `h-8 ${DANGER_BUTTON}`}
+            blockedReason={selectedCount === 0 ? `Select ${noun[1]} to delete first.` : null}
+            onClick={onDelete}
+          >
+            <Trash2 aria-hidden="true" /> Delete selected
+            {selectedCount ? ` (${selectedCount})` : ''}
+          </GatedButton>
+        </span>
       ) : null}
-      {bulkActions}
+      {bulkActions ? (
+        <span className={selectedCount === 0 ? 'contents max-sm:hidden' : 'contents'}>
+          {bulkActions}
+        </span>
+      ) : null}
       <Button
         variant="outline"
         size="sm"
-        className="h-8"
+        className="h-8 max-sm:px-2"
         onClick={onExport}
         disabled={exportProgress !== null}
       >
         <Download aria-hidden="true" />{' '}
-        {exportProgress ? `Exporting… ${exportProgress}` : 'Export CSV'}
+        {exportProgress ? (
+          `Exporting… ${exportProgress}`
+        ) : (
+          <span className="max-sm:sr-only">Export CSV</span>
+        )}
       </Button>
       <DataTableViewOptions table={table} />
     </div>

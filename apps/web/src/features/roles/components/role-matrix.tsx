@@ -197,9 +197,11 @@ function RoleMatrixScreen() {
                     <th
                       scope="colgroup"
                       colSpan={roleList.length + 1}
-                      className="sticky left-0 px-3 py-1.5 text-left text-xs font-semibold tracking-wide uppercase"
+                      className="px-3 py-1.5 text-left text-xs font-semibold tracking-wide uppercase"
                     >
-                      {group}
+                      {/* The cell spans every column, so sticking it does nothing: its text sticks
+                          instead, and stays in view when the matrix scrolls sideways. */}
+                      <span className="sticky left-3">{group}</span>
                     </th>
                   </tr>
                   {items.map((permission) => (

@@ -122,6 +122,7 @@ export function UserView({ id }: { id: string }) {
             <PageHeader
               title={fullName(user) || user.userName}
               description={`@${user.userName}`}
+              actionsLabel="User actions"
               actions={
                 <>
                   <GatedButton need="users.update" to={`${LIST}/${id}/update`} variant="outline">

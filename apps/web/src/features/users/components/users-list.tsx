@@ -49,7 +49,7 @@ export function UsersList() {
         cell: ({ row }) => (
           <Link
             to={`/app/company/users/${row.original._id}/read`}
-            className="block max-w-32 truncate font-medium underline-offset-4 hover:underline"
+            className="block max-w-40 font-medium underline-offset-4 hover:underline max-sm:truncate sm:whitespace-normal sm:wrap-anywhere"
             title={row.original.userName}
           >
             {row.original.userName}
@@ -61,14 +61,14 @@ export function UsersList() {
       {
         id: 'userFirstName',
         accessorKey: 'userFirstName',
-        cell: ({ row }) => <Clipped text={row.original.userFirstName} />,
+        cell: ({ row }) => <Wrapped text={row.original.userFirstName} />,
         header: sortableHeader('First name'),
         meta: { label: 'First name' },
       },
       {
         id: 'userLastName',
         accessorKey: 'userLastName',
-        cell: ({ row }) => <Clipped text={row.original.userLastName} />,
+        cell: ({ row }) => <Wrapped text={row.original.userLastName} />,
         header: sortableHeader('Last name'),
         meta: { label: 'Last name' },
       },
@@ -76,7 +76,9 @@ export function UsersList() {
         id: 'email',
         accessorKey: 'email',
         header: sortableHeader('Email'),
-        cell: ({ row }) => <Clipped text={row.original.email} width="max-w-44 2xl:max-w-64" />,
+        cell: ({ row }) => (
+          <Wrapped text={row.original.email} width="min-w-36 max-w-56 2xl:max-w-72" />
+        ),
         meta: { label: 'Email' },
       },
       {
@@ -229,10 +231,17 @@ export function UsersList() {
   );
 }
 
-/** Long names stop at a width (full text on hover), so Status, Roles and actions stay on screen. */
-function Clipped({ text, width = 'max-w-28 2xl:max-w-48' }: { text: string; width?: string }) {
+/**
+ * Long names and emails wrap within a width instead of being cut, so the table fits its area at
+ * 1280 px with Status, Roles and Last sign-in on screen and every email readable in full. On a phone
+ * the table scrolls sideways and they stay on one line.
+ */
+function Wrapped({ text, width = 'max-w-36 2xl:max-w-48' }: { text: string; width?: string }) {
   return (
-    <span className={`block truncate ${width}`} title={text}>
+    <span
+      className={`block max-sm:truncate sm:whitespace-normal sm:wrap-anywhere ${width}`}
+      title={text}
+    >
       {text || '—'}
     </span>
   );
