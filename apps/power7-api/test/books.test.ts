@@ -167,6 +167,39 @@ describe('live book', () => {
     ).toEqual([naive.offer(next)]);
   }, 60_000);
 
+  it("makes a session of the book's tickets as sold", async () => {
+    const state = (await api('GET', `${book}/`)).json().data;
+    const res = await api('POST', `${book}/session/`);
+    expect(res.statusCode, res.body).toBe(202);
+    const sold = res.json().data._id as string;
+    const done = await own.finished(sold);
+    expect(done).toMatchObject({ status: 'done', counts: { accepted: state.tickets } });
+    // every draw within the limit with all of them: the limit refuses none
+    const limit = await own.app.inject({
+      method: 'POST',
+      url: `/api/power7/sessions/${sold}/limit/`,
+      headers: own.auth(),
+      payload: { limit: LIMIT },
+    });
+    expect(limit.json().data).toMatchObject({
+      refused: 0,
+      tickets: state.tickets,
+      worstBefore: naive.worst(),
+    });
+    // a sale's row carries its customer id into the session's files: its own draw's 7-match winner
+    const sales = (await api('GET', `${book}/sales/?pageSize=100`)).json().data.items as {
+      numbers: number[];
+      customerId?: string;
+    }[];
+    const sale = sales.find((x) => x.customerId)!;
+    const winners = await own.app.inject({
+      url: `/api/download/${sale.numbers.join('-')}/7/?session=${sold}`,
+      headers: own.auth(),
+    });
+    expect(winners.statusCode).toBe(200);
+    expect(winners.body).toContain(`${sale.customerId},`);
+  }, 60_000);
+
   it('closes to sales and stays readable', async () => {
     const closed = await api('POST', `${book}/close/`);
     expect(closed.statusCode).toBe(200);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, stat, truncate } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LiveBookTotals, type LiveBookGame, type TicketCheck } from '../analysis/book';
 import type { BookTuning } from '../core/book';
@@ -7,6 +7,7 @@ import { EngineError } from '../core/errors';
 import { type Payouts, PICK } from '../core/model';
 import { fileIn, readAligned, readJson, syncDir, writeAtomic } from './session-files';
 import { writeTicketSubset } from './session-subset';
+import type { IngestSummary } from './session-types';
 
 /**
  * A live book's folder (ADR 023): `book.json` (what it is, written atomically), `initial/` (the
@@ -28,6 +29,8 @@ export interface BookMeta {
   payouts: Payouts;
   currency?: string;
   limit: number;
+  /** The session's parameters (budget included): a session of the book's tickets starts with them. */
+  params: Record<string, unknown>;
   /** The session's tickets the limit accepted in sales order. */
   initialTickets: number;
   createdAt: string;
@@ -293,4 +296,91 @@ function validTicket(numbers: number[], pool: number, index: number): Uint8Array
     );
   }
   return Uint8Array.from(sorted(numbers));
+}
+
+/**
+ * A new session folder holding the book's tickets as sold: the session's accepted rows
+ * (`writeTicketSubset` of `initial/`), then one row per sale in the file's own columns (numbers,
+ * customer id and name where the file has those columns), numbered on after the file's last line.
+ * The rows file is a copy, never the link to the session's: rows are appended to it.
+ */
+export async function writeBookSession(
+  bookDir: string,
+  sales: readonly BookTicketIn[],
+  dir: string,
+): Promise<{ tickets: number; bytes: number }> {
+  const initial = join(bookDir, INITIAL);
+  const meta = await readBookMeta(bookDir);
+  if (!meta) throw new EngineError('BOOK_NOT_FOUND', 'No such book.');
+  const written = await writeTicketSubset(
+    initial,
+    dir,
+    new Uint8Array(meta.initialTickets).fill(1),
+  );
+  if (sales.length === 0) return written;
+  const ingest = (await readJson<IngestSummary>(fileIn(dir, 'ingest')))!;
+  const rowsPath = fileIn(dir, 'rows');
+  await rm(rowsPath);
+  await copyFile(fileIn(initial, 'rows'), rowsPath);
+  let at = (await stat(rowsPath)).size;
+  const count0 = written.tickets;
+  const idx0 = await readAligned(fileIn(dir, 'rowIndex'));
+  const lines0 = new Uint32Array(idx0, count0 * 8, count0);
+  let line = Math.max(ingest.rowsRead + 1, ...lines0) + 1;
+  const count = count0 + sales.length;
+  const idx = new ArrayBuffer(count * 16);
+  const offsets = new Float64Array(idx, 0, count);
+  const lines = new Uint32Array(idx, count * 8, count);
+  const lengths = new Uint32Array(idx, count * 12, count);
+  offsets.set(new Float64Array(idx0, 0, count0));
+  lines.set(lines0);
+  lengths.set(new Uint32Array(idx0, count0 * 12, count0));
+  const tickets = new Uint8Array(count * PICK);
+  tickets.set(new Uint8Array(await readAligned(fileIn(dir, 'tickets'))));
+  const { columns, delimiter } = ingest;
+  const where = (name: string | null) => (name ? columns.indexOf(name) : -1);
+  const idAt = where(ingest.idColumn);
+  const nameAt = where(ingest.nameColumn);
+  const cell = (text: string) =>
+    /["\r\n]/.test(text) || text.includes(delimiter) ? `"${text.replace(/"/g, '""')}"` : text;
+  let text = '';
+  const fh = await open(rowsPath, 'r+');
+  try {
+    // the file's last row may have no line ending
+    const last = Buffer.alloc(1);
+    if (at > 0 && (await fh.read(last, 0, 1, at - 1)).bytesRead === 1 && last[0] !== 10) {
+      text += '\r\n';
+      at += 2;
+    }
+    sales.forEach((sale, k) => {
+      const numbers = sorted(sale.numbers);
+      const cells = columns.map(() => '');
+      if (ingest.numberColumns.kind === 'seven') {
+        ingest.numberColumns.names.forEach((name, i) => (cells[where(name)] = String(numbers[i])));
+      } else cells[where(ingest.numberColumns.name)] = numbers.join('-');
+      if (idAt >= 0 && sale.customerId) cells[idAt] = cell(sale.customerId);
+      if (nameAt >= 0 && sale.name) cells[nameAt] = cell(sale.name);
+      const row = cells.join(delimiter);
+      const t = count0 + k;
+      offsets[t] = at;
+      lengths[t] = Buffer.byteLength(row);
+      lines[t] = line++;
+      at += lengths[t]! + 2;
+      text += `${row}\r\n`;
+      tickets.set(numbers, t * PICK);
+    });
+    await fh.write(text, (await fh.stat()).size);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await writeAtomic(fileIn(dir, 'tickets'), (f) => f.write(tickets).then(() => undefined));
+  await writeAtomic(fileIn(dir, 'rowIndex'), (f) =>
+    f.write(new Uint8Array(idx)).then(() => undefined),
+  );
+  const summary: IngestSummary = { ...ingest, rowsRead: count, accepted: count };
+  await writeAtomic(fileIn(dir, 'ingest'), (f) =>
+    f.write(JSON.stringify(summary)).then(() => undefined),
+  );
+  return { tickets: count, bytes: tickets.length + idx.byteLength + at };
 }

@@ -25,6 +25,7 @@ export {
   createBookFolder,
   LiveBook,
   readBookMeta,
+  writeBookSession,
   type BookMeta,
   type BookSale,
   type BookState,

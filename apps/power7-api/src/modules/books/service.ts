@@ -56,6 +56,7 @@ export class BookService {
       payouts: row.params.payouts,
       ...(row.params.currency ? { currency: row.params.currency } : {}),
       limit,
+      params: row.params,
       initialTickets: source.keep.reduce((n, k) => n + k, 0),
       createdAt: new Date().toISOString(),
       closedAt: null,
@@ -116,6 +117,19 @@ export class BookService {
     return this.withBook(owner, id, (book) =>
       Promise.resolve({ dir: book.dir, meta: book.meta, sales: [...book.allSales()] }),
     );
+  }
+
+  /** Opens every book still selling, one after the other (after a start: their first sale finds them open). */
+  async reopenAll(): Promise<number> {
+    const names = await readdir(this.root).catch(() => [] as string[]);
+    let opened = 0;
+    for (const name of names) {
+      const meta = await readBookMeta(join(this.root, name)).catch(() => null);
+      if (!meta || meta.closedAt) continue;
+      await this.load(meta.id);
+      opened++;
+    }
+    return opened;
   }
 
   async closeAll(): Promise<void> {

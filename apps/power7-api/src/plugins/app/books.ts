@@ -37,6 +37,13 @@ export const booksPlugin = fp<{ config: Power7Config; database: OpenDatabase }>(
       log: app.log,
     });
     app.decorate('books', books);
+    app.addHook('onReady', async () => {
+      // in the background: a book asked for meanwhile waits for its own opening only
+      void books.reopenAll().then(
+        (count) => count > 0 && app.log.info({ books: count }, 'live books reopened'),
+        (error: unknown) => app.log.error({ err: error }, 'live books could not be reopened'),
+      );
+    });
     app.addHook('onClose', () => books.closeAll());
   },
   { name: 'power7-books', dependencies: ['power7-sessions'] },

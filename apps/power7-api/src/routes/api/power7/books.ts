@@ -12,9 +12,14 @@ import {
   bookSellAnswerSchema,
   bookSellSchema,
 } from '@pa/contracts/power7-books';
+import { sessionSchema } from '@pa/contracts/power7';
+import { writeBookSession } from '@pa/power7-engine/session-store';
 import { errorAnswers } from '@pa/server-kit/openapi';
+import type { SessionParams } from '../../../modules/sessions/state';
+import { resultBytesBound } from '../../../modules/sessions/output-bound';
 import { requirePermission } from '../../../plugins/external/auth';
 import { bearer, owner, pageQuery, sessionErrors } from './common';
+import { startNewSession } from './new-session';
 
 const bookParams = z.object({ id: z.string().min(1).max(100) });
 const bookErrors = errorAnswers({
@@ -158,6 +163,59 @@ export async function bookRoutes(app: FastifyInstance) {
     async (request) => {
       const caller = requirePermission(request, POWER7_PERMISSIONS.run);
       return ok(await books.close(owner(caller), request.params.id), 'The book is closed.');
+    },
+  );
+
+  r.post(
+    '/api/power7/books/:id/session/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary:
+          "A new session of the book's tickets as sold (the session's accepted tickets, then every sale)",
+        security: bearer,
+        params: bookParams,
+        response: {
+          202: envelopeSchema(sessionSchema),
+          ...bookErrors,
+          ...errorAnswers({
+            413: 'The storage quota is used up',
+            429: 'The user already has JOBS_PER_USER analyses queued or running (see Retry-After)',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
+      const { dir: bookDir, meta, sales } = await books.contents(owner(caller), request.params.id);
+      const params = meta.params as unknown as SessionParams;
+      const kept = meta.initialTickets + sales.length;
+      const { id, row } = await startNewSession(app, reply, owner(caller), async (dir) => ({
+        // the rows copied with the sales appended (~60 bytes a row), the tickets and row index, and
+        // the results at their largest (ADR 019)
+        reserved:
+          83 * kept +
+          resultBytesBound({ pool: meta.pool, tickets: kept, params, countsStored: false }),
+        fill: () => writeBookSession(bookDir, sales, dir).then(() => undefined),
+        params,
+        file: { originalName: meta.name, bytes: 0, sourceSessionId: meta.session },
+      }));
+      const named = await app.power7.sessions.edit(row, {
+        name: `${meta.name} — as sold (${kept.toLocaleString('en')} tickets)`,
+      });
+      await app.power7.audit.record(request, caller, 'power7.rerun', id, {
+        sourceSessionId: meta.session,
+        book: meta.id,
+      });
+      return reply
+        .status(202)
+        .send(
+          ok(
+            queries.view(named),
+            "The analysis of the book's tickets has started.",
+            ErrorCode.ACCEPTED,
+          ),
+        );
     },
   );
 }
