@@ -562,26 +562,45 @@ export function scanPart(
   return { matched, positions: Float64Array.from(heap.drainBestFirst(), (row) => row.rank) };
 }
 
-/** The answer from the parts of a query's scan: their counts added, their best rows merged. */
+/**
+ * The answer from the parts of a query's scan: their counts added, their best rows (each part's in
+ * order) merged up to the page's last row.
+ */
 export function answerFromParts(
   ctx: QueryContext,
   index: DrawIndex,
   q: IndexedQuery,
   parts: ScannedPart[],
 ): DrawPage {
-  const heap = new BoundedHeap(Math.min(q.f.depth, index.n));
   const { sign, sortTier, byCombo } = q.f;
-  let matched = 0;
-  for (const part of parts) {
-    matched += part.matched;
-    for (const p of part.positions) {
-      const e = index.counts.map((c) => c[p]!);
-      const lex = index.lexKey[p]!;
-      const v = byCombo ? lex : sortTier >= 0 ? e[sortTier]! : totalAt(index, ctx.w, p);
-      heap.offer(sign * v, lex, p, 0, e[0]!, e[1]!, e[2]!, e[3]!, e[4]!);
-    }
+  const { lexKey } = index;
+  const sortColumn = sortTier >= 0 ? index.counts[sortTier]! : null;
+  const keyOf = (p: number) =>
+    sign * (byCombo ? lexKey[p]! : sortColumn ? sortColumn[p]! : totalAt(index, ctx.w, p));
+  const start = (q.page - 1) * q.pageSize;
+  const heads = parts.map(() => 0);
+  const positions: number[] = [];
+  for (let taken = 0; taken < start + q.pageSize; taken++) {
+    let best = -1;
+    let bestKey = 0;
+    let bestLex = 0;
+    parts.forEach((part, i) => {
+      if (heads[i]! >= part.positions.length) return;
+      const p = part.positions[heads[i]!]!;
+      const key = keyOf(p);
+      const lex = lexKey[p]!;
+      if (best === -1 || key < bestKey || (key === bestKey && lex < bestLex)) {
+        best = i;
+        bestKey = key;
+        bestLex = lex;
+      }
+    });
+    if (best === -1) break;
+    const p = parts[best]!.positions[heads[best]!++]!;
+    if (taken >= start) positions.push(p);
   }
-  return finishPage(ctx, index, q, matched, heap);
+  const matched = parts.reduce((sum, part) => sum + part.matched, 0);
+  return pageOf(ctx, index, q, matched, positions);
 }
 
 /** The answer of a query that needs no scan: its count from the bitsets, its page off the order. */
@@ -589,7 +608,7 @@ export function answerInOrder(ctx: QueryContext, index: DrawIndex, q: IndexedQue
   const matched = filtersPositions(q)
     ? scanIndex(index, ctx.w, q, q.from >>> 5, words32(q.to), null)
     : q.to - q.from;
-  return finishPage(ctx, index, q, matched, null);
+  return pageOf(ctx, index, q, matched, pageInOrder(index, ctx.w, q, q.f.sign === 1));
 }
 
 /**
@@ -608,23 +627,15 @@ export function queryIndex(
   return answerFromParts(ctx, index, q, scanned);
 }
 
-/** The page of a query whose count (and, unless in index order, heap of best rows) is known. */
-function finishPage(
+/** The answer with its count and the positions of its page's rows. */
+function pageOf(
   ctx: QueryContext,
   index: DrawIndex,
   q: IndexedQuery,
   matched: number,
-  heap: BoundedHeap | null,
+  positions: number[],
 ): DrawPage {
   const un = new Unranker();
-  let positions: number[];
-  if (heap) {
-    const start = (q.page - 1) * q.pageSize;
-    positions = heap
-      .drainBestFirst()
-      .slice(start, start + q.pageSize)
-      .map((row) => row.rank);
-  } else positions = pageInOrder(index, ctx.w, q, q.f.sign === 1);
   return {
     items: positions.map((p) => rowAt(ctx, index, un, p)),
     page: q.page,
