@@ -3,7 +3,7 @@ import { matchesWith } from './matches';
 import { BINOM, PICK, ticketRank } from './model';
 
 /**
- * The totals of a live book (issue #41 part 4, ADR 023): every draw's total payout with the book's
+ * The totals of a live book (issue #41 part 4, ADR 024): every draw's total payout with the book's
  * tickets, kept so that one more ticket is checked exactly against every draw in about a
  * millisecond and sold in about as much.
  *

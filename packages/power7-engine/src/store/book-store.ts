@@ -10,7 +10,7 @@ import { writeTicketSubset } from './session-subset';
 import type { IngestSummary } from './session-types';
 
 /**
- * A live book's folder (ADR 023): `book.json` (what it is, written atomically), `initial/` (the
+ * A live book's folder (ADR 024): `book.json` (what it is, written atomically), `initial/` (the
  * session's tickets the limit accepted, as a session subset: tickets, row index, the rows linked)
  * and `sales.log`, one line per sale request — JSON, a tab and a checksum — appended and fsynced
  * before the request is answered. After a crash the log is read up to its last whole line and a

@@ -20,7 +20,7 @@ export { ArrivingCsvRead, type ArrivedRead } from '../reading/arriving-read';
 export { runAnalysis } from './session-analysis';
 export { writeTicketSubset } from './session-subset';
 export { openSession, readSessionStatus } from './session-open';
-/** Live books: a session's tickets under a liability limit, selling one request at a time (ADR 023). */
+/** Live books: a session's tickets under a liability limit, selling one request at a time (ADR 024). */
 export {
   createBookFolder,
   LiveBook,

@@ -7,7 +7,7 @@ import { ErrorCode } from '@pa/contracts/error-codes';
 import type { Power7Db } from '../../db/client';
 
 /**
- * One writer per live book (ADR 023): a request on a book runs alone. Within a process a queue per
+ * One writer per live book (ADR 024): a request on a book runs alone. Within a process a queue per
  * book; across processes, a lock every process on the installation sees — in Redis when REDIS_URL is
  * set (SET NX PX, renewed while held: it expires with a holder that died), else a PostgreSQL
  * advisory lock held by the request's transaction (released when its connection ends). The embedded

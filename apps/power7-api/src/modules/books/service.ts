@@ -18,7 +18,7 @@ import type { BookLock } from './book-lock';
 import { booksRoot } from './book-folders';
 
 /**
- * The live books of one installation (issue #41 part 4, ADR 023): each a folder under the storage
+ * The live books of one installation (issue #41 part 4, ADR 024): each a folder under the storage
  * root (`store/book-store.ts`), open in memory once asked for (after a restart, at its first
  * request), every request run alone on its book (`BookLock`), the log read again first so that a
  * sale another process made counts.

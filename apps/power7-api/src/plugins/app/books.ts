@@ -20,7 +20,7 @@ declare module 'fastify' {
 /**
  * The live books, as `app.books`, with the lock that keeps one writer per book across the
  * installation's processes: Redis when REDIS_URL is set, else PostgreSQL's advisory locks when the
- * metadata lives there, else (embedded: one process) this process's queue alone (ADR 023).
+ * metadata lives there, else (embedded: one process) this process's queue alone (ADR 024).
  */
 export const booksPlugin = fp<{ config: Power7Config; database: OpenDatabase }>(
   async function booksPlugin(app: FastifyInstance, { config, database }) {

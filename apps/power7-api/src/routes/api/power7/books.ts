@@ -31,7 +31,7 @@ const bookErrors = errorAnswers({
 /**
  * The live books (issue #41 part 4, docs/product/services.md "Live book"): a session's tickets
  * accepted under a limit, into which sales terminals sell, each ticket checked against every draw.
- * Selling needs `power7.run`, as the session's analysis does (ADR 023).
+ * Selling needs `power7.run`, as the session's analysis does (ADR 024).
  */
 export async function bookRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
