@@ -30,6 +30,28 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
   });
   afterAll(() => t?.close());
 
+  /** Opens the confirmation link mailed to the new address: the change applies then (ADR 024). */
+  const confirmByNewAddress = async (newEmail: string) => {
+    const mail = await eventually(async () => {
+      const [found] = await t.db
+        .select()
+        .from(mailOutbox)
+        .where(
+          and(
+            eq(mailOutbox.to, newEmail.toLowerCase()),
+            eq(mailOutbox.subject, 'Confirm the new email address of your Power Analyzer account'),
+          ),
+        );
+      return found;
+    });
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/confirm-email-change',
+      payload: { token: linkToken(mail, 'confirm-email-change') },
+    });
+    expect(confirmed.statusCode).toBe(200);
+  };
+
   const verify = (token: string) =>
     t.app.inject({ url: '/api/accounts/verify', headers: bearer(token) });
   const signInRaw = (payload: unknown, headers: Record<string, string> = {}) =>
@@ -466,11 +488,13 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
         payload: { email: `Ada-${user.email}`, currentPassword: user.password },
       });
       expect(response.statusCode).toBe(200);
+      // The email waits for the new address to confirm it (ADR 024).
       expect(response.json().data).toMatchObject({
         userFirstName: 'Ada',
         userLastName: expect.stringMatching(/^User /),
-        email: `ada-${user.email}`,
+        email: user.email,
       });
+      await confirmByNewAddress(`ada-${user.email}`);
       const events = await t.db
         .select()
         .from(auditEvents)
@@ -478,12 +502,19 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
         .orderBy(auditEvents.id);
       expect(events.map((e) => [e.before, e.after])).toEqual([
         [{ userFirstName: 'Test' }, { userFirstName: 'Ada' }],
+        [{}, { emailChangeRequested: `ada-${user.email}` }],
         [
           { email: user.email },
-          { email: `ada-${user.email}`, otherSignInsEnded: 0, oldAddressNotified: true },
+          {
+            email: `ada-${user.email}`,
+            confirmedByNewAddress: true,
+            otherSignInsEnded: 0,
+            oldAddressNotified: true,
+          },
         ],
       ]);
       expect(events[1]?.actorId).toBe(user.id);
+      expect(events[2]?.actorId).toBe(user.id);
       expect(JSON.stringify(events)).not.toContain(user.password);
 
       const taken = await t.app.inject({
@@ -577,7 +608,10 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
         payload: { email: newEmail, currentPassword: user.password },
       });
       expect(changed.statusCode).toBe(200);
-      expect(changed.json().message).toMatch(/notice went to/);
+      expect(changed.json().message).toMatch(/open the link we sent there/);
+      // Nothing happens before the new address confirms (ADR 024).
+      expect((await verify(elsewhere.accessToken)).statusCode).toBe(200);
+      await confirmByNewAddress(newEmail);
       expect((await verify(here.accessToken)).statusCode).toBe(200);
       expect((await verify(elsewhere.accessToken)).statusCode).toBe(401);
 
@@ -618,6 +652,8 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
           payload: { email, currentPassword: user.password },
         });
         expect(answer.statusCode).toBe(200);
+        // the thief controls the new mailbox, so confirming is no obstacle to them
+        await confirmByNewAddress(email);
       };
       const undoOf = (to: string) =>
         eventually(async () => {
@@ -703,6 +739,7 @@ describe.each(DATABASES)('accounts API on %s', (database) => {
         payload: { email: `elsewhere-${oldEmail}`, currentPassword: user.password },
       });
       expect(changed.statusCode).toBe(200);
+      await confirmByNewAddress(`elsewhere-${oldEmail}`);
       const mail = await eventually(async () => {
         const [found] = await t.db
           .select()

@@ -1,7 +1,15 @@
 import fs from 'node:fs';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, emailChangeTokens, invitations, mailOutbox, users } from '../src/db/schema';
+import {
+  auditEvents,
+  emailChangeRequests,
+  emailChangeTokens,
+  invitations,
+  mailOutbox,
+  passwordResetTokens,
+  users,
+} from '../src/db/schema';
 import { buildTestApp, DATABASES, eventually, type TestApp, type TestCompany } from './helper';
 
 /**
@@ -10,6 +18,7 @@ import { buildTestApp, DATABASES, eventually, type TestApp, type TestCompany } f
  */
 
 const CHANGED = 'The email address of your Power Analyzer account was changed';
+const CONFIRM = 'Confirm the new email address of your Power Analyzer account';
 const CANNOT = 'This email address cannot be used. Choose another one.';
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -96,14 +105,181 @@ describe.each(DATABASES)('email change rules on %s', (database) => {
     message: answer.json().message,
   });
 
+  const confirm = (token: string) =>
+    t.app.inject({ method: 'POST', url: '/api/accounts/confirm-email-change', payload: { token } });
+  /** The token of the newest confirmation link mailed to `to` (ADR 024). */
+  const confirmToken = async (to: string) =>
+    linkToken(await mailTo(to, CONFIRM), 'confirm-email-change');
+
+  /** An own email change, asked and confirmed from the new address: the confirmation's status. */
+  const changeOwnConfirmed = async (
+    headers: { authorization: string },
+    email: string,
+    currentPassword: string,
+  ) => {
+    const asked = await changeOwn(headers, email, currentPassword);
+    if (asked.statusCode !== 200) return asked.statusCode;
+    return (await confirm(await confirmToken(email))).statusCode;
+  };
+
   /** A Demo Company user who moved from their address to another: the old one is now held. */
   const movedAway = async () => {
     const user = await t.createUser();
-    const moved = await changeOwn(await t.authHeader(user.id), fresh('moved'), user.password);
+    const to = fresh('moved');
+    const moved = await changeOwn(await t.authHeader(user.id), to, user.password);
     expect(moved.statusCode).toBe(200);
+    // The change applies when the new address confirms it (ADR 024).
+    expect((await confirm(await confirmToken(to))).statusCode).toBe(200);
     const notice = await mailTo(user.email, CHANGED);
     return { ...user, undoToken: linkToken(notice, 'undo-email-change') };
   };
+
+  describe('issue 43: the new address confirms the change (ADR 024)', () => {
+    const pending = (headers: { authorization: string }) =>
+      t.app.inject({ url: '/api/accounts/me/email-change', headers });
+
+    it('keeps the old email until the link mailed to the new address is opened, then does what a change does', async () => {
+      const user = await t.createUser();
+      const asking = await t.tokenFor(user.id);
+      const other = await t.tokenFor(user.id);
+      const headers = bearer(asking.accessToken);
+      const forgot = await t.app.inject({
+        method: 'POST',
+        url: '/api/accounts/forgot-password',
+        payload: { email: user.email },
+      });
+      expect(forgot.statusCode).toBe(200);
+      await mailTo(user.email, 'Reset your Power Analyzer password');
+      const to = fresh('Typo');
+
+      const asked = await changeOwn(headers, to, user.password);
+      expect(asked.statusCode).toBe(200);
+      expect(asked.json().data.email).toBe(user.email);
+      expect(asked.json().message).toContain(`open the link we sent there within 24 hours`);
+      expect(await emailOf(user.id)).toBe(user.email);
+      expect((await pending(headers)).json().data).toEqual({
+        pending: { newEmail: to.toLowerCase(), expiresAt: expect.any(String) },
+      });
+      const mail = await mailTo(to, CONFIRM);
+      expect(mail.text).toContain('/auth/confirm-email-change?token=[redacted]');
+      expect(mail.text).toContain('within 1 day');
+      // Nothing else happened yet: no hold on the old address, no notice, every sign-in live,
+      // the reset link still works for the owner of the old mailbox.
+      expect(
+        await t.db.select().from(emailChangeTokens).where(eq(emailChangeTokens.userId, user.id)),
+      ).toEqual([]);
+      expect(
+        await t.db
+          .select()
+          .from(mailOutbox)
+          .where(and(eq(mailOutbox.to, user.email), eq(mailOutbox.subject, CHANGED))),
+      ).toEqual([]);
+      expect((await verify(other.accessToken)).statusCode).toBe(200);
+      // Only the hash of the link is stored.
+      const [stored] = await t.db
+        .select()
+        .from(emailChangeRequests)
+        .where(eq(emailChangeRequests.userId, user.id));
+      const token = linkToken(mail, 'confirm-email-change');
+      expect(JSON.stringify(stored)).not.toContain(token);
+
+      const done = await confirm(token);
+      expect(done.statusCode).toBe(200);
+      expect(done.json().data).toEqual({ email: to.toLowerCase() });
+      expect(await emailOf(user.id)).toBe(to.toLowerCase());
+      // As every change (ADR 007, 020): notice and undo link to the old address, reset links
+      // dead, every other sign-in ended, the one that asked kept.
+      const notice = await mailTo(user.email, CHANGED);
+      expect(linkToken(notice, 'undo-email-change')).toMatch(/^[\w-]{40,}$/);
+      expect((await verify(other.accessToken)).statusCode).toBe(401);
+      expect((await verify(asking.accessToken)).statusCode).toBe(200);
+      const liveResets = await t.db
+        .select()
+        .from(passwordResetTokens)
+        .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
+      expect(liveResets).toEqual([]);
+      const [event] = await t.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.entityId, user.id), eq(auditEvents.action, 'account.update')))
+        .orderBy(desc(auditEvents.id))
+        .limit(1);
+      expect(event).toMatchObject({
+        actorId: user.id,
+        before: { email: user.email },
+        after: { email: to.toLowerCase(), confirmedByNewAddress: true, otherSignInsEnded: 1 },
+      });
+      // Single use; nothing pending any more.
+      const again = await confirm(token);
+      expect(again.statusCode).toBe(400);
+      expect(again.json().errors).toEqual([expect.objectContaining({ field: 'token' })]);
+      expect((await pending(headers)).json().data).toEqual({ pending: null });
+    });
+
+    it('cancels, resends (the previous link dies) and a newer request replaces an older one', async () => {
+      const user = await t.createUser();
+      const headers = await t.authHeader(user.id);
+      const first = fresh('first');
+      await changeOwn(headers, first, user.password);
+      const firstToken = await confirmToken(first);
+      const second = fresh('second');
+      await changeOwn(headers, second, user.password);
+      const secondToken = await confirmToken(second);
+      expect((await confirm(firstToken)).statusCode).toBe(400);
+      expect((await pending(headers)).json().data.pending.newEmail).toBe(second.toLowerCase());
+
+      const resent = await t.app.inject({
+        method: 'POST',
+        url: '/api/accounts/me/email-change/resend',
+        headers,
+      });
+      expect(resent.statusCode).toBe(200);
+      const resentToken = await eventually(async () => {
+        const token = await confirmToken(second);
+        return token === secondToken ? undefined : token;
+      });
+      expect((await confirm(secondToken)).statusCode).toBe(400);
+
+      const cancel = () =>
+        t.app.inject({ method: 'DELETE', url: '/api/accounts/me/email-change', headers });
+      const cancelled = await cancel();
+      expect(cancelled.statusCode).toBe(200);
+      expect(cancelled.json().data).toEqual({ pending: null });
+      expect((await confirm(resentToken)).statusCode).toBe(400);
+      expect(await emailOf(user.id)).toBe(user.email);
+      expect((await cancel()).statusCode).toBe(404);
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/accounts/me/email-change/resend',
+            headers,
+          })
+        ).statusCode,
+      ).toBe(404);
+      expect((await t.app.inject({ url: '/api/accounts/me/email-change' })).statusCode).toBe(401);
+    });
+
+    it('refuses the confirmation when the address was taken meanwhile, and changes nothing', async () => {
+      const user = await t.createUser();
+      const headers = await t.authHeader(user.id);
+      const to = fresh('contested');
+      await changeOwn(headers, to, user.password);
+      const token = await confirmToken(to);
+      // Another company's administrator gives the address to a new user first.
+      expect((await createUser(to, otherAdmin)).statusCode).toBe(201);
+      expect(refusal(await confirm(token))).toEqual({
+        status: 409,
+        code: 'CONFLICT',
+        message: CANNOT,
+      });
+      expect(await emailOf(user.id)).toBe(user.email);
+      expect(
+        await t.db.select().from(emailChangeTokens).where(eq(emailChangeTokens.userId, user.id)),
+      ).toEqual([]);
+      expect((await confirm('made-up-token')).statusCode).toBe(400);
+    });
+  });
 
   describe('finding 1: one rule for every email change', () => {
     it('refuses the caller’s own email on the administration route (403 naming the account route)', async () => {
@@ -262,8 +438,8 @@ describe.each(DATABASES)('email change rules on %s', (database) => {
       expect(deleted.statusCode).toBe(200);
       const mover = await t.createUser();
       const moverAuth = await t.authHeader(mover.id);
-      expect((await changeOwn(moverAuth, gone.email, mover.password)).statusCode).toBe(200);
-      expect((await changeOwn(moverAuth, fresh('away'), mover.password)).statusCode).toBe(200);
+      expect(await changeOwnConfirmed(moverAuth, gone.email, mover.password)).toBe(200);
+      expect(await changeOwnConfirmed(moverAuth, fresh('away'), mover.password)).toBe(200);
       const restored = await t.app.inject({
         method: 'POST',
         url: `/api/users/${gone.id}/restore`,
@@ -285,8 +461,8 @@ describe.each(DATABASES)('email change rules on %s', (database) => {
       // Meanwhile a Demo user takes the free address, then moves away from it: it is held.
       const mover = await t.createUser();
       const moverAuth = await t.authHeader(mover.id);
-      expect((await changeOwn(moverAuth, email, mover.password)).statusCode).toBe(200);
-      expect((await changeOwn(moverAuth, fresh('gone'), mover.password)).statusCode).toBe(200);
+      expect(await changeOwnConfirmed(moverAuth, email, mover.password)).toBe(200);
+      expect(await changeOwnConfirmed(moverAuth, fresh('gone'), mover.password)).toBe(200);
       const accepted = await t.app.inject({
         method: 'POST',
         url: '/api/users/invitations/accept',

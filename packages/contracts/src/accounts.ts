@@ -136,6 +136,18 @@ export type UndoEmailChangeBody = z.infer<typeof undoEmailChangeSchema>;
 export const undoEmailChangeAnswerSchema = z.object({ email: z.string() });
 export type UndoEmailChangeAnswer = z.infer<typeof undoEmailChangeAnswerSchema>;
 
+/**
+ * `GET /api/accounts/me/email-change`: an email change waiting for the new address to confirm it
+ * (ADR 024), or null. The account keeps its email until then.
+ */
+export const pendingEmailChangeSchema = z.object({
+  pending: z.object({ newEmail: z.string(), expiresAt: z.string() }).nullable(),
+});
+export type PendingEmailChange = z.infer<typeof pendingEmailChangeSchema>;
+
+/** `POST /api/accounts/confirm-email-change`: the token of the link mailed to the new address. */
+export const confirmEmailChangeSchema = undoEmailChangeSchema;
+
 /** User details as the sign-in, verify and `PATCH /accounts/me` answers carry them. */
 export const userDetailsSchema = z.object({
   _id: z.string(),

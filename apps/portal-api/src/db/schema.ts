@@ -268,6 +268,33 @@ export const emailChangeTokens = pgTable(
 );
 
 /**
+ * An email change waiting for the NEW address to confirm it (issue #43, ADR 024): the account keeps
+ * its email until the link mailed there is opened. One open request per account (a new one cancels
+ * the older); the link's token is stored as a SHA-256 hash like the reset tokens. `signInId` is the
+ * sign-in that asked: it alone survives the change, as when the change applied at once (ADR 007).
+ */
+export const emailChangeRequests = pgTable(
+  'email_change_requests',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    newEmail: text('new_email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    signInId: uuid('sign_in_id'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('email_change_requests_hash_uq').on(t.tokenHash),
+    index('email_change_requests_user_idx').on(t.userId),
+  ],
+);
+
+/**
  * An administrator's invitation to join their company (ADR 012): the invitee's email, names and
  * roles, and a single-use link stored as a SHA-256 hash like the reset tokens. The row stays after
  * acceptance or revocation so an old link can say which of the two it met.

@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { EmailChanged } from '../../../modules/accounts/account';
+import {
+  EMAIL_CHANGE_CONFIRM_TTL_MS,
+  type RequestedEmailChange,
+} from '../../../modules/accounts/email-change-requests';
 import { issueResetToken } from '../../../modules/accounts/password-change';
 
 /** How long a reset link works. */
@@ -132,5 +136,30 @@ export async function mailEmailChangeNotice(app: FastifyInstance, changed: Email
       'a link to choose a new password then comes to this address.',
     ].join('\n'),
     secrets: [changed.undoToken],
+  });
+}
+
+/**
+ * Asks the NEW address to confirm an email change (ADR 024): the change applies only when this
+ * link is opened, so a mistyped address moves nothing.
+ */
+export async function mailEmailChangeConfirmation(
+  app: FastifyInstance,
+  requested: RequestedEmailChange,
+) {
+  await app.mailer.send({
+    to: requested.newEmail,
+    subject: 'Confirm the new email address of your Power Analyzer account',
+    text: [
+      `Hello ${requested.userName},`,
+      '',
+      `You asked to use ${requested.newEmail} as the email address of your Power Analyzer account.`,
+      `Open this link within ${inWords(EMAIL_CHANGE_CONFIRM_TTL_MS / 1000)} to confirm it; until then the account keeps its current address:`,
+      '',
+      webLink(app, '/auth/confirm-email-change', requested.token),
+      '',
+      'The link works once. If you did not ask for this, ignore this message: nothing changes.',
+    ].join('\n'),
+    secrets: [requested.token],
   });
 }

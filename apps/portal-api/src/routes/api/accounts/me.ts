@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok as envelope } from '@pa/contracts/envelope';
 import {
+  confirmEmailChangeSchema,
   emailChanges,
+  pendingEmailChangeSchema,
   undoEmailChangeAnswerSchema,
   undoEmailChangeSchema,
   updateMeSchema,
@@ -14,19 +16,26 @@ import {
   updateOwnAccount,
 } from '../../../modules/accounts/account';
 import { isLiveUndoToken, undoEmailChange } from '../../../modules/accounts/email-change';
+import {
+  cancelEmailChange,
+  confirmEmailChange,
+  pendingEmailChange,
+  resendEmailChange,
+} from '../../../modules/accounts/email-change-requests';
 import { hashPassword } from '../../../modules/accounts/passwords';
 import { newOpaqueToken } from '../../../modules/accounts/sign-ins';
 import { auditFrom } from '../../../modules/audit/record';
 import { clientInfo } from '../../../modules/client-info';
 import { loadUserDetails } from '../../../modules/accounts/user-details';
 import { authOf } from '../../../plugins/app/auth';
-import { mailEmailChangeNotice, mailResetLink } from './account-mail';
+import { mailEmailChangeConfirmation, mailEmailChangeNotice, mailResetLink } from './account-mail';
 import { authErrors, errors, ok, userDetailsSchema } from './schemas';
 import type { SignInGuard } from '../../../modules/sign-in/guard';
 
 /**
  * `PATCH /accounts/me`: a user edits their own name and email (never their roles or status); an
- * email change needs the current password and can be undone from the old address
+ * email change needs the current password, applies only when the new address confirms it
+ * (`POST /accounts/confirm-email-change`, ADR 024) and can then be undone from the old address
  * (`POST /accounts/undo-email-change`, ADR 007).
  */
 export async function registerMeRoutes(base: FastifyInstance, { guard }: { guard: SignInGuard }) {
@@ -41,7 +50,7 @@ export async function registerMeRoutes(base: FastifyInstance, { guard }: { guard
         tags: ['accounts'],
         summary: 'Edit the signed-in user’s first name, last name or email',
         description:
-          'Changing the email needs `currentPassword` (a wrong one answers 400 naming it and counts as a failed sign-in of the user name; 429 with Retry-After while limited). Then the old address is mailed a notice with a single-use link to undo the change, the account’s reset links die and every other sign-in ends.',
+          'Changing the email needs `currentPassword` (a wrong one answers 400 naming it and counts as a failed sign-in of the user name; 429 with Retry-After while limited). The email does not change yet: the NEW address is mailed a link (24 hours, single use) and the change applies when it is opened (`POST /api/accounts/confirm-email-change`); until then `GET /api/accounts/me/email-change` shows it pending. On confirmation the old address is mailed a notice with a single-use link to undo the change, the account’s reset links die and every other sign-in ends.',
         security: [{ bearerAuth: [] }],
         body: updateMeSchema,
         response: {
@@ -69,19 +78,134 @@ export async function registerMeRoutes(base: FastifyInstance, { guard }: { guard
           'email change',
         );
       }
-      const changed = await updateOwnAccount(app.db, auth.userId, changes, auditFrom(request), {
+      const requested = await updateOwnAccount(app.db, auth.userId, changes, auditFrom(request), {
         keepSignIn: auth.signInId,
-        undoTtlMs,
         passwordProven: provingEmail,
       });
-      if (changed) app.runInBackground(mailEmailChangeNotice(app, changed), 'email change notice');
+      if (requested)
+        app.runInBackground(
+          mailEmailChangeConfirmation(app, requested),
+          'email change confirmation mail',
+        );
       const details = await loadUserDetails(app.db, auth.userId);
       if (!details) throw notFound('The account');
       return envelope(
         details,
-        changed
-          ? `Your account was updated. A notice went to ${changed.oldEmail}; your other sign-ins were ended.`
+        requested
+          ? `Your account was updated. To change your email to ${requested.newEmail}, open the link we sent there within 24 hours; until then your email stays ${current}.`
           : 'Your account was updated.',
+      );
+    },
+  );
+
+  const pendingAnswer = async (userId: string) => {
+    const pending = await pendingEmailChange(app.db, userId);
+    return {
+      pending: pending && {
+        newEmail: pending.newEmail,
+        expiresAt: pending.expiresAt.toISOString(),
+      },
+    };
+  };
+
+  app.get(
+    '/api/accounts/me/email-change',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'The signed-in user’s email change waiting for the new address, if any',
+        security: [{ bearerAuth: [] }],
+        response: { 200: ok(pendingEmailChangeSchema), ...authErrors },
+      },
+    },
+    async (request) => envelope(await pendingAnswer(authOf(request).userId)),
+  );
+
+  app.delete(
+    '/api/accounts/me/email-change',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Cancel the email change waiting for the new address',
+        description: 'Its link stops working; the email stays as it is. 404 when none is pending.',
+        security: [{ bearerAuth: [] }],
+        response: {
+          200: ok(pendingEmailChangeSchema),
+          ...authErrors,
+          404: errors[400].describe('No email change is pending'),
+        },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const cancelled = await cancelEmailChange(app.db, auth.userId, auditFrom(request));
+      return envelope(
+        await pendingAnswer(auth.userId),
+        `The change to ${cancelled} was cancelled; your email stays as it is.`,
+      );
+    },
+  );
+
+  app.post(
+    '/api/accounts/me/email-change/resend',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['accounts'],
+        summary: 'Mail the new address a new confirmation link',
+        description:
+          'The previous link stops working; the new one works 24 hours. 404 when none is pending.',
+        security: [{ bearerAuth: [] }],
+        response: {
+          200: ok(pendingEmailChangeSchema),
+          ...authErrors,
+          404: errors[400].describe('No email change is pending'),
+        },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const requested = await resendEmailChange(app.db, auth.userId);
+      app.runInBackground(
+        mailEmailChangeConfirmation(app, requested),
+        'email change confirmation mail',
+      );
+      return envelope(
+        await pendingAnswer(auth.userId),
+        `A new link is on its way to ${requested.newEmail}.`,
+      );
+    },
+  );
+
+  app.post(
+    '/api/accounts/confirm-email-change',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Confirm an email change with the link mailed to the new address',
+        description:
+          'Public: the token proves the new mailbox. The email changes now; the old address is mailed a notice with a single-use undo link, the account’s reset links die and every sign-in ends but the one that asked for the change. 400 naming `token` when unknown, used, cancelled or expired; 409 when the address can no longer be used (nothing changes).',
+        body: confirmEmailChangeSchema,
+        response: {
+          200: ok(undoEmailChangeAnswerSchema),
+          400: errors[400],
+          409: errors[400].describe('This email address cannot be used'),
+        },
+      },
+    },
+    async (request) => {
+      const changed = await confirmEmailChange(
+        app.db,
+        request.body.token,
+        undoTtlMs,
+        clientInfo(request),
+      );
+      app.runInBackground(mailEmailChangeNotice(app, changed), 'email change notice');
+      return envelope(
+        { email: changed.newEmail },
+        `Your email is now ${changed.newEmail}. A notice went to ${changed.oldEmail}.`,
       );
     },
   );
