@@ -84,6 +84,8 @@ const caseArb = fc.integer({ min: 10, max: 14 }).chain((pool) =>
         fc.integer({ min: 1, max: 10_000 }),
       ),
       fc.tuple(fc.nat(30), fc.nat(30), fc.nat(300), fc.nat(3000), fc.nat(30_000)),
+      // the 5-match payout above the others: its breaches found through the watch when it holds them
+      fc.tuple(fc.nat(3), fc.nat(3), fc.integer({ min: 1, max: 100 }), fc.nat(5), fc.nat(5)),
       // the 3- and 4-match payouts alone: breaches far from the ticket, found through the watch
       fc.tuple(
         fc.integer({ min: 1, max: 20 }),
@@ -95,7 +97,7 @@ const caseArb = fc.integer({ min: 10, max: 14 }).chain((pool) =>
     ),
     limitPick: fc.double({ min: 0, max: 1.5, noNaN: true }),
     tuning: fc.record({
-      watchCap: fc.integer({ min: 1, max: 60 }),
+      watchCap: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 500, max: 4000 })),
       maxDeferred: fc.integer({ min: 1, max: 8 }),
       minDeferred: fc.integer({ min: 1, max: 3 }),
     }),

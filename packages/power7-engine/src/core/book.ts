@@ -66,6 +66,8 @@ export class BookTotals {
   /** Tickets sold since the last fold at which the next fold is due. */
   private foldAt = 0;
   private threshold = 0;
+  /** Whether the watch holds every draw a 5-match could breach (then they are not enumerated). */
+  private fivesWatched = false;
   private readonly inWatch: Uint8Array;
   private watchSize = 0;
   private watchRanks = new Uint32Array(1024);
@@ -143,22 +145,23 @@ export class BookTotals {
         bestNumbers = Array.from(numbers);
       }
     };
-    // 5, 6 and 7 matches: the draws themselves
-    this.forEachHighMatch(t, (rank, m, numbers) => {
+    // 5 (unless watched), 6 and 7 matches: the draws themselves
+    const watchedUpTo = this.fivesWatched ? 5 : 4;
+    this.forEachHighMatch(t, !this.fivesWatched, (rank, m, numbers) => {
       const base = this.base[rank]!;
       if (base + dMax + w[m]! <= limit) return;
       const total = base + this.deferredShare(numbers, rank) + w[m]!;
       if (total > limit) consider(total, numbers);
     });
-    // 3 and 4 matches: only watched draws can be breached by one
-    if (this.w34 > 0) {
+    // 3 and 4 (and 5) matches: only watched draws can be breached by one
+    if (this.w34 > 0 || this.fivesWatched) {
       const tMasks = masksOf(t, 1);
       const lo = tMasks[0]!;
       const hi = tMasks[1]!;
       const { watchLo, watchHi, watchRanks, watchNumbers } = this;
       for (let i = 0; i < this.watchSize; i++) {
         const m = pop32(watchLo[i]! & lo) + pop32(watchHi[i]! & hi);
-        if (m !== 3 && m !== 4) continue;
+        if (m < 3 || m > watchedUpTo) continue;
         const rank = watchRanks[i]!;
         const base = this.base[rank]!;
         if (base + dMax + w[m]! <= limit) continue;
@@ -173,7 +176,7 @@ export class BookTotals {
   /** Adds ticket `t` (7 ascending numbers) to the book; the caller has checked it and folds when due. */
   add(t: Uint8Array): void {
     const { w } = this;
-    this.forEachHighMatch(t, (rank, m, numbers) => {
+    this.forEachHighMatch(t, true, (rank, m, numbers) => {
       const total = this.base[rank]! + w[m]!;
       this.base[rank] = total;
       if (total >= this.threshold) this.watch(rank, numbers);
@@ -266,6 +269,7 @@ export class BookTotals {
    */
   private forEachHighMatch(
     t: Uint8Array,
+    fives: boolean,
     fn: (rank: number, m: number, numbers: Uint8Array) => void,
   ): void {
     const { complement, pool } = this;
@@ -285,6 +289,7 @@ export class BookTotals {
         fn(ticketRank(d, 0), 6, d);
       }
     }
+    if (!fives) return;
     // 5 matches: two swapped for two outside
     for (let a = 0; a < PICK - 1; a++) {
       for (let b = a + 1; b < PICK; b++) {
@@ -365,6 +370,20 @@ export class BookTotals {
       }
       foldAt = Math.min(foldAt, tuning.maxDeferred);
     }
+    // the draws a 5-match could breach before the next fold, watched too when few enough: a check
+    // then scans the watch instead of looking up its ~8,000 5-match draws one by one
+    const deferredCap = Number.isFinite(foldAt) ? foldAt * w34 : 0;
+    const fives = limit - this.w[5]! - deferredCap + 1;
+    let fivesWatched = fives >= threshold;
+    if (!fivesWatched) {
+      let near = 0;
+      for (let d = 0; d < base.length; d++) if (base[d]! >= fives) near++;
+      if (near <= tuning.watchCap) {
+        threshold = fives;
+        fivesWatched = true;
+      }
+    }
+    this.fivesWatched = fivesWatched;
     this.threshold = threshold;
     this.foldAt = foldAt;
     this.inWatch.fill(0);
