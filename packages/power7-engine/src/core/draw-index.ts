@@ -336,134 +336,114 @@ function scanIndex(
   heap: BoundedHeap | null,
   stop: () => boolean = () => false,
 ): number {
-  const [c3, c4, c5, c6, c7] = index.counts as [
-    CountColumn,
-    CountColumn,
-    CountColumn,
-    CountColumn,
-    CountColumn,
-  ];
+  const scan = new RunScan(index, w, q, heap);
   let matched = 0;
   for (let from = wordFrom; from < wordTo; from += STOP_EVERY_WORDS) {
     if (stop()) throw new CancelledError();
     const to = Math.min(wordTo, from + STOP_EVERY_WORDS);
-    matched += scanWords(index, w, q, from, to, heap, c3, c4, c5, c6, c7);
+    matched += scan.words(from, to);
   }
   return matched;
+}
+
+/** How many of `column[from..to)` lie in [lo, hi]: one winners range, counted in a tight loop. */
+function countInRange(
+  column: CountColumn,
+  lo: number,
+  hi: number,
+  from: number,
+  to: number,
+): number {
+  let n = 0;
+  for (let p = from; p < to; p++) {
+    const e = column[p]!;
+    if (e >= lo && e <= hi) n++;
+  }
+  return n;
 }
 
 /** Words between two `stop` questions (64K positions, well under a millisecond). */
 const STOP_EVERY_WORDS = 2048;
 
-function scanWords(
-  index: DrawIndex,
-  w: ArrayLike<number>,
-  q: IndexedQuery,
-  wordFrom: number,
-  wordTo: number,
-  heap: BoundedHeap | null,
-  c3: CountColumn,
-  c4: CountColumn,
-  c5: CountColumn,
-  c6: CountColumn,
-  c7: CountColumn,
-): number {
-  const { anyWinnerFilter, sign, sortTier, byCombo, winnersLo: lo, winnersHi: hi } = q.f;
-  const [lo3, lo4, lo5, lo6, lo7] = lo as unknown as number[];
-  const [hi3, hi4, hi5, hi6, hi7] = hi as unknown as number[];
-  const w3 = w[3]!;
-  const w4 = w[4]!;
-  const w5 = w[5]!;
-  const w6 = w[6]!;
-  const w7 = w[7]!;
-  const lexKey = index.lexKey;
-  const visit = (p: number): number => {
-    const e3 = c3[p]!;
-    const e4 = c4[p]!;
-    const e5 = c5[p]!;
-    const e6 = c6[p]!;
-    const e7 = c7[p]!;
-    if (
-      anyWinnerFilter &&
-      (e3 < lo3! ||
-        e3 > hi3! ||
-        e4 < lo4! ||
-        e4 > hi4! ||
-        e5 < lo5! ||
-        e5 > hi5! ||
-        e6 < lo6! ||
-        e6 > hi6! ||
-        e7 < lo7! ||
-        e7 > hi7!)
-    ) {
-      return 0;
+/**
+ * One query's scan of the run: only the columns it reads (the winners ranges that are set, the sort
+ * key), the sort key first so a draw that cannot enter the heap costs one load.
+ */
+class RunScan {
+  /** The winners columns with a range, and their bounds. */
+  private readonly ranged: CountColumn[] = [];
+  private readonly lo: number[] = [];
+  private readonly hi: number[] = [];
+  private readonly sortColumn: CountColumn | null;
+  private readonly noNumbers: boolean;
+
+  constructor(
+    private readonly index: DrawIndex,
+    private readonly w: ArrayLike<number>,
+    private readonly q: IndexedQuery,
+    private readonly heap: BoundedHeap | null,
+  ) {
+    const { winnersLo, winnersHi, sortTier } = q.f;
+    for (let k = 0; k < 5; k++) {
+      if (winnersLo[k] === -Infinity && winnersHi[k] === Infinity) continue;
+      this.ranged.push(index.counts[k]!);
+      this.lo.push(winnersLo[k]!);
+      this.hi.push(winnersHi[k]!);
+    }
+    this.sortColumn = sortTier >= 0 ? index.counts[sortTier]! : null;
+    this.noNumbers = q.include.length === 0 && q.exclude.length === 0;
+  }
+
+  /** The draws of words [wordFrom, wordTo) that pass (offered to the heap if there is one). */
+  words(wordFrom: number, wordTo: number): number {
+    const { index, q, heap } = this;
+    if (this.noNumbers) {
+      // no number filter: the run's positions in a row
+      const from = Math.max(q.from, wordFrom * 32);
+      const to = Math.min(q.to, wordTo * 32);
+      if (!heap && this.ranged.length === 1)
+        return countInRange(this.ranged[0]!, this.lo[0]!, this.hi[0]!, from, to);
+      let matched = 0;
+      for (let p = from; p < to; p++) matched += this.visit(p);
+      return matched;
+    }
+    let matched = 0;
+    for (let word = wordFrom; word < wordTo; word++) {
+      let m = wordMask(index, q, word);
+      if (this.ranged.length === 0 && !heap) {
+        matched += popcount(m);
+        continue;
+      }
+      while (m !== 0) {
+        const p = word * 32 + 31 - Math.clz32(m & -m);
+        m &= m - 1;
+        matched += this.visit(p);
+      }
+    }
+    return matched;
+  }
+
+  /** 1 if the draw at `p` passes the winners ranges (and goes to the heap), else 0. */
+  private visit(p: number): number {
+    const { ranged, lo, hi, heap } = this;
+    for (let k = 0; k < ranged.length; k++) {
+      const e = ranged[k]![p]!;
+      if (e < lo[k]! || e > hi[k]!) return 0;
     }
     if (!heap) return 1;
-    const lex = lexKey[p]!;
+    const { sign, byCombo } = this.q.f;
+    const lex = this.index.lexKey[p]!;
     const v = byCombo
       ? lex
-      : sortTier === 0
-        ? e3
-        : sortTier === 1
-          ? e4
-          : sortTier === 2
-            ? e5
-            : sortTier === 3
-              ? e6
-              : sortTier === 4
-                ? e7
-                : w3 * e3 + w4 * e4 + w5 * e5 + w6 * e6 + w7 * e7;
+      : this.sortColumn
+        ? this.sortColumn[p]!
+        : totalAt(this.index, this.w, p);
     const key = sign * v;
     if (heap.size === heap.capacity && key > heap.worstKey()) return 1;
-    heap.offer(key, lex, p, 0, e3, e4, e5, e6, e7);
+    // the heap's total and winners are not read back: the answer reads them at the position
+    heap.offer(key, lex, p, 0, 0, 0, 0, 0, 0);
     return 1;
-  };
-  if (!heap && q.include.length === 0 && q.exclude.length === 0) {
-    // winners ranges alone: a straight pass over the run's columns
-    const from = Math.max(q.from, wordFrom * 32);
-    const to = Math.min(q.to, wordTo * 32);
-    let n = 0;
-    for (let p = from; p < to; p++) {
-      const e3 = c3[p]!;
-      const e4 = c4[p]!;
-      const e5 = c5[p]!;
-      const e6 = c6[p]!;
-      const e7 = c7[p]!;
-      if (
-        e3 >= lo3! &&
-        e3 <= hi3! &&
-        e4 >= lo4! &&
-        e4 <= hi4! &&
-        e5 >= lo5! &&
-        e5 <= hi5! &&
-        e6 >= lo6! &&
-        e6 <= hi6! &&
-        e7 >= lo7! &&
-        e7 <= hi7!
-      )
-        n++;
-    }
-    return n;
   }
-  let matched = 0;
-  for (let word = wordFrom; word < wordTo; word++) {
-    let m = wordMask(index, q, word);
-    if (!anyWinnerFilter && !heap) {
-      matched += popcount(m);
-      continue;
-    }
-    if (m === -1) {
-      // a whole word passes the numbers and the payout range (the common case): no bit to find
-      for (let p = word * 32, end = p + 32; p < end; p++) matched += visit(p);
-      continue;
-    }
-    while (m !== 0) {
-      const p = word * 32 + 31 - Math.clz32(m & -m);
-      m &= m - 1;
-      matched += visit(p);
-    }
-  }
-  return matched;
 }
 
 /**
