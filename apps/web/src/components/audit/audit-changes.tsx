@@ -29,6 +29,8 @@ const LABELS: Record<string, string> = {
   requireFor: 'Two-step sign-in for',
   enrolmentRequired: 'Must set up a second step',
   adminUserName: 'Administrator',
+  signInsEnded: 'Sign-ins ended',
+  otherSignInsEnded: 'Other sign-ins ended',
 };
 
 /** Values of a field said in words (`amr`: how a sign-in was proven, RFC 8176's codes). */
