@@ -125,6 +125,9 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { zones: boundaryZones }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-self-import': 'error',
+      // A workspace package is entered by its door (`exports` in its package.json), never by a
+      // relative path into its folder.
+      'import-x/no-relative-packages': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
@@ -146,6 +149,25 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   { files: ['apps/web/src/**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
+  {
+    // Test and benchmark helpers sit behind their own entries (`@pa/server-kit/testing/…`,
+    // `@pa/power7-engine/testing/…`, `@pa/power7-engine/bench/…`): product code never loads them.
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}', 'packages/*/src/testing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@pa/*/testing/*', '@pa/*/bench/*'],
+              message: 'Test and benchmark helpers are for tests and benchmarks only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     // Type-aware rules where a forgotten promise costs most: the product's sources (tests and
     // scripts stay on the fast syntactic rules).

@@ -15,7 +15,7 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { closeScanWorkers, readUpload } from '@pa/power7-engine/session-store';
-import { engineYardstick, median } from '../../../packages/power7-engine/bench/yardstick';
+import { engineYardstick, median } from '@pa/power7-engine/bench/yardstick';
 import type { SessionTimings } from '../src/modules/sessions/state';
 import {
   cleanup,

@@ -19,7 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { openAsBlob } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { engineYardstick } from '../../../packages/power7-engine/bench/yardstick';
+import { engineYardstick } from '@pa/power7-engine/bench/yardstick';
 import { cleanup, DEFAULT_FIELDS, makeKeys, randomTicket, rng, tempDir } from '../test/helper';
 import { load, quantile, startServer, writeCsv, type Server } from './downloads';
 

@@ -8,7 +8,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { engineYardstick, median } from '../../../packages/power7-engine/bench/yardstick';
+import { engineYardstick, median } from '@pa/power7-engine/bench/yardstick';
 import {
   buildTestApp,
   cleanup,

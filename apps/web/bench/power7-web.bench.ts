@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { generateTickets, writeCustomerCsv } from '../../../packages/power7-engine/bench/generate';
+import { generateTickets, writeCustomerCsv } from '@pa/power7-engine/bench/generate';
 import { E2E } from '../playwright.config';
 import { persistedAccessToken, signIn } from '../e2e/support';
 
