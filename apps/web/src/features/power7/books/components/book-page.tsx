@@ -63,7 +63,7 @@ export function BookPage({ id }: { id: string }) {
           title="The book could not be opened"
         />
       ) : !data ? (
-        <div className="grid gap-4" aria-busy="true" aria-label="Loading the book">
+        <div className="grid gap-4" role="status" aria-busy="true" aria-label="Loading the book">
           <Skeleton className="h-10 w-64" />
           <Skeleton className="h-32" />
           <Skeleton className="h-64" />

@@ -52,7 +52,12 @@ export function BooksList() {
           </CardHeader>
           <CardContent>
             {!data ? (
-              <div className="grid gap-2" aria-label="Loading the books" aria-busy="true">
+              <div
+                className="grid gap-2"
+                role="status"
+                aria-label="Loading the books"
+                aria-busy="true"
+              >
                 <Skeleton className="h-8" />
                 <Skeleton className="h-8" />
                 <Skeleton className="h-8" />
