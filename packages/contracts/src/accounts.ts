@@ -138,7 +138,7 @@ export type UndoEmailChangeAnswer = z.infer<typeof undoEmailChangeAnswerSchema>;
 
 /**
  * `GET /api/accounts/me/email-change`: an email change waiting for the new address to confirm it
- * (ADR 024), or null. The account keeps its email until then.
+ * (ADR 026), or null. The account keeps its email until then.
  */
 export const pendingEmailChangeSchema = z.object({
   pending: z.object({ newEmail: z.string(), expiresAt: z.string() }).nullable(),

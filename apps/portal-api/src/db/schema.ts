@@ -268,7 +268,7 @@ export const emailChangeTokens = pgTable(
 );
 
 /**
- * An email change waiting for the NEW address to confirm it (issue #43, ADR 024): the account keeps
+ * An email change waiting for the NEW address to confirm it (issue #43, ADR 026): the account keeps
  * its email until the link mailed there is opened. One open request per account (a new one cancels
  * the older); the link's token is stored as a SHA-256 hash like the reset tokens. `signInId` is the
  * sign-in that asked: it alone survives the change, as when the change applied at once (ADR 007).

@@ -39,6 +39,11 @@ export const routes: RouteObject[] = [
             path: 'auth/undo-email-change',
             ...page(authPages, (m) => m.UndoEmailChangeRoute),
           },
+          // Likewise: the new address's link may be opened in any browser (ADR 026).
+          {
+            path: 'auth/confirm-email-change',
+            ...page(authPages, (m) => m.ConfirmEmailChangeRoute),
+          },
           {
             path: 'auth',
             element: <GuestRoute />,

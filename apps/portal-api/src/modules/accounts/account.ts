@@ -31,7 +31,7 @@ export interface EmailChanged {
  * A user edits their own first name, last name, phone or email (never roles or status): one transaction,
  * an audit event with what changed, nothing written when nothing changed. The caller has proven the
  * current password when the email changes (ADR 007). The email itself does not change here: a
- * request waits for the new address to confirm it (`requestEmailChange`, ADR 024), which is
+ * request waits for the new address to confirm it (`requestEmailChange`, ADR 026), which is
  * returned for the mail. A taken or held address is refused without saying why (ADR 020).
  */
 export async function updateOwnAccount(

@@ -9,7 +9,7 @@ import { assertEmailUsable, storeEmailChange } from './email-change';
 import { hashToken, newOpaqueToken } from './sign-ins';
 
 /**
- * An email change waits for the new address (issue #43, ADR 024): the account route stores a
+ * An email change waits for the new address (issue #43, ADR 026): the account route stores a
  * request and mails a link to the NEW address; the change applies only when that link is opened,
  * and then does everything a change did (ADR 007, 020: the old address's notice and undo link, dead
  * reset links, the other sign-ins ended). A typo'd address therefore moves nothing.

@@ -7,6 +7,7 @@ import { AcceptInvitationCard } from '@/features/auth/components/accept-invitati
 import { ForgotPasswordCard } from '@/features/auth/components/forgot-password-form';
 import { ResetPasswordCard } from '@/features/auth/components/reset-password-form';
 import { SignInCard } from '@/features/auth/components/sign-in-form';
+import { ConfirmEmailChangeCard } from '@/features/auth/components/confirm-email-change';
 import { UndoEmailChangeCard } from '@/features/auth/components/undo-email-change';
 import { EnrolmentCard } from '@/features/two-step/components/enrolment-card';
 import { PasskeySignInButton } from '@/features/two-step/components/passkey-sign-in-button';
@@ -80,6 +81,13 @@ export const UndoEmailChangeRoute = () => (
   <Centered>
     <PageTitle title="Undo the email change" />
     <UndoEmailChangeCard />
+  </Centered>
+);
+
+export const ConfirmEmailChangeRoute = () => (
+  <Centered>
+    <PageTitle title="Confirm your new email address" />
+    <ConfirmEmailChangeCard />
   </Centered>
 );
 

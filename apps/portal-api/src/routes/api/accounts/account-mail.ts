@@ -140,7 +140,7 @@ export async function mailEmailChangeNotice(app: FastifyInstance, changed: Email
 }
 
 /**
- * Asks the NEW address to confirm an email change (ADR 024): the change applies only when this
+ * Asks the NEW address to confirm an email change (ADR 026): the change applies only when this
  * link is opened, so a mistyped address moves nothing.
  */
 export async function mailEmailChangeConfirmation(

@@ -35,7 +35,7 @@ import type { SignInGuard } from '../../../modules/sign-in/guard';
 /**
  * `PATCH /accounts/me`: a user edits their own name and email (never their roles or status); an
  * email change needs the current password, applies only when the new address confirms it
- * (`POST /accounts/confirm-email-change`, ADR 024) and can then be undone from the old address
+ * (`POST /accounts/confirm-email-change`, ADR 026) and can then be undone from the old address
  * (`POST /accounts/undo-email-change`, ADR 007).
  */
 export async function registerMeRoutes(base: FastifyInstance, { guard }: { guard: SignInGuard }) {

@@ -1,6 +1,7 @@
 import type {
   AccountSession,
   ChangePasswordBody,
+  PendingEmailChange,
   UpdateMeBody,
   UserDetails,
 } from '@pa/contracts/accounts';
@@ -15,6 +16,19 @@ export const accountApi = portalApi.injectEndpoints({
     }),
     updateMe: build.mutation<UserDetails, UpdateMeBody>({
       query: (body) => ({ url: '/accounts/me', method: 'PATCH', body }),
+      invalidatesTags: ['User'],
+    }),
+    /** An email change waiting for the new address to confirm it (ADR 026). */
+    pendingEmailChange: build.query<PendingEmailChange, void>({
+      query: () => '/accounts/me/email-change',
+      providesTags: ['User'],
+    }),
+    cancelEmailChange: build.mutation<PendingEmailChange, void>({
+      query: () => ({ url: '/accounts/me/email-change', method: 'DELETE' }),
+      invalidatesTags: ['User'],
+    }),
+    resendEmailChange: build.mutation<PendingEmailChange, void>({
+      query: () => ({ url: '/accounts/me/email-change/resend', method: 'POST', body: {} }),
       invalidatesTags: ['User'],
     }),
     changePassword: build.mutation<unknown, ChangePasswordBody>({
@@ -40,6 +54,9 @@ export const {
   useMyAccountQuery,
   useUpdateMeMutation,
   useChangePasswordMutation,
+  usePendingEmailChangeQuery,
+  useCancelEmailChangeMutation,
+  useResendEmailChangeMutation,
   useMySignInsQuery,
   useEndSignInMutation,
   useEndOtherSignInsMutation,

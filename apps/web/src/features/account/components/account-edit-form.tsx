@@ -56,9 +56,10 @@ export function AccountEditForm() {
       // The password goes with an email change only; otherwise it is not asked for.
       const updated = await updateMe(changingEmail ? { ...body, currentPassword } : body).unwrap();
       dispatch(setUserDetails(updated ?? body));
+      // The email changes only once the new address confirms it (ADR 026).
       toast.success(
         changingEmail
-          ? 'Your email has been changed. A notice went to your previous address, and your other sign-ins were ended.'
+          ? `Check ${body.email}: your email changes when you open the link we sent there. Until then it stays ${currentEmail}.`
           : 'Your account has been updated.',
       );
       void navigate('/app/account/view');
@@ -116,8 +117,9 @@ export function AccountEditForm() {
           {changingEmail ? (
             <div className="grid gap-2">
               <p className="text-sm text-muted-foreground">
-                Changing your email needs your current password. A notice with a link to undo the
-                change goes to {currentEmail}, and your other sign-ins end.
+                Changing your email needs your current password. We mail a link to the new address:
+                your email changes when you open it, so a typo moves nothing. Then a notice with a
+                link to undo the change goes to {currentEmail}, and your other sign-ins end.
               </p>
               <FormField
                 id="currentPassword"

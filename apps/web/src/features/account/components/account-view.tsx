@@ -6,6 +6,7 @@ import { FormAlert } from '@/components/ui/form-field';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api/api-error';
 import { useMyAccountQuery } from '../api/account-api';
+import { PendingEmailChange } from './pending-email-change';
 import { SignInsCard } from './sign-ins-card';
 
 const dateTime = (iso: string | null | undefined) =>
@@ -58,6 +59,7 @@ export function AccountView() {
               </dd>
             </dl>
           ) : null}
+          {data ? <PendingEmailChange currentEmail={data.email} /> : null}
           <div className="flex flex-wrap gap-2">
             <Button asChild>
               <Link to="/app/account/edit">Edit Account</Link>

@@ -46,6 +46,12 @@ export const authApi = portalApi.injectEndpoints({
       query: (body) => ({ url: '/accounts/reset-password', method: 'POST', body }),
       extraOptions: { skipAuth: true },
     }),
+    /** The link mailed to the new address: the email changes now (ADR 026). */
+    confirmEmailChange: build.mutation<UndoEmailChangeAnswer, UndoEmailChangeBody>({
+      query: (body) => ({ url: '/accounts/confirm-email-change', method: 'POST', body }),
+      extraOptions: { skipAuth: true },
+      invalidatesTags: ['User'],
+    }),
     undoEmailChange: build.mutation<UndoEmailChangeAnswer, UndoEmailChangeBody>({
       query: (body) => ({ url: '/accounts/undo-email-change', method: 'POST', body }),
       extraOptions: { skipAuth: true },
@@ -60,4 +66,5 @@ export const {
   useForgotPasswordMutation,
   useResetPasswordMutation,
   useUndoEmailChangeMutation,
+  useConfirmEmailChangeMutation,
 } = authApi;
