@@ -310,7 +310,8 @@ test('role–permission matrix: changed cells highlighted, saved per role, visib
   await expect(page.getByRole('heading', { name: 'Permissions (1)' })).toBeVisible();
   await expect(page.getByText('users.read', { exact: true })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Recent changes' })).toBeVisible();
-  await expect(page.getByText('role.update').first()).toBeVisible();
+  // the record's history in words, without action codes (issue #43)
+  await expect(page.getByText('Role changed by admin').first()).toBeVisible();
   await screenshotsOf(page, 'company-role-view', async () => {
     await expect(page.getByRole('heading', { name: 'Permissions (1)' })).toBeVisible();
   });
