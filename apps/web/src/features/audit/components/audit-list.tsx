@@ -69,7 +69,8 @@ function useActorFacet(): Facet | null {
     title: 'Who',
     options,
     search: { label: 'Search users', text, onText: setText, busy: found.isFetching },
-    labelOf: (id) => known[id] ?? `user ${id.slice(-8)}`,
+    // a chosen user not among the answers so far (a link from elsewhere): never their id
+    labelOf: (id) => known[id] ?? 'a chosen user',
   };
 }
 
