@@ -169,6 +169,44 @@ describe('live book terminal', () => {
     expect(box()).toHaveValue('1 2 3 4 5 6 8\n\n1 2 3 4 5 6 35');
   });
 
+  it('repeats the key of a sale that got no answer when the same tickets are sold again, and only then', async () => {
+    let calls = 0;
+    server.use(
+      http.post(`${POWER7}/power7/books/b1/tickets/`, async ({ request }) => {
+        const body = (await request.json()) as BookSellBody;
+        bodies.push(body);
+        calls += 1;
+        // the first sale's answer is lost on the way back
+        if (calls === 1) return HttpResponse.error();
+        const results = body.tickets.map(() => ({ accepted: true }));
+        return HttpResponse.json(
+          okEnvelope({ ...BOOK, sold: 1, results, dryRun: body.dryRun ?? false }),
+        );
+      }),
+    );
+    renderApp(routes, '/app/power7/books/b1', signedIn);
+    await waitFor(() => expect(box()).toHaveFocus());
+    await userEvent.type(box(), '1 2 3 4 5 6 8');
+    await userEvent.click(screen.getByRole('button', { name: /^Sell/ }));
+    expect(
+      await screen.findByText(/The tickets may or may not have been sold: press Sell again/),
+    ).toBeInTheDocument();
+    expect(box()).toHaveValue('1 2 3 4 5 6 8');
+    // a check in between has its own key and does not forget the lost sale's
+    await userEvent.click(screen.getByRole('button', { name: /^Check/ }));
+    await screen.findByText('Checked 1 ticket: it fits. Nothing was sold.');
+    await userEvent.click(screen.getByRole('button', { name: /^Sell/ }));
+    await screen.findByText('Sold the ticket.');
+    expect(bodies.map((b) => b.dryRun)).toEqual([false, true, false]);
+    expect(bodies[2]?.requestId).toBe(bodies[0]?.requestId);
+    expect(bodies[1]?.requestId).not.toBe(bodies[0]?.requestId);
+    // answered: the next sale has a key of its own
+    await userEvent.type(box(), '1 2 3 4 5 6 9');
+    await userEvent.click(screen.getByRole('button', { name: /^Sell/ }));
+    await waitFor(() => expect(bodies).toHaveLength(4));
+    expect(bodies[3]?.requestId).not.toBe(bodies[0]?.requestId);
+  });
+
   it('shows the book closed when a sale finds it closed (409)', async () => {
     let closed = false;
     server.use(
