@@ -146,7 +146,9 @@ export const pendingEmailChangeSchema = z.object({
 export type PendingEmailChange = z.infer<typeof pendingEmailChangeSchema>;
 
 /** `POST /api/accounts/confirm-email-change`: the token of the link mailed to the new address. */
-export const confirmEmailChangeSchema = undoEmailChangeSchema;
+export const confirmEmailChangeSchema = z.object({
+  token: z.string().min(1, 'The link is missing its token').max(1024),
+});
 
 /** User details as the sign-in, verify and `PATCH /accounts/me` answers carry them. */
 export const userDetailsSchema = z.object({
