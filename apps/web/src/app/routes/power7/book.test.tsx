@@ -235,6 +235,25 @@ describe('live book terminal', () => {
     expect(screen.queryByRole('button', { name: /Close the book/ })).not.toBeInTheDocument();
   });
 
+  it('tells a user without power7.run what is missing, on the book and the list, and asks nothing', async () => {
+    const asked = vi.fn();
+    const details = { ...userDetails, permissions: [] };
+    server.use(
+      http.get(`${PORTAL}/accounts/verify`, () => HttpResponse.json(okEnvelope(details))),
+      http.all(`${POWER7}/power7/books/*`, () => void asked()),
+    );
+    const noRun = { ...signedIn, userDetails: details };
+    const first = renderApp(routes, '/app/power7/books/b1', noRun);
+    expect(await screen.findByTestId('power7-forbidden')).toHaveTextContent(
+      'You cannot use live books',
+    );
+    first.unmount();
+    renderApp(routes, '/app/power7/books', noRun);
+    expect(await screen.findByTestId('power7-forbidden')).toHaveTextContent('power7.run');
+    expect(screen.queryByRole('link', { name: 'Live books' })).not.toBeInTheDocument();
+    expect(asked).not.toHaveBeenCalled();
+  });
+
   it('says a missing book was not found (404) and links to the list', async () => {
     server.use(
       http.get(`${POWER7}/power7/books/nope/`, () =>
