@@ -1,35 +1,52 @@
 import { persistStore } from 'redux-persist';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { userSlice } from '@/lib/list-view-slices';
 import { setCredentials } from '@/lib/session/auth-slice';
-import { makeStore, persistConfig } from './store';
+import { mayHaveSession, PERSIST_ROOT_KEY } from '@/lib/session/persisted-session';
+import { makeStore } from './store';
+
+/** A store as a page load makes it: created, then rehydrated from local storage. */
+async function loadedStore() {
+  const store = makeStore();
+  let persistor!: ReturnType<typeof persistStore>;
+  await new Promise<void>((rehydrated) => {
+    persistor = persistStore(store, null, rehydrated);
+  });
+  return { store, persistor };
+}
+
+afterEach(() => {
+  localStorage.removeItem(PERSIST_ROOT_KEY);
+});
 
 describe('persistence', () => {
-  it('uses the seed settings and persists only the account session under persist:root', async () => {
-    expect(persistConfig).toMatchObject({
-      key: 'root',
-      keyPrefix: 'persist:',
-      timeout: 5000,
-      version: -1,
-    });
-    const store = makeStore();
-    let persistor!: ReturnType<typeof persistStore>;
-    await new Promise<void>((rehydrated) => {
-      persistor = persistStore(store, null, rehydrated);
-    });
-    store.dispatch(
+  it('keeps the account session over a reload, and nothing else', async () => {
+    const first = await loadedStore();
+    first.store.dispatch(
       setCredentials({ userDetails: { userName: 'ada' }, accessToken: 'a1', refreshToken: 'r1' }),
     );
-    store.dispatch(userSlice.actions.setSearchCriteria('someone'));
-    await persistor.flush();
-    const saved = JSON.parse(localStorage.getItem('persist:root')!) as Record<string, string>;
-    expect(Object.keys(saved).sort()).toEqual(['_persist', 'auth']);
-    expect(JSON.parse(saved.auth!)).toEqual({
+    first.store.dispatch(userSlice.actions.setSearchCriteria('someone'));
+    await first.persistor.flush();
+    first.persistor.pause();
+    // what the first page load reads before the store exists (main.tsx)
+    expect(mayHaveSession()).toBe(true);
+
+    const reloaded = await loadedStore();
+    const state = reloaded.store.getState();
+    expect(state.auth).toEqual({
       userDetails: { userName: 'ada' },
       accessToken: 'a1',
       refreshToken: 'r1',
       isAuthenticated: true,
     });
-    expect(JSON.parse(saved._persist!)).toMatchObject({ version: -1 });
+    expect(state.user.searchCriteria).toBe('');
+    reloaded.persistor.pause();
+  });
+
+  it('starts signed out when nothing was stored', async () => {
+    expect(mayHaveSession()).toBe(false);
+    const { store, persistor } = await loadedStore();
+    expect(store.getState().auth.isAuthenticated).toBe(false);
+    persistor.pause();
   });
 });

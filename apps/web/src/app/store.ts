@@ -30,7 +30,7 @@ export const rootReducer = combineReducers({
 });
 
 /** Seed §3/§9: only the account session is persisted, under `persist:root`, timeout 5 s, version -1. */
-export const persistConfig = {
+const persistConfig = {
   key: 'root',
   keyPrefix: PERSIST_KEY_PREFIX,
   storage: createWebStorage('local'),

@@ -1,7 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { TAG_TYPES } from '@/config/constants';
-import { BREADCRUMB_LABELS, buildBreadcrumbs } from './breadcrumb';
+import { buildBreadcrumbs } from './breadcrumb';
 
 const labels = (path: string) => buildBreadcrumbs(path).map((c) => c.label);
 
@@ -103,53 +102,5 @@ describe('breadcrumb', () => {
 
   it('capitalises other segments', () => {
     expect(labels('/app/power7/parameters')).toEqual(['Dashboard', 'Power7', 'Parameters']);
-  });
-});
-
-describe('labels and cache tags against the seed (issue #30)', () => {
-  // seed-specification.md §2 "Breadcrumb" and §3 "Cache tag types", copied here on purpose: a
-  // label or tag dropped or added by mistake fails this test.
-  const SEED_LABELS = [
-    'app',
-    'employee',
-    'employees',
-    'attendance',
-    'tracking',
-    'company',
-    'departments',
-    'positions',
-    'users',
-    'permissions',
-    'roles',
-    'products',
-    'units',
-    'brands',
-    'models',
-    'profile',
-    'create',
-    'read',
-    'update',
-    'delete',
-    'edit',
-    'change-password',
-  ];
-  const SEED_TAGS = [
-    'User',
-    'Permission',
-    'Role',
-    'Department',
-    'Position',
-    'Employee',
-    'EmployeePermission',
-    'EmployeeRole',
-    'Power7Process',
-  ];
-
-  it('keeps exactly the seed labels plus the one for /app/security', () => {
-    expect(Object.keys(BREADCRUMB_LABELS).sort()).toEqual([...SEED_LABELS, 'security'].sort());
-  });
-
-  it('keeps exactly the seed cache tag types', () => {
-    expect([...TAG_TYPES].sort()).toEqual([...SEED_TAGS].sort());
   });
 });
