@@ -100,7 +100,7 @@ export function AuditChanges({ event }: { event: AuditEvent }) {
     <table className="w-full table-fixed text-left text-sm" aria-label="Changed fields">
       <thead>
         <tr className="border-b">
-          <th className="w-1/3 py-1 pr-2 font-medium">Field</th>
+          <th className="w-1/3 py-1 pr-2 font-medium max-sm:w-28">Field</th>
           <th className="py-1 pr-2 font-medium">Before</th>
           <th className="py-1 font-medium">After</th>
         </tr>
@@ -108,7 +108,7 @@ export function AuditChanges({ event }: { event: AuditEvent }) {
       <tbody>
         {fields.map((field) => (
           <tr key={field} className="border-b align-top last:border-0">
-            <th scope="row" className="py-1 pr-2 font-normal wrap-anywhere">
+            <th scope="row" className="py-1 pr-2 font-normal break-words">
               {fieldLabel(field)}
             </th>
             <td className="py-1 pr-2 text-muted-foreground wrap-anywhere">
