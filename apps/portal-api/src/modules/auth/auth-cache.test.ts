@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DataChanges } from '../../db/changes';
 import { AuthCache, VerifiedTokens } from './auth-cache';
 
@@ -28,21 +28,29 @@ describe('AuthCache', () => {
   });
 
   it('bounds an entry by the TTL, and a TTL of 0 caches nothing', async () => {
-    const changes = new DataChanges();
-    let reads = 0;
-    const load = async () => ++reads;
-    const short = new AuthCache(changes, 20);
-    await short.get('auth', 'a', load);
-    await short.get('auth', 'a', load);
-    expect(reads).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    await short.get('auth', 'a', load);
-    expect(reads).toBe(2);
-    const off = new AuthCache(changes, 0);
-    await off.get('auth', 'a', load);
-    await off.get('auth', 'a', load);
-    expect(reads).toBe(4);
-    expect(off.size).toBe(0);
+    // The cache reads the time from Date.now(): held still here, so a slow machine cannot let the
+    // TTL pass between two calls the test means to land within it.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const changes = new DataChanges();
+      let reads = 0;
+      const load = async () => ++reads;
+      const short = new AuthCache(changes, 20);
+      await short.get('auth', 'a', load);
+      vi.advanceTimersByTime(19);
+      await short.get('auth', 'a', load);
+      expect(reads).toBe(1);
+      vi.advanceTimersByTime(1);
+      await short.get('auth', 'a', load);
+      expect(reads).toBe(2);
+      const off = new AuthCache(changes, 0);
+      await off.get('auth', 'a', load);
+      await off.get('auth', 'a', load);
+      expect(reads).toBe(4);
+      expect(off.size).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps at most maxEntries per region, dropping the oldest', async () => {
