@@ -103,8 +103,19 @@ describe('account pages', () => {
             { status: 400 },
           );
         }
-        return HttpResponse.json(okEnvelope({ ...admin, email: 'ada@demo.local' }));
+        // The email waits for the new address to confirm it (ADR 026): the answer keeps the old one.
+        return HttpResponse.json(okEnvelope(admin));
       }),
+      http.get(`${PORTAL}/accounts/me/email-change`, () =>
+        HttpResponse.json(
+          okEnvelope({
+            pending:
+              answer === 'ok' && bodies.length > 0
+                ? { newEmail: 'ada@demo.local', expiresAt: '2026-11-30T06:00:00.000Z' }
+                : null,
+          }),
+        ),
+      ),
     );
     const user = userEvent.setup();
     const { router, store } = renderApp(routes, '/app/account/edit', signedIn);
@@ -121,7 +132,10 @@ describe('account pages', () => {
     await user.type(email, 'ada@demo.local');
     const password = await screen.findByLabelText('Current password');
     expect(
-      screen.getByText(/A notice with a link to undo the change goes to admin@demo.local/),
+      screen.getByText(/your email changes when you open it, so a typo moves nothing/),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(/a notice with a\s+link to undo the change goes to admin@demo.local/),
     ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     expect(
@@ -149,7 +163,11 @@ describe('account pages', () => {
       phone: '',
       currentPassword: 'the-right-password',
     });
-    expect(store.getState().auth.userDetails?.email).toBe('ada@demo.local');
+    // Still the old address, and the account page says the change is pending.
+    expect(store.getState().auth.userDetails?.email).toBe('admin@demo.local');
+    const pending = await screen.findByRole('region', { name: 'Email change pending' });
+    expect(pending).toHaveTextContent('Your email changes to ada@demo.local');
+    expect(pending).toHaveTextContent('Until then it stays admin@demo.local');
   });
 
   it('hides the password field again when the email goes back', async () => {
