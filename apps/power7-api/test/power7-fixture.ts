@@ -3,9 +3,10 @@
  * session of `csvText` (user A's), closed in its `afterAll`. The bindings below are live: a test
  * file imports `app`, `tokenA`, … and sees them once its `beforeAll` has run.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { SESSION_FILES } from '@pa/power7-engine/session-store';
 import { afterAll, beforeAll, expect } from 'vitest';
 import {
   buildTestApp,
@@ -28,6 +29,22 @@ export let sessionA: string;
 export let csvFile: string;
 
 export const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * What a finished session's analysis recorded of its own run in the session folder (the timings of
+ * `analysis.json`): whether it took its count tables from the folder (`countsReused`, a rerun's) and
+ * whether the threads that read the upload as it arrived counted its tickets (`countedWhileRead`).
+ */
+export async function analysisRun(session: string, on: FastifyInstance = app) {
+  const file = join(on.power7.sessions.memory.dirOf(session), SESSION_FILES.analysis);
+  const { timings } = JSON.parse(await readFile(file, 'utf8')) as {
+    timings: { countsReused?: boolean; countedWhileRead?: boolean };
+  };
+  return {
+    countsReused: timings.countsReused === true,
+    countedWhileRead: timings.countedWhileRead === true,
+  };
+}
 
 export async function upload(
   token: string,

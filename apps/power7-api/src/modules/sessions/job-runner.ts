@@ -63,14 +63,6 @@ export type JobOutcome = 'done' | 'failed' | 'cancelled';
 export class SessionJobRunner {
   readonly queue: JobQueue;
   private readonly lastWrite = new Map<string, { phase: string; at: number }>();
-  /** Jobs that found their file already read while it was uploaded (for tests and the bench). */
-  readsWhileArriving = 0;
-  /** Jobs that read their file (a rerun over the same pool reads none; for tests and the bench). */
-  fileReads = 0;
-  /** Analyses that took their count tables from the session folder (a rerun's, linked from its source). */
-  countsReused = 0;
-  /** Analyses whose tickets were counted by the threads that read the upload as it arrived. */
-  countedWhileRead = 0;
   /** Progress writes per session, chained so a late one never lands after the final state. */
   private readonly writes = new Map<string, Promise<void>>();
   /** Told how each job run here ended and how long it took (metrics). */
@@ -303,8 +295,6 @@ export class SessionJobRunner {
       if (arrived) signal.addEventListener('abort', () => arrived.read.abort(), { once: true });
       const read = arrived ? await arrived.result : null;
       const ready = read?.pool === params.pool_size ? read : null;
-      if (ready) this.readsWhileArriving++;
-      this.fileReads++;
       ingested = await readUpload({
         sourcePath: join(dir, UPLOAD_FILE),
         sessionDir: dir,
@@ -353,8 +343,6 @@ export class SessionJobRunner {
       // a failure before the analysis took the upload over leaves no session file being written
       await ingested?.saved.catch(() => {});
     }
-    if (analysis.timings.countsReused) this.countsReused++;
-    if (analysis.timings.countedWhileRead) this.countedWhileRead++;
     // an XLSX upload (its rows were stored as CSV); a CSV one became rows.csv
     await rm(join(dir, UPLOAD_FILE), { force: true });
     Object.assign(timings, {
