@@ -6,7 +6,9 @@ import { boolVar, listVar, loadConfig, logLevelVar, portVar } from '@pa/server-k
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
-const seconds = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
+/** A whole number of at least `min` (seconds, counts, limits), `fallback` when unset. */
+const wholeNumberVar = (fallback: number, min = 1) =>
+  z.coerce.number().int().min(min).default(fallback);
 
 /** Every setting of the portal service, read from the environment once at boot (see README "Settings"). */
 export const portalConfigSchema = z
@@ -30,49 +32,49 @@ export const portalConfigSchema = z
     /** Password of the seeded Demo Company administrator; generated and printed once when unset. */
     DEMO_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
     /** Access-token lifetime in seconds (the token contract's default: 15 minutes). */
-    ACCESS_TOKEN_TTL: seconds(900),
+    ACCESS_TOKEN_TTL: wholeNumberVar(900),
     /** Absolute lifetime of a sign-in (refresh-token family) in seconds: 7 days. */
-    REFRESH_TOKEN_TTL: seconds(7 * 24 * 3600),
+    REFRESH_TOKEN_TTL: wholeNumberVar(7 * 24 * 3600),
     /**
      * Seconds in which a spent refresh token whose successor was never used may be presented again
      * (a client that lost the answer, e.g. to a reload); 0 = every reuse ends the sign-in (ADR 006).
      */
-    REFRESH_REUSE_GRACE: seconds(30, 0),
+    REFRESH_REUSE_GRACE: wholeNumberVar(30, 0),
     /**
      * Failed sign-ins allowed from one client address (any accounts) in one window: successes do not
      * count, so a company of a hundred people behind one address never reaches it.
      */
-    SIGNIN_RATE_LIMIT_IP: seconds(300),
+    SIGNIN_RATE_LIMIT_IP: wholeNumberVar(300),
     /** Failed sign-ins allowed per account and client address in one window. */
-    SIGNIN_RATE_LIMIT_ACCOUNT: seconds(5),
+    SIGNIN_RATE_LIMIT_ACCOUNT: wholeNumberVar(5),
     /** Failed sign-ins of one account (all addresses) after which each try waits 1, 2, 4… up to 60 s. */
-    SIGNIN_ACCOUNT_DELAY_AFTER: seconds(10),
+    SIGNIN_ACCOUNT_DELAY_AFTER: wholeNumberVar(10),
     /** Failed sign-ins of one account (all addresses) after which it waits out the window. */
-    SIGNIN_ACCOUNT_CEILING: seconds(100),
+    SIGNIN_ACCOUNT_CEILING: wholeNumberVar(100),
     /** Length of the sign-in rate-limit window in seconds. */
-    SIGNIN_RATE_LIMIT_WINDOW: seconds(900),
+    SIGNIN_RATE_LIMIT_WINDOW: wholeNumberVar(900),
     /**
      * Lifetime in seconds of the sign-in device cookie a successful sign-in leaves (180 days): a
      * browser that holds one for the account is exempt from the account's cross-address delays (ADR 007).
      */
-    SIGNIN_DEVICE_TTL: seconds(180 * 24 * 3600),
+    SIGNIN_DEVICE_TTL: wholeNumberVar(180 * 24 * 3600),
     /**
      * Wrong second-step codes allowed in one sign-in window per account (clients without the
      * account's device cookie together), per known device, and per `mfaToken` (ADR 011).
      */
-    MFA_RATE_LIMIT: seconds(5),
+    MFA_RATE_LIMIT: wholeNumberVar(5),
     /** Lifetime in seconds of the `mfaToken` a proven password gives for the second step or enrolment. */
-    MFA_TOKEN_TTL: seconds(600),
+    MFA_TOKEN_TTL: wholeNumberVar(600),
     /** How long the link mailed to the old address after an email change can undo it, in seconds (7 days). */
-    EMAIL_CHANGE_UNDO_TTL: seconds(7 * 24 * 3600),
+    EMAIL_CHANGE_UNDO_TTL: wholeNumberVar(7 * 24 * 3600),
     /** How long an invitation's mailed link works, in seconds (7 days); a resend starts it again. */
-    INVITATION_TTL: seconds(7 * 24 * 3600),
+    INVITATION_TTL: wholeNumberVar(7 * 24 * 3600),
     /** Password reset mails per email address in one reset window. */
-    FORGOT_PASSWORD_LIMIT_EMAIL: seconds(3),
+    FORGOT_PASSWORD_LIMIT_EMAIL: wholeNumberVar(3),
     /** Password reset requests per client address in one reset window. */
-    FORGOT_PASSWORD_LIMIT_IP: seconds(20),
+    FORGOT_PASSWORD_LIMIT_IP: wholeNumberVar(20),
     /** Length of the reset-mail window in seconds. */
-    FORGOT_PASSWORD_LIMIT_WINDOW: seconds(3600),
+    FORGOT_PASSWORD_LIMIT_WINDOW: wholeNumberVar(3600),
     /**
      * PostgreSQL only: how long (ms) the in-process auth cache may keep what another portal process could
      * have changed (ADR 004); 0 = no cache, read the database on every request. PGlite (one process per
@@ -88,9 +90,9 @@ export const portalConfigSchema = z
     SMTP_URL: z.url().optional(),
     MAIL_FROM: z.string().default('Power Analyzer <no-reply@power-analyzer.local>'),
     /** Seconds after a delete during which `POST /api/users/:id/restore` brings the user back. */
-    USER_RESTORE_WINDOW_SECONDS: seconds(600, 10),
+    USER_RESTORE_WINDOW_SECONDS: wholeNumberVar(600, 10),
     /** The same for roles and permissions (`POST /api/roles/:id/restore`, `/api/permissions/:id/restore`). */
-    ACCESS_RESTORE_WINDOW_SECONDS: seconds(600, 10),
+    ACCESS_RESTORE_WINDOW_SECONDS: wholeNumberVar(600, 10),
   })
   .transform((config) => {
     const PUBLIC_URL =
