@@ -8,6 +8,15 @@ const PASSWORD = 'two-step-e2e-passphrase';
 test.setTimeout(240_000);
 
 const reaches = (page: Page) => page.getByRole('region', { name: 'Who this policy reaches' });
+const users = (n: number) => (n === 1 ? '1 user' : `${n} users`);
+
+/** What the server counts for a policy: the page must say the same (other specs add users too). */
+async function coverageOf(api: PortalClient, code: string) {
+  return api.ok<{ required: number; toSetUp: { count: number } }>(
+    'GET',
+    `/security/mfa-policy/coverage?requireFor=permissions&permissionCodes=${code}`,
+  );
+}
 
 test('before saving, the policy page says who has a second step and who will be asked; saving asks, then says it saved; a reset says what the policy will ask (issue 43)', async ({
   page,
@@ -54,9 +63,11 @@ test('before saving, the policy page says who has a second step and who will be 
 
     await page.getByLabel('Holders of chosen permissions').check();
     await page.getByLabel(code).check();
-    // Ada has an app; Bob and the admin have none and would be asked.
+    // Ada has an app; Bob and the admin (and any other administrator) have none and would be asked.
+    const before = await coverageOf(api, code);
+    expect(before.required - before.toSetUp.count).toBe(1);
     await expect(reaches(page)).toContainText(
-      '2 of the 3 users this policy requires it of will be asked to set one up at their next sign-in.',
+      `${before.toSetUp.count} of the ${users(before.required)} this policy requires it of will be asked to set one up at their next sign-in.`,
     );
     const asked = reaches(page).getByRole('list', {
       name: 'Users who will be asked to set one up',
@@ -73,7 +84,7 @@ test('before saving, the policy page says who has a second step and who will be 
       'Require a second step of holders of the chosen permissions?',
     );
     await expect(dialog).toContainText(
-      '2 users without a second step will be asked to set one up at their next sign-in (of 3 users it requires one of).',
+      `${users(before.toSetUp.count)} without a second step will be asked to set one up at their next sign-in (of ${users(before.required)} it requires one of).`,
     );
     await checkScreens(page, 'two-step-policy-confirm', () => expect(dialog).toBeVisible());
     // Cancel saves nothing.
@@ -103,8 +114,9 @@ test('before saving, the policy page says who has a second step and who will be 
       ),
     ).toBeVisible();
     await page.goto('/app/security');
+    // Ada now has none either: everyone the policy requires it of will be asked.
     await expect(reaches(page)).toContainText(
-      '3 of the 3 users this policy requires it of will be asked to set one up at their next sign-in.',
+      `${before.required} of the ${users(before.required)} this policy requires it of will be asked to set one up at their next sign-in.`,
     );
   } finally {
     await requireNobody(request, adminRefresh);
