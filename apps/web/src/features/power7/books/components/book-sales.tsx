@@ -57,8 +57,7 @@ export function BookSales({ book }: { book: BookView }) {
               <TableRow>
                 <TableHead className="text-right">Sale</TableHead>
                 <TableHead>Numbers</TableHead>
-                <TableHead>Customer id</TableHead>
-                <TableHead>Name</TableHead>
+                <TableHead>Customer</TableHead>
                 <TableHead>Sold</TableHead>
               </TableRow>
             </TableHeader>
@@ -71,8 +70,9 @@ export function BookSales({ book }: { book: BookView }) {
                   <TableCell>
                     <NumberBalls numbers={sale.numbers} />
                   </TableCell>
-                  <TableCell>{sale.customerId || '—'}</TableCell>
-                  <TableCell>{sale.name || '—'}</TableCell>
+                  <TableCell className="max-w-48 break-words whitespace-normal">
+                    {[sale.customerId, sale.name].filter(Boolean).join(' · ') || '—'}
+                  </TableCell>
                   <TableCell>
                     <RelativeTime iso={sale.soldAt} />
                   </TableCell>
