@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeTickets } from '../src/analysis/analyze';
-import { buildDrawIndex, queryIndex } from '../src/core/draw-index';
+import { buildDrawIndex, buildSortOrder, queryIndex } from '../src/core/draw-index';
 import {
   queryDraws,
   SORT_KEYS,
@@ -116,10 +116,22 @@ describe('the draw index against the scan it replaces (queryDraws)', () => {
           expect(index).not.toBeNull();
           const maxCents = Math.round((res.stats.max || 1) * 100 + 200);
           const queries = fc.sample(queryArb(pool, maxCents), { numRuns: 12, seed: chunk });
+          const orders = new Map<number, Uint32Array>();
+          const orderOf = (key: number) => {
+            if (!orders.has(key)) orders.set(key, buildSortOrder(index!, key));
+            return orders.get(key)!;
+          };
           for (const [i, q] of [{}, ...queries].entries()) {
+            const want = outcome(() => queryDraws(ctx, q));
             // the scan cut in parts as the worker threads share it, or whole
-            expect(outcome(() => queryIndex(ctx, index!, q, 1 + (i % 3)))).toEqual(
-              outcome(() => queryDraws(ctx, q)),
+            expect(outcome(() => queryIndex(ctx, index!, q, { parts: 1 + (i % 3) }))).toEqual(want);
+            // the page walked in its sort's order, its count from the bitsets or a scan
+            expect(
+              outcome(() => queryIndex(ctx, index!, q, { orderOf, walkLimit: Infinity })),
+            ).toEqual(want);
+            // a walk that gives up half way: the scan answers
+            expect(outcome(() => queryIndex(ctx, index!, q, { orderOf, walkLimit: 3 }))).toEqual(
+              want,
             );
           }
         },
@@ -148,7 +160,10 @@ describe('the draw index against the scan it replaces (queryDraws)', () => {
       for (const by of SORT_KEYS) {
         for (const page of [1, 3, 40, 10_000]) {
           const q: FilterQuery = { sort: { by, direction }, page, pageSize: 17 };
-          expect(queryIndex(ctx, index, q)).toEqual(queryDraws(ctx, q));
+          const want = queryDraws(ctx, q);
+          expect(queryIndex(ctx, index, q)).toEqual(want);
+          const orderOf = (key: number) => buildSortOrder(index, key);
+          expect(queryIndex(ctx, index, q, { orderOf, walkLimit: Infinity })).toEqual(want);
         }
       }
     }

@@ -15,6 +15,7 @@ import { buildTicketLookup, type TicketLookup } from '../analysis/ticket-lookup'
 import { RowReader } from '../analysis/winners';
 import {
   buildDrawIndex,
+  buildSortOrder,
   scanPart,
   wordParts,
   type DrawIndex,
@@ -106,7 +107,10 @@ function dispatch(request: WithoutPort<WinnersRequest>, weight = 1) {
  */
 async function askOnce<T>(
   request: WithoutPort<
-    Extract<WinnersRequest, { kind: 'find' | 'lookup' | 'rows' | 'drawIndex' | 'scanIndex' }>
+    Extract<
+      WinnersRequest,
+      { kind: 'find' | 'lookup' | 'rows' | 'drawIndex' | 'scanIndex' | 'sortOrder' }
+    >
   >,
   answer: (reply: WinnersReply) => T | undefined,
   weight = 1,
@@ -195,10 +199,12 @@ export async function scanIndexOnThreads(
   w: ArrayLike<number>,
   q: IndexedQuery,
   signal?: AbortSignal,
+  countOnly = false,
 ): Promise<ScannedPart[]> {
   const parts = wordParts(q, Math.min(MAX_THREADS, os.availableParallelism()));
   if (!(index.rank.buffer instanceof SharedArrayBuffer)) {
-    return parts.map(([from, to]) => scanPart(index, w, q, from, to, () => !!signal?.aborted));
+    const stopped = () => !!signal?.aborted;
+    return parts.map(([from, to]) => scanPart(index, w, q, from, to, stopped, countOnly));
   }
   const stop = new Int32Array(new SharedArrayBuffer(4));
   const onAbort = () => Atomics.store(stop, 0, 1);
@@ -208,7 +214,7 @@ export async function scanIndexOnThreads(
     return await Promise.all(
       parts.map(([wordFrom, wordTo]) =>
         askOnce(
-          { kind: 'scanIndex', index, w: Array.from(w), q, wordFrom, wordTo, stop },
+          { kind: 'scanIndex', index, w: Array.from(w), q, wordFrom, wordTo, stop, countOnly },
           (reply) => (reply.type === 'scanned' ? reply.part : undefined),
         ),
       ),
@@ -216,6 +222,16 @@ export async function scanIndexOnThreads(
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The index's positions in a sort's order (`buildSortOrder`), made on a winners thread. */
+export async function buildSortOrderOnThreads(index: DrawIndex, key: number): Promise<Uint32Array> {
+  if (!(index.rank.buffer instanceof SharedArrayBuffer)) return buildSortOrder(index, key);
+  return askOnce(
+    { kind: 'sortOrder', index, key },
+    (reply) => (reply.type === 'sortOrder' ? reply.order : undefined),
+    LOOKUP_WEIGHT,
+  );
 }
 
 /** One CSV request on a thread: its replies in arrival order; `cancel` unless it ended. */

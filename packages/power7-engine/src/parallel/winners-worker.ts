@@ -12,6 +12,7 @@ import { buildTicketLookup, type TicketLookup } from '../analysis/ticket-lookup'
 import { RowReader } from '../analysis/winners';
 import {
   buildDrawIndex,
+  buildSortOrder,
   scanPart,
   type DrawIndex,
   type IndexedQuery,
@@ -58,7 +59,11 @@ export type WinnersRequest =
       wordFrom: number;
       wordTo: number;
       stop: Int32Array;
-    };
+      /** Only how many draws pass (no page rows). */
+      countOnly: boolean;
+    }
+  /** Positions of a filter index in a sort's order (`buildSortOrder`), into shared memory. */
+  | { kind: 'sortOrder'; port: MessagePort; index: DrawIndex; key: number };
 
 /** What comes back on a request's port; the caller sends `'more'` for each chunk it has taken. */
 export type WinnersReply =
@@ -67,6 +72,7 @@ export type WinnersReply =
   | { type: 'rows'; rows: string[][] }
   | { type: 'drawIndex'; index: DrawIndex | null }
   | { type: 'scanned'; part: ScannedPart }
+  | { type: 'sortOrder'; order: Uint32Array }
   | { type: 'chunk'; chunk: Uint8Array }
   /** The end of one segment of a shared download. */
   | { type: 'segment' }
@@ -130,11 +136,15 @@ async function handle(req: WinnersRequest) {
       const index = buildDrawIndex(req.ctx, (bytes) => new SharedArrayBuffer(bytes));
       req.port.postMessage({ type: 'drawIndex', index } satisfies WinnersReply);
     } else if (req.kind === 'scanIndex') {
-      const { index, w, q, wordFrom, wordTo, stop } = req;
-      const part = scanPart(index, w, q, wordFrom, wordTo, () => Atomics.load(stop, 0) === 1);
+      const { index, w, q, wordFrom, wordTo, stop, countOnly } = req;
+      const stopped = () => Atomics.load(stop, 0) === 1;
+      const part = scanPart(index, w, q, wordFrom, wordTo, stopped, countOnly);
       req.port.postMessage({ type: 'scanned', part } satisfies WinnersReply, [
         part.positions.buffer as ArrayBuffer,
       ]);
+    } else if (req.kind === 'sortOrder') {
+      const order = buildSortOrder(req.index, req.key, (bytes) => new SharedArrayBuffer(bytes));
+      req.port.postMessage({ type: 'sortOrder', order } satisfies WinnersReply);
     } else await sendCsv(req);
   } catch (err) {
     const e = err as Error;

@@ -14,12 +14,21 @@ import {
   type QueryContext,
 } from '../core/draw-query';
 import {
+  answerByWalk,
   answerFromParts,
   answerInOrder,
+  countHere,
   needsScan,
   planQuery,
   queryIndex,
+  scanPart,
+  sortOrderKey,
+  WALK_LIMIT,
+  WALK_SLACK,
+  walkSteps,
+  wordParts,
   type DrawIndex,
+  type IndexedQuery,
 } from '../core/draw-index';
 import { EngineError } from '../core/errors';
 import {
@@ -71,6 +80,7 @@ import { lookupPays, type WinnerOrder, type WinnersSource } from '../analysis/wi
 import {
   buildDrawIndexOnThreads,
   buildLookupOnThreads,
+  buildSortOrderOnThreads,
   findWinnersOnThreads,
   readRowsOnThreads,
   scanIndexOnThreads,
@@ -260,6 +270,45 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
   const ensureOpen = () => {
     if (closed) throw new Error('session is closed');
   };
+  // the sort orders pages are walked in (ADR 025), each made on a winners thread at its first use
+  const sortOrders = new Map<number, Promise<Uint32Array>>();
+  const sortOrderOf = (index: DrawIndex, key: number) => {
+    let order = sortOrders.get(key);
+    if (!order) {
+      const made = buildSortOrderOnThreads(index, key);
+      made.catch(() => sortOrders.get(key) === made && sortOrders.delete(key));
+      sortOrders.set(key, made);
+      order = made;
+    }
+    return order;
+  };
+  /**
+   * A planned filter's answer: at once from the index; else its count (bitsets, or a scan on the
+   * threads for winners ranges) and, when that is short, a walk of its sort's order; else the
+   * threads' scan of the run with their best rows merged.
+   */
+  const answerPlan = async (index: DrawIndex, plan: IndexedQuery, signal?: AbortSignal) => {
+    if (!needsScan(plan)) return answerInOrder(ctx, index, plan);
+    if (plan.to - plan.from < SCAN_HERE_DRAWS) {
+      const scanned = wordParts(plan, 1).map(([from, to]) =>
+        scanPart(index, ctx.w, plan, from, to),
+      );
+      return answerFromParts(ctx, index, plan, scanned);
+    }
+    const matched = plan.f.anyWinnerFilter
+      ? (await scanIndexOnThreads(index, ctx.w, plan, signal, true)).reduce(
+          (sum, part) => sum + part.matched,
+          0,
+        )
+      : countHere(index, ctx.w, plan);
+    if (walkSteps(index, plan, matched) <= WALK_LIMIT) {
+      const key = sortOrderKey(plan);
+      const order = key === -2 ? null : await sortOrderOf(index, key);
+      const walked = answerByWalk(ctx, index, plan, matched, order, WALK_LIMIT * WALK_SLACK);
+      if (walked) return walked;
+    }
+    return answerFromParts(ctx, index, plan, await scanIndexOnThreads(index, ctx.w, plan, signal));
+  };
   const filterHere = (query: FilterQuery): FilterAnswer => {
     ensureOpen();
     const page = builtIndex ? queryIndex(ctx, builtIndex, query) : queryDraws(ctx, query);
@@ -277,13 +326,8 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
       const index = await indexOf().catch(() => null);
       if (!index) return filterHere(query);
       const plan = planQuery(ctx, index, query);
-      const page = !needsScan(plan)
-        ? answerInOrder(ctx, index, plan)
-        : plan.to - plan.from < SCAN_HERE_DRAWS
-          ? queryIndex(ctx, index, query)
-          : answerFromParts(ctx, index, plan, await scanIndexOnThreads(index, ctx.w, plan, signal));
+      return { ...(await answerPlan(index, plan, signal)), qualified: n, stats: analysis.stats };
       // no second ensureOpen(): a session evicted meanwhile still answers what it was asked
-      return { ...page, qualified: n, stats: analysis.stats };
     },
     async winners(combo, matchType, page = 1, pageSize = 50): Promise<WinnersPage> {
       ensureOpen();
@@ -380,6 +424,7 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
       delete source.lookup;
       drawIndex = null;
       builtIndex = null;
+      sortOrders.clear();
       distribution = null;
     },
   };
