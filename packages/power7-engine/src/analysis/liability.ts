@@ -1,5 +1,6 @@
 import { countOnSide, distinctTickets, drawsOnSide } from '../core/exposure';
 import { masksOf, sellInOrder, worstAfterRefusals, type RangeTuning } from '../core/liability';
+import { acceptInOrder, payoutsGrowWithMatches } from '../core/sales-order';
 import { formatCombo, PICK } from '../core/model';
 import { everyDrawTotal, type ExposureBase, type ExposureInput } from './exposure';
 import { unitsToAmount } from '../core/weights';
@@ -18,11 +19,13 @@ export interface LimitRun {
   refused: number;
   worstBefore: DrawTotal;
   worstAfter: DrawTotal;
-  /** The refused tickets (indexes in file order), with the draw each would push highest past the limit. */
+  /** The refused tickets (indexes in file order). */
   refusedTickets: Uint32Array;
-  breachDraws: string[];
-  /** In currency. */
-  breachTotals: Float64Array;
+  /**
+   * Per refused ticket, the draw it would push highest past the limit and that total in currency:
+   * worked out when first asked (the refused rows' file), by the slower walk that finds them.
+   */
+  breaches(): Promise<{ draws: string[]; totals: Float64Array }>;
   /** Per ticket, 1 when refused. */
   refusedMask: Uint8Array;
 }
@@ -43,18 +46,26 @@ export async function limitRun(
   const line = Math.floor(Math.round(limit * 100) / unit);
   const nHot = countOnSide(totals, line, true);
   const hot = drawsOnSide(totals, input.pool, line, true, nHot);
-  const sold = await sellInOrder(
-    {
-      tickets: input.tickets,
-      count: input.count,
-      pool: input.pool,
-      w,
-      limit: line,
-      hot,
-      ...(tuning ? { tuning } : {}),
-    },
-    yieldToLoop,
-  );
+  const sales = {
+    tickets: input.tickets,
+    count: input.count,
+    pool: input.pool,
+    w,
+    limit: line,
+    hot,
+    ...(tuning ? { tuning } : {}),
+  };
+  const hotCombo = (d: number) => formatCombo(hot.subarray(d * PICK, d * PICK + PICK));
+  let walked: Promise<{ draws: string[]; totals: Float64Array }> | undefined;
+  const walkBreaches = () =>
+    (walked ??= sellInOrder(sales, yieldToLoop).then((all) => ({
+      draws: Array.from(all.breachDraw, hotCombo),
+      totals: Float64Array.from(all.breachTotal, (t) => unitsToAmount(t, unit)),
+    })));
+  // the decisions alone are much cheaper where the closed-subset test is exact (ADR 021)
+  const sold = payoutsGrowWithMatches(w)
+    ? await acceptInOrder(sales, yieldToLoop)
+    : await sellInOrder(sales, yieldToLoop);
   const refusedTickets = new Uint32Array(sold.refusedCount);
   for (let t = 0, k = 0; t < input.count; t++) if (sold.refused[t]) refusedTickets[k++] = t;
   const refusedNumbers = new Uint8Array(sold.refusedCount * PICK);
@@ -70,7 +81,6 @@ export async function limitRun(
     masksOf(refusedNumbers, sold.refusedCount),
     w,
   );
-  const hotCombo = (d: number) => formatCombo(hot.subarray(d * PICK, d * PICK + PICK));
   return {
     limit,
     tickets: input.count,
@@ -82,8 +92,7 @@ export async function limitRun(
       totalPayout: unitsToAmount(after.total, unit),
     },
     refusedTickets,
-    breachDraws: Array.from(sold.breachDraw, hotCombo),
-    breachTotals: Float64Array.from(sold.breachTotal, (t) => unitsToAmount(t, unit)),
+    breaches: walkBreaches,
     refusedMask: sold.refused,
   };
 }

@@ -224,6 +224,17 @@ export class RangeTables {
     this.sevens.clear();
   }
 
+  /** `count` of the tickets in [from, to) whose `skip` byte is 0. */
+  countExcept(tickets: Uint8Array, from: number, to: number, skip: Uint8Array): void {
+    for (let t = from; t < to; t++) if (!skip[t]) this.walk(tickets, t, 1);
+  }
+
+  /** `uncount` of what `countExcept` counted (with `skip` unchanged since). */
+  uncountExcept(tickets: Uint8Array, from: number, to: number, skip: Uint8Array): void {
+    for (let t = from; t < to; t++) if (!skip[t]) this.walk(tickets, t, -1);
+    this.sevens.clear();
+  }
+
   /** Adds `by` to every k-subset (k = 3..6) of ticket t, and to its 7-set when counting. */
   private walk(tickets: Uint8Array, t: number, by: 1 | -1): void {
     const { c3, c4, c5, c6, term } = this;

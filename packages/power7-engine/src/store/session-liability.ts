@@ -31,14 +31,8 @@ export class SessionLiability {
 
   async limit(limit: number): Promise<LimitAnswer> {
     const run = await this.run(limit);
-    const {
-      refusedTickets: _t,
-      breachDraws: _d,
-      breachTotals: _b,
-      refusedMask: _m,
-      ...answer
-    } = run;
-    void [_t, _d, _b, _m];
+    const { refusedTickets: _t, breaches: _b, refusedMask: _m, ...answer } = run;
+    void [_t, _b, _m];
     return answer;
   }
 
@@ -62,6 +56,7 @@ export class SessionLiability {
   /** Every refused row in file order: its columns, `line`, `breach_draw`, `would_be_total`. */
   async refusedCsv(limit: number): Promise<AsyncIterable<string>> {
     const run = await this.run(limit);
+    const breaches = await run.breaches();
     const { rows, header, lines } = this;
     return (async function* () {
       yield csvRow([...header, 'line', 'breach_draw', 'would_be_total']);
@@ -69,7 +64,7 @@ export class SessionLiability {
       for await (const fields of rows.rows(run.refusedTickets)) {
         const t = run.refusedTickets[k]!;
         const cells = header.map((_, i) => fields[i] ?? '');
-        yield csvRow([...cells, lines[t]!, run.breachDraws[k]!, run.breachTotals[k]!]);
+        yield csvRow([...cells, lines[t]!, breaches.draws[k]!, breaches.totals[k]!]);
         k++;
       }
     })();

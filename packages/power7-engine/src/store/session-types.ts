@@ -195,7 +195,7 @@ export interface ExposureAnswer extends Omit<ExposureRanking, 'rows'> {
 /** `OpenSession.limit`: what a liability limit does to the file. */
 export type LimitAnswer = Omit<
   LimitRun,
-  'refusedTickets' | 'breachDraws' | 'breachTotals' | 'refusedMask'
+  'refusedTickets' | 'breaches' | 'refusedMask'
 >;
 
 /** What an analysis produced; stored as `analysis.json`. */
