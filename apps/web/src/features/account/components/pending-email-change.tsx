@@ -38,34 +38,29 @@ export function PendingEmailChange({ currentEmail }: { currentEmail: string }) {
       </p>
       {error ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
       <div className="flex flex-wrap gap-2">
-        <Button
-          type="button"
-          variant="outline"
-          size="sm"
-          disabled={busy}
-          onClick={async () => {
-            await resend()
-              .unwrap()
-              .then(() => toast.success(`A new link is on its way to ${pending.newEmail}.`))
-              .catch(() => {});
-          }}
-        >
-          Send the link again
-        </Button>
-        <Button
-          type="button"
-          variant="outline"
-          size="sm"
-          disabled={busy}
-          onClick={async () => {
-            await cancel()
-              .unwrap()
-              .then(() => toast.success('Email change cancelled; your email stays as it is.'))
-              .catch(() => {});
-          }}
-        >
-          Cancel the change
-        </Button>
+        {(
+          [
+            ['Send the link again', resend, `A new link is on its way to ${pending.newEmail}.`],
+            ['Cancel the change', cancel, 'Email change cancelled; your email stays as it is.'],
+          ] as const
+        ).map(([label, call, done]) => (
+          <Button
+            key={label}
+            type="button"
+            variant="outline"
+            size="sm"
+            disabled={busy}
+            // a failure shows in the alert above, from the mutation's state
+            onClick={() =>
+              void call()
+                .unwrap()
+                .then(() => toast.success(done))
+                .catch(() => {})
+            }
+          >
+            {label}
+          </Button>
+        ))}
       </div>
     </section>
   );
