@@ -14,7 +14,8 @@
 // `risk/` inside the folder their section maps; `contracts/csv.ts` is then still caught, since
 // the file is `packages/contracts/src/csv.ts`). Relative links must resolve from the document's
 // folder. Only files git tracks or would track count: build and run output (`dist/`) is not there
-// in a fresh clone.
+// in a fresh clone. A folder of the running product is named under its setting
+// (`DATA_DIR/power7/`), so that it is not taken for one of the repository.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -159,7 +160,8 @@ for (const m of missing) {
 }
 if (missing.length > 0) {
   console.error(
-    `\n${missing.length} path(s) named in the docs do not exist: fix the path or the doc.`,
+    `\n${missing.length} path(s) named in the docs do not exist: fix the path or the doc ` +
+      '(a folder of the running product goes under its setting: `DATA_DIR/power7/`).',
   );
   process.exit(1);
 }
