@@ -92,6 +92,21 @@ describe('live book', () => {
     expect(sales.items[0].seq).toBe(state.sold);
   });
 
+  it('checks several tickets in order as a sale would, keeping none', async () => {
+    const before = (await api('GET', `${book}/`)).json().data;
+    const tickets = [hot, ...offeredTickets(12, 5)];
+    const trial = new NaiveBook();
+    trial.totals = [...naive.totals];
+    const res = await api('POST', `${book}/tickets/`, {
+      tickets: tickets.map((numbers) => ({ numbers })),
+      dryRun: true,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.results).toEqual(tickets.map((t) => trial.offer(t)));
+    expect(res.json().data.dryRun).toBe(true);
+    expect((await api('GET', `${book}/`)).json().data).toEqual(before);
+  });
+
   it('answers a repeated request id from the log, selling nothing twice', async () => {
     const numbers = [1, 2, 3, 4, 5, 6, 12];
     const body = { tickets: [{ numbers }], requestId: 'terminal-7:42' };

@@ -42,7 +42,7 @@ export const bookSellSchema = z.strictObject({
     .array(bookTicketSchema, { error: 'Send the tickets as a list.' })
     .min(1, 'Send at least one ticket.')
     .max(BOOK_MAX_TICKETS, `Send at most ${BOOK_MAX_TICKETS} tickets at once.`),
-  /** Check only: each ticket is checked against the book as it stands (not with the others sent); nothing is kept. */
+  /** Check only: every ticket is checked in order as if the accepted ones before it were sold; nothing is kept. */
   dryRun: z.boolean().optional(),
   /**
    * An idempotency key: a request repeated with the same key (say, after a lost answer) gets the

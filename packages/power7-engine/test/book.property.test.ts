@@ -141,6 +141,23 @@ describe('live book totals', () => {
           }
           expect(book.worst()).toEqual(naive.worst());
         }
+        // a copy tried on (a dry run of several tickets) follows its own sales and leaves the book be
+        const copy = book.clone();
+        const tried = new NaiveBook(c.pool, w, limit);
+        tried.totals.splice(0, tried.totals.length, ...naive.totals);
+        for (const p of c.sales.slice(0, 8)) {
+          const t = pick(p);
+          const expected = tried.breach(t);
+          expect(copy.check(Uint8Array.from(t))).toEqual(expected);
+          if (!expected) {
+            tried.add(t);
+            copy.add(Uint8Array.from(t));
+          }
+        }
+        expect(copy.worst()).toEqual(tried.worst());
+        expect(book.worst()).toEqual(naive.worst());
+        for (const p of c.sales.slice(0, 8))
+          expect(book.check(Uint8Array.from(pick(p)))).toEqual(naive.breach(pick(p)));
       }),
       { numRuns: 200 },
     );

@@ -79,6 +79,18 @@ export class LiveBookTotals {
     return { accepted: true };
   }
 
+  /**
+   * Checks tickets in order as if each accepted one were sold before the next, keeping none: one
+   * ticket is checked as it stands; several are tried on a copy of the totals.
+   */
+  async trial(tickets: Uint8Array[]): Promise<TicketCheck[]> {
+    if (tickets.length === 1) return [await this.offer(tickets[0]!, false)];
+    const copy = new LiveBookTotals(this.game, this.unit, this.totals.clone());
+    const results: TicketCheck[] = [];
+    for (const t of tickets) results.push(await copy.offer(t, true));
+    return results;
+  }
+
   /** Adds a ticket already accepted (a sale read back from the log), folding when one is due. */
   async add(ticket: Uint8Array): Promise<void> {
     this.totals.add(ticket);

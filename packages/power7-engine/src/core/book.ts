@@ -94,6 +94,31 @@ export class BookTotals {
     this.chooseWatch();
   }
 
+  /**
+   * A copy to try several tickets on (a dry run checks each as if the accepted ones before it were
+   * sold): the totals, the deferred tickets and the watch copied, nothing chosen again.
+   */
+  clone(): BookTotals {
+    const copy = Object.create(BookTotals.prototype) as BookTotals;
+    Object.assign(copy, this, {
+      w: this.w.slice(),
+      base: this.base.slice(),
+      deferred: this.deferred.clone(),
+      deferredTickets: this.deferredTickets.slice(),
+      inWatch: this.inWatch.slice(),
+      watchRanks: this.watchRanks.slice(),
+      watchNumbers: this.watchNumbers.slice(),
+      watchLo: this.watchLo.slice(),
+      watchHi: this.watchHi.slice(),
+      complement: new Uint8Array(this.complement.length),
+      scratch: new Uint8Array(PICK),
+      high: new Uint8Array(PICK),
+      kept: new Uint8Array(PICK),
+      matches: new Float64Array(8),
+    });
+    return copy;
+  }
+
   /** Tickets sold since the last fold (their 3- and 4-match payouts are not in `base` yet). */
   get pendingFold(): Uint8Array {
     return this.deferredTickets.subarray(0, this.deferredCount * PICK);

@@ -206,6 +206,20 @@ export class RangeTables {
     this.c6 = new Uint32Array(BINOM[pool]![6]!);
   }
 
+  /** A copy of the counts (a live book's trial of several tickets works on one). */
+  clone(): RangeTables {
+    const copy = Object.create(RangeTables.prototype) as RangeTables;
+    Object.assign(copy, {
+      c3: this.c3.slice(),
+      c4: this.c4.slice(),
+      c5: this.c5.slice(),
+      c6: this.c6.slice(),
+      sevens: new Map(this.sevens),
+      term: new Float64Array(PICK * 8),
+    });
+    return copy;
+  }
+
   /** The count tables' bytes. */
   get bytes(): number {
     return this.c3.byteLength + this.c4.byteLength + this.c5.byteLength + this.c6.byteLength;

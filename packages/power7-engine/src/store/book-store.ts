@@ -160,9 +160,9 @@ export class LiveBook {
   }
 
   /**
-   * Checks the tickets in order against every draw; unless `dryRun`, keeps the accepted ones and
-   * logs the request (fsynced) before returning. A dry run checks each ticket against the book as
-   * it stands. Every ticket is validated before anything changes.
+   * Checks the tickets in order against every draw, each accepted one counting for the next;
+   * unless `dryRun`, keeps the accepted ones and logs the request (fsynced) before returning. Every
+   * ticket is validated before anything changes.
    */
   async sell(
     tickets: BookTicketIn[],
@@ -177,9 +177,9 @@ export class LiveBook {
       const earlier = this.answered.get(requestId);
       if (earlier) return earlier;
     }
+    if (dryRun) return this.totals.trial(numbers);
     const results: TicketCheck[] = [];
-    for (const t of numbers) results.push(await this.totals.offer(t, !dryRun));
-    if (dryRun) return results;
+    for (const t of numbers) results.push(await this.totals.offer(t, true));
     const record: SaleRecord = {
       at: new Date().toISOString(),
       req: requestId ?? null,
