@@ -1,3 +1,4 @@
+import { BestDraw } from './best-draw';
 import { masksOf, pop32, RangeTables } from './liability';
 import { matchesWith } from './matches';
 import { BINOM, PICK, ticketRank } from './model';
@@ -162,21 +163,14 @@ export class BookTotals {
   check(t: Uint8Array): BookDraw | null {
     const { limit, w } = this;
     const dMax = this.deferredMax;
-    let best = -1;
-    let bestNumbers: number[] = [];
-    const consider = (total: number, numbers: ArrayLike<number>) => {
-      if (total > best || (total === best && lexLess(numbers, bestNumbers))) {
-        best = total;
-        bestNumbers = Array.from(numbers);
-      }
-    };
+    const best = new BestDraw();
     // 5 (unless watched), 6 and 7 matches: the draws themselves
     const watchedUpTo = this.fivesWatched ? 5 : 4;
     this.forEachHighMatch(t, !this.fivesWatched, (rank, m, numbers) => {
       const base = this.base[rank]!;
       if (base + dMax + w[m]! <= limit) return;
       const total = base + this.deferredShare(numbers, rank) + w[m]!;
-      if (total > limit) consider(total, numbers);
+      if (total > limit) best.consider(total, numbers);
     });
     // 3 and 4 (and 5) matches: only watched draws can be breached by one
     if (this.w34 > 0 || this.fivesWatched) {
@@ -192,10 +186,10 @@ export class BookTotals {
         if (base + dMax + w[m]! <= limit) continue;
         const numbers = watchNumbers.subarray(i * PICK, i * PICK + PICK);
         const total = base + this.deferredShare(numbers, rank) + w[m]!;
-        if (total > limit) consider(total, numbers);
+        if (total > limit) best.consider(total, numbers);
       }
     }
-    return best < 0 ? null : { numbers: bestNumbers, total: best };
+    return best.total < 0 ? null : { numbers: best.numbers, total: best.total };
   }
 
   /** Adds ticket `t` (7 ascending numbers) to the book; the caller has checked it and folds when due. */
@@ -234,14 +228,7 @@ export class BookTotals {
   /** The draw that pays most (ties: the smaller combination), exactly. */
   worst(): BookDraw {
     const dMax = this.deferredMax;
-    let best = -1;
-    let bestNumbers: number[] = [];
-    const consider = (total: number, numbers: ArrayLike<number>) => {
-      if (total > best || (total === best && lexLess(numbers, bestNumbers))) {
-        best = total;
-        bestNumbers = Array.from(numbers);
-      }
-    };
+    const best = new BestDraw();
     const { watchRanks, watchNumbers } = this;
     // the largest base first, so that few others need their deferred share worked out
     let top = -1;
@@ -250,32 +237,26 @@ export class BookTotals {
     }
     const exact = (i: number) => {
       const numbers = watchNumbers.subarray(i * PICK, i * PICK + PICK);
-      consider(this.totalOf(numbers, watchRanks[i]!), numbers);
+      best.consider(this.totalOf(numbers, watchRanks[i]!), numbers);
     };
     if (top >= 0) exact(top);
     for (let i = 0; i < this.watchSize; i++) {
-      if (i !== top && this.base[watchRanks[i]!]! + dMax >= best) exact(i);
+      if (i !== top && this.base[watchRanks[i]!]! + dMax >= best.total) exact(i);
     }
     // a draw outside the watch has base < threshold: it cannot beat (or tie) a best above that
-    if (best > this.threshold - 1 + dMax) return { numbers: bestNumbers, total: best };
+    if (best.total > this.threshold - 1 + dMax) return { numbers: best.numbers, total: best.total };
     return this.worstOfAll();
   }
 
   /** Every draw walked: the rare case where the watch cannot tell (a book of few tickets). */
   private worstOfAll(): BookDraw {
     const dMax = this.deferredMax;
-    let best = -1;
-    let bestNumbers: number[] = [];
+    const best = new BestDraw();
     forEachDraw(this.pool, (rank, n) => {
       const base = this.base[rank]!;
-      if (base + dMax < best) return;
-      const total = base + this.deferredShare(n, rank);
-      if (total > best || (total === best && lexLess(n, bestNumbers))) {
-        best = total;
-        bestNumbers = Array.from(n);
-      }
+      if (base + dMax >= best.total) best.consider(base + this.deferredShare(n, rank), n);
     });
-    return { numbers: bestNumbers, total: best };
+    return { numbers: best.numbers, total: best.total };
   }
 
   /** The 3- and 4-match payouts of the tickets sold since the last fold to one draw. */
@@ -458,12 +439,6 @@ function mergeInto(out: Uint8Array, kept: Uint8Array, k: number, x: number, y: n
     out[o++] = y;
   }
   while (i < k) out[o++] = kept[i++]!;
-}
-
-function lexLess(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  if (b.length === 0) return true;
-  for (let i = 0; i < PICK; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
-  return false;
 }
 
 /** Draws at a pool: C(P, 7) (for sizing the totals). */

@@ -1,3 +1,4 @@
+import { BestDraw } from './best-draw';
 import { BINOM, PICK, ticketRank } from './model';
 import { matchesWith } from './matches';
 
@@ -56,7 +57,7 @@ export async function sellInOrder(
   input: LiabilityInput,
   pause: () => Promise<void> = () => Promise.resolve(),
 ): Promise<LiabilityResult> {
-  const { tickets, count, pool, limit, hot } = input;
+  const { count, limit, hot } = input;
   const nHot0 = hot.length / PICK;
   const tuning: RangeTuning = {
     // a range's table walk (~100 entries a ticket) weighed against its draws' lookups (~500 a draw)
@@ -66,34 +67,14 @@ export async function sellInOrder(
     minRange: 16,
     ...input.tuning,
   };
-  const w = Float64Array.from({ length: 8 }, (_, m) => (m >= 3 ? input.w[m]! : 0));
-  const nHot = hot.length / PICK;
+  const draws = new HotDraws(input);
+  const nHot = draws.count;
   const cur = new Float64Array(nHot);
   const refused = new Uint8Array(count);
   const breaches: { draw: number; total: number }[] = [];
-  const ticketMasks = masksOf(tickets, count);
-  const hotMasks = masksOf(hot, nHot);
-  const hotRanks = new Float64Array(nHot);
-  for (let d = 0; d < nHot; d++) hotRanks[d] = ticketRank(hot, d * PICK);
-  const tables = new RangeTables(pool);
-  const m = new Float64Array(8);
   const adds: Float64Array[] = [];
-
-  /** Payouts of tickets [from, to) to every hot draw, into `add`. */
-  const payoutsOf = (from: number, to: number, add: Float64Array) => {
-    tables.count(tickets, from, to);
-    for (let d = 0; d < nHot; d++) {
-      matchesWith(tables, hot, d * PICK, tables.copiesOf(hotRanks[d]!), m);
-      add[d] = m[3]! * w[3]! + m[4]! * w[4]! + m[5]! * w[5]! + m[6]! * w[6]! + m[7]! * w[7]!;
-    }
-    tables.uncount(tickets, from, to);
-  };
-
-  const payoutTo = (t: number, d: number) =>
-    w[
-      pop32(ticketMasks[2 * t]! & hotMasks[2 * d]!) +
-        pop32(ticketMasks[2 * t + 1]! & hotMasks[2 * d + 1]!)
-    ]!;
+  const payoutsOf = (from: number, to: number, add: Float64Array) => draws.payoutsOf(from, to, add);
+  const payoutTo = (t: number, d: number) => draws.payoutTo(t, d);
 
   const processRange = (from: number, to: number, depth: number) => {
     const add = (adds[depth] ??= new Float64Array(nHot));
@@ -153,6 +134,54 @@ export async function sellInOrder(
   const breachDraw = Int32Array.from(breaches, (b) => b.draw);
   const breachTotal = Float64Array.from(breaches, (b) => b.total);
   return { refused, refusedCount: breaches.length, breachDraw, breachTotal, hotTotals: cur };
+}
+
+/**
+ * The hot draws of a run in sales order and what tickets pay them: a range's payouts to every hot
+ * draw from its k-subset counts (~100 lookups a draw), one ticket's to one draw from their masks.
+ */
+export class HotDraws {
+  readonly count: number;
+  readonly w: Float64Array;
+  private readonly ranks: Float64Array;
+  private readonly ticketMasks: Uint32Array;
+  private readonly masks: Uint32Array;
+  private readonly tables: RangeTables;
+  private readonly m = new Float64Array(8);
+
+  constructor(private readonly input: LiabilityInput) {
+    const { hot, tickets } = input;
+    this.count = hot.length / PICK;
+    this.w = Float64Array.from({ length: 8 }, (_, m) => (m >= 3 ? input.w[m]! : 0));
+    this.ranks = new Float64Array(this.count);
+    for (let d = 0; d < this.count; d++) this.ranks[d] = ticketRank(hot, d * PICK);
+    this.ticketMasks = masksOf(tickets, input.count);
+    this.masks = masksOf(hot, this.count);
+    this.tables = new RangeTables(input.pool);
+  }
+
+  /** Payouts of the tickets of [from, to) (but those `skip` marks) to every hot draw, into `add`. */
+  payoutsOf(from: number, to: number, add: Float64Array, skip?: Uint8Array): void {
+    const { tables, m, w } = this;
+    const { tickets, hot } = this.input;
+    if (skip) tables.countExcept(tickets, from, to, skip);
+    else tables.count(tickets, from, to);
+    for (let d = 0; d < this.count; d++) {
+      matchesWith(tables, hot, d * PICK, tables.copiesOf(this.ranks[d]!), m);
+      add[d] = m[3]! * w[3]! + m[4]! * w[4]! + m[5]! * w[5]! + m[6]! * w[6]! + m[7]! * w[7]!;
+    }
+    if (skip) tables.uncountExcept(tickets, from, to, skip);
+    else tables.uncount(tickets, from, to);
+  }
+
+  /** What ticket t pays hot draw d. */
+  payoutTo(t: number, d: number): number {
+    const { ticketMasks, masks } = this;
+    return this.w[
+      pop32(ticketMasks[2 * t]! & masks[2 * d]!) +
+        pop32(ticketMasks[2 * t + 1]! & masks[2 * d + 1]!)
+    ]!;
+  }
 }
 
 /** Whether hot draw a's numbers come before b's (ties of a breach: the smaller combination). */
@@ -310,19 +339,12 @@ export function worstAfterRefusals(
 ): WorstDraw {
   const pays = Float64Array.from({ length: 8 }, (_, m) => (m >= 3 ? w[m]! : 0));
   const refusedCount = refusedMasks.length / 2;
-  let best = -1;
-  let bestNumbers: number[] = [];
-  const consider = (total: number, numbers: number[]) => {
-    if (total > best || (total === best && lexLess(numbers, bestNumbers))) {
-      best = total;
-      bestNumbers = numbers;
-    }
-  };
+  const best = new BestDraw();
   // the hot draws' totals are known: the best of them first, so that the walk below works out the
   // accepted total only of the other draws that could still beat it (the winner does not depend on
   // the order draws are considered in: highest total, then the smaller combination)
   for (let h = 0; h < hotTotals.length; h++) {
-    consider(hotTotals[h]!, Array.from(hot.subarray(h * PICK, h * PICK + PICK)));
+    best.consider(hotTotals[h]!, hot.subarray(h * PICK, h * PICK + PICK));
   }
   let r = 0;
   for (let g = 7; g <= pool; g++)
@@ -334,7 +356,7 @@ export function worstAfterRefusals(
               for (let a = 1; a < b; a++, r++) {
                 const all = totals[r]!;
                 // hot draws are done; a refusal only lowers a total
-                if (all > line || all < best) continue;
+                if (all > line || all < best.total) continue;
                 let total = all;
                 if (refusedCount > 0) {
                   let lo = 0;
@@ -350,13 +372,7 @@ export function worstAfterRefusals(
                       ]!;
                   }
                 }
-                consider(total, [a, b, c, d, e, f, g]);
+                best.consider(total, [a, b, c, d, e, f, g]);
               }
-  return { numbers: bestNumbers, total: best };
-}
-
-function lexLess(a: number[], b: number[]): boolean {
-  if (b.length === 0) return true;
-  for (let i = 0; i < PICK; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
-  return false;
+  return { numbers: best.numbers, total: best.total };
 }

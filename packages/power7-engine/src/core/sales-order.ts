@@ -1,5 +1,4 @@
-import { masksOf, pop32, RangeTables, type LiabilityInput, type RangeTuning } from './liability';
-import { matchesWith } from './matches';
+import { HotDraws, type LiabilityInput, type RangeTuning } from './liability';
 import { BINOM, PICK, ticketRank } from './model';
 
 /**
@@ -42,17 +41,13 @@ export async function acceptInOrder(
     minRange: 16,
     ...input.tuning,
   };
-  const w = Float64Array.from({ length: 8 }, (_, m) => (m >= 3 ? input.w[m]! : 0));
+  const draws = new HotDraws(input);
+  const { w } = draws;
   if (!payoutsGrowWithMatches(w))
     throw new Error('acceptInOrder needs payouts growing with matches');
   const cur = new Float64Array(nHot);
   const refused = new Uint8Array(count);
   let refusedCount = 0;
-  const ticketMasks = masksOf(tickets, count);
-  const hotMasks = masksOf(hot, nHot);
-  const hotRanks = new Float64Array(nHot);
-  for (let d = 0; d < nHot; d++) hotRanks[d] = ticketRank(hot, d * PICK);
-  const tables = new RangeTables(pool);
   const closed = new ClosedSubsets(pool);
   // per hot draw, the fewest matches whose payout no longer fits its room (8: none)
   const level = new Uint8Array(nHot).fill(8);
@@ -67,23 +62,11 @@ export async function acceptInOrder(
     }
   };
   for (let d = 0; d < nHot; d++) relevel(d);
-  const m = new Float64Array(8);
   const adds: Float64Array[] = [];
-
   /** Payouts of the tickets of [from, to) not refused to every hot draw, into `add`. */
-  const payoutsOf = (from: number, to: number, add: Float64Array) => {
-    tables.countExcept(tickets, from, to, refused);
-    for (let d = 0; d < nHot; d++) {
-      matchesWith(tables, hot, d * PICK, tables.copiesOf(hotRanks[d]!), m);
-      add[d] = m[3]! * w[3]! + m[4]! * w[4]! + m[5]! * w[5]! + m[6]! * w[6]! + m[7]! * w[7]!;
-    }
-    tables.uncountExcept(tickets, from, to, refused);
-  };
-  const payoutTo = (t: number, d: number) =>
-    w[
-      pop32(ticketMasks[2 * t]! & hotMasks[2 * d]!) +
-        pop32(ticketMasks[2 * t + 1]! & hotMasks[2 * d + 1]!)
-    ]!;
+  const payoutsOf = (from: number, to: number, add: Float64Array) =>
+    draws.payoutsOf(from, to, add, refused);
+  const payoutTo = (t: number, d: number) => draws.payoutTo(t, d);
   const refuse = (t: number) => {
     refused[t] = 1;
     refusedCount++;
