@@ -21,7 +21,13 @@ import { requirePermission } from '../../../plugins/external/auth';
 import { bearer, owner, pageQuery, sessionErrors } from './common';
 import { startNewSession } from './new-session';
 
-const bookParams = z.object({ id: z.string().min(1).max(100) });
+const bookParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(100)
+    .meta({ examples: ['019ace52-44f1-7c2e-a7d3-5b1f0c9e2d84'] }),
+});
 const bookErrors = errorAnswers({
   404: 'No such book of the caller',
   409: 'The book is closed',
