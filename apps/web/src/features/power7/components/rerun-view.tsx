@@ -23,9 +23,9 @@ import { useRerunSessionMutation } from '../api/scenario-endpoints';
 import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
 import { formatCount } from '../lib/format';
 import { LoadError, NoPermission, StepHeader } from './common';
-import { uploadFields } from '../hooks/use-customer-upload';
-import { EMPTY_FORM } from './parameters-form';
-import { ScenarioFields } from './scenario-fields';
+import { uploadFields } from '../upload/hooks/use-customer-upload';
+import { EMPTY_FORM } from '../upload/components/parameters-form';
+import { ScenarioFields } from '../upload/components/scenario-fields';
 
 /**
  * `/app/power7/rerun?session=`: the parameters of a finished session, prefilled, without the file;

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { PAYOUT_FIELDS, type UploadFormInput } from '@pa/contracts/power7';
 import { sendUpload, type UploadAnswer, type UploadProgress } from '../lib/upload';
-import { power7Url, usePower7Headers } from './use-power7-request';
+import { power7Url, usePower7Headers } from '../../hooks/use-power7-request';
 
 /** The form's fields as the upload sends them (only the fields of the chosen budget type). */
 export function uploadFields(values: UploadFormInput): Record<string, string> {

@@ -24,16 +24,16 @@ import {
   usePower7ServiceStatusQuery,
   usePower7SessionsQuery,
   useProcessingStatusQuery,
-} from '../api/power7-endpoints';
-import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
+} from '../../api/power7-endpoints';
+import { POWER7_PERMISSIONS, usePower7Access } from '../../hooks/use-power7-access';
 import { useCustomerUpload } from '../hooks/use-customer-upload';
-import { unreachableMessage } from '../hooks/use-power7-request';
-import { previewFile, type FilePreview } from '../lib/csv-preview';
-import { useCountdown } from '../hooks/use-countdown';
-import { formatBytes } from '../lib/format';
-import { timeLeftText } from '../lib/time-left';
+import { unreachableMessage } from '../../hooks/use-power7-request';
+import { previewFile, type FilePreview } from '../../lib/csv-preview';
+import { useCountdown } from '../../hooks/use-countdown';
+import { formatBytes } from '../../lib/format';
+import { timeLeftText } from '../../lib/time-left';
 import type { UploadProgress } from '../lib/upload';
-import { NoPermission, StepHeader } from './common';
+import { NoPermission, StepHeader } from '../../components/common';
 import { BudgetFields, CurrencyField, PayoutInputs, PoolField } from './scenario-fields';
 import { useDispatch } from 'react-redux';
 import { skipToken } from '@reduxjs/toolkit/query';
