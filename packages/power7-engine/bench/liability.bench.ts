@@ -4,7 +4,9 @@
  * Per case: the first TICKETS (default 1M) of a seeded 1M-ticket file at P=35 (cached in
  * os.tmpdir()), the engine's warm build + scan of the whole file (the yardstick, taking turns with the
  * runs), then the limit run in sales order at limits that SHARES (default 0.1 %, 1 %, 10 %) of the
- * draws exceed with every ticket, and the cap per combination at the first share's limit. Target: the
+ * draws exceed with every ticket (the decisions; then, at the first share, the breach draw of every
+ * refused ticket that the refused rows' file adds, unless BREACHES=0), and the cap per combination
+ * at the first share's limit. Target: the
  * limit run ≤ 3× the yardstick at 0.1 % and 1M tickets. `RUNS`, `DIST` (uniform,popular) as named.
  */
 import { existsSync } from 'node:fs';
@@ -76,6 +78,19 @@ async function runCase(c: Case) {
       refused,
       ms: median(times),
     });
+    if (share === SHARES[0] && process.env.BREACHES !== '0') {
+      // the refused rows' file also names each one's breach draw: the slower walk, once
+      yardTimes.push(await yardstick.time());
+      const run = await limitRun(input, limit);
+      const t0 = performance.now();
+      await run.breaches();
+      rows.push({
+        label: `breach draws of the refused (refused.csv), ${share * 100} %`,
+        limit,
+        refused: run.refused,
+        ms: performance.now() - t0,
+      });
+    }
   }
   const capTimes: number[] = [];
   let capInfo = '';
