@@ -1,4 +1,4 @@
-import { ResultsView } from '@/features/power7/components/results-view';
+import { ResultsView } from '@/features/power7/draws/components/results-view';
 
 /** Loaded on demand by the route's `lazy` (see routes.tsx). */
 export function Component() {

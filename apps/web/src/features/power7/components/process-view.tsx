@@ -18,7 +18,7 @@ import { BudgetInsight } from './budget-insight';
 import { budgetBandOf } from '../lib/insight';
 import { RiskSection } from '../risk/components/risk-section';
 import { LiabilitySection } from '../liability/components/liability-section';
-import { DrawsExplorer } from './draws-explorer';
+import { DrawsExplorer } from '../draws/components/draws-explorer';
 import { RejectedWarning, ScenarioActions } from './scenario-actions';
 import { reportLink } from './session-report';
 import { LoadError, NoPermission, StatusBadge, StepHeader, httpStatusOf } from './common';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyDrawsView } from '../lib/url-state';
 import { invertedRanges } from './draws-explorer';
-import { fileSizeProblem } from '../upload/components/parameters-form';
+import { fileSizeProblem } from '../../upload/components/parameters-form';
 
 describe('checks made in the browser before asking the service', () => {
   it('names each draw filter whose minimum is above its maximum', () => {

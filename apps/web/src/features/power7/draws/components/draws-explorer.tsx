@@ -22,11 +22,11 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { cn } from '@/lib/utils';
-import { useFilterDrawsQuery } from '../api/power7-endpoints';
-import { usePower7Access } from '../hooks/use-power7-access';
-import { formatCount } from '../lib/format';
-import { moneyOf } from '../lib/money';
-import { budgetBandOf, nothingQualifiesReason } from '../lib/insight';
+import { useFilterDrawsQuery } from '../../api/power7-endpoints';
+import { usePower7Access } from '../../hooks/use-power7-access';
+import { formatCount } from '../../lib/format';
+import { moneyOf } from '../../lib/money';
+import { budgetBandOf, nothingQualifiesReason } from '../../lib/insight';
 import {
   DRAWS_PAGE_SIZE,
   drawsViewFromSearch,
@@ -37,7 +37,7 @@ import {
   type DrawsView,
   type Range,
 } from '../lib/url-state';
-import { LoadError, NumberBalls } from './common';
+import { LoadError, NumberBalls } from '../../components/common';
 import { ExportDraws } from './export-draws';
 
 export const SORT_OPTIONS: { value: DrawsView['sort']; label: string }[] = [

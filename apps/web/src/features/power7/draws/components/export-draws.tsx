@@ -1,9 +1,9 @@
 import { FileDown } from 'lucide-react';
 import { XLSX_MAX_ROWS, type FilterBody } from '@pa/contracts/power7';
 import { Button } from '@/components/ui/button';
-import { useDownload } from '../hooks/use-download';
-import { usePower7Access } from '../hooks/use-power7-access';
-import { formatBytes, formatCount } from '../lib/format';
+import { useDownload } from '../../hooks/use-download';
+import { usePower7Access } from '../../hooks/use-power7-access';
+import { formatBytes, formatCount } from '../../lib/format';
 
 /**
  * Every draw the list's filters match as one CSV or XLSX (not only the page shown), with the bytes

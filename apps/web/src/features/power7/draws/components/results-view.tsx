@@ -33,18 +33,18 @@ import {
   useFilterDrawsQuery,
   useProcessingStatusQuery,
   useWinnersQuery,
-} from '../api/power7-endpoints';
-import { useDownload } from '../hooks/use-download';
-import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
-import { formatBytes, formatCount } from '../lib/format';
-import { moneyOf } from '../lib/money';
+} from '../../api/power7-endpoints';
+import { useDownload } from '../../hooks/use-download';
+import { POWER7_PERMISSIONS, usePower7Access } from '../../hooks/use-power7-access';
+import { formatBytes, formatCount } from '../../lib/format';
+import { moneyOf } from '../../lib/money';
 import {
   drawsViewFromSearch,
   drawsViewParams,
   filterBodyOf,
   type DrawsView,
 } from '../lib/url-state';
-import { LoadError, NoPermission, NumberBalls, StepHeader, httpStatusOf } from './common';
+import { LoadError, NoPermission, NumberBalls, StepHeader, httpStatusOf } from '../../components/common';
 import { resultsLink } from './draws-explorer';
 import { DataTablePagination } from '@/components/data-table/data-table-pagination';
 import { skipToken } from '@reduxjs/toolkit/query';
