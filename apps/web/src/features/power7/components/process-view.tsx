@@ -14,7 +14,7 @@ import { useCountdown } from '../hooks/use-countdown';
 import { formatBytes, formatCount } from '../lib/format';
 import { timeLeftText } from '../lib/time-left';
 import { budgetMoney, payoutsMoney } from '../lib/money';
-import { BudgetInsight } from './budget-insight';
+import { BudgetInsight } from '../insight/components/budget-insight';
 import { budgetBandOf } from '../lib/insight';
 import { RiskSection } from '../risk/components/risk-section';
 import { LiabilitySection } from '../liability/components/liability-section';

@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useProcessingStatusQuery } from '../api/power7-endpoints';
-import { useBudgetInsight } from '../hooks/use-budget-insight';
+import { useBudgetInsight } from '../insight/hooks/use-budget-insight';
 import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
 import { formatPercent } from '../lib/format';
 import { currencyOf, moneyOf } from '../lib/money';
@@ -22,7 +22,7 @@ import {
 import { LoadError, NoPermission, httpStatusOf } from './common';
 import { BudgetCurveChart, PayoutHistogram } from './insight-charts';
 import { CoverageHeadline, KeyFigures, PercentileTable, WorstDraw } from './insight-summary';
-import { TooOldForInsight } from './budget-insight';
+import { TooOldForInsight } from '../insight/components/budget-insight';
 import { RiskExceedance } from '../risk/components/risk-section';
 import { ReportExposure, ReportLimits } from './report-risk';
 

@@ -4,20 +4,20 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useBudgetInsight } from '../hooks/use-budget-insight';
-import { usePower7Access } from '../hooks/use-power7-access';
-import { formatCount, formatMoney, formatShareOf } from '../lib/format';
+import { usePower7Access } from '../../hooks/use-power7-access';
+import { formatCount, formatMoney, formatShareOf } from '../../lib/format';
 import {
   budgetBandOf,
   budgetCurve,
   coverageOf,
   histogramBins,
   type BudgetBand,
-} from '../lib/insight';
-import { LoadError, httpStatusOf } from './common';
-import { BudgetCurveChart, PayoutHistogram } from './insight-charts';
-import { CoverageHeadline, KeyFigures, PercentileTable, WorstDraw } from './insight-summary';
+} from '../../lib/insight';
+import { LoadError, httpStatusOf } from '../../components/common';
+import { BudgetCurveChart, PayoutHistogram } from '../../components/insight-charts';
+import { CoverageHeadline, KeyFigures, PercentileTable, WorstDraw } from '../../components/insight-summary';
 import { TryBudget } from './try-budget';
-import { RiskExceedance } from '../risk/components/risk-section';
+import { RiskExceedance } from '../../risk/components/risk-section';
 
 /**
  * What the budget means over every possible draw, exactly (`POST /api/insight/`): the share it

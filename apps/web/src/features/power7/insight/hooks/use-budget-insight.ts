@@ -1,7 +1,7 @@
 import { skipToken } from '@reduxjs/toolkit/query';
 import { useMemo } from 'react';
-import { useInsightQuery } from '../api/power7-endpoints';
-import { histogramEdges, insightBodyFor, type BudgetBand } from '../lib/insight';
+import { useInsightQuery } from '../../api/power7-endpoints';
+import { histogramEdges, insightBodyFor, type BudgetBand } from '../../lib/insight';
 
 /**
  * The two insight questions of a session (`POST /api/insight/`): the first gives the range of

@@ -2,11 +2,11 @@ import { skipToken } from '@reduxjs/toolkit/query';
 import { useId, useState } from 'react';
 import type { InsightBody } from '@pa/contracts/power7';
 import { FormField } from '@/components/ui/form-field';
-import { useInsightQuery } from '../api/power7-endpoints';
+import { useInsightQuery } from '../../api/power7-endpoints';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
-import { formatMoney } from '../lib/format';
-import { parseTypedAmount, type BudgetBand } from '../lib/insight';
-import { excessText, rangeSidesText, shareOfDraws } from './insight-summary';
+import { formatMoney } from '../../lib/format';
+import { parseTypedAmount, type BudgetBand } from '../../lib/insight';
+import { excessText, rangeSidesText, shareOfDraws } from '../../components/insight-summary';
 
 type Kind = 'fixed' | 'range';
 
