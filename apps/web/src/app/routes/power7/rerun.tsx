@@ -1,4 +1,4 @@
-import { RerunView } from '@/features/power7/components/rerun-view';
+import { RerunView } from '@/features/power7/scenarios/components/rerun-view';
 
 /** Loaded on demand by the route's `lazy` (see routes.tsx). */
 export function Component() {

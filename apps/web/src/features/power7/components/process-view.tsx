@@ -19,7 +19,7 @@ import { budgetBandOf } from '../lib/insight';
 import { RiskSection } from '../risk/components/risk-section';
 import { LiabilitySection } from '../liability/components/liability-section';
 import { DrawsExplorer } from '../draws/components/draws-explorer';
-import { RejectedWarning, ScenarioActions } from './scenario-actions';
+import { RejectedWarning, ScenarioActions } from '../scenarios/components/scenario-actions';
 import { reportLink } from './session-report';
 import { LoadError, NoPermission, StatusBadge, StepHeader, httpStatusOf } from './common';
 

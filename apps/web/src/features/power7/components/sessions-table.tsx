@@ -21,7 +21,7 @@ import { useDeleteSessionMutation, useEditSessionMutation } from '../api/scenari
 import { usePower7Access } from '../hooks/use-power7-access';
 import { formatAge, formatCount } from '../lib/format';
 import { budgetMoney, payoutsMoney } from '../lib/money';
-import { compareLink, fileGroupOf, MAX_COMPARED } from '../lib/scenarios';
+import { compareLink, fileGroupOf, MAX_COMPARED } from '../scenarios/lib/scenarios';
 import { StatusBadge } from './common';
 
 const expiry = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });

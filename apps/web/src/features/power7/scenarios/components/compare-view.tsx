@@ -9,10 +9,10 @@ import {
   useInsightQuery,
   usePower7SessionsQuery,
   useProcessingStatusQuery,
-} from '../api/power7-endpoints';
-import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
-import { budgetBandOf } from '../lib/insight';
-import { budgetMoney, payoutsMoney } from '../lib/money';
+} from '../../api/power7-endpoints';
+import { POWER7_PERMISSIONS, usePower7Access } from '../../hooks/use-power7-access';
+import { budgetBandOf } from '../../lib/insight';
+import { budgetMoney, payoutsMoney } from '../../lib/money';
 import {
   byRunOrder,
   comparedFromSearch,
@@ -20,7 +20,7 @@ import {
   MAX_COMPARED,
   runLabels,
 } from '../lib/scenarios';
-import { NoPermission, StepHeader } from './common';
+import { NoPermission, StepHeader } from '../../components/common';
 import { CompareTable } from './compare-parts';
 import { CompareTails } from './compare-tails';
 

@@ -5,11 +5,11 @@ import type { InsightAnswer, Power7Status } from '@pa/contracts/power7';
 import { Button } from '@/components/ui/button';
 import { toast } from 'sonner';
 import { errorMessage } from '@/lib/api/api-error';
-import { power7Endpoints } from '../api/power7-endpoints';
-import { useLazySessionInsightQuery } from '../api/scenario-endpoints';
-import { usePower7Access } from '../hooks/use-power7-access';
-import { formatCount, formatPercent } from '../lib/format';
-import { saveBlob } from '../lib/save-file';
+import { power7Endpoints } from '../../api/power7-endpoints';
+import { useLazySessionInsightQuery } from '../../api/scenario-endpoints';
+import { usePower7Access } from '../../hooks/use-power7-access';
+import { formatCount, formatPercent } from '../../lib/format';
+import { saveBlob } from '../../lib/save-file';
 import {
   budgetsOf,
   compareLink,

@@ -22,14 +22,14 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { errorMessage } from '@/lib/api/api-error';
-import { useInsightQuery } from '../api/power7-endpoints';
-import { formatShareOf } from '../lib/format';
-import { amountAt, budgetBandOf, histogramEdges, logPosition } from '../lib/insight';
-import { currencyOf, money, moneyOf, moneyShort } from '../lib/money';
-import { chanceTickLabel, chanceTicks } from '../risk/lib/exceedance';
-import { ChartFigure, TOOLTIP_PROPS } from './chart-figure';
+import { useInsightQuery } from '../../api/power7-endpoints';
+import { formatShareOf } from '../../lib/format';
+import { amountAt, budgetBandOf, histogramEdges, logPosition } from '../../lib/insight';
+import { currencyOf, money, moneyOf, moneyShort } from '../../lib/money';
+import { chanceTickLabel, chanceTicks } from '../../risk/lib/exceedance';
+import { ChartFigure, TOOLTIP_PROPS } from '../../components/chart-figure';
 import type { Compared } from './compare-view';
-import { AXIS_PROPS, axisTitle } from './insight-charts';
+import { AXIS_PROPS, axisTitle } from '../../components/insight-charts';
 
 /** Line colours and dashes of the three runs (the dash tells them apart without colour). */
 export const SERIES = [

@@ -18,14 +18,14 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { FormAlert } from '@/components/ui/form-field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage, fieldErrors } from '@/lib/api/api-error';
-import { useProcessingStatusQuery } from '../api/power7-endpoints';
-import { useRerunSessionMutation } from '../api/scenario-endpoints';
-import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
-import { formatCount } from '../lib/format';
-import { LoadError, NoPermission, StepHeader } from './common';
-import { uploadFields } from '../upload/hooks/use-customer-upload';
-import { EMPTY_FORM } from '../upload/components/parameters-form';
-import { ScenarioFields } from '../upload/components/scenario-fields';
+import { useProcessingStatusQuery } from '../../api/power7-endpoints';
+import { useRerunSessionMutation } from '../../api/scenario-endpoints';
+import { POWER7_PERMISSIONS, usePower7Access } from '../../hooks/use-power7-access';
+import { formatCount } from '../../lib/format';
+import { LoadError, NoPermission, StepHeader } from '../../components/common';
+import { uploadFields } from '../../upload/hooks/use-customer-upload';
+import { EMPTY_FORM } from '../../upload/components/parameters-form';
+import { ScenarioFields } from '../../upload/components/scenario-fields';
 
 /**
  * `/app/power7/rerun?session=`: the parameters of a finished session, prefilled, without the file;

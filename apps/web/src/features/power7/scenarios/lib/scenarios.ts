@@ -5,7 +5,7 @@ import {
   type Power7Session,
   type SessionParams,
 } from '@pa/contracts/power7';
-import { budgetMoney, currencyOf, payoutsMoney, withUnit } from './money';
+import { budgetMoney, currencyOf, payoutsMoney, withUnit } from '../../lib/money';
 
 /** Sessions compared side by side at most. */
 export const MAX_COMPARED = 3;

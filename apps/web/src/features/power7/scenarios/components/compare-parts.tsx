@@ -8,9 +8,9 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
-import { formatShareOf } from '../lib/format';
-import { budgetBandOf, coverageOf, QUANTILE_LABELS } from '../lib/insight';
-import { budgetMoney, currencyOf, moneyOf, payoutsMoney } from '../lib/money';
+import { formatShareOf } from '../../lib/format';
+import { budgetBandOf, coverageOf, QUANTILE_LABELS } from '../../lib/insight';
+import { budgetMoney, currencyOf, moneyOf, payoutsMoney } from '../../lib/money';
 import type { Compared } from './compare-view';
 
 type Row = [string, (x: Compared, money: (v: number) => string) => React.ReactNode];
