@@ -1,4 +1,4 @@
-import { SessionReport } from '@/features/power7/components/session-report';
+import { SessionReport } from '@/features/power7/report/components/session-report';
 
 /** Loaded on demand by the route's `lazy` (see routes.tsx). */
 export function Component() {

@@ -20,7 +20,7 @@ import { RiskSection } from '../risk/components/risk-section';
 import { LiabilitySection } from '../liability/components/liability-section';
 import { DrawsExplorer } from '../draws/components/draws-explorer';
 import { RejectedWarning, ScenarioActions } from '../scenarios/components/scenario-actions';
-import { reportLink } from './session-report';
+import { reportLink } from '../report/components/session-report';
 import { LoadError, NoPermission, StatusBadge, StepHeader, httpStatusOf } from './common';
 
 export const PHASE_LABEL: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { MATCH_TYPES, type Power7Status } from '@pa/contracts/power7';
-import { formatBytes, formatCount, formatShareOf } from './format';
-import { currencyOf, moneyOf } from './money';
+import { formatBytes, formatCount, formatShareOf } from '../../lib/format';
+import { currencyOf, moneyOf } from '../../lib/money';
 
 /** One labelled line of the report's parameters and counts. */
 export interface ReportRow {

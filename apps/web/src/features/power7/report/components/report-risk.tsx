@@ -9,13 +9,13 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { errorMessage } from '@/lib/api/api-error';
-import { useExposureQuery, useInsightQuery } from '../api/power7-endpoints';
-import { countsOf, formatCount, formatMoney, formatPercent } from '../lib/format';
-import { budgetBandOf } from '../lib/insight';
-import { currencyOf, moneyOf } from '../lib/money';
-import { ExposureRows } from '../risk/components/exposure-rows';
-import { LoadError } from './common';
-import { shareOfDraws } from './insight-summary';
+import { useExposureQuery, useInsightQuery } from '../../api/power7-endpoints';
+import { countsOf, formatCount, formatMoney, formatPercent } from '../../lib/format';
+import { budgetBandOf } from '../../lib/insight';
+import { currencyOf, moneyOf } from '../../lib/money';
+import { ExposureRows } from '../../risk/components/exposure-rows';
+import { LoadError } from '../../components/common';
+import { shareOfDraws } from '../../components/insight-summary';
 
 /** The report's chances of exceeding: 1 in 1,000, 1 in 10,000 and 1 in a million draws. */
 export const REPORT_EXCEED_TARGETS = [0.001, 0.0001, 0.000001] as const;

@@ -6,12 +6,12 @@ import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useProcessingStatusQuery } from '../api/power7-endpoints';
-import { useBudgetInsight } from '../insight/hooks/use-budget-insight';
-import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
-import { formatPercent } from '../lib/format';
-import { currencyOf, moneyOf } from '../lib/money';
-import { budgetBandOf, budgetCurve, coverageOf, histogramBins } from '../lib/insight';
+import { useProcessingStatusQuery } from '../../api/power7-endpoints';
+import { useBudgetInsight } from '../../insight/hooks/use-budget-insight';
+import { POWER7_PERMISSIONS, usePower7Access } from '../../hooks/use-power7-access';
+import { formatPercent } from '../../lib/format';
+import { currencyOf, moneyOf } from '../../lib/money';
+import { budgetBandOf, budgetCurve, coverageOf, histogramBins } from '../../lib/insight';
 import {
   countRows,
   formatDateTime,
@@ -19,11 +19,11 @@ import {
   reportTitle,
   type ReportRow,
 } from '../lib/report';
-import { LoadError, NoPermission, httpStatusOf } from './common';
-import { BudgetCurveChart, PayoutHistogram } from './insight-charts';
-import { CoverageHeadline, KeyFigures, PercentileTable, WorstDraw } from './insight-summary';
-import { TooOldForInsight } from '../insight/components/budget-insight';
-import { RiskExceedance } from '../risk/components/risk-section';
+import { LoadError, NoPermission, httpStatusOf } from '../../components/common';
+import { BudgetCurveChart, PayoutHistogram } from '../../components/insight-charts';
+import { CoverageHeadline, KeyFigures, PercentileTable, WorstDraw } from '../../components/insight-summary';
+import { TooOldForInsight } from '../../insight/components/budget-insight';
+import { RiskExceedance } from '../../risk/components/risk-section';
 import { ReportExposure, ReportLimits } from './report-risk';
 
 /** The link that opens a session's printable report. */
