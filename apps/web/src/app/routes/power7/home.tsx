@@ -1,4 +1,4 @@
-import { Power7Home } from '@/features/power7/components/power7-home';
+import { Power7Home } from '@/features/power7/sessions/components/power7-home';
 
 /** Loaded on demand by the route's `lazy` (see routes.tsx). */
 export function Component() {

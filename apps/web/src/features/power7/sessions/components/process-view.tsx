@@ -7,21 +7,21 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { ScrollRegion } from '@/components/ui/table';
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useDownload } from '../hooks/use-download';
-import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
+import { useDownload } from '../../hooks/use-download';
+import { POWER7_PERMISSIONS, usePower7Access } from '../../hooks/use-power7-access';
 import { useStatusPolling } from '../hooks/use-status-polling';
-import { useCountdown } from '../hooks/use-countdown';
-import { formatBytes, formatCount } from '../lib/format';
-import { timeLeftText } from '../lib/time-left';
-import { budgetMoney, payoutsMoney } from '../lib/money';
-import { BudgetInsight } from '../insight/components/budget-insight';
-import { budgetBandOf } from '../lib/insight';
-import { RiskSection } from '../risk/components/risk-section';
-import { LiabilitySection } from '../liability/components/liability-section';
-import { DrawsExplorer } from '../draws/components/draws-explorer';
-import { RejectedWarning, ScenarioActions } from '../scenarios/components/scenario-actions';
-import { reportLink } from '../report/components/session-report';
-import { LoadError, NoPermission, StatusBadge, StepHeader, httpStatusOf } from './common';
+import { useCountdown } from '../../hooks/use-countdown';
+import { formatBytes, formatCount } from '../../lib/format';
+import { timeLeftText } from '../../lib/time-left';
+import { budgetMoney, payoutsMoney } from '../../lib/money';
+import { BudgetInsight } from '../../insight/components/budget-insight';
+import { budgetBandOf } from '../../lib/insight';
+import { RiskSection } from '../../risk/components/risk-section';
+import { LiabilitySection } from '../../liability/components/liability-section';
+import { DrawsExplorer } from '../../draws/components/draws-explorer';
+import { RejectedWarning, ScenarioActions } from '../../scenarios/components/scenario-actions';
+import { reportLink } from '../../report/components/session-report';
+import { LoadError, NoPermission, StatusBadge, StepHeader, httpStatusOf } from '../../components/common';
 
 export const PHASE_LABEL: Record<string, string> = {
   queued: 'Waiting for the analysis ahead of it',

@@ -17,12 +17,12 @@ import {
 } from '@/components/ui/table';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage, fieldErrors } from '@/lib/api/api-error';
-import { useDeleteSessionMutation, useEditSessionMutation } from '../api/scenario-endpoints';
-import { usePower7Access } from '../hooks/use-power7-access';
-import { formatAge, formatCount } from '../lib/format';
-import { budgetMoney, payoutsMoney } from '../lib/money';
-import { compareLink, fileGroupOf, MAX_COMPARED } from '../scenarios/lib/scenarios';
-import { StatusBadge } from './common';
+import { useDeleteSessionMutation, useEditSessionMutation } from '../../api/scenario-endpoints';
+import { usePower7Access } from '../../hooks/use-power7-access';
+import { formatAge, formatCount } from '../../lib/format';
+import { budgetMoney, payoutsMoney } from '../../lib/money';
+import { compareLink, fileGroupOf, MAX_COMPARED } from '../../scenarios/lib/scenarios';
+import { StatusBadge } from '../../components/common';
 
 const expiry = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const expiryText = (iso: string) => expiry.format(new Date(iso));

@@ -1,7 +1,7 @@
 import { skipToken } from '@reduxjs/toolkit/query';
 import { useEffect, useState } from 'react';
 import type { SessionStatus } from '@pa/contracts/power7';
-import { useProcessingStatusQuery } from '../api/power7-endpoints';
+import { useProcessingStatusQuery } from '../../api/power7-endpoints';
 
 /** How often a running analysis is asked for its progress. */
 export const POLL_MS = 500;

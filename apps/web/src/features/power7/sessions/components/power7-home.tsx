@@ -6,10 +6,10 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useClearAllSessionsMutation, usePower7SessionsQuery } from '../api/power7-endpoints';
-import { POWER7_PERMISSIONS, usePower7Access } from '../hooks/use-power7-access';
-import { formatCount } from '../lib/format';
-import { LoadError, NoPermission, StepHeader, httpStatusOf } from './common';
+import { useClearAllSessionsMutation, usePower7SessionsQuery } from '../../api/power7-endpoints';
+import { POWER7_PERMISSIONS, usePower7Access } from '../../hooks/use-power7-access';
+import { formatCount } from '../../lib/format';
+import { LoadError, NoPermission, StepHeader, httpStatusOf } from '../../components/common';
 import { SessionsTable } from './sessions-table';
 
 const SESSIONS_PAGE_SIZE = 50;
