@@ -85,6 +85,24 @@ export class LiveBookTotals {
    */
   async trial(tickets: Uint8Array[]): Promise<TicketCheck[]> {
     if (tickets.length === 1) return [await this.offer(tickets[0]!, false)];
+    if (this.totals.canTry(tickets.length)) {
+      // added and taken out again, no fold in between: no copy of the totals
+      const results: TicketCheck[] = [];
+      const added: Uint8Array[] = [];
+      try {
+        for (const t of tickets) {
+          const check = await this.offer(t, false);
+          if (check.accepted) {
+            this.totals.add(t);
+            added.push(t);
+          }
+          results.push(check);
+        }
+      } finally {
+        for (let k = added.length - 1; k >= 0; k--) this.totals.remove(added[k]!);
+      }
+      return results;
+    }
     const copy = new LiveBookTotals(this.game, this.unit, this.totals.clone());
     const results: TicketCheck[] = [];
     for (const t of tickets) results.push(await copy.offer(t, true));

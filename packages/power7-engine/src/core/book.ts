@@ -213,6 +213,28 @@ export class BookTotals {
     }
   }
 
+  /** Whether `n` more tickets can be added and taken out again without a fold in between. */
+  canTry(n: number): boolean {
+    return this.deferredCount + n < this.foldAt;
+  }
+
+  /**
+   * Takes out the ticket added last (a trial undone, last first): its 5/6/7-match payouts off the
+   * totals, its deferred counts off the tables. The watch keeps what it gained (a larger watch is
+   * still a watch).
+   */
+  remove(t: Uint8Array): void {
+    const { w } = this;
+    this.forEachHighMatch(t, true, (rank, m) => {
+      this.base[rank] = this.base[rank]! - w[m]!;
+    });
+    if (this.w34 > 0) {
+      const k = this.deferredCount - 1;
+      this.deferred.uncountOne(this.deferredTickets, k);
+      this.deferredCount = k;
+    }
+  }
+
   /**
    * Adds the deferred payouts: `extra[d]` = the 3- and 4-match payouts of the tickets sold since the
    * last fold (`pendingFold`) to draw d, in units. Then chooses the next watch.

@@ -267,6 +267,15 @@ export class RangeTables {
     this.sevens.clear();
   }
 
+  /** Takes ticket t out again (the last counted first: a live book's trial undone). */
+  uncountOne(tickets: Uint8Array, t: number): void {
+    this.walk(tickets, t, -1);
+    const rank = ticketRank(tickets, t * PICK);
+    const copies = (this.sevens.get(rank) ?? 0) - 1;
+    if (copies > 0) this.sevens.set(rank, copies);
+    else this.sevens.delete(rank);
+  }
+
   /** `count` of the tickets in [from, to) whose `skip` byte is 0. */
   countExcept(tickets: Uint8Array, from: number, to: number, skip: Uint8Array): void {
     for (let t = from; t < to; t++) if (!skip[t]) this.walk(tickets, t, 1);
