@@ -37,6 +37,26 @@ export function passkeysOf(db: PortalTx, userId: string): Promise<PasskeyRow[]> 
     .orderBy(asc(passkeys.createdAt));
 }
 
+/** Renames one of the account's passkeys; false when the account has no passkey with that id. */
+export async function renamePasskey(
+  db: PortalTx,
+  userId: string,
+  id: string,
+  name: string,
+): Promise<boolean> {
+  const renamed = await db
+    .update(passkeys)
+    .set({ name })
+    .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
+    .returning({ id: passkeys.id });
+  return renamed.length > 0;
+}
+
+/** Removes one of the account's passkeys (none when the id is not the account's). */
+export async function removePasskey(db: PortalTx, userId: string, id: string): Promise<void> {
+  await db.delete(passkeys).where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)));
+}
+
 /**
  * Options to create a discoverable passkey (resident key: "Sign in with a passkey" finds it without
  * a user name). The WebAuthn user handle is the account id; known credentials are excluded.

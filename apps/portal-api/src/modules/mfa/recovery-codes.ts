@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { and, count, eq, isNull } from 'drizzle-orm';
-import type { PortalTx } from '../../db/client';
+import type { PortalDb, PortalTx } from '../../db/client';
 import { recoveryCodes } from '../../db/schema';
 import { hashToken } from '../accounts/sign-ins';
 
@@ -26,6 +26,16 @@ export async function replaceRecoveryCodes(db: PortalTx, userId: string): Promis
     .insert(recoveryCodes)
     .values(codes.map((code) => ({ userId, codeHash: hashToken(normalised(code)) })));
   return codes;
+}
+
+/** Replaces the account's recovery codes in one transaction (the old ones stop working). */
+export function renewRecoveryCodes(db: PortalDb, userId: string): Promise<string[]> {
+  return db.transaction((tx) => replaceRecoveryCodes(tx, userId));
+}
+
+/** Removes every recovery code of the account (they go with its authenticator app). */
+export async function removeRecoveryCodes(db: PortalTx, userId: string): Promise<void> {
+  await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
 }
 
 /** Uses up one recovery code: true once per code, in one conditional update. */

@@ -2,6 +2,7 @@ import { and, count, eq, isNotNull, like, lt, not, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import type { PortalDb } from '../../db/client';
 import { totpFactors } from '../../db/schema';
+import { removeRecoveryCodes, replaceRecoveryCodes } from './recovery-codes';
 import { SecretBox } from './secret-box';
 
 /** RFC 6238 as authenticator apps expect it by default: SHA-1, 6 digits, 30-second steps. */
@@ -83,6 +84,28 @@ export async function acceptTotpCode(
 /** The stored secrets `box` can open: sealed under its key, or legacy plaintext (`v…` is neither). */
 const readableBy = (box: SecretBox) =>
   sql`(${totpFactors.secret} like ${`${box.prefix}%`} or ${totpFactors.secret} not like 'v%')`;
+
+/**
+ * Confirms the app being set up (after a right code) and gives the account 10 new recovery codes, in
+ * one transaction; answers the codes (the only time they exist in the clear).
+ */
+export function confirmTotp(db: PortalDb, userId: string): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await tx
+      .update(totpFactors)
+      .set({ confirmedAt: new Date() })
+      .where(eq(totpFactors.userId, userId));
+    return replaceRecoveryCodes(tx, userId);
+  });
+}
+
+/** Turns the account's authenticator app off, with its recovery codes, in one transaction. */
+export async function removeTotp(db: PortalDb, userId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(totpFactors).where(eq(totpFactors.userId, userId));
+    await removeRecoveryCodes(tx, userId);
+  });
+}
 
 /**
  * Whether the account has a confirmed authenticator app whose secret this portal can read: one sealed

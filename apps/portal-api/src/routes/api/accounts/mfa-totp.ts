@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { ok as envelope } from '@pa/contracts/envelope';
 import {
@@ -11,13 +10,19 @@ import {
   totpSetupAnswerSchema,
 } from '@pa/contracts/mfa';
 import { conflict, invalidField } from '@pa/server-kit/errors';
-import { recoveryCodes, totpFactors } from '../../../db/schema';
 import { auditFrom, recordAudit } from '../../../modules/audit/record';
 import { clientInfo } from '../../../modules/client-info';
 import { passkeysOf } from '../../../modules/mfa/passkeys';
 import { mustHaveSecondStep } from '../../../modules/mfa/policy';
-import { recoveryCodesLeft, replaceRecoveryCodes } from '../../../modules/mfa/recovery-codes';
-import { acceptTotpCode, hasTotp, otpauthUrl, setUpTotp } from '../../../modules/mfa/totp';
+import { recoveryCodesLeft, renewRecoveryCodes } from '../../../modules/mfa/recovery-codes';
+import {
+  acceptTotpCode,
+  confirmTotp,
+  hasTotp,
+  otpauthUrl,
+  removeTotp,
+  setUpTotp,
+} from '../../../modules/mfa/totp';
 import { authOf } from '../../../plugins/app/auth';
 import { finishEnrolment, secondStepCaller } from './mfa-caller';
 import { authErrors, errors, ok, okEmpty, signedInSchema } from './schemas';
@@ -130,13 +135,7 @@ export async function registerTotpRoutes(base: FastifyInstance, { guard }: { gua
       const { user } = caller;
       if (!(await acceptTotpCode(app.db, app.secretBox, user.id, request.body.code, false)))
         throw invalidField('code', WRONG_CODE);
-      const codes = await app.db.transaction(async (tx) => {
-        await tx
-          .update(totpFactors)
-          .set({ confirmedAt: new Date() })
-          .where(eq(totpFactors.userId, user.id));
-        return replaceRecoveryCodes(tx, user.id);
-      });
+      const codes = await confirmTotp(app.db, user.id);
       await recordAudit(app.db, {
         companyId: user.companyId,
         actorId: user.id,
@@ -177,7 +176,7 @@ export async function registerTotpRoutes(base: FastifyInstance, { guard }: { gua
       if (!(await hasTotp(app.db, app.secretBox, auth.userId)))
         throw conflict('Recovery codes come with the authenticator app: turn it on first.');
       await proveAppHolder(request, reply, auth.userId, request.body);
-      const codes = await app.db.transaction((tx) => replaceRecoveryCodes(tx, auth.userId));
+      const codes = await renewRecoveryCodes(app.db, auth.userId);
       await recordAudit(app.db, {
         ...auditFrom(request),
         action: 'account.recovery-codes-renewed',
@@ -222,10 +221,7 @@ export async function registerTotpRoutes(base: FastifyInstance, { guard }: { gua
         throw conflict(
           'Your company requires a second step: add a passkey before turning the app off.',
         );
-      await app.db.transaction(async (tx) => {
-        await tx.delete(totpFactors).where(eq(totpFactors.userId, auth.userId));
-        await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, auth.userId));
-      });
+      await removeTotp(app.db, auth.userId);
       await recordAudit(app.db, {
         ...auditFrom(request),
         action: 'account.mfa-disabled',

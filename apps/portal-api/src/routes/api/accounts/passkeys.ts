@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { ok as envelope } from '@pa/contracts/envelope';
@@ -11,7 +10,6 @@ import {
   passkeySchema,
 } from '@pa/contracts/mfa';
 import { conflict, invalidField, notFound } from '@pa/server-kit/errors';
-import { passkeys } from '../../../db/schema';
 import { auditFrom, recordAudit } from '../../../modules/audit/record';
 import { clientInfo } from '../../../modules/client-info';
 import { consumeChallenge, liveChallenge, openChallenge } from '../../../modules/mfa/challenges';
@@ -20,6 +18,8 @@ import {
   passkeysOf,
   registerPasskey,
   registrationOptions,
+  removePasskey,
+  renamePasskey,
 } from '../../../modules/mfa/passkeys';
 import { mustHaveSecondStep } from '../../../modules/mfa/policy';
 import { relyingPartyOf } from '../../../modules/mfa/relying-party';
@@ -153,12 +153,8 @@ export async function registerPasskeyRoutes(
     },
     async (request) => {
       const auth = authOf(request);
-      const renamed = await app.db
-        .update(passkeys)
-        .set({ name: request.body.name })
-        .where(and(eq(passkeys.id, request.params.id), eq(passkeys.userId, auth.userId)))
-        .returning({ id: passkeys.id });
-      if (renamed.length === 0) throw notFound('The passkey');
+      if (!(await renamePasskey(app.db, auth.userId, request.params.id, request.body.name)))
+        throw notFound('The passkey');
       await recordAudit(app.db, {
         ...auditFrom(request),
         action: 'account.passkey-renamed',
@@ -195,9 +191,7 @@ export async function registerPasskeyRoutes(
         (await mustHaveSecondStep(app.db, { id: auth.userId, companyId: auth.companyId }))
       )
         throw conflict('Your company requires a second step: this is your last one.');
-      await app.db
-        .delete(passkeys)
-        .where(and(eq(passkeys.id, key.id), eq(passkeys.userId, auth.userId)));
+      await removePasskey(app.db, auth.userId, key.id);
       await recordAudit(app.db, {
         ...auditFrom(request),
         action: 'account.passkey-removed',

@@ -7,20 +7,12 @@ import {
   mfaPolicySchema,
   secondStepResetSchema,
 } from '@pa/contracts/mfa';
-import { forbidden, invalidField, notFound } from '@pa/server-kit/errors';
-import { and, eq, inArray } from 'drizzle-orm';
-import { permissions } from '../../../db/schema';
-import { auditFrom, recordAudit } from '../../../modules/audit/record';
+import { forbidden, notFound } from '@pa/server-kit/errors';
+import { auditFrom } from '../../../modules/audit/record';
 import { effectivePermissionCodes } from '../../../modules/auth/effective-permissions';
-import { revokeAllSignIns } from '../../../modules/accounts/sign-ins';
-import {
-  mustHaveSecondStep,
-  policyCoverage,
-  policyOf,
-  savePolicy,
-} from '../../../modules/mfa/policy';
-import { removeSecondSteps } from '../../../modules/mfa/second-step';
-import { assertHolds, lockCompany } from '../../../modules/roles/guards';
+import { changePolicy, resetSecondStep } from '../../../modules/mfa/administration';
+import { policyCoverage, policyOf } from '../../../modules/mfa/policy';
+import { assertHolds } from '../../../modules/roles/guards';
 import { userInCompany } from '../../../modules/users/users';
 import { authOf } from '../../../plugins/app/auth';
 import { authErrors, errors, idParams, ok } from '../accounts/schemas';
@@ -80,31 +72,7 @@ export async function registerSecurityRoutes(base: FastifyInstance) {
     },
     async (request) => {
       const auth = authOf(request);
-      const codes = [...new Set(request.body.permissionCodes)];
-      if (request.body.requireFor === 'permissions') {
-        const known = await app.db
-          .select({ code: permissions.code })
-          .from(permissions)
-          .where(and(eq(permissions.companyId, auth.companyId), inArray(permissions.code, codes)));
-        const unknown = codes.filter((code) => !known.some((row) => row.code === code));
-        if (unknown.length > 0)
-          throw invalidField('permissionCodes', `No such permission: ${unknown.join(', ')}.`);
-      }
-      const saved = await app.db.transaction(async (tx) => {
-        await lockCompany(tx, auth.companyId);
-        const before = await policyOf(tx, auth.companyId);
-        await savePolicy(tx, auth.companyId, request.body);
-        const after = await policyOf(tx, auth.companyId);
-        await recordAudit(tx, {
-          ...auditFrom(request),
-          action: 'company.mfa-policy-change',
-          entityType: 'company',
-          entityId: auth.companyId,
-          before: { ...before },
-          after: { ...after },
-        });
-        return after;
-      });
+      const saved = await changePolicy(app.db, auth.companyId, request.body, auditFrom(request));
       return envelope(saved, 'Two-step policy saved.');
     },
   );
@@ -139,23 +107,11 @@ export async function registerSecurityRoutes(base: FastifyInstance) {
         await effectivePermissionCodes(app.db, id, auth.companyId),
         'reset the second step of this user',
       );
-      const removed = await app.db.transaction(async (tx) => {
-        const counts = await removeSecondSteps(tx, id);
-        // The lost device may be in someone else's hands, still signed in: like a password reset,
-        // the reset ends every sign-in of the user (issue #43), so only a new sign-in — with the
-        // policy's enrolment when it applies — gets in again.
-        const signInsEnded = await revokeAllSignIns(tx, id, 'second step reset');
-        const enrolmentRequired = await mustHaveSecondStep(tx, { id, companyId: auth.companyId });
-        await recordAudit(tx, {
-          ...auditFrom(request),
-          action: 'user.second-step-reset',
-          entityType: 'user',
-          entityId: id,
-          before: counts,
-          after: { signInsEnded, enrolmentRequired },
-        });
-        return { ...counts, signInsEnded, enrolmentRequired };
-      });
+      const removed = await resetSecondStep(
+        app.db,
+        { id, companyId: auth.companyId },
+        auditFrom(request),
+      );
       return envelope(
         removed,
         removed.enrolmentRequired
