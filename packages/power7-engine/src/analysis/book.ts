@@ -124,6 +124,11 @@ export class LiveBookTotals {
     };
   }
 
+  /** The watch and fold figures (`BookTotals.shape`). */
+  get shape() {
+    return this.totals.shape;
+  }
+
   /** Bytes held, roughly (the figure `docs/benchmarks` states per open book). */
   get bytes(): number {
     return this.totals.bytes;

@@ -135,9 +135,9 @@ export class BookTotals {
     return this.deferredCount * this.w34;
   }
 
-  /** Draws in the watch (for the memory and speed figures). */
-  get watched(): number {
-    return this.watchSize;
+  /** The watch and fold figures a benchmark states: draws watched, sales between folds, 5-matches watched. */
+  get shape(): { watched: number; foldEvery: number; fivesWatched: boolean } {
+    return { watched: this.watchSize, foldEvery: this.foldAt, fivesWatched: this.fivesWatched };
   }
 
   /** The bytes this book holds in memory, roughly. */
