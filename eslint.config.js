@@ -95,6 +95,40 @@ const boundaryZones = [
   },
 ];
 
+/**
+ * Inside each service (docs/architecture.md): routes → modules → db. Route handlers call modules and
+ * never reach the database themselves; modules import no plugin or route (what a plugin decorates the
+ * app with reaches a module as an argument); the database layer imports nothing above it.
+ */
+const services = ['portal-api', 'power7-api'];
+const layerZones = services.flatMap((service) => {
+  const src = `./apps/${service}/src`;
+  return [
+    {
+      target: `${src}/routes`,
+      from: `${src}/db`,
+      message:
+        'Routes call modules; the database (schema, client, queries) is reached through them.',
+    },
+    {
+      target: `${src}/modules`,
+      from: [`${src}/routes`, `${src}/plugins`],
+      message: 'Modules sit below routes and plugins: pass what they need as arguments.',
+    },
+    {
+      target: `${src}/db`,
+      from: [`${src}/modules`, `${src}/routes`, `${src}/plugins`],
+      message: 'The database layer imports nothing above it.',
+    },
+  ];
+});
+
+/** Product code never loads the test and benchmark helpers (their own entries). */
+const helperImports = {
+  group: ['@pa/*/testing/*', '@pa/*/bench/*'],
+  message: 'Test and benchmark helpers are for tests and benchmarks only.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -122,7 +156,7 @@ export default tseslint.config(
       ],
     },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: boundaryZones }],
+      'import-x/no-restricted-paths': ['error', { zones: [...boundaryZones, ...layerZones] }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-self-import': 'error',
       // A workspace package is entered by its door (`exports` in its package.json), never by a
@@ -155,13 +189,23 @@ export default tseslint.config(
     files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
     ignores: ['**/*.test.{ts,tsx}', 'packages/*/src/testing/**'],
     rules: {
+      'no-restricted-imports': ['error', { patterns: [helperImports] }],
+    },
+  },
+  {
+    // No query in a route file: drizzle's operators and `sql` live in the modules (the zones above
+    // keep the schema and the client out of routes).
+    files: ['apps/*/src/routes/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
+            helperImports,
             {
-              group: ['@pa/*/testing/*', '@pa/*/bench/*'],
-              message: 'Test and benchmark helpers are for tests and benchmarks only.',
+              group: ['drizzle-orm', 'drizzle-orm/*'],
+              message: 'Routes call modules; queries live in src/modules.',
             },
           ],
         },

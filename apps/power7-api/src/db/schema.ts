@@ -1,10 +1,12 @@
 import { bigint, index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
-import type {
-  SessionError,
-  SessionParams,
-  SessionStatusValue,
-  StoredCounts,
-} from '../modules/sessions/state';
+import type { Power7Session, SessionParams, SessionStatus } from '@pa/contracts/power7';
+
+/** The `counts` column: the counts, and the timings beside them. */
+export type StoredCounts = Power7Session['counts'] & {
+  timings?: Power7Session['timings'];
+  /** Rejected rows by kind of reason (shown at the session's top level). */
+  rejectedReasons?: Record<string, number>;
+};
 
 /**
  * Session metadata of the Power 7 service. Tables carry the `power7_` prefix so this service can share
@@ -16,7 +18,7 @@ export const power7Sessions = pgTable(
     id: text('id').primaryKey(),
     userId: text('user_id').notNull(),
     companyId: text('company_id').notNull(),
-    status: text('status').$type<SessionStatusValue>().notNull(),
+    status: text('status').$type<SessionStatus>().notNull(),
     /** queued | reading | building | scanning | writing | done | failed | cancelled */
     phase: text('phase').notNull(),
     progress: real('progress').notNull().default(0),
@@ -37,7 +39,7 @@ export const power7Sessions = pgTable(
     reservedBytes: bigint('reserved_bytes', { mode: 'number' }).notNull().default(0),
     /** Counts known so far: rows read/accepted/rejected, draws evaluated/qualified. */
     counts: jsonb('counts').$type<StoredCounts>().notNull().default({}),
-    error: jsonb('error').$type<SessionError>(),
+    error: jsonb('error').$type<NonNullable<Power7Session['error']>>(),
     attempts: integer('attempts').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { visibleFileName } from '@pa/contracts/text';
 import type { Power7Db } from '../../db/client';
 import { power7AuditEvents } from '../../db/schema';
-import type { Caller } from '../../plugins/external/auth';
+import type { Caller } from '../caller';
 
 /** What Power 7 audits: the file coming in (or run again), results going out, sessions changed or going away. */
 type AuditAction =

@@ -2,7 +2,8 @@ import type { Power7Session, SessionStatus } from '@pa/contracts/power7';
 
 /**
  * The one shape of a Power 7 session's state: the API's session (contracts/power7.ts) and what the
- * `power7_sessions` row stores of it (db/schema.ts types its jsonb columns with these).
+ * `power7_sessions` row stores of it (db/schema.ts types its jsonb columns with the same contract
+ * types; the database layer imports no module).
  */
 export type { SessionParams } from '@pa/contracts/power7';
 export type SessionStatusValue = SessionStatus;
@@ -18,12 +19,8 @@ export type SessionCounts = Power7Session['counts'];
 export type SessionTimings = Power7Session['timings'];
 export type SessionError = NonNullable<Power7Session['error']>;
 
-/** The `counts` column: the counts, and the timings beside them. */
-export interface StoredCounts extends SessionCounts {
-  timings?: SessionTimings;
-  /** Rejected rows by kind of reason (shown at the session's top level). */
-  rejectedReasons?: Record<string, number>;
-}
+/** A `power7_sessions` row, and its `counts` column: the counts, and the timings beside them. */
+export type { SessionRow, StoredCounts } from '../../db/schema';
 
 export interface Owner {
   userId: string;

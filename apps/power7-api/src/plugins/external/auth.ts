@@ -12,21 +12,10 @@ import {
 import { amrOf, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_TYPE } from '@pa/contracts/access-token';
 import type { PermissionCode, Power7Permission } from '@pa/contracts/permission-codes';
 import { forbidden, unauthorized } from '@pa/server-kit/errors';
+import type { Caller } from '../../modules/caller';
 import type { EndedSignIns } from '../../modules/revocation/ended-sign-ins';
 
-export type { Power7Permission };
-
-/** The caller, from a verified access token. */
-export interface Caller {
-  userId: string;
-  companyId: string;
-  /** The portal sign-in the token belongs to (`sid`). */
-  sessionId: string | null;
-  name: string | null;
-  perms: ReadonlySet<string>;
-  /** How the user signed in (`amr`: pwd, otp, hwk), for rules that want a second step. */
-  amr: readonly string[];
-}
+export type { Caller, Power7Permission };
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CSV_BOM } from '@pa/contracts/csv';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@pa/contracts/list-query';
 import { errorAnswers } from '@pa/server-kit/openapi';
-import type { Caller } from '../../../plugins/external/auth';
+import type { Caller } from '../../../modules/caller';
 import { TooManyJobsError } from '../../../modules/sessions/quota';
 
 /** Shared parts of the Power 7 routes' schemas and answers. */

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { SessionRow } from '../../../db/schema';
+import type { SessionRow } from '../../../modules/sessions/state';
 import {
   csvToXlsx,
   parameterLines,

@@ -1,9 +1,8 @@
 import { rm } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
-import type { SessionRow } from '../../../db/schema';
 import type { QuotaCount } from '../../../modules/sessions/quota';
-import type { Owner, SessionParams } from '../../../modules/sessions/state';
+import type { Owner, SessionParams, SessionRow } from '../../../modules/sessions/state';
 import { noteRetryAfter, withRetryAfter } from './common';
 
 /** What a route puts into a new session's folder, measured before anything is written. */
