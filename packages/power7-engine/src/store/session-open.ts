@@ -301,10 +301,13 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
           0,
         )
       : countHere(index, ctx.w, plan);
-    if (walkSteps(index, plan, matched) <= WALK_LIMIT) {
+    // a deep page over a long run: a walk of a few hundred thousand positions still costs less than
+    // the threads' scan keeping that many rows in order
+    const limit = Math.max(WALK_LIMIT, (plan.to - plan.from) / 8);
+    if (walkSteps(index, plan, matched) <= limit) {
       const key = sortOrderKey(plan);
       const order = key === -2 ? null : await sortOrderOf(index, key);
-      const walked = answerByWalk(ctx, index, plan, matched, order, WALK_LIMIT * WALK_SLACK);
+      const walked = answerByWalk(ctx, index, plan, matched, order, limit * WALK_SLACK);
       if (walked) return walked;
     }
     return answerFromParts(ctx, index, plan, await scanIndexOnThreads(index, ctx.w, plan, signal));
