@@ -14,6 +14,30 @@ const webFeatures = fs.existsSync('apps/web/src/features')
       .map((d) => d.name)
   : [];
 
+/**
+ * Power 7's sub-features (issue #44): folders of `features/power7` named after what a user does. Its
+ * shared folders are imported by the sub-features and import none of them; a sub-feature imports the
+ * shared folders and only the sub-features it names here. A new folder is a sub-feature that imports
+ * none until it is named.
+ */
+const power7 = './apps/web/src/features/power7';
+const power7Shared = ['api', 'components', 'hooks', 'lib'];
+const power7Uses = {
+  // One session's page (process view) composes the others.
+  sessions: ['draws', 'insight', 'liability', 'report', 'risk', 'scenarios'],
+  insight: ['risk'], // the budget insight shows the risk exceedance curve
+  report: ['insight', 'risk'], // the printable report prints the insight and the risk pages
+  scenarios: ['upload', 'risk'], // rerun reuses the parameters form; compare draws the tails
+  draws: ['upload'], // draws-explorer.test.ts checks the parameters form's file-size rule
+  books: ['liability'], // the book's gauge and answers read as the liability limit's
+};
+const power7SubFeatures = fs.existsSync(power7)
+  ? fs
+      .readdirSync(power7, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !power7Shared.includes(d.name))
+      .map((d) => d.name)
+  : [];
+
 const engineSrc = './packages/power7-engine/src';
 const engineFolders = fs.existsSync(engineSrc)
   ? fs
@@ -61,6 +85,26 @@ const boundaryZones = [
     except: [`./${feature}`],
     message: 'Features must not import each other; compose them in src/app.',
   })),
+  ...power7SubFeatures.map((sub) => ({
+    target: `${power7}/${sub}`,
+    from: power7,
+    except: [...power7Shared, sub, ...(power7Uses[sub] ?? [])].map((folder) => `./${folder}`),
+    message:
+      'A Power 7 sub-feature imports the shared api/, components/, hooks/, lib/ and only the sub-features power7Uses names.',
+  })),
+  {
+    target: ['components', 'hooks', 'lib'].map((folder) => `${power7}/${folder}`),
+    from: power7,
+    except: power7Shared.map((folder) => `./${folder}`),
+    message: "Power 7's shared folders must not import its sub-features.",
+  },
+  {
+    // The liability endpoint reads its refused rows with the liability sub-feature's parser.
+    target: `${power7}/api`,
+    from: power7,
+    except: ['./api', './lib', './liability/lib'],
+    message: "Power 7's shared folders must not import its sub-features.",
+  },
   // The engine (packages/power7-engine/README.md): `core/` is pure and stands alone; `store/`, the
   // facade a service uses, is imported by no other folder of the engine.
   {
