@@ -6,11 +6,12 @@ interface Entry {
 }
 
 /**
- * Rough memory of an open session: 7 B tickets + 8 B masks + 16 B row index per ticket, ~24 B per
- * qualifying draw and ~20 B more for its filter index (ADR 025).
+ * Rough memory of an open session: 7 B tickets + 8 B masks + 16 B row index per ticket; per
+ * qualifying draw ~24 B, ~22 B for its filter index and 4 B for each sort order used (ADR 025; three
+ * counted).
  */
 export function sessionBytes(session: OpenSession): number {
-  return session.ingest.accepted * 31 + session.analysis.qualified * 44;
+  return session.ingest.accepted * 31 + session.analysis.qualified * 58;
 }
 
 /**
