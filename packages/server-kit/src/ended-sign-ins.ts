@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
 
 /**
  * How an ended sign-in is published in the portal's public list (`/api/.well-known/revoked-sessions`):
@@ -8,4 +9,39 @@ import { createHash } from 'node:crypto';
  */
 export function endedSignInKey(sessionId: string): string {
   return createHash('sha256').update(sessionId).digest('hex');
+}
+
+/** A Drizzle database of either service (node-postgres and PGlite both answer `{ rows }`). */
+interface SqlRunner {
+  execute(query: SQL): Promise<unknown>;
+}
+
+const rowsOf = async <T>(db: SqlRunner, query: SQL) =>
+  ((await db.execute(query)) as { rows: T[] }).rows;
+
+/**
+ * The one query of the portal's `sign_ins` table that both services run: the keys (`endedSignInKey`)
+ * of the sign-ins ended (sign-out, password change or reset, user set inactive or deleted, refresh-token
+ * reuse, revocation) within the last `windowSeconds`, by the database's clock. Their access tokens may
+ * still be unexpired, so a service verifying tokens locally refuses a token whose `sid`'s key is
+ * listed. The portal publishes this list; Power 7 reads it here when it shares the portal's database.
+ */
+export async function endedSignInKeys(db: SqlRunner, windowSeconds: number): Promise<string[]> {
+  const ended = await rowsOf<{ id: string }>(
+    db,
+    sql`select id::text as id from sign_ins where revoked_at > now() - make_interval(secs => ${windowSeconds})`,
+  );
+  return ended.map((row) => endedSignInKey(row.id));
+}
+
+/**
+ * Whether this database holds the portal's `sign_ins` table (a service sharing the portal's
+ * database); `to_regclass` looks without an error in the server's log.
+ */
+export async function holdsSignIns(db: SqlRunner): Promise<boolean> {
+  const [found] = await rowsOf<{ shared: boolean }>(
+    db,
+    sql`select to_regclass('sign_ins') is not null as shared`,
+  );
+  return found?.shared === true;
 }

@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
 import { ErrorCode } from '@pa/contracts/error-codes';
-import { endedSignInKey } from '@pa/server-kit/ended-sign-ins';
+import { endedSignInKey, endedSignInKeys, holdsSignIns } from '@pa/server-kit/ended-sign-ins';
 import { AppError } from '@pa/server-kit/errors';
 import type { Power7Db } from '../../db/client';
 
@@ -49,31 +48,22 @@ function portalSource(url: string, timeoutMs = ENDED_SIGN_INS_POLL_MS): EndedSig
  * portal process writes its sign-outs there, so none is missed while one portal is down. A read-only
  * query of the sign-ins ended within `windowSeconds` (the access-token lifetime plus a minute, as the
  * portal's route answers). While the database holds no `sign_ins` table (the portals keep their own
- * database, or have not migrated yet) each read asks `fallback` (the portal) instead; `to_regclass`
- * looks without an error in the server's log.
+ * database, or have not migrated yet) each read asks `fallback` (the portal) instead. The query is
+ * the portal's own (`endedSignInKeys` in server-kit), so both read the table alike.
  */
 function databaseSource(
   db: Power7Db,
   windowSeconds: number,
   fallback: EndedSignInsSource,
 ): EndedSignInsSource {
-  // node-postgres and PGlite both answer { rows }
-  const rows = async <T>(query: ReturnType<typeof sql>) =>
-    ((await db.execute(query)) as unknown as { rows: T[] }).rows;
   let shared = false;
   return {
     async read() {
       if (!shared) {
-        const [found] = await rows<{ shared: boolean }>(
-          sql`select to_regclass('sign_ins') is not null as shared`,
-        );
-        shared = found?.shared === true;
+        shared = await holdsSignIns(db);
         if (!shared) return fallback.read();
       }
-      const ended = await rows<{ id: string }>(
-        sql`select id::text as id from sign_ins where revoked_at > now() - make_interval(secs => ${windowSeconds})`,
-      );
-      return ended.map((row) => endedSignInKey(row.id));
+      return endedSignInKeys(db, windowSeconds);
     },
   };
 }
