@@ -100,6 +100,7 @@ const caseArb = fc.integer({ min: 10, max: 14 }).chain((pool) =>
       watchCap: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 500, max: 4000 })),
       maxDeferred: fc.integer({ min: 1, max: 8 }),
       minDeferred: fc.integer({ min: 1, max: 3 }),
+      fivesDeferredMin: fc.integer({ min: 1, max: 300 }),
     }),
   }),
 );
@@ -122,10 +123,11 @@ describe('live book totals', () => {
         const foldIfDue = (totals: BookTotals) => {
           if (!totals.foldDue) return;
           const pending = totals.pendingFold;
+          const deferred = [...totals.deferredMatches];
           const sold: number[][] = [];
           for (let k = 0; k < pending.length; k += 7) sold.push([...pending.subarray(k, k + 7)]);
           totals.foldIn(
-            naive.draws.map((d) => sold.reduce((s, u) => s + naive.pay(u, d, [3, 4]), 0)),
+            naive.draws.map((d) => sold.reduce((s, u) => s + naive.pay(u, d, deferred), 0)),
           );
         };
         const book = new BookTotals(

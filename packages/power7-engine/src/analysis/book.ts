@@ -134,12 +134,19 @@ export class LiveBookTotals {
     return this.totals.bytes;
   }
 
-  /** The deferred 3- and 4-match payouts added to every draw: one analysis of the tickets since the last fold. */
+  /** The deferred payouts (3- and 4-match, and 5- when deferred) added to every draw: one analysis of the tickets since the last fold. */
   private async fold(): Promise<void> {
     const pending = this.totals.pendingFold;
     const count = pending.length / PICK;
     const { payouts, pool } = this.game;
-    const lowOnly: Payouts = { 3: payouts[3], 4: payouts[4], 5: 0, 6: 0, 7: 0 };
+    const deferred = this.totals.deferredMatches;
+    const lowOnly: Payouts = {
+      3: payouts[3],
+      4: payouts[4],
+      5: deferred.includes(5) ? payouts[5] : 0,
+      6: 0,
+      7: 0,
+    };
     const res = await analyzeTickets(pending, count, {
       pool,
       payouts: lowOnly,

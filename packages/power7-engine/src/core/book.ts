@@ -43,9 +43,16 @@ export interface BookTuning {
   maxDeferred: number;
   /** Tickets between folds at least, even if the watch grows past its cap. */
   minDeferred: number;
+  /** Sales between folds at least for the 5-match payouts to be deferred (fewer: folds cost more than they save). */
+  fivesDeferredMin: number;
 }
 
-const DEFAULT_TUNING: BookTuning = { watchCap: 1 << 17, maxDeferred: 4096, minDeferred: 16 };
+const DEFAULT_TUNING: BookTuning = {
+  watchCap: 1 << 17,
+  maxDeferred: 4096,
+  minDeferred: 16,
+  fivesDeferredMin: 1024,
+};
 
 /** A draw and its total in units (for a refusal: what the total would have been). */
 export interface BookDraw {
@@ -57,8 +64,13 @@ export class BookTotals {
   readonly pool: number;
   readonly limit: number;
   private readonly w = new Float64Array(8);
-  /** max(w3, w4): the most one deferred ticket adds to a draw. */
+  /** max(w3, w4): the most one deferred ticket adds to a draw while its 5-matches are not deferred. */
   private readonly w34: number;
+  /**
+   * Whether the 5-match payouts are deferred too in this fold period (a book with room: a sale then
+   * updates only its 197 6- and 7-match draws at once); chosen at each fold.
+   */
+  private fivesDeferred = false;
   private readonly tuning: BookTuning;
   private readonly base: DrawTotals;
   private readonly deferred: RangeTables;
@@ -132,12 +144,32 @@ export class BookTotals {
 
   /** The most the deferred payouts add to any one draw. */
   private get deferredMax(): number {
-    return this.deferredCount * this.w34;
+    return this.deferredCount * this.wDeferred;
+  }
+
+  /** The most one deferred ticket adds to any draw in this fold period. */
+  private get wDeferred(): number {
+    return this.fivesDeferred ? Math.max(this.w34, this.w[5]!) : this.w34;
+  }
+
+  /** The match types whose payouts wait for the next fold (the fold adds exactly these). */
+  get deferredMatches(): readonly number[] {
+    return this.fivesDeferred ? [3, 4, 5] : [3, 4];
   }
 
   /** The watch and fold figures a benchmark states: draws watched, sales between folds, 5-matches watched. */
-  get shape(): { watched: number; foldEvery: number; fivesWatched: boolean } {
-    return { watched: this.watchSize, foldEvery: this.foldAt, fivesWatched: this.fivesWatched };
+  get shape(): {
+    watched: number;
+    foldEvery: number;
+    fivesWatched: boolean;
+    fivesDeferred: boolean;
+  } {
+    return {
+      watched: this.watchSize,
+      foldEvery: this.foldAt,
+      fivesWatched: this.fivesWatched,
+      fivesDeferred: this.fivesDeferred,
+    };
   }
 
   /** The bytes this book holds in memory, roughly. */
@@ -173,7 +205,7 @@ export class BookTotals {
       if (total > limit) best.consider(total, numbers);
     });
     // 3 and 4 (and 5) matches: only watched draws can be breached by one
-    if (this.w34 > 0 || this.fivesWatched) {
+    if (this.wDeferred > 0 || this.fivesWatched) {
       const tMasks = masksOf(t, 1);
       const lo = tMasks[0]!;
       const hi = tMasks[1]!;
@@ -195,12 +227,12 @@ export class BookTotals {
   /** Adds ticket `t` (7 ascending numbers) to the book; the caller has checked it and folds when due. */
   add(t: Uint8Array): void {
     const { w } = this;
-    this.forEachHighMatch(t, true, (rank, m, numbers) => {
+    this.forEachHighMatch(t, !this.fivesDeferred, (rank, m, numbers) => {
       const total = this.base[rank]! + w[m]!;
       this.base[rank] = total;
       if (total >= this.threshold) this.watch(rank, numbers);
     });
-    if (this.w34 > 0) {
+    if (this.wDeferred > 0) {
       const k = this.deferredCount;
       if ((k + 1) * PICK > this.deferredTickets.length) {
         const grown = new Uint8Array(this.deferredTickets.length * 2);
@@ -225,10 +257,10 @@ export class BookTotals {
    */
   remove(t: Uint8Array): void {
     const { w } = this;
-    this.forEachHighMatch(t, true, (rank, m) => {
+    this.forEachHighMatch(t, !this.fivesDeferred, (rank, m) => {
       this.base[rank] = this.base[rank]! - w[m]!;
     });
-    if (this.w34 > 0) {
+    if (this.wDeferred > 0) {
       const k = this.deferredCount - 1;
       this.deferred.uncountOne(this.deferredTickets, k);
       this.deferredCount = k;
@@ -236,8 +268,8 @@ export class BookTotals {
   }
 
   /**
-   * Adds the deferred payouts: `extra[d]` = the 3- and 4-match payouts of the tickets sold since the
-   * last fold (`pendingFold`) to draw d, in units. Then chooses the next watch.
+   * Adds the deferred payouts: `extra[d]` = the payouts of `deferredMatches` of the tickets sold
+   * since the last fold (`pendingFold`) to draw d, in units. Then chooses the next watch.
    */
   foldIn(extra: ArrayLike<number>): void {
     const { base } = this;
@@ -288,7 +320,8 @@ export class BookTotals {
     const n = this.scratch;
     for (let i = 0; i < PICK; i++) n[i] = numbers[i]!;
     matchesWith(this.deferred, n, 0, this.deferred.copiesOf(rank), out);
-    return out[3]! * this.w[3]! + out[4]! * this.w[4]!;
+    const fives = this.fivesDeferred ? out[5]! * this.w[5]! : 0;
+    return out[3]! * this.w[3]! + out[4]! * this.w[4]! + fives;
   }
 
   /**
@@ -369,8 +402,9 @@ export class BookTotals {
 
   /**
    * Chooses the threshold and the fold interval from the totals' gaps below the worst draw (one
-   * pass), then lists the watched draws (a second pass). The watch must hold every draw that a 3-
-   * or 4-match could breach before the next fold: base ≥ limit − w34 · foldAt + 1 − w34.
+   * pass), then lists the watched draws (a second pass). The watch must hold every draw that a
+   * deferred match could breach before the next fold: base ≥ limit − wd · (foldAt + 1) + 1, wd the
+   * largest deferred payout.
    */
   private chooseWatch(): void {
     const { base, limit, w34, tuning } = this;
@@ -398,9 +432,16 @@ export class BookTotals {
       }
       foldAt = Math.min(foldAt, tuning.maxDeferred);
     }
+    // with room to spare, the 5-match payouts wait for the fold too: the watch then holds every draw
+    // a 5-match could breach before it, and a sale updates only its 6- and 7-match draws at once
+    const w345 = Math.max(w34, this.w[5]!);
+    const foldAt5 = w345 > 0 ? Math.floor((limit - threshold + 1) / w345) - 1 : Infinity;
+    // only when the folds come no more often: a fold costs about one analysis
+    this.fivesDeferred = this.w[5]! > 0 && foldAt5 >= Math.max(tuning.fivesDeferredMin, foldAt);
+    if (this.fivesDeferred) foldAt = Math.min(foldAt5, tuning.maxDeferred);
     // the draws a 5-match could breach before the next fold, watched too when few enough: a check
     // then scans the watch instead of looking up its ~8,000 5-match draws one by one
-    const deferredCap = Number.isFinite(foldAt) ? foldAt * w34 : 0;
+    const deferredCap = Number.isFinite(foldAt) ? foldAt * (this.fivesDeferred ? w345 : w34) : 0;
     const fives = limit - this.w[5]! - deferredCap + 1;
     let fivesWatched = fives >= threshold;
     if (!fivesWatched) {
