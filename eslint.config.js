@@ -257,6 +257,27 @@ export default tseslint.config(
     },
   },
   {
+    // Authentication is declared once per route group (the signed-in accounts group in
+    // accounts/index.ts, the administration group in admin-routes.ts; mfa-caller.ts takes either a
+    // bearer token or an mfaToken), not route by route.
+    files: ['apps/portal-api/src/routes/**/*.ts'],
+    ignores: [
+      'apps/portal-api/src/routes/api/accounts/index.ts',
+      'apps/portal-api/src/routes/api/admin-routes.ts',
+      'apps/portal-api/src/routes/api/accounts/mfa-caller.ts',
+    ],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'app',
+          property: 'authenticate',
+          message: 'Register the route in its group (accounts/index.ts or admin-routes.ts).',
+        },
+      ],
+    },
+  },
+  {
     // Type-aware rules where a forgotten promise costs most: the product's sources (tests and
     // scripts stay on the fast syntactic rules).
     files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],

@@ -17,7 +17,7 @@ import { crudErrors, idParams, ok } from './admin-schemas';
 export async function registerAccessRestoreRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const guard = (code: PermissionCode) => ({
-    onRequest: [app.authenticate, app.requirePermission(code)],
+    onRequest: app.requirePermission(code),
   });
   const security = [{ bearerAuth: [] }];
 

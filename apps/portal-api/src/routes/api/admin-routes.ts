@@ -13,6 +13,9 @@ import { registerUserSignInRoutes } from './users/revoke-sign-ins';
 
 /** Registers the company administration resources (users, roles, permissions, audit events). */
 export async function registerAdminRoutes(app: FastifyInstance) {
+  // Every administration route needs a signed-in caller, checked once here before anything else
+  // (401 in the envelope); each route then names the permission it needs (`app.requirePermission`).
+  app.addHook('onRequest', app.authenticate);
   // The list protocol sends `filters[field]=value`; the default query-string parser keeps that as a
   // flat key. Fold it into `{ filters: { field } }` before the route schemas validate it. This
   // plugin is encapsulated, so the hook only touches these routes.

@@ -36,148 +36,12 @@ import type { SignInGuard } from '../../../modules/sign-in/guard';
  * `PATCH /accounts/me`: a user edits their own name and email (never their roles or status); an
  * email change needs the current password, applies only when the new address confirms it
  * (`POST /accounts/confirm-email-change`, ADR 026) and can then be undone from the old address
- * (`POST /accounts/undo-email-change`, ADR 007).
+ * (`POST /accounts/undo-email-change`, ADR 007). These two public routes (the token proves the
+ * mailbox) are here; the signed-in ones in `registerSignedInMeRoutes`.
  */
-export async function registerMeRoutes(base: FastifyInstance, { guard }: { guard: SignInGuard }) {
+export async function registerMeRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const undoTtlMs = app.config.EMAIL_CHANGE_UNDO_TTL * 1000;
-
-  app.patch(
-    '/api/accounts/me',
-    {
-      preHandler: app.authenticate,
-      schema: {
-        tags: ['accounts'],
-        summary: 'Edit the signed-in user’s first name, last name or email',
-        description:
-          'Changing the email needs `currentPassword` (a wrong one answers 400 naming it and counts as a failed sign-in of the user name; 429 with Retry-After while limited). The email does not change yet: the NEW address is mailed a link (24 hours, single use) and the change applies when it is opened (`POST /api/accounts/confirm-email-change`); until then `GET /api/accounts/me/email-change` shows it pending. On confirmation the old address is mailed a notice with a single-use link to undo the change, the account’s reset links die and every other sign-in ends.',
-        security: [{ bearerAuth: [] }],
-        body: updateMeSchema,
-        response: {
-          200: ok(userDetailsSchema),
-          400: errors[400],
-          ...authErrors,
-          409: errors[400].describe('This email address cannot be used'),
-          429: errors[401].describe('Too many wrong passwords; see Retry-After'),
-        },
-      },
-    },
-    async (request, reply) => {
-      const auth = authOf(request);
-      const { currentPassword, ...changes } = request.body;
-      const current = await emailOf(app.db, auth.userId);
-      if (current === null) throw notFound('The account');
-      const provingEmail = emailChanges(current, changes.email);
-      if (provingEmail) {
-        if (!currentPassword) throw currentPasswordNeeded();
-        await guard.proveCurrentPassword(
-          request,
-          reply,
-          auth.userId,
-          currentPassword,
-          'email change',
-        );
-      }
-      const requested = await updateOwnAccount(app.db, auth.userId, changes, auditFrom(request), {
-        keepSignIn: auth.signInId,
-        passwordProven: provingEmail,
-      });
-      if (requested)
-        app.runInBackground(
-          mailEmailChangeConfirmation(app, requested),
-          'email change confirmation mail',
-        );
-      const details = await loadUserDetails(app.db, auth.userId);
-      if (!details) throw notFound('The account');
-      return envelope(
-        details,
-        requested
-          ? `Your account was updated. To change your email to ${requested.newEmail}, open the link we sent there within 24 hours; until then your email stays ${current}.`
-          : 'Your account was updated.',
-      );
-    },
-  );
-
-  const pendingAnswer = async (userId: string) => {
-    const pending = await pendingEmailChange(app.db, userId);
-    return {
-      pending: pending && {
-        newEmail: pending.newEmail,
-        expiresAt: pending.expiresAt.toISOString(),
-      },
-    };
-  };
-
-  app.get(
-    '/api/accounts/me/email-change',
-    {
-      preHandler: app.authenticate,
-      schema: {
-        tags: ['accounts'],
-        summary: 'The signed-in user’s email change waiting for the new address, if any',
-        security: [{ bearerAuth: [] }],
-        response: { 200: ok(pendingEmailChangeSchema), ...authErrors },
-      },
-    },
-    async (request) => envelope(await pendingAnswer(authOf(request).userId)),
-  );
-
-  app.delete(
-    '/api/accounts/me/email-change',
-    {
-      preHandler: app.authenticate,
-      schema: {
-        tags: ['accounts'],
-        summary: 'Cancel the email change waiting for the new address',
-        description: 'Its link stops working; the email stays as it is. 404 when none is pending.',
-        security: [{ bearerAuth: [] }],
-        response: {
-          200: ok(pendingEmailChangeSchema),
-          ...authErrors,
-          404: errors[400].describe('No email change is pending'),
-        },
-      },
-    },
-    async (request) => {
-      const auth = authOf(request);
-      const cancelled = await cancelEmailChange(app.db, auth.userId, auditFrom(request));
-      return envelope(
-        await pendingAnswer(auth.userId),
-        `The change to ${cancelled} was cancelled; your email stays as it is.`,
-      );
-    },
-  );
-
-  app.post(
-    '/api/accounts/me/email-change/resend',
-    {
-      preHandler: app.authenticate,
-      schema: {
-        tags: ['accounts'],
-        summary: 'Mail the new address a new confirmation link',
-        description:
-          'The previous link stops working; the new one works 24 hours. 404 when none is pending.',
-        security: [{ bearerAuth: [] }],
-        response: {
-          200: ok(pendingEmailChangeSchema),
-          ...authErrors,
-          404: errors[400].describe('No email change is pending'),
-        },
-      },
-    },
-    async (request) => {
-      const auth = authOf(request);
-      const requested = await resendEmailChange(app.db, auth.userId);
-      app.runInBackground(
-        mailEmailChangeConfirmation(app, requested),
-        'email change confirmation mail',
-      );
-      return envelope(
-        await pendingAnswer(auth.userId),
-        `A new link is on its way to ${requested.newEmail}.`,
-      );
-    },
-  );
 
   app.post(
     '/api/accounts/confirm-email-change',
@@ -259,6 +123,150 @@ export async function registerMeRoutes(base: FastifyInstance, { guard }: { guard
       return envelope(
         { email: undone.email },
         `Your email is ${undone.email} again. Every sign-in of your account was ended and its password disabled: a link to choose a new one is on its way to ${undone.email}.`,
+      );
+    },
+  );
+}
+
+/**
+ * The signed-in account itself and its pending email change.
+ * Behind the signed-in group's `authenticate` hook (accounts/index.ts).
+ */
+export async function registerSignedInMeRoutes(
+  base: FastifyInstance,
+  { guard }: { guard: SignInGuard },
+) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
+  const pendingAnswer = async (userId: string) => {
+    const pending = await pendingEmailChange(app.db, userId);
+    return {
+      pending: pending && {
+        newEmail: pending.newEmail,
+        expiresAt: pending.expiresAt.toISOString(),
+      },
+    };
+  };
+
+  app.patch(
+    '/api/accounts/me',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Edit the signed-in user’s first name, last name or email',
+        description:
+          'Changing the email needs `currentPassword` (a wrong one answers 400 naming it and counts as a failed sign-in of the user name; 429 with Retry-After while limited). The email does not change yet: the NEW address is mailed a link (24 hours, single use) and the change applies when it is opened (`POST /api/accounts/confirm-email-change`); until then `GET /api/accounts/me/email-change` shows it pending. On confirmation the old address is mailed a notice with a single-use link to undo the change, the account’s reset links die and every other sign-in ends.',
+        security: [{ bearerAuth: [] }],
+        body: updateMeSchema,
+        response: {
+          200: ok(userDetailsSchema),
+          400: errors[400],
+          ...authErrors,
+          409: errors[400].describe('This email address cannot be used'),
+          429: errors[401].describe('Too many wrong passwords; see Retry-After'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const { currentPassword, ...changes } = request.body;
+      const current = await emailOf(app.db, auth.userId);
+      if (current === null) throw notFound('The account');
+      const provingEmail = emailChanges(current, changes.email);
+      if (provingEmail) {
+        if (!currentPassword) throw currentPasswordNeeded();
+        await guard.proveCurrentPassword(
+          request,
+          reply,
+          auth.userId,
+          currentPassword,
+          'email change',
+        );
+      }
+      const requested = await updateOwnAccount(app.db, auth.userId, changes, auditFrom(request), {
+        keepSignIn: auth.signInId,
+        passwordProven: provingEmail,
+      });
+      if (requested)
+        app.runInBackground(
+          mailEmailChangeConfirmation(app, requested),
+          'email change confirmation mail',
+        );
+      const details = await loadUserDetails(app.db, auth.userId);
+      if (!details) throw notFound('The account');
+      return envelope(
+        details,
+        requested
+          ? `Your account was updated. To change your email to ${requested.newEmail}, open the link we sent there within 24 hours; until then your email stays ${current}.`
+          : 'Your account was updated.',
+      );
+    },
+  );
+
+  app.get(
+    '/api/accounts/me/email-change',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'The signed-in user’s email change waiting for the new address, if any',
+        security: [{ bearerAuth: [] }],
+        response: { 200: ok(pendingEmailChangeSchema), ...authErrors },
+      },
+    },
+    async (request) => envelope(await pendingAnswer(authOf(request).userId)),
+  );
+
+  app.delete(
+    '/api/accounts/me/email-change',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Cancel the email change waiting for the new address',
+        description: 'Its link stops working; the email stays as it is. 404 when none is pending.',
+        security: [{ bearerAuth: [] }],
+        response: {
+          200: ok(pendingEmailChangeSchema),
+          ...authErrors,
+          404: errors[400].describe('No email change is pending'),
+        },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const cancelled = await cancelEmailChange(app.db, auth.userId, auditFrom(request));
+      return envelope(
+        await pendingAnswer(auth.userId),
+        `The change to ${cancelled} was cancelled; your email stays as it is.`,
+      );
+    },
+  );
+
+  app.post(
+    '/api/accounts/me/email-change/resend',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Mail the new address a new confirmation link',
+        description:
+          'The previous link stops working; the new one works 24 hours. 404 when none is pending.',
+        security: [{ bearerAuth: [] }],
+        response: {
+          200: ok(pendingEmailChangeSchema),
+          ...authErrors,
+          404: errors[400].describe('No email change is pending'),
+        },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const requested = await resendEmailChange(app.db, auth.userId);
+      app.runInBackground(
+        mailEmailChangeConfirmation(app, requested),
+        'email change confirmation mail',
+      );
+      return envelope(
+        await pendingAnswer(auth.userId),
+        `A new link is on its way to ${requested.newEmail}.`,
       );
     },
   );

@@ -31,55 +31,14 @@ import type { SignInGuard } from '../../../modules/sign-in/guard';
 const WRONG_CODE = 'That code is not right. Check that your device’s clock is set automatically.';
 const limited = { 429: errors[401].describe('Too many wrong passwords; see Retry-After') };
 
-/** The account's second steps (`GET /api/accounts/mfa`) and its authenticator app. */
+/**
+ * Setting up and confirming the authenticator app: a signed-in account, or one in a forced
+ * enrolment with its `mfaToken` (mfa-caller.ts checks either).
+ */
 export async function registerTotpRoutes(base: FastifyInstance, { guard }: { guard: SignInGuard }) {
   const app = base.withTypeProvider<ZodTypeProvider>();
 
   /** The current password, then an unused code from the app: what changing the app or its codes takes. */
-  const proveAppHolder = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    userId: string,
-    { currentPassword, code }: { currentPassword: string; code: string },
-  ) => {
-    await guard.proveCurrentPassword(request, reply, userId, currentPassword, 'second step change');
-    if (!(await acceptTotpCode(app.db, app.secretBox, userId, code, true)))
-      throw invalidField('code', WRONG_CODE);
-  };
-
-  app.get(
-    '/api/accounts/mfa',
-    {
-      preHandler: app.authenticate,
-      schema: {
-        tags: ['accounts'],
-        summary: 'The signed-in user’s second steps and whether their company requires one',
-        security: [{ bearerAuth: [] }],
-        response: { 200: ok(mfaStatusSchema), 401: errors[401] },
-      },
-    },
-    async (request) => {
-      const auth = authOf(request);
-      const [totp, left, keys, required] = await Promise.all([
-        hasTotp(app.db, app.secretBox, auth.userId),
-        recoveryCodesLeft(app.db, auth.userId),
-        passkeysOf(app.db, auth.userId),
-        mustHaveSecondStep(app.db, { id: auth.userId, companyId: auth.companyId }),
-      ]);
-      return envelope({
-        totp,
-        recoveryCodesLeft: totp ? left : 0,
-        passkeys: keys.map((key) => ({
-          _id: key.id,
-          name: key.name,
-          createdAt: key.createdAt.toISOString(),
-          lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-        })),
-        required,
-      });
-    },
-  );
-
   app.post(
     '/api/accounts/mfa/totp/setup',
     {
@@ -150,11 +109,63 @@ export async function registerTotpRoutes(base: FastifyInstance, { guard }: { gua
       return envelope({ recoveryCodes: codes, signIn }, 'Authenticator app turned on.');
     },
   );
+}
+
+/**
+ * The account's second steps (`GET /api/accounts/mfa`), new recovery codes, turning the app off.
+ * Behind the signed-in group's `authenticate` hook (accounts/index.ts).
+ */
+export async function registerSignedInTotpRoutes(
+  base: FastifyInstance,
+  { guard }: { guard: SignInGuard },
+) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  const proveAppHolder = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: string,
+    { currentPassword, code }: { currentPassword: string; code: string },
+  ) => {
+    await guard.proveCurrentPassword(request, reply, userId, currentPassword, 'second step change');
+    if (!(await acceptTotpCode(app.db, app.secretBox, userId, code, true)))
+      throw invalidField('code', WRONG_CODE);
+  };
+
+  app.get(
+    '/api/accounts/mfa',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'The signed-in user’s second steps and whether their company requires one',
+        security: [{ bearerAuth: [] }],
+        response: { 200: ok(mfaStatusSchema), 401: errors[401] },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const [totp, left, keys, required] = await Promise.all([
+        hasTotp(app.db, app.secretBox, auth.userId),
+        recoveryCodesLeft(app.db, auth.userId),
+        passkeysOf(app.db, auth.userId),
+        mustHaveSecondStep(app.db, { id: auth.userId, companyId: auth.companyId }),
+      ]);
+      return envelope({
+        totp,
+        recoveryCodesLeft: totp ? left : 0,
+        passkeys: keys.map((key) => ({
+          _id: key.id,
+          name: key.name,
+          createdAt: key.createdAt.toISOString(),
+          lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+        })),
+        required,
+      });
+    },
+  );
 
   app.post(
     '/api/accounts/mfa/recovery-codes',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['accounts'],
         summary: 'Replace the recovery codes with 10 new ones (the old ones stop working)',
@@ -193,7 +204,6 @@ export async function registerTotpRoutes(base: FastifyInstance, { guard }: { gua
   app.post(
     '/api/accounts/mfa/totp/disable',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['accounts'],
         summary: 'Turn the authenticator app off (and its recovery codes)',

@@ -31,37 +31,16 @@ import type { SignInGuard } from '../../../modules/sign-in/guard';
 
 const options = z.record(z.string(), z.unknown());
 
-/** Passkeys of the signed-in account: register (named), list, rename, remove. */
+/**
+ * Registering a passkey (named): a signed-in account, or one in a forced enrolment with its
+ * `mfaToken` (mfa-caller.ts checks either).
+ */
 export async function registerPasskeyRoutes(
   base: FastifyInstance,
   { guard }: { guard: SignInGuard },
 ) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const rp = relyingPartyOf(app.config.PUBLIC_URL);
-
-  app.get(
-    '/api/accounts/passkeys',
-    {
-      preHandler: app.authenticate,
-      schema: {
-        tags: ['accounts'],
-        summary: 'The signed-in user’s passkeys',
-        security: [{ bearerAuth: [] }],
-        response: { 200: ok(z.array(passkeySchema)), 401: errors[401] },
-      },
-    },
-    async (request) => {
-      const keys = await passkeysOf(app.db, authOf(request).userId);
-      return envelope(
-        keys.map((key) => ({
-          _id: key.id,
-          name: key.name,
-          createdAt: key.createdAt.toISOString(),
-          lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-        })),
-      );
-    },
-  );
 
   app.post(
     '/api/accounts/passkeys/options',
@@ -137,11 +116,41 @@ export async function registerPasskeyRoutes(
       return envelope({ passkey: { _id: added.id }, signIn }, 'Passkey added.');
     },
   );
+}
+
+/**
+ * Listing, renaming and removing the account's passkeys.
+ * Behind the signed-in group's `authenticate` hook (accounts/index.ts).
+ */
+export async function registerSignedInPasskeyRoutes(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/api/accounts/passkeys',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'The signed-in user’s passkeys',
+        security: [{ bearerAuth: [] }],
+        response: { 200: ok(z.array(passkeySchema)), 401: errors[401] },
+      },
+    },
+    async (request) => {
+      const keys = await passkeysOf(app.db, authOf(request).userId);
+      return envelope(
+        keys.map((key) => ({
+          _id: key.id,
+          name: key.name,
+          createdAt: key.createdAt.toISOString(),
+          lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+        })),
+      );
+    },
+  );
 
   app.patch(
     '/api/accounts/passkeys/:id',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['accounts'],
         summary: 'Rename one of your passkeys',
@@ -169,7 +178,6 @@ export async function registerPasskeyRoutes(
   app.delete(
     '/api/accounts/passkeys/:id',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['accounts'],
         summary: 'Remove one of your passkeys',

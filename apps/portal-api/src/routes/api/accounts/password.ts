@@ -20,11 +20,8 @@ import type { SignInGuard } from '../../../modules/sign-in/guard';
 const FORGOT_PASSWORD_ANSWER =
   'If an account uses this email, a link to reset its password is on its way. It works for 30 minutes.';
 
-/** Forgot / reset / change password (docs/product/services.md §4). */
-export async function registerPasswordRoutes(
-  base: FastifyInstance,
-  { guard }: { guard: SignInGuard },
-) {
+/** Forgot / reset password (docs/product/services.md §4); changing it is a signed-in route, below. */
+export async function registerPasswordRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
   const mailLimits = new ResetMailLimits(
@@ -84,11 +81,21 @@ export async function registerPasswordRoutes(
       return envelope(null, 'Your password was changed. Sign in with the new password.');
     },
   );
+}
+
+/**
+ * Changing the password of the signed-in account.
+ * Behind the signed-in group's `authenticate` hook (accounts/index.ts).
+ */
+export async function registerPasswordChangeRoute(
+  base: FastifyInstance,
+  { guard }: { guard: SignInGuard },
+) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
 
   app.post(
     '/api/accounts/change-password',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['accounts'],
         summary: 'Change the signed-in user’s password; ends their other sign-ins',

@@ -35,7 +35,7 @@ const verifyAnswer = ok(userDetailsSchema);
 
 const rotateBody = z.object({ refreshToken: z.string().max(512).optional() }).nullish();
 
-/** Sign-in, token rotation, verify and sign-out (docs/product/services.md §4, seed "Calls"). */
+/** Sign-in, token rotation and sign-out (docs/product/services.md §4, seed "Calls"); verify below. */
 export async function registerSignInRoutes(
   base: FastifyInstance,
   { guard }: { guard: SignInGuard },
@@ -90,10 +90,36 @@ export async function registerSignInRoutes(
     },
   );
 
+  app.post(
+    '/api/accounts/signout',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'End this sign-in (idempotent) and clear the refresh cookie',
+        description:
+          'Ends the sign-in named by the bearer access token and/or the refresh token (cookie or body). Always answers 200.',
+        body: rotateBody,
+        response: { 200: okEmpty },
+      },
+    },
+    async (request, reply) => {
+      await signOutOf(app, request, refreshTokenOf(request));
+      clearRefreshCookie(reply);
+      return envelope(null, 'Signed out.');
+    },
+  );
+}
+
+/**
+ * Whether the access token still opens the account (`GET /api/accounts/verify`).
+ * Behind the signed-in group's `authenticate` hook (accounts/index.ts).
+ */
+export async function registerSignedInVerifyRoute(base: FastifyInstance) {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
   app.get(
     '/api/accounts/verify',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['accounts'],
         summary: 'The signed-in user’s details (also an authentication check)',
@@ -112,25 +138,6 @@ export async function registerSignInRoutes(
       if (!body) throw notFound('The account');
       // Already serialised (the route schema still documents it): sent as bytes, not re-serialised.
       return (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
-    },
-  );
-
-  app.post(
-    '/api/accounts/signout',
-    {
-      schema: {
-        tags: ['accounts'],
-        summary: 'End this sign-in (idempotent) and clear the refresh cookie',
-        description:
-          'Ends the sign-in named by the bearer access token and/or the refresh token (cookie or body). Always answers 200.',
-        body: rotateBody,
-        response: { 200: okEmpty },
-      },
-    },
-    async (request, reply) => {
-      await signOutOf(app, request, refreshTokenOf(request));
-      clearRefreshCookie(reply);
-      return envelope(null, 'Signed out.');
     },
   );
 }

@@ -25,7 +25,6 @@ export async function registerSignInListRoutes(base: FastifyInstance) {
   app.get(
     '/api/accounts/sessions',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['accounts'],
         summary: 'The signed-in user’s live sign-ins (created, last used, user agent, address)',
@@ -51,7 +50,6 @@ export async function registerSignInListRoutes(base: FastifyInstance) {
   app.delete(
     '/api/accounts/sessions/:id',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['accounts'],
         summary: 'End one of the signed-in user’s sign-ins',
@@ -85,7 +83,6 @@ export async function registerSignInListRoutes(base: FastifyInstance) {
   app.post(
     '/api/accounts/sessions/revoke-others',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['accounts'],
         summary: 'End every sign-in of the signed-in user except this one',

@@ -32,7 +32,7 @@ const listQuery = listQuerySchema(PERMISSION_SORT_FIELDS).extend({
 export async function registerPermissionRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const guard = (code: PermissionCode) => ({
-    onRequest: [app.authenticate, app.requirePermission(code)],
+    onRequest: app.requirePermission(code),
   });
   const tags = ['permissions'];
   const security = [{ bearerAuth: [] }];

@@ -32,7 +32,7 @@ const listQuery = listQuerySchema(ROLE_SORT_FIELDS).extend({
 export async function registerRoleRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const guard = (code: PermissionCode) => ({
-    onRequest: [app.authenticate, app.requirePermission(code)],
+    onRequest: app.requirePermission(code),
   });
   const tags = ['roles'];
   const security = [{ bearerAuth: [] }];

@@ -27,7 +27,7 @@ export async function registerSecurityRoutes(base: FastifyInstance) {
   app.get(
     '/api/security/mfa-policy',
     {
-      preHandler: [app.authenticate, app.requirePermission('users.read')],
+      preHandler: app.requirePermission('users.read'),
       schema: {
         tags: ['security'],
         summary: 'Who in your company must have a second step',
@@ -41,7 +41,7 @@ export async function registerSecurityRoutes(base: FastifyInstance) {
   app.get(
     '/api/security/mfa-policy/coverage',
     {
-      preHandler: [app.authenticate, app.requirePermission('users.read')],
+      preHandler: app.requirePermission('users.read'),
       schema: {
         tags: ['security'],
         summary: 'Who a two-step policy would reach, before you save it',
@@ -59,7 +59,7 @@ export async function registerSecurityRoutes(base: FastifyInstance) {
   app.put(
     '/api/security/mfa-policy',
     {
-      preHandler: [app.authenticate, app.requirePermission('users.update')],
+      preHandler: app.requirePermission('users.update'),
       schema: {
         tags: ['security'],
         summary: 'Require a second step of nobody, everyone, or holders of chosen permissions',
@@ -80,7 +80,7 @@ export async function registerSecurityRoutes(base: FastifyInstance) {
   app.post(
     '/api/users/:id/reset-second-step',
     {
-      preHandler: [app.authenticate, app.requirePermission('users.update')],
+      preHandler: app.requirePermission('users.update'),
       schema: {
         tags: ['users'],
         summary: 'Remove a user’s authenticator app, recovery codes and passkeys',

@@ -31,7 +31,7 @@ const idsQuery = listQuerySchema(USER_SORT_FIELDS)
 export async function registerUserBulkRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const guard = (code: PermissionCode) => ({
-    onRequest: [app.authenticate, app.requirePermission(code)],
+    onRequest: app.requirePermission(code),
   });
   const tags = ['users'];
   const security = [{ bearerAuth: [] }];

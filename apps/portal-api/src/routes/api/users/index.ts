@@ -35,7 +35,7 @@ const listQuery = listQuerySchema(USER_SORT_FIELDS).extend({
 export async function registerUserRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const guard = (code: PermissionCode) => ({
-    onRequest: [app.authenticate, app.requirePermission(code)],
+    onRequest: app.requirePermission(code),
   });
   const tags = ['users'];
   const security = [{ bearerAuth: [] }];

@@ -23,7 +23,7 @@ import { mailInvitation } from './invitation-mail';
  */
 export async function registerInvitationRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const guarded = { onRequest: [app.authenticate, app.requirePermission('users.create')] };
+  const guarded = { onRequest: app.requirePermission('users.create') };
   const tags = ['users'];
   const security = [{ bearerAuth: [] }];
 

@@ -20,7 +20,7 @@ export async function registerUserPasswordResetRoute(base: FastifyInstance) {
   app.post(
     '/api/users/:id/password-reset',
     {
-      onRequest: [app.authenticate, app.requirePermission('users.update')],
+      onRequest: app.requirePermission('users.update'),
       schema: {
         tags: ['users'],
         summary: 'Mail a user of your company a link to choose a new password (30 minutes)',

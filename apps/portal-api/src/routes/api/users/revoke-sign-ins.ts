@@ -20,7 +20,7 @@ export async function registerUserSignInRoutes(base: FastifyInstance) {
   app.post(
     '/api/users/:id/revoke-sessions',
     {
-      preHandler: [app.authenticate, app.requirePermission('users.update')],
+      preHandler: app.requirePermission('users.update'),
       schema: {
         tags: ['users'],
         summary: 'End every sign-in of a user of your company',
