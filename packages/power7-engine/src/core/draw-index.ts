@@ -53,8 +53,9 @@ const words32 = (n: number) => Math.ceil(n / 32);
 
 /**
  * Builds the index of `ctx.table` (one pass to key every draw, a radix sort by total then combo, one
- * pass to place columns and bits: ~1 s at 3.4M draws on a busy 2-core machine). Null when the table
- * is too large or a total is not a whole number of units (then `queryDraws` answers).
+ * pass to place columns and bits: 3–5 s at 3.4–4.9M draws measured on the shared 2-core machine at
+ * load 5–7). Null when the table is too large or a total is not a whole number of units (then
+ * `queryDraws` answers).
  */
 export function buildDrawIndex(
   ctx: QueryContext,
@@ -526,7 +527,7 @@ export function sortOrderKey(q: IndexedQuery): number {
 /**
  * The positions in a sort's order, for pages read off it instead of a scan: combo ascending
  * (`key` −1), or winners of match type 3 + `key` descending, then combo ascending. Stable radix
- * passes over the positions (~0.1–0.3 s at 3.4M draws); 4 B a qualifying draw.
+ * passes over the positions (0.2–0.5 s at 3.4M draws in the service at load 7–11); 4 B a qualifying draw.
  */
 export function buildSortOrder(
   index: DrawIndex,

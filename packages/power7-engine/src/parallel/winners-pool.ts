@@ -177,7 +177,7 @@ function sharedTable(ctx: QueryContext): boolean {
 }
 
 /**
- * The filter index of a session's qualifying draws (`core/draw-index.ts`, ~0.3–1 s at 3–5M draws),
+ * The filter index of a session's qualifying draws (`core/draw-index.ts`, seconds at 3–5M draws),
  * built on a winners thread into shared memory (in this thread if the table is unshared).
  */
 export async function buildDrawIndexOnThreads(ctx: QueryContext): Promise<DrawIndex | null> {
