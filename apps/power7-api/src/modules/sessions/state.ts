@@ -17,7 +17,6 @@ export type SessionCounts = Power7Session['counts'];
  * its results, `totalMs` the job from its start until done.
  */
 export type SessionTimings = Power7Session['timings'];
-export type SessionError = NonNullable<Power7Session['error']>;
 
 /** A `power7_sessions` row, and its `counts` column: the counts, and the timings beside them. */
 export type { SessionRow, StoredCounts } from '../../db/schema';
