@@ -422,20 +422,27 @@ export class BookTotals {
     let b = -1;
     while (b + 1 < buckets - 1 && held + gaps[b + 1]! <= tuning.watchCap) held += gaps[++b]!;
     let threshold = b < 0 ? top + 1 : top - width * (b + 1) + 1;
-    let foldAt: number;
-    if (w34 === 0) foldAt = Infinity;
-    else {
-      foldAt = Math.floor((limit - threshold + 1) / w34) - 1;
-      if (foldAt < tuning.minDeferred) {
-        foldAt = tuning.minDeferred;
-        threshold = limit - w34 * (foldAt + 1) + 1;
-      }
-      foldAt = Math.min(foldAt, tuning.maxDeferred);
+    // sales a fold period may hold when each adds at most wd to a draw outside the watch: no such
+    // draw may then be breached by a deferred match (the limit), nor overtake the worst draw of the
+    // fold (the top; where it could, `worst` walks every draw instead)
+    const interval = (wd: number) =>
+      wd === 0
+        ? Infinity
+        : Math.min(
+            Math.floor((limit - threshold + 1) / wd) - 1,
+            Math.ceil((top - threshold + 1) / wd) - 1,
+          );
+    let foldAt = interval(w34);
+    if (foldAt < tuning.minDeferred) {
+      // the limit's part must hold: the watch grows down to it
+      foldAt = tuning.minDeferred;
+      threshold = Math.min(threshold, limit - w34 * (foldAt + 1) + 1);
     }
+    foldAt = Math.min(foldAt, tuning.maxDeferred);
     // with room to spare, the 5-match payouts wait for the fold too: the watch then holds every draw
     // a 5-match could breach before it, and a sale updates only its 6- and 7-match draws at once
     const w345 = Math.max(w34, this.w[5]!);
-    const foldAt5 = w345 > 0 ? Math.floor((limit - threshold + 1) / w345) - 1 : Infinity;
+    const foldAt5 = interval(w345);
     // only when the folds come no more often: a fold costs about one analysis
     this.fivesDeferred = this.w[5]! > 0 && foldAt5 >= Math.max(tuning.fivesDeferredMin, foldAt);
     if (this.fivesDeferred) foldAt = Math.min(foldAt5, tuning.maxDeferred);
