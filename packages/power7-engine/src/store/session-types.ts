@@ -193,10 +193,7 @@ export interface ExposureAnswer extends Omit<ExposureRanking, 'rows'> {
 }
 
 /** `OpenSession.limit`: what a liability limit does to the file. */
-export type LimitAnswer = Omit<
-  LimitRun,
-  'refusedTickets' | 'breaches' | 'refusedMask'
->;
+export type LimitAnswer = Omit<LimitRun, 'refusedTickets' | 'breaches' | 'refusedMask'>;
 
 /** What an analysis produced; stored as `analysis.json`. */
 export interface AnalysisSummary {

@@ -44,7 +44,13 @@ import {
   filterBodyOf,
   type DrawsView,
 } from '../lib/url-state';
-import { LoadError, NoPermission, NumberBalls, StepHeader, httpStatusOf } from '../../components/common';
+import {
+  LoadError,
+  NoPermission,
+  NumberBalls,
+  StepHeader,
+  httpStatusOf,
+} from '../../components/common';
 import { resultsLink } from './draws-explorer';
 import { DataTablePagination } from '@/components/data-table/data-table-pagination';
 import { skipToken } from '@reduxjs/toolkit/query';

@@ -15,7 +15,12 @@ import {
 } from '../../lib/insight';
 import { LoadError, httpStatusOf } from '../../components/common';
 import { BudgetCurveChart, PayoutHistogram } from '../../components/insight-charts';
-import { CoverageHeadline, KeyFigures, PercentileTable, WorstDraw } from '../../components/insight-summary';
+import {
+  CoverageHeadline,
+  KeyFigures,
+  PercentileTable,
+  WorstDraw,
+} from '../../components/insight-summary';
 import { TryBudget } from './try-budget';
 import { RiskExceedance } from '../../risk/components/risk-section';
 

@@ -21,7 +21,12 @@ import {
 } from '../lib/report';
 import { LoadError, NoPermission, httpStatusOf } from '../../components/common';
 import { BudgetCurveChart, PayoutHistogram } from '../../components/insight-charts';
-import { CoverageHeadline, KeyFigures, PercentileTable, WorstDraw } from '../../components/insight-summary';
+import {
+  CoverageHeadline,
+  KeyFigures,
+  PercentileTable,
+  WorstDraw,
+} from '../../components/insight-summary';
 import { TooOldForInsight } from '../../insight/components/budget-insight';
 import { RiskExceedance } from '../../risk/components/risk-section';
 import { ReportExposure, ReportLimits } from './report-risk';

@@ -21,7 +21,13 @@ import { LiabilitySection } from '../../liability/components/liability-section';
 import { DrawsExplorer } from '../../draws/components/draws-explorer';
 import { RejectedWarning, ScenarioActions } from '../../scenarios/components/scenario-actions';
 import { reportLink } from '../../report/components/session-report';
-import { LoadError, NoPermission, StatusBadge, StepHeader, httpStatusOf } from '../../components/common';
+import {
+  LoadError,
+  NoPermission,
+  StatusBadge,
+  StepHeader,
+  httpStatusOf,
+} from '../../components/common';
 
 export const PHASE_LABEL: Record<string, string> = {
   queued: 'Waiting for the analysis ahead of it',
