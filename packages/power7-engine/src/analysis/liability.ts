@@ -68,33 +68,79 @@ export async function limitRun(
     : await sellInOrder(sales, yieldToLoop);
   const refusedTickets = new Uint32Array(sold.refusedCount);
   for (let t = 0, k = 0; t < input.count; t++) if (sold.refused[t]) refusedTickets[k++] = t;
-  const refusedNumbers = new Uint8Array(sold.refusedCount * PICK);
-  refusedTickets.forEach((t, k) =>
-    refusedNumbers.set(input.tickets.subarray(t * PICK, t * PICK + PICK), k * PICK),
-  );
-  const after = worstAfterRefusals(
-    totals,
-    input.pool,
-    line,
-    hot,
-    sold.hotTotals,
-    masksOf(refusedNumbers, sold.refusedCount),
-    w,
-  );
+  const after = await worstAfter(input, line, { totals, hot, sold, w, unit, tuning });
   return {
     limit,
     tickets: input.count,
     accepted: input.count - sold.refusedCount,
     refused: sold.refusedCount,
     worstBefore: worst,
-    worstAfter: {
-      combo: formatCombo(after.numbers),
-      totalPayout: unitsToAmount(after.total, unit),
-    },
+    worstAfter: after,
     refusedTickets,
     breaches: walkBreaches,
     refusedMask: sold.refused,
   };
+}
+
+/** Draws × refused tickets above which the accepted tickets are analysed instead (~one analysis). */
+const WORST_WALK_WORK = 50_000_000;
+
+/**
+ * The worst draw with the accepted tickets: the walk of `worstAfterRefusals` (every draw that could
+ * beat the hot draws' best, less its refused tickets' payouts) where that is cheap — the usual case,
+ * the hot draws filled up to the limit — else one analysis of the accepted tickets (a pool of 49, or
+ * a limit that refuses nearly everything, left millions of draws × thousands of refused tickets).
+ */
+async function worstAfter(
+  input: ExposureInput,
+  line: number,
+  run: {
+    totals: Float64Array;
+    hot: Uint8Array;
+    sold: { refused: Uint8Array; refusedCount: number; hotTotals: Float64Array };
+    w: ArrayLike<number>;
+    unit: number;
+    tuning: Partial<RangeTuning> | undefined;
+  },
+): Promise<DrawTotal> {
+  const { totals, hot, sold, w, unit } = run;
+  let bestHot = 0;
+  for (const t of sold.hotTotals) bestHot = Math.max(bestHot, t);
+  let between = 0;
+  for (let d = 0; d < totals.length; d++)
+    if (totals[d]! >= bestHot && totals[d]! <= line) between++;
+  if (between * sold.refusedCount <= (run.tuning?.worstWalkWork ?? WORST_WALK_WORK)) {
+    const refusedNumbers = new Uint8Array(sold.refusedCount * PICK);
+    for (let t = 0, k = 0; t < input.count; t++) {
+      if (sold.refused[t])
+        refusedNumbers.set(input.tickets.subarray(t * PICK, t * PICK + PICK), PICK * k++);
+    }
+    const after = worstAfterRefusals(
+      totals,
+      input.pool,
+      line,
+      hot,
+      sold.hotTotals,
+      masksOf(refusedNumbers, sold.refusedCount),
+      w,
+    );
+    return { combo: formatCombo(after.numbers), totalPayout: unitsToAmount(after.total, unit) };
+  }
+  const accepted = new Uint8Array((input.count - sold.refusedCount) * PICK);
+  for (let t = 0, k = 0; t < input.count; t++) {
+    if (!sold.refused[t])
+      accepted.set(input.tickets.subarray(t * PICK, t * PICK + PICK), PICK * k++);
+  }
+  if (accepted.length === 0) return { combo: formatCombo([1, 2, 3, 4, 5, 6, 7]), totalPayout: 0 };
+  // the stored count tables are those of every ticket: not of the accepted ones
+  const { loadCounts: _all, ...uncounted } = input;
+  void _all;
+  const { worst } = await everyDrawTotal({
+    ...uncounted,
+    tickets: accepted,
+    count: accepted.length / PICK,
+  });
+  return worst;
 }
 
 /** The cap per combination that fits a limit (docs/product/services.md "Cap per combination"). */

@@ -36,6 +36,11 @@ export interface RangeTuning {
   leafWork: number;
   /** Nor is a range this short split further. */
   minRange: number;
+  /**
+   * Draws × refused tickets above which the worst draw after the refusals comes from one analysis
+   * of the accepted tickets instead of `worstAfterRefusals`' walk (`analysis/liability.ts`).
+   */
+  worstWalkWork?: number;
 }
 
 export interface LiabilityResult {
