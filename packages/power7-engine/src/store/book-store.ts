@@ -141,11 +141,13 @@ export class LiveBook {
   }
 
   /**
-   * Applies what other processes appended to the log since this one last read it, and reads
-   * `book.json` again (closed elsewhere?). Called under the book's lock before each request.
+   * Applies what other processes appended to the log since this one last read it, and takes
+   * `book.json` as it now is (closed elsewhere?) — `meta` when the caller has just read it. Called
+   * under the book's lock before each request.
    */
-  async catchUp(): Promise<void> {
-    this.meta = (await readBookMeta(this.dir)) ?? this.meta;
+  async catchUp(meta?: BookMeta): Promise<void> {
+    // the caller may have just read `book.json` (to check the owner): not read twice a request
+    this.meta = meta ?? (await readBookMeta(this.dir)) ?? this.meta;
     const size = (await stat(join(this.dir, LOG))).size;
     if (size === this.logBytes) return;
     const { records, bytes } = await readLog(this.dir, this.logBytes, false);

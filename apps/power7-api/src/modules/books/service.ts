@@ -148,7 +148,7 @@ export class BookService {
         throw new EngineError('BOOK_NOT_FOUND', 'No such book.');
       const book = await this.load(id);
       try {
-        await book.catchUp();
+        await book.catchUp(meta);
         return await work(book);
       } catch (error) {
         if (!(error instanceof EngineError)) {
