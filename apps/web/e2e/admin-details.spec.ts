@@ -298,7 +298,10 @@ test('fit at 360 px: users before the fold, the matrix keeps its group labels', 
   const table = page.getByRole('table', { name: 'Users' });
   const firstRow = table.locator('tbody tr').first();
   await expect(firstRow).toBeVisible({ timeout: 20_000 });
-  const heading = await box(page.getByRole('heading', { level: 1, name: 'Users' }));
+  // laid out before it is measured (its box was once null on a busy machine)
+  const title = page.getByRole('heading', { level: 1, name: 'Users' });
+  await expect(title).toBeVisible();
+  const heading = await box(title);
   const row = await box(firstRow);
   // from the title to the first user: 441 px of actions and toolbar before
   expect(row.y - (heading.y + heading.height)).toBeLessThan(300);
