@@ -298,13 +298,19 @@ test('fit at 360 px: users before the fold, the matrix keeps its group labels', 
   const table = page.getByRole('table', { name: 'Users' });
   const firstRow = table.locator('tbody tr').first();
   await expect(firstRow).toBeVisible({ timeout: 20_000 });
-  // laid out before it is measured (its box was once null on a busy machine)
+  // from the title to the first user: 441 px of actions and toolbar before. Measured until the
+  // list has settled: on a busy machine the first row's box was null twice (rows re-rendered
+  // between the visibility check and the measure).
   const title = page.getByRole('heading', { level: 1, name: 'Users' });
-  await expect(title).toBeVisible();
-  const heading = await box(title);
-  const row = await box(firstRow);
-  // from the title to the first user: 441 px of actions and toolbar before
-  expect(row.y - (heading.y + heading.height)).toBeLessThan(300);
+  await expect
+    .poll(
+      async () => {
+        const [heading, row] = await Promise.all([title.boundingBox(), firstRow.boundingBox()]);
+        return heading && row ? row.y - (heading.y + heading.height) : Number.POSITIVE_INFINITY;
+      },
+      { timeout: 20_000 },
+    )
+    .toBeLessThan(300);
   await checkScreens(page, 'users-list-toolbar');
 
   await page.setViewportSize({ width: 360, height: 780 });
