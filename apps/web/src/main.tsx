@@ -11,7 +11,7 @@ import {
   SIGN_IN_PATH,
   type FirstPageHandoff,
 } from './lib/first-page-handoff';
-import { mayHaveSession } from './lib/session/persisted-session';
+import { mayHaveSignIn } from './lib/signed-in/persisted-sign-in';
 import { applyTheme, readTheme } from './lib/theme';
 import './index.css';
 
@@ -71,7 +71,7 @@ const firstPages: Record<string, () => ReactNode> = {
 };
 
 const firstPage = firstPages[window.location.pathname];
-if (firstPage && !mayHaveSession()) {
+if (firstPage && !mayHaveSignIn()) {
   root.render(
     <StrictMode>
       <FirstPublicPage onIntent={onIntent} onNavigate={navigate}>

@@ -5,7 +5,7 @@ import type { Persistor } from 'redux-persist';
 import { ThemeProvider } from '@/components/theme-provider';
 import { Toaster } from '@/components/ui/sonner';
 import { FullScreenSpinner } from '@/components/ui/spinner';
-import { AuthSession } from '@/features/auth/components/auth-session';
+import { SignedInState } from '@/features/auth/components/signed-in-state';
 import type { AppStore } from './store';
 
 /** Store, rehydration, theme, toasts and the startup session check, in that order. */
@@ -20,7 +20,7 @@ export function AppProviders({
 }) {
   const content = (
     <ThemeProvider>
-      <AuthSession>{children}</AuthSession>
+      <SignedInState>{children}</SignedInState>
       <Toaster />
     </ThemeProvider>
   );

@@ -1,8 +1,8 @@
 import { persistStore } from 'redux-persist';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userSlice } from '@/lib/list-view-slices';
-import { setCredentials } from '@/lib/session/auth-slice';
-import { mayHaveSession, PERSIST_ROOT_KEY } from '@/lib/session/persisted-session';
+import { setCredentials } from '@/lib/signed-in/auth-slice';
+import { mayHaveSignIn, PERSIST_ROOT_KEY } from '@/lib/signed-in/persisted-sign-in';
 import { makeStore } from './store';
 
 /** A store as a page load makes it: created, then rehydrated from local storage. */
@@ -29,7 +29,7 @@ describe('persistence', () => {
     await first.persistor.flush();
     first.persistor.pause();
     // what the first page load reads before the store exists (main.tsx)
-    expect(mayHaveSession()).toBe(true);
+    expect(mayHaveSignIn()).toBe(true);
 
     const reloaded = await loadedStore();
     const state = reloaded.store.getState();
@@ -44,7 +44,7 @@ describe('persistence', () => {
   });
 
   it('starts signed out when nothing was stored', async () => {
-    expect(mayHaveSession()).toBe(false);
+    expect(mayHaveSignIn()).toBe(false);
     const { store, persistor } = await loadedStore();
     expect(store.getState().auth.isAuthenticated).toBe(false);
     persistor.pause();

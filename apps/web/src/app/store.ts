@@ -16,8 +16,8 @@ import { auditSlice, permissionSlice, roleSlice, userSlice } from '@/lib/list-vi
 import { PERSIST_KEY_PREFIX, PERSIST_TIMEOUT_MS, PERSIST_VERSION } from '@/config/constants';
 import { portalApi } from '@/lib/api/portal-api';
 import { power7Api } from '@/lib/api/power7-api';
-import { authSlice } from '@/lib/session/auth-slice';
-import { registerPersistFlush } from '@/lib/session/persisted-session';
+import { authSlice } from '@/lib/signed-in/auth-slice';
+import { registerPersistFlush } from '@/lib/signed-in/persisted-sign-in';
 
 export const rootReducer = combineReducers({
   [authSlice.name]: authSlice.reducer,

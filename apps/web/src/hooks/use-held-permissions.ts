@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
-import { selectUserDetails, setUserDetails } from '@/lib/session/auth-slice';
+import { selectUserDetails, setUserDetails } from '@/lib/signed-in/auth-slice';
 import { useSignedInDetailsQuery } from '@/lib/api/company-api';
 import { missingPermissions, type PermissionCode } from '@/lib/permission-gate';
 

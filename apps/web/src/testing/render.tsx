@@ -3,7 +3,7 @@ import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-rout
 import { AppProviders } from '@/app/providers';
 import { makeStore } from '@/app/store';
 import { setSessionEndedHandler } from '@/lib/api/base-query';
-import type { AuthState } from '@/lib/session/auth-slice';
+import type { AuthState } from '@/lib/signed-in/auth-slice';
 
 /** Renders the real route table at `path` with a fresh store (no persistence). */
 export function renderApp(routes: RouteObject[], path: string, auth?: Partial<AuthState>) {

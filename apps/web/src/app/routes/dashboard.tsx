@@ -3,7 +3,7 @@ import { useSelector } from 'react-redux';
 import { Link } from 'react-router';
 import { PageTitle } from '@/components/page-title';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { selectIsAuthenticated, selectUserDetails } from '@/lib/session/auth-slice';
+import { selectIsAuthenticated, selectUserDetails } from '@/lib/signed-in/auth-slice';
 import { displayName } from '@/lib/user-display';
 import { visibleNavItems } from '@/config/navigation';
 import { useHeldPermissions } from '@/hooks/use-held-permissions';

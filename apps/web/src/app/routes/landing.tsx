@@ -1,5 +1,5 @@
 import { useSelector } from 'react-redux';
-import { selectIsAuthenticated } from '@/lib/session/auth-slice';
+import { selectIsAuthenticated } from '@/lib/signed-in/auth-slice';
 import { LandingPage } from './landing-page';
 
 export function LandingRoute() {

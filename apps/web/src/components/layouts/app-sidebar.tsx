@@ -15,7 +15,7 @@ import {
 } from '@/components/ui/sidebar';
 import { LOGO_ALT, LOGO_SRC, PRODUCT_NAME } from '@/config/brand';
 import { isNavItemActive, NAV_GROUPS, visibleNavItems } from '@/config/navigation';
-import { selectUserDetails } from '@/lib/session/auth-slice';
+import { selectUserDetails } from '@/lib/signed-in/auth-slice';
 
 /** Sidebar with the collapsible "Games" and "Company" groups, open by default (docs/product/web.md §2). */
 export function AppSidebar() {

@@ -1,7 +1,7 @@
 import { skipToken } from '@reduxjs/toolkit/query';
 import { useEffect, useState } from 'react';
 import { useSelector } from 'react-redux';
-import { selectUserDetails } from '@/lib/session/auth-slice';
+import { selectUserDetails } from '@/lib/signed-in/auth-slice';
 import { usePaletteRolesQuery, usePaletteUsersQuery } from './palette-api';
 import { pageItems, type PaletteGroup } from './palette-items';
 

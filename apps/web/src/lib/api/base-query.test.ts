@@ -3,7 +3,7 @@ import { createApi } from '@reduxjs/toolkit/query';
 import Cookies from 'js-cookie';
 import { http, HttpResponse, delay } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { authSlice, setCredentials } from '@/lib/session/auth-slice';
+import { authSlice, setCredentials } from '@/lib/signed-in/auth-slice';
 import { failEnvelope, fakeJwt, okEnvelope, PORTAL, server } from '@/testing/msw';
 import type { ApiError } from './api-error';
 import { createBaseQuery, isSessionRejection, setSessionEndedHandler } from './base-query';

@@ -8,7 +8,7 @@ import {
 import type { Envelope } from '@pa/contracts/envelope';
 import { PORTAL_API_URL } from '@/config/env';
 import { refreshCookie } from '@/lib/refresh-cookie';
-import { clearCredentials, rotateTokens, type RootStateWithAuth } from '@/lib/session/auth-slice';
+import { clearCredentials, rotateTokens, type RootStateWithAuth } from '@/lib/signed-in/auth-slice';
 import { isTokenExpired } from '@/lib/token';
 import { toast } from 'sonner';
 import { errorMessage, isApiError, toErrorEnvelope, type ApiError } from './api-error';

@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert, FormField } from '@/components/ui/form-field';
 import { errorMessage, fieldErrors } from '@/lib/api/api-error';
-import { setUserDetails } from '@/lib/session/auth-slice';
+import { setUserDetails } from '@/lib/signed-in/auth-slice';
 import { useMyAccountQuery, useUpdateMeMutation } from '../api/account-api';
 
 export function AccountEditForm() {

@@ -14,7 +14,7 @@ import { FormAlert, FormField } from '@/components/ui/form-field';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage, fieldErrors, isApiError } from '@/lib/api/api-error';
 import { refreshCookie } from '@/lib/refresh-cookie';
-import { setCredentials } from '@/lib/session/auth-slice';
+import { setCredentials } from '@/lib/signed-in/auth-slice';
 import { useAcceptInvitationMutation, useLookupInvitationMutation } from '../api/invitation-api';
 import { DeadInvitation, deadInvitationCode } from './dead-invitation';
 import { PasswordField } from './password-field';

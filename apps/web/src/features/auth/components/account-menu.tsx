@@ -11,7 +11,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { selectIsAuthenticated, selectUserDetails } from '@/lib/session/auth-slice';
+import { selectIsAuthenticated, selectUserDetails } from '@/lib/signed-in/auth-slice';
 import { displayName, handle, initials } from '@/lib/user-display';
 import { useSignOut } from '../hooks/use-sign-out';
 

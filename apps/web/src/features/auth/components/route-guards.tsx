@@ -1,9 +1,9 @@
 import { useSelector } from 'react-redux';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { FullScreenSpinner } from '@/components/ui/spinner';
-import { selectIsAuthenticated } from '@/lib/session/auth-slice';
+import { selectIsAuthenticated } from '@/lib/signed-in/auth-slice';
 import { returnPathAfterSignIn, type ReturnState } from '../lib/return-path';
-import { useAuthReady } from './auth-session';
+import { useAuthReady } from './signed-in-state';
 
 /** The protected area: "Loading authentication status..." while checking, else sign-in. */
 export function ProtectedRoute({ children }: { children?: React.ReactNode }) {

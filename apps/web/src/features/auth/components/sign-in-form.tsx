@@ -11,7 +11,7 @@ import { FormAlert, FormField } from '@/components/ui/form-field';
 import { errorMessage } from '@/lib/api/api-error';
 import { finishHandoff, type FirstPageHandoff } from '@/lib/first-page-handoff';
 import { refreshCookie } from '@/lib/refresh-cookie';
-import { setCredentials } from '@/lib/session/auth-slice';
+import { setCredentials } from '@/lib/signed-in/auth-slice';
 import { useSignInMutation } from '../api/auth-api';
 import { returnPathAfterSignIn, type ReturnState } from '../lib/return-path';
 

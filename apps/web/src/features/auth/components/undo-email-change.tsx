@@ -8,7 +8,7 @@ import { errorMessage } from '@/lib/api/api-error';
 import { endSession } from '@/lib/api/base-query';
 import { portalApi } from '@/lib/api/portal-api';
 import { power7Api } from '@/lib/api/power7-api';
-import { removePersistedSession } from '@/lib/session/persisted-session';
+import { removePersistedSignIn } from '@/lib/signed-in/persisted-sign-in';
 import { useUndoEmailChangeMutation } from '../api/auth-api';
 
 /**
@@ -32,7 +32,7 @@ export function UndoEmailChangeCard() {
       endSession({ dispatch });
       dispatch(portalApi.util.resetApiState());
       dispatch(power7Api.util.resetApiState());
-      await removePersistedSession();
+      await removePersistedSignIn();
     } catch (err) {
       console.error('Undo email change error:', err);
     }

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { endSession } from '@/lib/api/base-query';
 import { portalApi } from '@/lib/api/portal-api';
 import { power7Api } from '@/lib/api/power7-api';
-import { removePersistedSession } from '@/lib/session/persisted-session';
+import { removePersistedSignIn } from '@/lib/signed-in/persisted-sign-in';
 import { useSignOutMutation } from '../api/auth-api';
 
 /**
@@ -27,7 +27,7 @@ export function useSignOut() {
       endSession({ dispatch });
       dispatch(portalApi.util.resetApiState());
       dispatch(power7Api.util.resetApiState());
-      await removePersistedSession();
+      await removePersistedSignIn();
       setSigningOut(false);
       void navigate('/auth/signin', { replace: true });
     }

@@ -7,7 +7,7 @@ import { Provider } from 'react-redux';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setSessionEndedHandler } from '@/lib/api/base-query';
-import { authSlice, setCredentials } from '@/lib/session/auth-slice';
+import { authSlice, setCredentials } from '@/lib/signed-in/auth-slice';
 import { failEnvelope, fakeJwt, PORTAL, server } from '@/testing/msw';
 import { power7Url } from './use-power7-request';
 import { useDownload } from './use-download';

@@ -1,5 +1,5 @@
 import { useSelector } from 'react-redux';
-import { selectUserDetails } from '@/lib/session/auth-slice';
+import { selectUserDetails } from '@/lib/signed-in/auth-slice';
 
 import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 

@@ -3,7 +3,7 @@ import { useStore } from 'react-redux';
 import { POWER7_API_URL } from '@/config/env';
 import { refreshSessionOutcome } from '@/lib/api/base-query';
 import { csrfHeader } from '@/lib/api/power7-api';
-import type { RootStateWithAuth } from '@/lib/session/auth-slice';
+import type { RootStateWithAuth } from '@/lib/signed-in/auth-slice';
 import { isTokenExpired } from '@/lib/token';
 
 /**

@@ -9,7 +9,7 @@ import { FormAlert } from '@/components/ui/form-field';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api/api-error';
-import { selectUserDetails } from '@/lib/session/auth-slice';
+import { selectUserDetails } from '@/lib/signed-in/auth-slice';
 import {
   useMfaPolicyCoverageQuery,
   useMfaPolicyQuery,

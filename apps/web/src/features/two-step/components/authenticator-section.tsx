@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert, FormField } from '@/components/ui/form-field';
 import { errorMessage, fieldErrors } from '@/lib/api/api-error';
-import { selectUserDetails } from '@/lib/session/auth-slice';
+import { selectUserDetails } from '@/lib/signed-in/auth-slice';
 import { useMfaStatusQuery, useTotpSetupMutation } from '../api/two-step-api';
 import { AuthenticatorOnActions } from './authenticator-on-actions';
 import { RecoveryCodes } from './recovery-codes';

@@ -1,6 +1,6 @@
 import { useDispatch } from 'react-redux';
 import { refreshCookie } from '@/lib/refresh-cookie';
-import { setCredentials } from '@/lib/session/auth-slice';
+import { setCredentials } from '@/lib/signed-in/auth-slice';
 import type { SignedIn } from '../api/two-step-api';
 
 /** Stores a completed sign-in as the password form does; the guest pages then move on by themselves. */

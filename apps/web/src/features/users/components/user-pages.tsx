@@ -19,7 +19,7 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
-import { selectUserDetails, type RootStateWithAuth } from '@/lib/session/auth-slice';
+import { selectUserDetails, type RootStateWithAuth } from '@/lib/signed-in/auth-slice';
 import {
   companyApi,
   useAllPermissionsQuery,

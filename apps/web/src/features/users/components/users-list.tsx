@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { USER_SORT_FIELDS, USER_STATUS_LIST, type User } from '@pa/contracts/users';
 import { Badge } from '@/components/ui/badge';
-import { selectUserDetails, type RootStateWithAuth } from '@/lib/session/auth-slice';
+import { selectUserDetails, type RootStateWithAuth } from '@/lib/signed-in/auth-slice';
 import { useSelector } from 'react-redux';
 import {
   companyApi,

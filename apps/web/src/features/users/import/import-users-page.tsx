@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api/api-error';
-import { selectUserDetails } from '@/lib/session/auth-slice';
+import { selectUserDetails } from '@/lib/signed-in/auth-slice';
 import { CsvSource } from './csv-source';
 import { ImportReport } from './import-report';
 import { useImportUsersMutation } from './user-import-api';

@@ -9,7 +9,7 @@ import {
   setCredentials,
   setUserDetails,
   type RootStateWithAuth,
-} from '@/lib/session/auth-slice';
+} from '@/lib/signed-in/auth-slice';
 import { isTokenExpired } from '@/lib/token';
 import { authApi, useVerifyQuery } from '../api/auth-api';
 
@@ -26,7 +26,7 @@ export const useAuthReady = () => React.useContext(AuthReadyContext);
  * Afterwards the verification query runs while a non-expired token exists and the session is
  * authenticated; an answer that rejects the session ends it (see `isSessionRejection`).
  */
-export function AuthSession({ children }: { children: React.ReactNode }) {
+export function SignedInState({ children }: { children: React.ReactNode }) {
   const store = useStore<RootStateWithAuth>() as Store<RootStateWithAuth> & {
     dispatch: AppThunkDispatch;
   };

@@ -16,7 +16,7 @@ export function registerPersistFlush(flush: () => Promise<unknown>) {
  * changed state on a timer, so the cleared session is flushed first and the key removed after it —
  * otherwise the queued write would put `persist:root` back with null values.
  */
-export async function removePersistedSession() {
+export async function removePersistedSignIn() {
   await flushPending();
   localStorage.removeItem(PERSIST_ROOT_KEY);
 }
@@ -26,7 +26,7 @@ export async function removePersistedSession() {
  * from it) or a persisted access token. Read without the store, so the first landing page of a
  * signed-out visitor can render before the store's code is loaded (main.tsx).
  */
-export function mayHaveSession(storage: Storage = localStorage): boolean {
+export function mayHaveSignIn(storage: Storage = localStorage): boolean {
   if (refreshCookie.get()) return true;
   try {
     // redux-persist stores each whitelisted slice as a JSON string inside the root JSON object.

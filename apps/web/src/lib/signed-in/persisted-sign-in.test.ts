@@ -1,7 +1,7 @@
 import Cookies from 'js-cookie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REFRESH_COOKIE } from '@/config/constants';
-import { mayHaveSession, PERSIST_ROOT_KEY } from './persisted-session';
+import { mayHaveSignIn, PERSIST_ROOT_KEY } from './persisted-sign-in';
 
 /** What redux-persist writes for the whitelisted auth slice. */
 const persisted = (auth: object) =>
@@ -12,14 +12,14 @@ afterEach(() => {
   Cookies.remove(REFRESH_COOKIE, { path: '/' });
 });
 
-describe('mayHaveSession', () => {
+describe('mayHaveSignIn', () => {
   it('is false for a browser that never signed in or whose session was cleared', () => {
-    expect(mayHaveSession()).toBe(false);
+    expect(mayHaveSignIn()).toBe(false);
     localStorage.setItem(
       PERSIST_ROOT_KEY,
       persisted({ userDetails: null, accessToken: null, isAuthenticated: false }),
     );
-    expect(mayHaveSession()).toBe(false);
+    expect(mayHaveSignIn()).toBe(false);
   });
 
   it('is true with a persisted access token or a refresh cookie alone', () => {
@@ -27,14 +27,14 @@ describe('mayHaveSession', () => {
       PERSIST_ROOT_KEY,
       persisted({ accessToken: 'a.b.c', isAuthenticated: true }),
     );
-    expect(mayHaveSession()).toBe(true);
+    expect(mayHaveSignIn()).toBe(true);
     localStorage.clear();
     Cookies.set(REFRESH_COOKIE, 'rt-1', { path: '/' });
-    expect(mayHaveSession()).toBe(true);
+    expect(mayHaveSignIn()).toBe(true);
   });
 
   it('leaves an unreadable persisted state to the app', () => {
     localStorage.setItem(PERSIST_ROOT_KEY, '{not json');
-    expect(mayHaveSession()).toBe(true);
+    expect(mayHaveSignIn()).toBe(true);
   });
 });
