@@ -6,7 +6,7 @@ import { revokeAllSignIns } from '../accounts/sign-ins';
 import { recordAudit, type AuditActor } from '../audit/record';
 import { lockCompany } from '../roles/guards';
 import { mustHaveSecondStep, policyOf, savePolicy, type MfaPolicy } from './policy';
-import { removeSecondSteps } from './second-step';
+import { removeSecondSteps } from './account-methods';
 
 /**
  * An administrator's side of the second step (ADR 011): the company's policy and the reset of a

@@ -9,7 +9,7 @@ import { startSignIn, type AuthMethod, type TokenSettings } from '../accounts/si
 import { loadUserDetails } from '../accounts/user-details';
 import { openChallenge } from '../mfa/challenges';
 import { mustHaveSecondStep } from '../mfa/policy';
-import { secondStepMethods } from '../mfa/second-step';
+import { secondStepMethods } from '../mfa/account-methods';
 import { setRefreshCookie } from './refresh-cookie';
 import type { SignInGuard } from './guard';
 

@@ -1,3 +1,4 @@
+/** Which second-step methods an account has set up (app, recovery codes, passkeys), and removing them all. */
 import { count, eq } from 'drizzle-orm';
 import type { SecondStepMethod } from '@pa/contracts/mfa';
 import type { PortalTx } from '../../db/client';
