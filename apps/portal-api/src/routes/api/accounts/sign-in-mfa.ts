@@ -4,12 +4,12 @@ import { z } from 'zod';
 import { ok as envelope } from '@pa/contracts/envelope';
 import { secondStepSchema } from '@pa/contracts/mfa';
 import type { SignInGuard } from '../../../modules/sign-in/guard';
-import { SecondStepSignIn } from '../../../modules/sign-in/second-step';
+import { SecondStepSignIn } from '../../../modules/sign-in/second-step-sign-in';
 import { errors, ok, signedInSchema } from './schemas';
 
 const options = z.record(z.string(), z.unknown());
 
-/** The second step of a sign-in, and signing in with a passkey on its own (modules/sign-in/second-step.ts). */
+/** The second step of a sign-in, and signing in with a passkey on its own (modules/sign-in/second-step-sign-in.ts). */
 export async function registerSecondStepRoutes(
   base: FastifyInstance,
   { guard }: { guard: SignInGuard },
