@@ -5,12 +5,11 @@ import {
   buildTables,
   countTables,
   countWhileReading,
-  radixSort27,
   runBuildOp,
   splitTops,
-  type BuildOp,
-  type BuildPlan,
 } from '../src/core/tables';
+import type { BuildOp, BuildPlan } from '../src/core/table-types';
+import { radixSort27 } from '../src/core/ticket-ranks';
 import { deriveWeights } from '../src/core/weights';
 
 /** A plan that runs each step's pieces in the calling thread, in a shuffled order. */

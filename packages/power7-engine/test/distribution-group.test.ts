@@ -4,7 +4,8 @@ import { binStarts, groupDistribution, memoryBins } from '../src/analysis/distri
 import { drawBytes, type GroupedColumn } from '../src/core/distribution-group';
 import { BINOM } from '../src/core/model';
 import { HIST_BINS } from '../src/core/scan';
-import { runBuildOp, splitTops, type BuildOp, type BuildPlan } from '../src/core/tables';
+import { runBuildOp, splitTops } from '../src/core/tables';
+import type { BuildOp, BuildPlan } from '../src/core/table-types';
 
 /**
  * The draws grouped by bin on several parts at once (each walking only its own top numbers, as the

@@ -23,18 +23,9 @@ import {
   type ScanStats,
   type TopDraw,
 } from '../core/scan';
-import {
-  addTierTables,
-  countTables,
-  estimateQualifyingShare,
-  foldTables,
-  INLINE_BUILD,
-  splitTops,
-  type CountedTickets,
-  type CountTables,
-  type Tables,
-  winnersFromTables,
-} from '../core/tables';
+import { addTierTables, countTables, foldTables, INLINE_BUILD, splitTops } from '../core/tables';
+import { estimateQualifyingShare, winnersFromTables } from '../core/table-lookups';
+import type { CountedTickets, CountTables, Tables } from '../core/table-types';
 import { SharedBufferLease, tableBufferPool } from '../core/shared-buffers';
 import { groupDistribution, type DistributionIndex, type ScannedPart } from './distribution';
 import type { GroupedColumn } from '../core/distribution-group';

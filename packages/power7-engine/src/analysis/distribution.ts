@@ -9,7 +9,7 @@ import {
 } from '../core/distribution-group';
 import { invariant } from '../core/errors';
 import { HIST_BINS } from '../core/scan';
-import type { BuildPlan } from '../core/tables';
+import type { BuildPlan } from '../core/table-types';
 
 /**
  * The exact distribution of every draw's total payout, kept so that any budget question is answered

@@ -1,6 +1,6 @@
 import { EngineError } from './errors';
 import { BINOM, PICK, ticketRank } from './model';
-import { radixSort27 } from './tables';
+import { radixSort27 } from './ticket-ranks';
 
 /**
  * Exposure over a line (docs/product/services.md "Exposure"): which combinations make up the draws

@@ -1,6 +1,7 @@
 import { invariant } from './errors';
 import { BINOM } from './model';
-import { firstTicketAtLeast, type Tables } from './tables';
+import type { Tables } from './table-types';
+import { firstTicketAtLeast } from './ticket-ranks';
 
 /** What a scan needs besides the tables (all plain data, so it crosses a worker boundary). */
 export interface ScanParams {

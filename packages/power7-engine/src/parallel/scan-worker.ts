@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { readRange, type RangeRequest, type RangeResult } from '../reading/range-reader';
 import { scanTops, type ScanChunk, type ScanParams, type ScanStats } from '../core/scan';
-import { runBuildOp, type BuildOp, type Tables } from '../core/tables';
+import { runBuildOp } from '../core/tables';
+import type { BuildOp, Tables } from '../core/table-types';
 import { warmUpKernels } from './warm-up';
 
 /**

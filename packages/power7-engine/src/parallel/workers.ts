@@ -5,7 +5,7 @@ import type { RangeRequest, RangeResult } from '../reading/range-reader';
 import type { ScanChunk, ScanParams, ScanStats } from '../core/scan';
 import { tableBufferPool } from '../core/shared-buffers';
 import type { ScanWorkerData, WorkerReply, WorkerRequest } from './scan-worker';
-import type { BuildOp, BuildPlan, Tables } from '../core/tables';
+import type { BuildOp, BuildPlan, Tables } from '../core/table-types';
 import { startWorker } from './worker-entry';
 
 /** Starts one winners thread (`winners-pool.ts`). */

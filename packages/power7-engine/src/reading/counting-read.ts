@@ -1,6 +1,7 @@
 import { BINOM } from '../core/model';
 import { tableBufferPool } from '../core/shared-buffers';
-import { countWhileReading, type CountedTickets } from '../core/tables';
+import { countWhileReading } from '../core/tables';
+import type { CountedTickets } from '../core/table-types';
 import type { TicketPart } from './ticket-reader';
 
 /**

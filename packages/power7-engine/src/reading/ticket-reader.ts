@@ -12,7 +12,7 @@ import { recogniseColumns } from '../core/file-columns';
 import { SNIFF_BYTES } from './file-sniff';
 import { PICK } from '../core/model';
 import { readNumbers } from '../core/row-numbers';
-import type { CountedTickets } from '../core/tables';
+import type { CountedTickets } from '../core/table-types';
 
 /** Tickets read from a customer file, in file order. */
 export interface TicketFile {

@@ -3,7 +3,7 @@ import { open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DrawBytes } from '../core/distribution-group';
 import { BINOM } from '../core/model';
-import type { CountTables } from '../core/tables';
+import type { CountTables } from '../core/table-types';
 import type { AnalysisSummary } from './session-types';
 import { XLSX_SCRATCH_PREFIX } from '../reading/xlsx-reader';
 

@@ -14,7 +14,7 @@ import type {
 import type { ExposureRanking, ExposureRow } from '../analysis/exposure';
 import type { CapRun, LimitRun } from '../analysis/liability';
 import type { XlsxReadOptions } from '../reading/xlsx-reader';
-import type { CountedTickets } from '../core/tables';
+import type { CountedTickets } from '../core/table-types';
 
 /** How far reading one XLSX may go (`XlsxReadOptions`). */
 export type XlsxLimits = Pick<XlsxReadOptions, 'maxMemoryMb' | 'maxSeconds'>;
