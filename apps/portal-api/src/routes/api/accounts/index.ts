@@ -9,7 +9,7 @@ import { registerSignInListRoutes } from './sign-ins';
 import { registerSignedInVerifyRoute, registerSignInRoutes } from './sign-in';
 import { registerSecondStepRoutes } from './sign-in-mfa';
 import { SignInGuard } from '../../../modules/sign-in/guard';
-import { registerAcceptInvitationRoutes } from '../users/accept-invitation';
+import { registerAcceptInvitationRoutes } from '../invitations/accept';
 
 /**
  * The accounts API (docs/product/services.md §4) and the public key set of the token contract. The
