@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_POOL } from './power7-limits';
-import { liabilityLimit } from './power7';
+import { liabilityLimit } from './power7-liability';
 
 /**
  * The live book of a liability limit (issue #41 part 4, docs/product/services.md "Live book"): a
