@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeTickets } from '../src/analysis/analyze';
-import { buildDrawIndex, buildSortOrder, queryIndex } from '../src/core/draw-index';
+import { buildDrawIndex, buildSortOrder } from '../src/core/draw-index';
+import { queryIndex } from '../src/core/draw-index-answers';
 import {
   queryDraws,
   SORT_KEYS,

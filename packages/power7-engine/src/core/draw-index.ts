@@ -1,16 +1,11 @@
 import type { CountColumn } from './scan';
 import {
-  BoundedHeap,
-  drawRow,
   readQuery,
   Unranker,
-  type DrawPage,
-  type DrawRow,
   type FilterQuery,
   type QueryContext,
   type RowFilter,
 } from './draw-query';
-import { CancelledError } from './errors';
 import { BINOM, PICK } from './model';
 
 /**
@@ -49,7 +44,7 @@ const MAX_INDEXED_DRAWS = 8_000_000;
 /** Memory for the index's columns: shared memory lets a worker thread read them without a copy. */
 type Allocate = (bytes: number) => ArrayBufferLike;
 
-const words32 = (n: number) => Math.ceil(n / 32);
+export const words32 = (n: number) => Math.ceil(n / 32);
 
 /**
  * Builds the index of `ctx.table` (one pass to key every draw, a radix sort by total then combo, one
@@ -242,6 +237,42 @@ function lexKeyOf(el: Int32Array, pool: number, top: number): number {
   return top - mirror;
 }
 
+/**
+ * The positions in a sort's order, for pages read off it instead of a scan: combo ascending
+ * (`key` −1), or winners of match type 3 + `key` descending, then combo ascending. Stable radix
+ * passes over the positions (0.2–0.5 s at 3.4M draws in the service at load 7–11); 4 B a qualifying draw.
+ */
+export function buildSortOrder(
+  index: DrawIndex,
+  key: number,
+  allocate: Allocate = (bytes) => new ArrayBuffer(bytes),
+): Uint32Array {
+  const n = index.n;
+  let order = new Uint32Array(n);
+  let spare = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  const digits = new Uint16Array(n);
+  const { lexKey } = index;
+  for (let shift = 0; shift < 30; shift += RADIX_BITS) {
+    for (let p = 0; p < n; p++) digits[p] = (lexKey[p]! >>> shift) & RADIX_MASK;
+    radixPass(order, spare, digits);
+    [order, spare] = [spare, order];
+  }
+  if (key >= 0) {
+    const column = index.counts[key]!;
+    let max = 0;
+    for (let p = 0; p < n; p++) if (column[p]! > max) max = column[p]!;
+    for (let scale = 1; scale <= max; scale *= RADIX) {
+      for (let p = 0; p < n; p++) digits[p] = Math.floor((max - column[p]!) / scale) % RADIX;
+      radixPass(order, spare, digits);
+      [order, spare] = [spare, order];
+    }
+  }
+  const out = new Uint32Array(allocate(n * 4), 0, n);
+  out.set(order);
+  return out;
+}
+
 /** A query read against an index: the run of positions its payout range allows, and its numbers. */
 export interface IndexedQuery {
   page: number;
@@ -262,7 +293,7 @@ function numbersOf(low: number, high: number): number[] {
   return out;
 }
 
-function totalAt(index: DrawIndex, w: ArrayLike<number>, p: number): number {
+export function totalAt(index: DrawIndex, w: ArrayLike<number>, p: number): number {
   const [c3, c4, c5, c6, c7] = index.counts as [
     CountColumn,
     CountColumn,
@@ -300,510 +331,5 @@ export function planQuery(ctx: QueryContext, index: DrawIndex, q: FilterQuery): 
     to: Math.max(from, to),
     include: numbersOf(f.includeLow, f.includeHigh),
     exclude: numbersOf(f.excludeLow, f.excludeHigh),
-  };
-}
-
-/** The positions of word `word` (32 from `word·32`) whose numbers pass, within [from, to). */
-function wordMask(index: DrawIndex, q: IndexedQuery, word: number): number {
-  const { bits, words } = index;
-  let m = -1;
-  for (const b of q.include) m &= bits[b * words + word]!;
-  for (const b of q.exclude) m &= ~bits[b * words + word]!;
-  const first = word * 32;
-  if (first < q.from) m &= -1 << (q.from - first);
-  if (first + 32 > q.to) m &= q.to - first >= 32 ? -1 : ~(-1 << (q.to - first));
-  return m;
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
-}
-
-/**
- * The draws of positions [wordFrom·32, wordTo·32) ∩ the query's run that pass every filter: how many,
- * and, for a sort other than the index's order, the best `depth` of them in `heap` (positions in its
- * rank slot). The scan that remains after the index, a part of the words per worker thread; `stop` is
- * asked every 64K positions and ends the scan with CancelledError when it says so.
- */
-function scanIndex(
-  index: DrawIndex,
-  w: ArrayLike<number>,
-  q: IndexedQuery,
-  wordFrom: number,
-  wordTo: number,
-  heap: BoundedHeap | null,
-  stop: () => boolean = () => false,
-): number {
-  const scan = new RunScan(index, w, q, heap);
-  let matched = 0;
-  for (let from = wordFrom; from < wordTo; from += STOP_EVERY_WORDS) {
-    if (stop()) throw new CancelledError();
-    const to = Math.min(wordTo, from + STOP_EVERY_WORDS);
-    matched += scan.words(from, to);
-  }
-  return matched;
-}
-
-/** How many of `column[from..to)` lie in [lo, hi]: one winners range, counted in a tight loop. */
-function countInRange(
-  column: CountColumn,
-  lo: number,
-  hi: number,
-  from: number,
-  to: number,
-): number {
-  let n = 0;
-  for (let p = from; p < to; p++) {
-    const e = column[p]!;
-    if (e >= lo && e <= hi) n++;
-  }
-  return n;
-}
-
-/** Words between two `stop` questions (64K positions, well under a millisecond). */
-const STOP_EVERY_WORDS = 2048;
-
-/**
- * One query's scan of the run: only the columns it reads (the winners ranges that are set, the sort
- * key), the sort key first so a draw that cannot enter the heap costs one load.
- */
-class RunScan {
-  /** The winners columns with a range, and their bounds. */
-  private readonly ranged: CountColumn[] = [];
-  private readonly lo: number[] = [];
-  private readonly hi: number[] = [];
-  private readonly sortColumn: CountColumn | null;
-  private readonly noNumbers: boolean;
-
-  constructor(
-    private readonly index: DrawIndex,
-    private readonly w: ArrayLike<number>,
-    private readonly q: IndexedQuery,
-    private readonly heap: BoundedHeap | null,
-  ) {
-    const { winnersLo, winnersHi, sortTier } = q.f;
-    for (let k = 0; k < 5; k++) {
-      if (winnersLo[k] === -Infinity && winnersHi[k] === Infinity) continue;
-      this.ranged.push(index.counts[k]!);
-      this.lo.push(winnersLo[k]!);
-      this.hi.push(winnersHi[k]!);
-    }
-    this.sortColumn = sortTier >= 0 ? index.counts[sortTier]! : null;
-    this.noNumbers = q.include.length === 0 && q.exclude.length === 0;
-  }
-
-  /** The draws of words [wordFrom, wordTo) that pass (offered to the heap if there is one). */
-  words(wordFrom: number, wordTo: number): number {
-    const { index, q, heap } = this;
-    if (this.noNumbers) {
-      // no number filter: the run's positions in a row
-      const from = Math.max(q.from, wordFrom * 32);
-      const to = Math.min(q.to, wordTo * 32);
-      if (!heap && this.ranged.length === 1)
-        return countInRange(this.ranged[0]!, this.lo[0]!, this.hi[0]!, from, to);
-      let matched = 0;
-      for (let p = from; p < to; p++) matched += this.visit(p);
-      return matched;
-    }
-    let matched = 0;
-    for (let word = wordFrom; word < wordTo; word++) {
-      let m = wordMask(index, q, word);
-      if (this.ranged.length === 0 && !heap) {
-        matched += popcount(m);
-        continue;
-      }
-      while (m !== 0) {
-        const p = word * 32 + 31 - Math.clz32(m & -m);
-        m &= m - 1;
-        matched += this.visit(p);
-      }
-    }
-    return matched;
-  }
-
-  /** 1 if the draw at `p` passes the winners ranges (and goes to the heap), else 0. */
-  private visit(p: number): number {
-    const { ranged, lo, hi, heap } = this;
-    for (let k = 0; k < ranged.length; k++) {
-      const e = ranged[k]![p]!;
-      if (e < lo[k]! || e > hi[k]!) return 0;
-    }
-    if (!heap) return 1;
-    const { sign, byCombo } = this.q.f;
-    const lex = this.index.lexKey[p]!;
-    const v = byCombo
-      ? lex
-      : this.sortColumn
-        ? this.sortColumn[p]!
-        : totalAt(this.index, this.w, p);
-    const key = sign * v;
-    if (heap.size === heap.capacity && key > heap.worstKey()) return 1;
-    // the heap's total and winners are not read back: the answer reads them at the position
-    heap.offer(key, lex, p, 0, 0, 0, 0, 0, 0);
-    return 1;
-  }
-}
-
-/**
- * Positions of the page in the index's order (total descending, combo ascending; or total ascending,
- * combo ascending when `ascending`) of a query without winners ranges: walks the run from its best
- * end and stops at the page's last row.
- */
-function pageInOrder(
-  index: DrawIndex,
-  w: ArrayLike<number>,
-  q: IndexedQuery,
-  ascending: boolean,
-  maxSteps = Infinity,
-) {
-  return walkPage(
-    index,
-    q,
-    (take) => {
-      const { from, to } = q;
-      if (!ascending) {
-        for (let p = from; p < to; p++) if (take(p)) return;
-        return;
-      }
-      // equal totals stay in combo order: groups of one total from the smallest, each read forwards
-      let end = to;
-      while (end > from) {
-        const total = totalAt(index, w, end - 1);
-        let begin = end - 1;
-        while (begin > from && totalAt(index, w, begin - 1) === total) begin--;
-        for (let p = begin; p < end; p++) if (take(p)) return;
-        end = begin;
-      }
-    },
-    maxSteps,
-  );
-}
-
-/**
- * The page's positions, `walk` handing positions in the query's sort order to `take` until it says
- * the page is full; every filter is tested on the way.
- */
-function walkPage(
-  index: DrawIndex,
-  q: IndexedQuery,
-  walk: (take: (p: number) => boolean) => void,
-  maxSteps = Infinity,
-): number[] | null {
-  const start = (q.page - 1) * q.pageSize;
-  const out: number[] = [];
-  const { f, from, to } = q;
-  let seen = 0;
-  let steps = 0;
-  let tooLong = false;
-  walk((p) => {
-    if (++steps > maxSteps) {
-      tooLong = true;
-      return true;
-    }
-    if (p < from || p >= to || !numbersPassAt(index, q, p)) return false;
-    if (f.anyWinnerFilter) {
-      for (let k = 0; k < 5; k++) {
-        const e = index.counts[k]![p]!;
-        if (e < f.winnersLo[k]! || e > f.winnersHi[k]!) return false;
-      }
-    }
-    if (seen++ >= start) out.push(p);
-    return out.length === q.pageSize;
-  });
-  return tooLong ? null : out;
-}
-
-/**
- * Which order a query's page is read in: −2 the index's own (total), −1 combo, 0..4 winners of
- * match type 3..7 (`buildSortOrder`).
- */
-export function sortOrderKey(q: IndexedQuery): number {
-  return q.f.byCombo ? -1 : q.f.sortTier >= 0 ? q.f.sortTier : -2;
-}
-
-/**
- * The positions in a sort's order, for pages read off it instead of a scan: combo ascending
- * (`key` −1), or winners of match type 3 + `key` descending, then combo ascending. Stable radix
- * passes over the positions (0.2–0.5 s at 3.4M draws in the service at load 7–11); 4 B a qualifying draw.
- */
-export function buildSortOrder(
-  index: DrawIndex,
-  key: number,
-  allocate: Allocate = (bytes) => new ArrayBuffer(bytes),
-): Uint32Array {
-  const n = index.n;
-  let order = new Uint32Array(n);
-  let spare = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  const digits = new Uint16Array(n);
-  const { lexKey } = index;
-  for (let shift = 0; shift < 30; shift += RADIX_BITS) {
-    for (let p = 0; p < n; p++) digits[p] = (lexKey[p]! >>> shift) & RADIX_MASK;
-    radixPass(order, spare, digits);
-    [order, spare] = [spare, order];
-  }
-  if (key >= 0) {
-    const column = index.counts[key]!;
-    let max = 0;
-    for (let p = 0; p < n; p++) if (column[p]! > max) max = column[p]!;
-    for (let scale = 1; scale <= max; scale *= RADIX) {
-      for (let p = 0; p < n; p++) digits[p] = Math.floor((max - column[p]!) / scale) % RADIX;
-      radixPass(order, spare, digits);
-      [order, spare] = [spare, order];
-    }
-  }
-  const out = new Uint32Array(allocate(n * 4), 0, n);
-  out.set(order);
-  return out;
-}
-
-/** The draws passing the query, counted in this thread (bitsets; a scan of the run for winners ranges). */
-export function countHere(index: DrawIndex, w: ArrayLike<number>, q: IndexedQuery): number {
-  return filtersPositions(q)
-    ? scanIndex(index, w, q, q.from >>> 5, words32(q.to), null)
-    : q.to - q.from;
-}
-
-/**
- * Positions a walk of the query's sort order is expected to visit for its page, given how many draws
- * pass (`matched`): the walk beats a scan of the run when this is small.
- */
-export function walkSteps(index: DrawIndex, q: IndexedQuery, matched: number): number {
-  const start = (q.page - 1) * q.pageSize;
-  // a page past the end needs no walk
-  if (start >= matched) return 0;
-  const among = sortOrderKey(q) === -2 ? q.to - q.from : index.n;
-  return Math.ceil((Math.min(q.f.depth, matched) * among) / matched);
-}
-
-/**
- * The answer from its count and a walk of its sort's order (`order`: `buildSortOrder` of
- * `sortOrderKey(q)`, or null for the index's own order); null when the walk would visit more than
- * `maxSteps` positions (matches bunched at the far end of the order).
- */
-export function answerByWalk(
-  ctx: QueryContext,
-  index: DrawIndex,
-  q: IndexedQuery,
-  matched: number,
-  order: Uint32Array | null,
-  maxSteps = Infinity,
-): DrawPage | null {
-  if ((q.page - 1) * q.pageSize >= matched) return pageOf(ctx, index, q, matched, []);
-  const key = sortOrderKey(q);
-  const ascending = q.f.sign === 1;
-  if (!order) {
-    const inOrder = pageInOrder(index, ctx.w, q, ascending, maxSteps);
-    return inOrder && pageOf(ctx, index, q, matched, inOrder);
-  }
-  const n = order.length;
-  const positions = walkPage(
-    index,
-    q,
-    (take) => {
-      if (key === -1 && !ascending) {
-        // combo descending (each combo once)
-        for (let i = n - 1; i >= 0; i--) if (take(order[i]!)) return;
-        return;
-      }
-      if (key === -1 || !ascending) {
-        // combo ascending, or winners descending then combo
-        for (let i = 0; i < n; i++) if (take(order[i]!)) return;
-        return;
-      }
-      // winners ascending: groups of one count from the smallest, each in combo order
-      const column = index.counts[key]!;
-      let end = n;
-      while (end > 0) {
-        const value = column[order[end - 1]!]!;
-        let begin = end - 1;
-        while (begin > 0 && column[order[begin - 1]!]! === value) begin--;
-        for (let i = begin; i < end; i++) if (take(order[i]!)) return;
-        end = begin;
-      }
-    },
-    maxSteps,
-  );
-  return positions && pageOf(ctx, index, q, matched, positions);
-}
-
-function numbersPassAt(index: DrawIndex, q: IndexedQuery, p: number): boolean {
-  const { bits, words } = index;
-  const word = p >>> 5;
-  const bit = 1 << (p & 31);
-  for (const b of q.include) if ((bits[b * words + word]! & bit) === 0) return false;
-  for (const b of q.exclude) if ((bits[b * words + word]! & bit) !== 0) return false;
-  return true;
-}
-
-/** The answer row at position `p`. */
-function rowAt(ctx: QueryContext, index: DrawIndex, un: Unranker, p: number): DrawRow {
-  const e = index.counts.map((c) => c[p]!);
-  return drawRow(ctx, un, index.rank[p]!, totalAt(index, ctx.w, p), e);
-}
-
-/** Whether anything but the payout range drops draws (else the run's length is the count). */
-function filtersPositions(q: IndexedQuery): boolean {
-  return q.f.anyWinnerFilter || q.include.length > 0 || q.exclude.length > 0;
-}
-
-/** Whether the query's page comes straight off the index's order (no heap over the run). */
-function inIndexOrder(f: RowFilter): boolean {
-  return !f.byCombo && f.sortTier === -1;
-}
-
-/**
- * Whether the query needs a scan of its run's columns (winners ranges, or a sort other than the
- * index's order): `scanPart` over parts of the run, on worker threads, then `answerFromParts`. Else
- * `answerInOrder` answers at once (bitsets and the positions' order).
- */
-export function needsScan(q: IndexedQuery): boolean {
-  return q.f.anyWinnerFilter || !inIndexOrder(q.f);
-}
-
-/** The query's run cut in `parts` ranges of words (for `scanPart`), the last ones maybe empty. */
-export function wordParts(q: IndexedQuery, parts: number): [number, number][] {
-  const first = q.from >>> 5;
-  const end = words32(q.to);
-  const step = Math.ceil((end - first) / parts);
-  return Array.from({ length: parts }, (_, i) => {
-    const from = Math.min(end, first + i * step);
-    return [from, Math.min(end, from + step)];
-  });
-}
-
-/** One part of a query's scan: how many draws passed, and the best `depth` of them (positions). */
-export interface ScannedPart {
-  matched: number;
-  positions: Float64Array;
-}
-
-/**
- * Scans words [wordFrom, wordTo) of the query's run (a worker thread's share of `needsScan`); only
- * counts when `countOnly`.
- */
-export function scanPart(
-  index: DrawIndex,
-  w: ArrayLike<number>,
-  q: IndexedQuery,
-  wordFrom: number,
-  wordTo: number,
-  stop?: () => boolean,
-  countOnly = false,
-): ScannedPart {
-  const heap = countOnly ? null : new BoundedHeap(Math.min(q.f.depth, index.n));
-  const matched = scanIndex(index, w, q, wordFrom, wordTo, heap, stop);
-  const rows = heap?.drainBestFirst() ?? [];
-  return { matched, positions: Float64Array.from(rows, (row) => row.rank) };
-}
-
-/**
- * The answer from the parts of a query's scan: their counts added, their best rows (each part's in
- * order) merged up to the page's last row.
- */
-export function answerFromParts(
-  ctx: QueryContext,
-  index: DrawIndex,
-  q: IndexedQuery,
-  parts: ScannedPart[],
-): DrawPage {
-  const { sign, sortTier, byCombo } = q.f;
-  const { lexKey } = index;
-  const sortColumn = sortTier >= 0 ? index.counts[sortTier]! : null;
-  const keyOf = (p: number) =>
-    sign * (byCombo ? lexKey[p]! : sortColumn ? sortColumn[p]! : totalAt(index, ctx.w, p));
-  const start = (q.page - 1) * q.pageSize;
-  const heads = parts.map(() => 0);
-  const positions: number[] = [];
-  for (let taken = 0; taken < start + q.pageSize; taken++) {
-    let best = -1;
-    let bestKey = 0;
-    let bestLex = 0;
-    parts.forEach((part, i) => {
-      if (heads[i]! >= part.positions.length) return;
-      const p = part.positions[heads[i]!]!;
-      const key = keyOf(p);
-      const lex = lexKey[p]!;
-      if (best === -1 || key < bestKey || (key === bestKey && lex < bestLex)) {
-        best = i;
-        bestKey = key;
-        bestLex = lex;
-      }
-    });
-    if (best === -1) break;
-    const p = parts[best]!.positions[heads[best]!++]!;
-    if (taken >= start) positions.push(p);
-  }
-  const matched = parts.reduce((sum, part) => sum + part.matched, 0);
-  return pageOf(ctx, index, q, matched, positions);
-}
-
-/** The answer of a query that needs no scan: its count from the bitsets, its page off the order. */
-export function answerInOrder(ctx: QueryContext, index: DrawIndex, q: IndexedQuery): DrawPage {
-  const matched = filtersPositions(q)
-    ? scanIndex(index, ctx.w, q, q.from >>> 5, words32(q.to), null)
-    : q.to - q.from;
-  return pageOf(ctx, index, q, matched, pageInOrder(index, ctx.w, q, q.f.sign === 1)!);
-}
-
-/** How a query is answered in this thread (`queryIndex`): as the service's threads would do it. */
-export interface InThread {
-  /** Parts the scan is cut in (default 1). */
-  parts?: number;
-  /** The sort orders a page may be walked in (none: every sort but the index's own scans). */
-  orderOf?: (key: number) => Uint32Array;
-  /** Most positions a walk may visit before a scan is preferred (default `WALK_LIMIT`). */
-  walkLimit?: number;
-}
-
-/** Positions a page's walk is expected to visit (random reads) below which it beats a scan. */
-export const WALK_LIMIT = 200_000;
-/** A walk gives up past this many times its limit (its matches bunched at the far end). */
-export const WALK_SLACK = 4;
-
-/**
- * `queryDraws`' answer from the index, all in this thread: at once from the index when it can, else
- * its count and a walk of the sort's order when the walk is short, else a scan (cut in `parts` as the
- * worker threads would share it). Throws INVALID_PARAMS as `queryDraws` does.
- */
-export function queryIndex(
-  ctx: QueryContext,
-  index: DrawIndex,
-  query: FilterQuery,
-  { parts = 1, orderOf, walkLimit = WALK_LIMIT }: InThread = {},
-): DrawPage {
-  const q = planQuery(ctx, index, query);
-  if (!needsScan(q)) return answerInOrder(ctx, index, q);
-  if (orderOf) {
-    const matched = countHere(index, ctx.w, q);
-    if (walkSteps(index, q, matched) <= walkLimit) {
-      const key = sortOrderKey(q);
-      const order = key === -2 ? null : orderOf(key);
-      const walked = answerByWalk(ctx, index, q, matched, order, walkLimit * WALK_SLACK);
-      if (walked) return walked;
-    }
-  }
-  const scanned = wordParts(q, parts).map(([from, to]) => scanPart(index, ctx.w, q, from, to));
-  return answerFromParts(ctx, index, q, scanned);
-}
-
-/** The answer with its count and the positions of its page's rows. */
-function pageOf(
-  ctx: QueryContext,
-  index: DrawIndex,
-  q: IndexedQuery,
-  matched: number,
-  positions: number[],
-): DrawPage {
-  const un = new Unranker();
-  return {
-    items: positions.map((p) => rowAt(ctx, index, un, p)),
-    page: q.page,
-    pageSize: q.pageSize,
-    total: matched,
-    totalPages: Math.ceil(matched / q.pageSize),
   };
 }

@@ -16,12 +16,10 @@ import { RowReader } from '../analysis/winners';
 import {
   buildDrawIndex,
   buildSortOrder,
-  scanPart,
-  wordParts,
   type DrawIndex,
   type IndexedQuery,
-  type ScannedPart,
 } from '../core/draw-index';
+import { scanPart, wordParts, type ScannedPart } from '../core/draw-index-scan';
 import type { QueryContext } from '../core/draw-query';
 
 /**

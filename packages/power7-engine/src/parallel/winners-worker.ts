@@ -13,11 +13,10 @@ import { RowReader } from '../analysis/winners';
 import {
   buildDrawIndex,
   buildSortOrder,
-  scanPart,
   type DrawIndex,
   type IndexedQuery,
-  type ScannedPart,
 } from '../core/draw-index';
+import { scanPart, type ScannedPart } from '../core/draw-index-scan';
 import type { QueryContext } from '../core/draw-query';
 
 /**

@@ -13,23 +13,20 @@ import {
   type FilterQuery,
   type QueryContext,
 } from '../core/draw-query';
+import { planQuery, type DrawIndex, type IndexedQuery } from '../core/draw-index';
 import {
   answerByWalk,
   answerFromParts,
   answerInOrder,
   countHere,
   needsScan,
-  planQuery,
   queryIndex,
-  scanPart,
   sortOrderKey,
   WALK_LIMIT,
   WALK_SLACK,
   walkSteps,
-  wordParts,
-  type DrawIndex,
-  type IndexedQuery,
-} from '../core/draw-index';
+} from '../core/draw-index-answers';
+import { scanPart, wordParts } from '../core/draw-index-scan';
 import { EngineError } from '../core/errors';
 import {
   drawCount,
