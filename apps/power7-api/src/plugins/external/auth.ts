@@ -102,19 +102,20 @@ export async function verifyAccessToken(token: string, keys: KeySource): Promise
 }
 
 /**
- * Reads `Authorization: Bearer …` on every request of the routes it is registered with (the Power 7
- * routes; the health and status checks ignore credentials), never calling the portal per request.
- * Routes then call `requirePermission(request, code)`. A token is refused while the list of ended
- * sign-ins is too old to trust (503), and when its sign-in is on it (401). The web app's
- * `X-CSRFToken` header is accepted and needs no check here: these calls authenticate by bearer
- * token, never by cookie.
+ * Authenticates every request of the route group it is registered in (the Power 7 routes,
+ * routes/api/power7/index.ts; the health and status checks stay outside it): `Authorization: Bearer …`
+ * is required (401 without it, before the parameters or the body are read) and verified locally,
+ * never calling the portal per request. Routes then name their permission with
+ * `requirePermission(request, code)`. A token is refused while the list of ended sign-ins is too old
+ * to trust (503), and when its sign-in is on it (401). The web app's `X-CSRFToken` header is
+ * accepted and needs no check here: these calls authenticate by bearer token, never by cookie.
  */
 export const authPlugin = fp<{ keys: KeySource; ended: EndedSignIns }>(
   async function auth(app: FastifyInstance, { keys, ended }) {
     app.decorateRequest('caller', null);
     app.addHook('onRequest', async (request) => {
       const header = request.headers.authorization;
-      if (!header) return;
+      if (!header) throw unauthorized();
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       if (!match) throw unauthorized('The Authorization header must be "Bearer <token>".');
       const caller = await verifyAccessToken(match[1]!, keys);
@@ -128,7 +129,10 @@ export const authPlugin = fp<{ keys: KeySource; ended: EndedSignIns }>(
   { name: 'power7-auth' },
 );
 
-/** The caller when they hold `permission`; 401 without a token, 403 without the permission. */
+/**
+ * The caller when they hold `permission` (403 without it). Only routes of the authenticated group
+ * call it: a request without a token was refused before (401 here too, should one get through).
+ */
 export function requirePermission(request: FastifyRequest, permission: PermissionCode): Caller {
   const caller = request.caller;
   if (!caller) throw unauthorized();

@@ -12,8 +12,11 @@ import { uploadRoutes } from './upload';
 import { winnerRoutes } from './winners';
 
 /**
- * The Power 7 endpoints of the seed's table (docs/product/services.md §5). The auth plugin is
- * registered in this context only: the health and status routes ignore credentials.
+ * The Power 7 endpoints of the seed's table (docs/product/services.md §5). Authentication is declared
+ * here, once for the group: the auth plugin's hook refuses every request of these routes without a
+ * valid bearer token (401), and each route names only the permission it needs (`requirePermission`).
+ * The health and status routes sit outside this context and ignore credentials; test/route-auth.test.ts
+ * walks every registered route to keep it so.
  */
 export async function power7Routes(
   app: FastifyInstance,
