@@ -135,3 +135,46 @@ export function httpStatusOf(error: unknown): number | string | undefined {
     ? (error as { status: number | string }).status
     : undefined;
 }
+
+/** A card that stands for a page's content: why there is nothing to show, and where to go. */
+export function NoticeCard({
+  title,
+  description,
+  alert = false,
+  testId,
+  children,
+}: {
+  title: string;
+  description: React.ReactNode;
+  /** Announced at once: something went away rather than was not chosen yet. */
+  alert?: boolean;
+  testId?: string;
+  /** The way on: one or two link buttons. */
+  children: React.ReactNode;
+}) {
+  return (
+    <Card role={alert ? 'alert' : undefined} data-testid={testId}>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-wrap gap-2">{children}</CardContent>
+    </Card>
+  );
+}
+
+/** A session that expired or was cleared (a 404 from the service), with the way to a new one. */
+export function SessionGone({ more = '' }: { more?: string }) {
+  return (
+    <NoticeCard
+      alert
+      testId="power7-session-gone"
+      title="This session no longer exists"
+      description={`It expired (sessions are kept for 24 hours) or was cleared.${more}`}
+    >
+      <Button asChild>
+        <Link to="/app/power7/parameters">New analysis</Link>
+      </Button>
+    </NoticeCard>
+  );
+}

@@ -1,20 +1,23 @@
-import type { BookView } from '@pa/contracts/power7-books';
+import type { BookView, BookSale } from '@pa/contracts/power7-books';
 import { useState } from 'react';
-import { DataTablePagination } from '@/components/data-table/data-table-pagination';
 import { RelativeTime } from '@/components/relative-time';
-import { Skeleton } from '@/components/ui/skeleton';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table';
 import { useBookSalesQuery } from '../../api/book-endpoints';
-import { LoadError, NumberBalls } from '../../components/common';
+import { NumberBalls } from '../../components/common';
+import { RowsPager, RowsTable, type Column } from '../../components/rows-table';
+import { Loaded, TitledSection } from '../../components/sections';
 
 const SALES_PAGE_SIZE = 10;
+
+const SALE_COLUMNS: Column<BookSale>[] = [
+  { head: 'Sale', figure: true, className: 'text-muted-foreground', cell: (sale) => sale.seq },
+  { head: 'Numbers', cell: (sale) => <NumberBalls numbers={sale.numbers} /> },
+  {
+    head: 'Customer',
+    className: 'max-w-48 break-words whitespace-normal',
+    cell: (sale) => [sale.customerId, sale.name].filter(Boolean).join(' · ') || '—',
+  },
+  { head: 'Sold', cell: (sale) => <RelativeTime iso={sale.soldAt} /> },
+];
 
 /** The book's sales, newest first, a page at a time; asked again whenever the book sells more. */
 export function BookSales({ book }: { book: BookView }) {
@@ -25,72 +28,46 @@ export function BookSales({ book }: { book: BookView }) {
     pageSize: SALES_PAGE_SIZE,
     asOf: book.sold,
   });
-  // the previous page (or the log before the last sale) stays on screen while the next is read
-  const data = sales.data;
   return (
-    <section
-      className="grid gap-3"
-      aria-labelledby="power7-book-sales-title"
-      data-testid="power7-book-sales"
+    <TitledSection
+      title="Last sales"
+      titleId="power7-book-sales-title"
+      level={2}
+      titleClassName="text-lg font-semibold"
+      testId="power7-book-sales"
     >
-      <h2 id="power7-book-sales-title" className="text-lg font-semibold">
-        Last sales
-      </h2>
-      {sales.error ? (
-        <LoadError
-          error={sales.error}
-          onRetry={() => void sales.refetch()}
-          title="The sales could not be listed"
-        />
-      ) : !data ? (
-        <Skeleton className="h-32" aria-label="Loading the sales" />
-      ) : data.total === 0 ? (
-        <p className="text-muted-foreground text-sm" data-testid="power7-book-no-sales">
-          {book.status === 'open'
-            ? 'No ticket sold into this book yet. Sold tickets show here, newest first.'
-            : 'No ticket was sold into this book before it closed.'}
-        </p>
-      ) : (
-        <>
-          <Table aria-label="Sales, newest first" scrollLabel="Sales">
-            <TableHeader>
-              <TableRow>
-                <TableHead className="text-right">Sale</TableHead>
-                <TableHead>Numbers</TableHead>
-                <TableHead>Customer</TableHead>
-                <TableHead>Sold</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody aria-busy={sales.isFetching}>
-              {data.items.map((sale) => (
-                <TableRow key={sale.seq} data-testid="power7-book-sale">
-                  <TableCell className="text-muted-foreground text-right tabular-nums">
-                    {sale.seq}
-                  </TableCell>
-                  <TableCell>
-                    <NumberBalls numbers={sale.numbers} />
-                  </TableCell>
-                  <TableCell className="max-w-48 break-words whitespace-normal">
-                    {[sale.customerId, sale.name].filter(Boolean).join(' · ') || '—'}
-                  </TableCell>
-                  <TableCell>
-                    <RelativeTime iso={sale.soldAt} />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          <DataTablePagination
-            page={data.page}
-            pageSize={data.pageSize}
-            total={data.total}
-            totalPages={data.totalPages}
-            noun={['sale', 'sales']}
-            selected={0}
-            onPage={setPage}
-          />
-        </>
-      )}
-    </section>
+      {/* the previous page (or the log before the last sale) stays on screen while the next is read */}
+      <Loaded
+        data={sales.data}
+        error={sales.error}
+        onRetry={sales.refetch}
+        failTitle="The sales could not be listed"
+        skeleton="h-32"
+        loadingLabel="Loading the sales"
+      >
+        {(data) =>
+          data.total === 0 ? (
+            <p className="text-muted-foreground text-sm" data-testid="power7-book-no-sales">
+              {book.status === 'open'
+                ? 'No ticket sold into this book yet. Sold tickets show here, newest first.'
+                : 'No ticket was sold into this book before it closed.'}
+            </p>
+          ) : (
+            <>
+              <RowsTable
+                label="Sales, newest first"
+                scrollLabel="Sales"
+                columns={SALE_COLUMNS}
+                rows={data.items}
+                rowKey={(sale) => sale.seq}
+                rowTestId="power7-book-sale"
+                busy={sales.isFetching}
+              />
+              <RowsPager answer={data} noun={['sale', 'sales']} onPage={setPage} />
+            </>
+          )
+        }
+      </Loaded>
+    </TitledSection>
   );
 }

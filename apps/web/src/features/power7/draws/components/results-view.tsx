@@ -1,33 +1,12 @@
-import { ChevronLeft, ChevronRight, Columns3, Download } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { ChevronLeft, ChevronRight, Download } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import {
-  MATCH_TYPES,
-  type DrawRow,
-  type SessionParams,
-  type WinnersAnswer,
-} from '@pa/contracts/power7';
+import { skipToken } from '@reduxjs/toolkit/query';
+import { MATCH_TYPES, type DrawRow, type SessionParams } from '@pa/contracts/power7';
 import { DEFAULT_PAGE_SIZE } from '@/config/constants';
 import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import {
-  DropdownMenu,
-  DropdownMenuCheckboxItem,
-  DropdownMenuContent,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
-import { Skeleton } from '@/components/ui/skeleton';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table';
+import { Card, CardContent } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import {
   useFilterDrawsQuery,
@@ -45,15 +24,15 @@ import {
   type DrawsView,
 } from '../lib/url-state';
 import {
-  LoadError,
   NoPermission,
+  NoticeCard,
   NumberBalls,
+  SessionGone,
   StepHeader,
   httpStatusOf,
 } from '../../components/common';
 import { resultsLink } from './draws-explorer';
-import { DataTablePagination } from '@/components/data-table/data-table-pagination';
-import { skipToken } from '@reduxjs/toolkit/query';
+import { WinnersCard } from './winners-card';
 
 // The seed's page size (docs/product/web.md §9), like every other list.
 const WINNERS_PAGE_SIZE = DEFAULT_PAGE_SIZE;
@@ -97,37 +76,18 @@ export function ResultsView() {
   }
   if (!session || !combo) {
     return wrap(
-      <Card>
-        <CardHeader>
-          <CardTitle>No draw chosen</CardTitle>
-          <CardDescription>
-            Choose a draw in the list of an analysis to see its winners.
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <Button asChild>
-            <Link to="/app/power7">Your sessions</Link>
-          </Button>
-        </CardContent>
-      </Card>,
+      <NoticeCard
+        title="No draw chosen"
+        description="Choose a draw in the list of an analysis to see its winners."
+      >
+        <Button asChild>
+          <Link to="/app/power7">Your sessions</Link>
+        </Button>
+      </NoticeCard>,
     );
   }
   if (httpStatusOf(status.error) === 404) {
-    return wrap(
-      <Card role="alert" data-testid="power7-session-gone">
-        <CardHeader>
-          <CardTitle>This session no longer exists</CardTitle>
-          <CardDescription>
-            It expired (sessions are kept for 24 hours) or was cleared.
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <Button asChild>
-            <Link to="/app/power7/parameters">New analysis</Link>
-          </Button>
-        </CardContent>
-      </Card>,
-    );
+    return wrap(<SessionGone />);
   }
   return wrap(<DrawResults session={session} combo={combo} params={status.data?.params} />);
 }
@@ -158,25 +118,10 @@ function DrawResults({
     page,
     pageSize: WINNERS_PAGE_SIZE,
   });
-  const { download, progress } = useDownload();
+  // held here, not in the tab: a download keeps its progress while another match type is shown
+  const downloads = useDownload();
   const numbers = combo.split('-').map(Number);
-  const tabsRef = useRef<HTMLDivElement>(null);
-  // On a narrow screen the tab row scrolls sideways: keep the chosen match type in view (a draw
-  // often opens on 3 matches, the last tab), also when the screen turns or the window narrows.
-  useEffect(() => {
-    const list = tabsRef.current?.querySelector<HTMLElement>('[role="tablist"]');
-    if (!list) return;
-    const reveal = () => {
-      const active = list.querySelector<HTMLElement>('[data-state="active"]');
-      if (!active || list.scrollWidth <= list.clientWidth) return;
-      const [box, tab] = [list.getBoundingClientRect(), active.getBoundingClientRect()];
-      list.scrollLeft += tab.left - box.left - (box.width - tab.width) / 2;
-    };
-    reveal();
-    const observer = new ResizeObserver(reveal);
-    observer.observe(list);
-    return () => observer.disconnect();
-  }, [match]);
+  const tabsRef = useActiveTabInView(match);
 
   const setParam = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(search);
@@ -189,34 +134,24 @@ function DrawResults({
 
   return (
     <>
-      <Card>
-        <CardContent className="flex flex-wrap items-center justify-between gap-4">
-          <div className="grid gap-2">
-            <span className="text-muted-foreground text-sm">Draw</span>
-            <NumberBalls numbers={numbers} label={`Draw ${numbers.join(', ')}`} />
-          </div>
-          {draw ? (
-            <div className="grid gap-1 text-sm">
-              <span className="text-muted-foreground">Total payout</span>
-              <span className="text-lg font-semibold tabular-nums">
-                {moneyOf(params)(draw.totalPayout)}
-              </span>
-            </div>
-          ) : null}
-          <div className="flex gap-2">
-            <NeighbourButton
-              direction="previous"
-              target={neighbours.previous}
-              to={(d) => resultsLink(session, d, pos - 1, search)}
-            />
-            <NeighbourButton
-              direction="next"
-              target={neighbours.next}
-              to={(d) => resultsLink(session, d, pos + 1, search)}
-            />
-          </div>
-        </CardContent>
-      </Card>
+      <DrawCard
+        numbers={numbers}
+        total={draw ? moneyOf(params)(draw.totalPayout) : null}
+        previous={
+          <NeighbourButton
+            direction="previous"
+            target={neighbours.previous}
+            to={(d) => resultsLink(session, d, pos - 1, search)}
+          />
+        }
+        next={
+          <NeighbourButton
+            direction="next"
+            target={neighbours.next}
+            to={(d) => resultsLink(session, d, pos + 1, search)}
+          />
+        }
+      />
 
       <Tabs
         ref={tabsRef}
@@ -249,48 +184,12 @@ function DrawResults({
                 money={moneyOf(params)}
                 onPage={(p) => setParam({ wpage: p === 1 ? null : String(p) })}
                 actions={
-                  <>
-                    {(['csv', 'xlsx'] as const).map((format) => (
-                      <Button
-                        key={`one-${format}`}
-                        variant="outline"
-                        disabled={progress !== null}
-                        onClick={() =>
-                          void download(
-                            `/api/download/${combo}/${match}/?${downloadQuery(session, format)}`,
-                            `power7-${combo}-match${match}.${format}`,
-                          )
-                        }
-                      >
-                        <Download className="size-4" aria-hidden="true" />{' '}
-                        {`${match} matches (${format.toUpperCase()})`}
-                      </Button>
-                    ))}
-                    {(['csv', 'xlsx'] as const).map((format) => (
-                      <Button
-                        key={`all-${format}`}
-                        variant="outline"
-                        disabled={progress !== null}
-                        onClick={() =>
-                          void download(
-                            `/api/download-all/${combo}/?${downloadQuery(session, format)}`,
-                            `power7-${combo}-all.${format}`,
-                          )
-                        }
-                      >
-                        <Download className="size-4" aria-hidden="true" />{' '}
-                        {`All winners (${format.toUpperCase()})`}
-                      </Button>
-                    ))}
-                    {progress ? (
-                      <span
-                        className="text-muted-foreground self-center text-sm"
-                        aria-live="polite"
-                      >
-                        Downloading… {formatBytes(progress.bytes)}
-                      </span>
-                    ) : null}
-                  </>
+                  <WinnersDownloads
+                    session={session}
+                    combo={combo}
+                    match={match}
+                    downloads={downloads}
+                  />
                 }
               />
             ) : null}
@@ -364,138 +263,107 @@ function NeighbourButton({
   );
 }
 
-function WinnersCard({
-  winners,
-  match,
-  money,
-  onPage,
-  actions,
+/** The chosen draw: its numbers, its total payout once its row is read, and the neighbours' buttons. */
+function DrawCard({
+  numbers,
+  total,
+  previous,
+  next,
 }: {
-  winners: { data?: WinnersAnswer; error?: unknown; refetch: () => unknown };
-  match: number;
-  /** Amounts in the session's currency. */
-  money: (value: number) => string;
-  onPage: (page: number) => void;
-  actions: React.ReactNode;
+  numbers: number[];
+  total: string | null;
+  previous: React.ReactNode;
+  next: React.ReactNode;
 }) {
-  const [shown, setShown] = useState<string[]>([]);
-  const data = winners.data;
-  const extraColumns = Object.keys(data?.items[0]?.columns ?? {});
   return (
-    <Card data-testid="power7-winners">
-      <CardHeader className="flex flex-wrap items-start justify-between gap-4">
-        <div className="grid gap-1.5">
-          <CardTitle>Winners with {match} matches</CardTitle>
-          <CardDescription>
-            {data ? `${formatCount(data.total)} winning tickets.` : 'Loading…'}
-          </CardDescription>
+    <Card>
+      <CardContent className="flex flex-wrap items-center justify-between gap-4">
+        <div className="grid gap-2">
+          <span className="text-muted-foreground text-sm">Draw</span>
+          <NumberBalls numbers={numbers} label={`Draw ${numbers.join(', ')}`} />
         </div>
-        <div className="flex flex-wrap gap-2">
-          {actions}
-          {extraColumns.length ? (
-            <DropdownMenu>
-              <DropdownMenuTrigger asChild>
-                <Button variant="outline">
-                  <Columns3 className="size-4" aria-hidden="true" /> Columns
-                </Button>
-              </DropdownMenuTrigger>
-              <DropdownMenuContent align="end">
-                <DropdownMenuLabel>Columns of the file</DropdownMenuLabel>
-                <DropdownMenuSeparator />
-                {extraColumns.map((name) => (
-                  <DropdownMenuCheckboxItem
-                    key={name}
-                    checked={shown.includes(name)}
-                    onSelect={(event) => event.preventDefault()}
-                    onCheckedChange={(checked) =>
-                      setShown((s) => (checked ? [...s, name] : s.filter((c) => c !== name)))
-                    }
-                  >
-                    {name}
-                  </DropdownMenuCheckboxItem>
-                ))}
-              </DropdownMenuContent>
-            </DropdownMenu>
-          ) : null}
+        {total !== null ? (
+          <div className="grid gap-1 text-sm">
+            <span className="text-muted-foreground">Total payout</span>
+            <span className="text-lg font-semibold tabular-nums">{total}</span>
+          </div>
+        ) : null}
+        <div className="flex gap-2">
+          {previous}
+          {next}
         </div>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        {winners.error ? (
-          httpStatusOf(winners.error) === 403 ? (
-            <NoPermission permission={POWER7_PERMISSIONS.download} what="see or download winners" />
-          ) : (
-            <LoadError
-              error={winners.error}
-              onRetry={() => void winners.refetch()}
-              title="The winners could not be listed"
-            />
-          )
-        ) : !data ? (
-          <Skeleton className="h-48" aria-label="Loading winners" />
-        ) : data.items.length === 0 ? (
-          <p
-            className="text-muted-foreground py-6 text-center text-sm"
-            data-testid="power7-no-winners"
-          >
-            No ticket has {match} matches in this draw.
-          </p>
-        ) : (
-          <>
-            <Table
-              aria-label={`Winners with ${match} matches`}
-              scrollLabel={`Winners with ${match} matches`}
-            >
-              <TableHeader>
-                <TableRow>
-                  <TableHead className="text-right">Line</TableHead>
-                  <TableHead>Customer id</TableHead>
-                  <TableHead>Name</TableHead>
-                  <TableHead>Phone</TableHead>
-                  <TableHead>Numbers</TableHead>
-                  <TableHead className="text-right">Prize</TableHead>
-                  {shown.map((name) => (
-                    <TableHead key={name}>{name}</TableHead>
-                  ))}
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {data.items.map((row) => (
-                  <TableRow key={row.line} data-testid="power7-winner-row">
-                    <TableCell className="text-muted-foreground text-right tabular-nums">
-                      {row.line}
-                    </TableCell>
-                    <TableCell>{row.customerId ?? '—'}</TableCell>
-                    <TableCell>{row.name ?? '—'}</TableCell>
-                    <TableCell className="tabular-nums">{row.phone ?? '—'}</TableCell>
-                    <TableCell>
-                      <NumberBalls
-                        numbers={row.numbers}
-                        highlight={row.matched}
-                        label={`${row.numbers.join(', ')}; matched ${row.matched.join(', ')}`}
-                      />
-                    </TableCell>
-                    <TableCell className="text-right font-medium tabular-nums">
-                      {money(row.payout)}
-                    </TableCell>
-                    {shown.map((name) => (
-                      <TableCell key={name}>{row.columns[name] ?? ''}</TableCell>
-                    ))}
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-            <DataTablePagination
-              page={data.page}
-              pageSize={data.pageSize}
-              total={data.total}
-              totalPages={data.totalPages}
-              noun={['winner', 'winners']}
-              selected={0}
-              onPage={onPage}
-            />
-          </>
-        )}
       </CardContent>
     </Card>
+  );
+}
+
+/**
+ * On a narrow screen the tab row scrolls sideways: keep the chosen match type in view (a draw often
+ * opens on 3 matches, the last tab), also when the screen turns or the window narrows.
+ */
+function useActiveTabInView(match: number) {
+  const tabsRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const list = tabsRef.current?.querySelector<HTMLElement>('[role="tablist"]');
+    if (!list) return;
+    const reveal = () => {
+      const active = list.querySelector<HTMLElement>('[data-state="active"]');
+      if (!active || list.scrollWidth <= list.clientWidth) return;
+      const [box, tab] = [list.getBoundingClientRect(), active.getBoundingClientRect()];
+      list.scrollLeft += tab.left - box.left - (box.width - tab.width) / 2;
+    };
+    reveal();
+    const observer = new ResizeObserver(reveal);
+    observer.observe(list);
+    return () => observer.disconnect();
+  }, [match]);
+  return tabsRef;
+}
+
+/** The draw's downloads: this match type's winners and all its winners, as CSV or XLSX. */
+function WinnersDownloads({
+  session,
+  combo,
+  match,
+  downloads: { download, progress },
+}: {
+  session: string;
+  combo: string;
+  match: number;
+  downloads: ReturnType<typeof useDownload>;
+}) {
+  const formats = ['csv', 'xlsx'] as const;
+  const files = [
+    ...formats.map((format) => ({
+      key: `one-${format}`,
+      url: `/api/download/${combo}/${match}/?${downloadQuery(session, format)}`,
+      name: `power7-${combo}-match${match}.${format}`,
+      label: `${match} matches (${format.toUpperCase()})`,
+    })),
+    ...formats.map((format) => ({
+      key: `all-${format}`,
+      url: `/api/download-all/${combo}/?${downloadQuery(session, format)}`,
+      name: `power7-${combo}-all.${format}`,
+      label: `All winners (${format.toUpperCase()})`,
+    })),
+  ];
+  return (
+    <>
+      {files.map((file) => (
+        <Button
+          key={file.key}
+          variant="outline"
+          disabled={progress !== null}
+          onClick={() => void download(file.url, file.name)}
+        >
+          <Download className="size-4" aria-hidden="true" /> {file.label}
+        </Button>
+      ))}
+      {progress ? (
+        <span className="text-muted-foreground self-center text-sm" aria-live="polite">
+          Downloading… {formatBytes(progress.bytes)}
+        </span>
+      ) : null}
+    </>
   );
 }

@@ -1,4 +1,6 @@
+import type * as React from 'react';
 import { Skeleton } from '@/components/ui/skeleton';
+import { cn } from '@/lib/utils';
 import { LoadError } from '../../components/common';
 import { formatCount, formatMoney, formatPercent } from '../../lib/format';
 import { useLimitRunQuery } from '../../api/liability-endpoints';
@@ -15,9 +17,39 @@ export function Figure({ label, value, note }: { label: string; value: string; n
   );
 }
 
-/** Head-room as a bar: the share of the limit the worst draw left uses, and what is left. */
-function HeadroomMeter({ used, words }: { used: number; words: string }) {
-  const percent = Math.round(used * 1000) / 10;
+/** The figures of a run, four to a row on a wide screen (`className` for other counts). */
+export function Figures({
+  className,
+  children,
+}: {
+  className?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <dl className={cn('grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-4 sm:gap-x-6', className)}>
+      {children}
+    </dl>
+  );
+}
+
+/**
+ * The share of a limit the worst draw uses, as a meter (its words are its value text, and are shown
+ * under it as `children`); the live book's gauge and the limit run's head-room.
+ */
+export function LimitMeter({
+  percent,
+  words,
+  className,
+  barClassName = 'bg-primary',
+  children,
+}: {
+  percent: number;
+  words: string;
+  /** The track's height. */
+  className: string;
+  barClassName?: string;
+  children: React.ReactNode;
+}) {
   return (
     <div className="grid gap-1.5">
       <div
@@ -27,11 +59,11 @@ function HeadroomMeter({ used, words }: { used: number; words: string }) {
         aria-valuemax={100}
         aria-valuenow={percent}
         aria-valuetext={words}
-        className="bg-primary/20 h-3 w-full overflow-hidden rounded-full"
+        className={cn('bg-primary/20 w-full overflow-hidden rounded-full', className)}
       >
-        <div className="bg-primary h-full rounded-full" style={{ width: `${percent}%` }} />
+        <div className={cn('h-full rounded-full', barClassName)} style={{ width: `${percent}%` }} />
       </div>
-      <p className="text-muted-foreground text-sm">{words}</p>
+      {children}
     </div>
   );
 }
@@ -69,6 +101,7 @@ export function LimitFigures({
     );
   }
   const room = headroomOf(answer.limit, answer.worstAfter.totalPayout);
+  const roomWords = `Head-room ${money(room.amount)}: the worst draw left uses ${formatPercent(room.used)} of the limit.`;
   const summary =
     answer.refused === 0
       ? `Every ticket fits: the worst draw pays ${money(answer.worstBefore.totalPayout)}, within ${money(answer.limit)}.`
@@ -82,7 +115,7 @@ export function LimitFigures({
       <p className="text-sm" aria-live="polite">
         {summary}
       </p>
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-4 sm:gap-x-6">
+      <Figures>
         <Figure label="Accepted" value={formatCount(answer.accepted)} />
         <Figure label="Refused" value={formatCount(answer.refused)} />
         <Figure
@@ -95,11 +128,10 @@ export function LimitFigures({
           value={money(answer.worstAfter.totalPayout)}
           note={answer.worstAfter.combo}
         />
-      </dl>
-      <HeadroomMeter
-        used={room.used}
-        words={`Head-room ${money(room.amount)}: the worst draw left uses ${formatPercent(room.used)} of the limit.`}
-      />
+      </Figures>
+      <LimitMeter percent={Math.round(room.used * 1000) / 10} words={roomWords} className="h-3">
+        <p className="text-muted-foreground text-sm">{roomWords}</p>
+      </LimitMeter>
     </section>
   );
 }

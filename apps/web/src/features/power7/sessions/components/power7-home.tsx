@@ -5,7 +5,7 @@ import { PageTitle } from '@/components/page-title';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Skeleton } from '@/components/ui/skeleton';
+import { EmptyList, SkeletonRows } from '../../components/sections';
 import { useClearAllSessionsMutation, usePower7SessionsQuery } from '../../api/power7-endpoints';
 import { POWER7_PERMISSIONS, usePower7Access } from '../../hooks/use-power7-access';
 import { formatCount } from '../../lib/format';
@@ -98,21 +98,19 @@ export function Power7Home() {
           </CardHeader>
           <CardContent>
             {sessions.isLoading ? (
-              <div className="grid gap-2" aria-label="Loading sessions">
-                <Skeleton className="h-8" />
-                <Skeleton className="h-8" />
-                <Skeleton className="h-8" />
-              </div>
+              <SkeletonRows label="Loading sessions" />
             ) : items.length === 0 ? (
-              <div className="grid justify-items-start gap-3 py-4" data-testid="power7-no-sessions">
-                <p className="font-medium">No analyses yet.</p>
-                <p className="text-muted-foreground text-sm">
-                  Start one with a customer file (CSV or XLSX) of tickets of seven numbers.
-                </p>
-                <Button asChild>
-                  <Link to="/app/power7/parameters">New analysis</Link>
-                </Button>
-              </div>
+              <EmptyList
+                testId="power7-no-sessions"
+                title="No analyses yet."
+                action={
+                  <Button asChild>
+                    <Link to="/app/power7/parameters">New analysis</Link>
+                  </Button>
+                }
+              >
+                Start one with a customer file (CSV or XLSX) of tickets of seven numbers.
+              </EmptyList>
             ) : (
               <SessionsTable items={items} />
             )}

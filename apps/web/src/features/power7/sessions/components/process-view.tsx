@@ -24,6 +24,8 @@ import { reportLink } from '../../report/components/session-report';
 import {
   LoadError,
   NoPermission,
+  NoticeCard,
+  SessionGone,
   StatusBadge,
   StepHeader,
   httpStatusOf,
@@ -96,20 +98,17 @@ function Shell({ children, status }: { children: React.ReactNode; status?: Power
 function NoSession() {
   return (
     <Shell>
-      <Card>
-        <CardHeader>
-          <CardTitle>No session chosen</CardTitle>
-          <CardDescription>Open one of your sessions, or start a new analysis.</CardDescription>
-        </CardHeader>
-        <CardContent className="flex flex-wrap gap-2">
-          <Button asChild>
-            <Link to="/app/power7/parameters">New analysis</Link>
-          </Button>
-          <Button asChild variant="outline">
-            <Link to="/app/power7">Your sessions</Link>
-          </Button>
-        </CardContent>
-      </Card>
+      <NoticeCard
+        title="No session chosen"
+        description="Open one of your sessions, or start a new analysis."
+      >
+        <Button asChild>
+          <Link to="/app/power7/parameters">New analysis</Link>
+        </Button>
+        <Button asChild variant="outline">
+          <Link to="/app/power7">Your sessions</Link>
+        </Button>
+      </NoticeCard>
     </Shell>
   );
 }
@@ -122,20 +121,7 @@ function ProcessOf({ session }: { session: string }) {
     if (code === 404) {
       return (
         <Shell>
-          <Card role="alert" data-testid="power7-session-gone">
-            <CardHeader>
-              <CardTitle>This session no longer exists</CardTitle>
-              <CardDescription>
-                It expired (sessions are kept for 24 hours) or was cleared. Start a new analysis to
-                see results again.
-              </CardDescription>
-            </CardHeader>
-            <CardContent>
-              <Button asChild>
-                <Link to="/app/power7/parameters">New analysis</Link>
-              </Button>
-            </CardContent>
-          </Card>
+          <SessionGone more=" Start a new analysis to see results again." />
         </Shell>
       );
     }
