@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeTickets } from '../src/analysis/analyze';
-import { DistributionQuery, quantiles, scannedBins } from '../src/analysis/distribution';
+import { DistributionQuery, scannedBins } from '../src/analysis/distribution';
+import { quantiles } from '../src/analysis/distribution-insight';
 import type { Budget, Payouts } from '../src/core/model';
 import { naiveAnalysis, qualifies } from './reference';
 import { moneyArb, ticketArb } from './arbitraries';

@@ -14,13 +14,8 @@ import {
   type StoredAnalysis,
 } from './session-files';
 import type { AnalysisInput, AnalysisSummary, IngestSummary } from './session-types';
-import {
-  DistributionQuery,
-  indexColumns,
-  memoryBins,
-  usedBins,
-  quantiles,
-} from '../analysis/distribution';
+import { DistributionQuery, indexColumns, memoryBins, usedBins } from '../analysis/distribution';
+import { quantiles } from '../analysis/distribution-insight';
 import { drawBytes, type GroupedColumn } from '../core/distribution-group';
 
 /**

@@ -7,18 +7,20 @@ import {
   QUANTILE_KEYS,
 } from '@pa/contracts/power7-limits';
 import {
-  budgetInsight,
   DistributionQuery,
-  exceedLimit,
-  excessLimit,
   fileBins,
   indexFromColumns,
-  quantiles,
-  rangeInsight,
-  shortfall,
   type BinReader,
   type DistributionIndex,
 } from '../analysis/distribution';
+import {
+  budgetInsight,
+  exceedLimit,
+  excessLimit,
+  quantiles,
+  rangeInsight,
+  shortfall,
+} from '../analysis/distribution-insight';
 import { EngineError } from '../core/errors';
 import { fileIn, readAligned, type StoredAnalysis } from './session-files';
 import type { AnalysisSummary, InsightAnswer, InsightQuery } from './session-types';

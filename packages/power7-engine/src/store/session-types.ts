@@ -10,7 +10,7 @@ import type {
   Quantiles,
   RangeInsight,
   Shortfall,
-} from '../analysis/distribution';
+} from '../analysis/distribution-insight';
 import type { ExposureRanking, ExposureRow } from '../analysis/exposure';
 import type { CapRun, LimitRun } from '../analysis/liability';
 import type { XlsxReadOptions } from '../reading/xlsx-reader';
