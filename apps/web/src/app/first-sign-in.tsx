@@ -1,12 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { KeyRound } from 'lucide-react';
 import { Centered } from '@/components/layouts/centered';
-import { usePublicLinks } from '@/components/layouts/public-links';
 import { PageTitle } from '@/components/page-title';
 import { PasskeyUnavailableNote, usePasskeysUnavailable } from '@/components/passkey-unavailable';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { FormField } from '@/components/ui/form-field';
+import { SignInFormCard } from '@/features/auth/components/public-forms';
 import { SIGN_IN_PATH, type FirstPageHandoff } from '@/lib/first-page-handoff';
 
 interface FirstSignInProps {
@@ -19,11 +17,10 @@ interface FirstSignInProps {
 /**
  * The sign-in page of a signed-out visitor's first load, drawn before the app's code (router, store,
  * form library, validation) is loaded (main.tsx), like the landing page: the same card as the app's
- * (`SignInCard`), whose buttons hand what was typed over to it. Validation, the request, the second
+ * `SignInCard` (`SignInFormCard`), whose buttons hand what was typed over to it. Validation, the request, the second
  * step and passkeys all run in the app's page, so they behave exactly as after any other way in.
  */
 export function FirstSignIn({ onHandOver, onIntent }: FirstSignInProps) {
-  const { Link } = usePublicLinks();
   // Set once a button was pressed: the page stays, disabled, until the app's page replaces it.
   const [started, setStarted] = useState<FirstPageHandoff['action'] | null>(null);
   const busy = started !== null;
@@ -46,72 +43,36 @@ export function FirstSignIn({ onHandOver, onIntent }: FirstSignInProps) {
   return (
     <Centered>
       <PageTitle title="Sign In" />
-      <Card>
-        <CardHeader>
-          <CardTitle level={1}>Sign In</CardTitle>
-          <CardDescription>Use your user name or email and your password.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <form noValidate onSubmit={onSubmit} className="grid gap-4" aria-label="Sign in">
-            <FormField
-              id="login"
-              name="login"
-              label="User name or email"
-              autoComplete="username"
-              onInput={onIntent}
-              onKeyDown={onIntent}
-              // eslint-disable-next-line jsx-a11y/no-autofocus -- as on the app's sign-in card
-              autoFocus
-            />
-            <FormField
-              id="password"
-              name="password"
-              label="Password"
-              type="password"
-              autoComplete="current-password"
-              onInput={onIntent}
-              onKeyDown={onIntent}
-            />
+      <SignInFormCard
+        onSubmit={onSubmit}
+        busy={started === 'submit'}
+        disabled={busy}
+        onIntent={onIntent}
+        alternative={
+          <div className="grid gap-3">
             <Button
-              type="submit"
-              disabled={busy}
-              className="w-full"
+              type="button"
+              variant="outline"
+              disabled={busy || passkeyUnavailable !== null}
+              aria-describedby={passkeyUnavailable ? 'passkey-sign-in-unavailable' : undefined}
               onPointerEnter={onIntent}
               onFocus={onIntent}
+              onClick={(event) => {
+                if (event.currentTarget.form) handOver(event.currentTarget.form, 'passkey');
+              }}
             >
-              {started === 'submit' ? 'Signing In...' : 'Sign In'}
+              <KeyRound aria-hidden="true" />
+              Sign in with a passkey
             </Button>
-            <div className="grid gap-3">
-              <Button
-                type="button"
-                variant="outline"
-                disabled={busy || passkeyUnavailable !== null}
-                aria-describedby={passkeyUnavailable ? 'passkey-sign-in-unavailable' : undefined}
-                onPointerEnter={onIntent}
-                onFocus={onIntent}
-                onClick={(event) => {
-                  if (event.currentTarget.form) handOver(event.currentTarget.form, 'passkey');
-                }}
-              >
-                <KeyRound aria-hidden="true" />
-                Sign in with a passkey
-              </Button>
-              {passkeyUnavailable ? (
-                <PasskeyUnavailableNote
-                  id="passkey-sign-in-unavailable"
-                  reason={passkeyUnavailable}
-                />
-              ) : null}
-            </div>
-            <Link
-              to="/auth/forgot-password"
-              className="text-center text-sm text-primary underline-offset-4 hover:underline"
-            >
-              Forgot your password?
-            </Link>
-          </form>
-        </CardContent>
-      </Card>
+            {passkeyUnavailable ? (
+              <PasskeyUnavailableNote
+                id="passkey-sign-in-unavailable"
+                reason={passkeyUnavailable}
+              />
+            ) : null}
+          </div>
+        }
+      />
     </Centered>
   );
 }

@@ -2,29 +2,58 @@ import * as React from 'react';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 
-/** A labelled input with its error message wired up for assistive technology. */
-function FormField({
+/** What a field's control carries so that its error is announced with it. */
+interface FieldControlProps {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/**
+ * One field's label, control and error message, the error wired up for assistive technology:
+ * `children` draws the control with the props it is given.
+ */
+function FieldFrame({
+  id,
   label,
   error,
-  id,
-  ...props
-}: React.ComponentProps<typeof Input> & { label: string; error?: string; id: string }) {
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  children: (control: FieldControlProps) => React.ReactNode;
+}) {
   const errorId = `${id}-error`;
   return (
     <div data-slot="form-field" className="grid gap-2">
       <Label htmlFor={id}>{label}</Label>
-      <Input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        {...props}
-      />
+      {children({
+        id,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': error ? errorId : undefined,
+      })}
       {error ? (
         <p id={errorId} className="text-sm text-destructive" role="alert">
           {error}
         </p>
       ) : null}
     </div>
+  );
+}
+
+type FormFieldProps = React.ComponentProps<typeof Input> & {
+  label: string;
+  error?: string;
+  id: string;
+};
+
+/** A labelled input with its error message wired up for assistive technology. */
+function FormField({ label, error, id, ...props }: FormFieldProps) {
+  return (
+    <FieldFrame id={id} label={label} error={error}>
+      {(control) => <Input {...control} {...props} />}
+    </FieldFrame>
   );
 }
 
@@ -40,4 +69,4 @@ function FormAlert({ children }: { children: React.ReactNode }) {
   );
 }
 
-export { FormAlert, FormField };
+export { FieldFrame, FormAlert, FormField, type FormFieldProps };

@@ -2,14 +2,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useCallback, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useDispatch } from 'react-redux';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import {
   acceptInvitationFormSchema,
   type AcceptInvitationForm,
   type InvitationPreview,
 } from '@pa/contracts/invitations';
+import { PageCard } from '@/components/forms/page-card';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert, FormField } from '@/components/ui/form-field';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage, fieldErrors, isApiError } from '@/lib/api/api-error';
@@ -18,6 +18,7 @@ import { setCredentials } from '@/lib/signed-in/auth-slice';
 import { useAcceptInvitationMutation, useLookupInvitationMutation } from '../api/invitation-api';
 import { DeadInvitation, deadInvitationCode } from './dead-invitation';
 import { PasswordField } from './password-field';
+import { AuthLink } from './public-forms';
 
 /**
  * The page of an invitation's mailed link: whom it is for, then a user name (suggested from the
@@ -41,36 +42,34 @@ export function AcceptInvitationCard() {
     return <DeadInvitation error={dead} onShown={dropToken} />;
   }
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle level={1}>Accept your invitation</CardTitle>
-        <CardDescription>
-          {preview
-            ? `${preview.companyName} invited ${preview.email} to Power Analyzer. Choose how you will sign in.`
-            : 'Choose your user name and password to join your company on Power Analyzer.'}
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        {!token ? (
-          <FormAlert>
-            This invitation link is incomplete. Open the link from the mail again.
-          </FormAlert>
-        ) : isError ? (
-          <>
-            <FormAlert>{errorMessage(error)}</FormAlert>
-            <Button type="button" variant="outline" onClick={() => void lookup({ token })}>
-              Try again
-            </Button>
-          </>
-        ) : preview ? (
-          <AcceptForm token={token} preview={preview} onDead={setDeadError} />
-        ) : (
-          <p role="status" className="flex items-center gap-3 text-sm text-muted-foreground">
-            <Spinner className="size-5 border-2" /> Checking your invitation...
-          </p>
-        )}
-      </CardContent>
-    </Card>
+    <PageCard
+      title="Accept your invitation"
+      description={
+        preview
+          ? `${preview.companyName} invited ${preview.email} to Power Analyzer. Choose how you will sign in.`
+          : 'Choose your user name and password to join your company on Power Analyzer.'
+      }
+      contentClassName="grid gap-4"
+    >
+      {!token ? (
+        <FormAlert>
+          This invitation link is incomplete. Open the link from the mail again.
+        </FormAlert>
+      ) : isError ? (
+        <>
+          <FormAlert>{errorMessage(error)}</FormAlert>
+          <Button type="button" variant="outline" onClick={() => void lookup({ token })}>
+            Try again
+          </Button>
+        </>
+      ) : preview ? (
+        <AcceptForm token={token} preview={preview} onDead={setDeadError} />
+      ) : (
+        <p role="status" className="flex items-center gap-3 text-sm text-muted-foreground">
+          <Spinner className="size-5 border-2" /> Checking your invitation...
+        </p>
+      )}
+    </PageCard>
   );
 }
 
@@ -145,12 +144,7 @@ function AcceptForm({
       <Button type="submit" disabled={isSubmitting} className="w-full">
         {isSubmitting ? 'Creating your account...' : 'Create account and sign in'}
       </Button>
-      <Link
-        to="/auth/signin"
-        className="text-center text-sm text-primary underline-offset-4 hover:underline"
-      >
-        Already have an account? Sign in
-      </Link>
+      <AuthLink to="/auth/signin">Already have an account? Sign in</AuthLink>
     </form>
   );
 }

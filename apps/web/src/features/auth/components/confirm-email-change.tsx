@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { PageCard } from '@/components/forms/page-card';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert } from '@/components/ui/form-field';
 import { errorMessage } from '@/lib/api/api-error';
 import { useConfirmEmailChangeMutation } from '../api/auth-api';
+import { AuthLink, DoneNote } from './public-forms';
 
 /**
  * The page of the link mailed to the NEW address of an email change (ADR 026): the change applies
@@ -29,41 +30,34 @@ export function ConfirmEmailChangeCard() {
   };
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle level={1}>Confirm your new email address</CardTitle>
-        <CardDescription>Your account uses this address once you confirm it here.</CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        {!token ? (
-          <FormAlert>This link is incomplete. Open the link from the mail again.</FormAlert>
-        ) : changed ? (
-          <p role="status" className="rounded-md border bg-muted px-3 py-2 text-sm">
-            Your email is now {changed}. A notice went to your previous address, and your other
-            sign-ins were ended. Sign in with your user name or {changed} and your password.
-          </p>
-        ) : (
-          <>
-            {error ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
-            <ul className="grid list-disc gap-1 pl-5 text-sm text-muted-foreground">
-              <li>
-                Mail about your account, password reset links included, comes to this address.
-              </li>
-              <li>Your previous address gets a notice with a link to undo the change.</li>
-              <li>Your other sign-ins end; your password stays the same.</li>
-            </ul>
-            <Button type="button" disabled={isLoading} className="w-full" onClick={onConfirm}>
-              {isLoading ? 'Confirming...' : 'Confirm this address'}
-            </Button>
-          </>
-        )}
-        <Link
-          to={changed ? '/app/account/view' : '/auth/signin'}
-          className="text-center text-sm text-primary underline-offset-4 hover:underline"
-        >
-          {changed ? 'Go to your account' : 'Go to sign in'}
-        </Link>
-      </CardContent>
-    </Card>
+    <PageCard
+      title="Confirm your new email address"
+      description="Your account uses this address once you confirm it here."
+      contentClassName="grid gap-4"
+    >
+      {!token ? (
+        <FormAlert>This link is incomplete. Open the link from the mail again.</FormAlert>
+      ) : changed ? (
+        <DoneNote>
+          Your email is now {changed}. A notice went to your previous address, and your other
+          sign-ins were ended. Sign in with your user name or {changed} and your password.
+        </DoneNote>
+      ) : (
+        <>
+          {error ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
+          <ul className="grid list-disc gap-1 pl-5 text-sm text-muted-foreground">
+            <li>Mail about your account, password reset links included, comes to this address.</li>
+            <li>Your previous address gets a notice with a link to undo the change.</li>
+            <li>Your other sign-ins end; your password stays the same.</li>
+          </ul>
+          <Button type="button" disabled={isLoading} className="w-full" onClick={onConfirm}>
+            {isLoading ? 'Confirming...' : 'Confirm this address'}
+          </Button>
+        </>
+      )}
+      <AuthLink to={changed ? '/app/account/view' : '/auth/signin'}>
+        {changed ? 'Go to your account' : 'Go to sign in'}
+      </AuthLink>
+    </PageCard>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { Link } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { errorMessage, isApiError } from '@/lib/api/api-error';
+import { AuthLink } from './public-forms';
 
 /** What each refusal of an invitation link is called on its page. */
 const TITLES = {
@@ -31,12 +31,9 @@ export function DeadInvitation({ error, onShown }: { error: unknown; onShown: ()
         <CardDescription>{errorMessage(error)}</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-2">
-        <Link
-          to={code === 'INVITATION_USED' ? '/auth/signin' : '/'}
-          className="text-center text-sm text-primary underline-offset-4 hover:underline"
-        >
+        <AuthLink to={code === 'INVITATION_USED' ? '/auth/signin' : '/'}>
           {code === 'INVITATION_USED' ? 'Go to sign in' : 'Go to the home page'}
-        </Link>
+        </AuthLink>
       </CardContent>
     </Card>
   );

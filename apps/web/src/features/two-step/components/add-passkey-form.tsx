@@ -4,10 +4,13 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { passkeyNameSchema } from '@pa/contracts/mfa';
+import { fieldBinder } from '@/components/forms/field-binder';
+import { CurrentPasswordField } from '@/components/forms/password-fields';
+import { RequestAlert } from '@/components/forms/request-alert';
 import { PasskeyUnavailableNote, usePasskeysUnavailable } from '@/components/passkey-unavailable';
 import { Button } from '@/components/ui/button';
 import { FormAlert, FormField } from '@/components/ui/form-field';
-import { errorMessage, fieldErrors } from '@/lib/api/api-error';
+import { fieldErrors } from '@/lib/api/api-error';
 import {
   useAddPasskeyMutation,
   usePasskeyOptionsMutation,
@@ -37,50 +40,38 @@ export function AddPasskeyForm({
   const [add, addState] = useAddPasskeyMutation();
   const [problem, setProblem] = useState<string | null>(null);
   const unavailable = usePasskeysUnavailable();
-  const {
-    register,
-    handleSubmit,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<PasskeyForm>({
+  const form = useForm<PasskeyForm>({
     resolver: zodResolver(mfaToken ? enrolmentForm : signedInForm),
     defaultValues: { name: '', currentPassword: '' },
   });
-  const submit = handleSubmit(async ({ name, currentPassword }) => {
+  const submit = form.handleSubmit(async ({ name, currentPassword }) => {
     setProblem(null);
     try {
       const proof = mfaToken ? { mfaToken } : { currentPassword };
       const optionsJSON = await options(proof).unwrap();
       const response = await startRegistration({ optionsJSON });
       const answer = await add({ name, response, ...(mfaToken ? { mfaToken } : {}) }).unwrap();
-      reset();
+      form.reset();
       onAdded(answer.signIn);
     } catch (err) {
       if (err instanceof Error) setProblem(passkeyProblem(err));
     }
   });
   const error = optionsState.error ?? addState.error;
-  const server = fieldErrors(error);
+  const field = fieldBinder(form, fieldErrors(error));
+  const { isSubmitting } = form.formState;
   return (
     <form noValidate onSubmit={submit} className="grid gap-4" aria-label="Add a passkey">
       {problem ? <FormAlert>{problem}</FormAlert> : null}
-      {error && !server.currentPassword ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
+      <RequestAlert error={error} fields={['currentPassword']} />
       <FormField
         id="passkey-name"
         label="Passkey name"
         placeholder="e.g. Work laptop"
-        error={errors.name?.message ?? server.name}
-        {...register('name')}
+        {...field('name')}
       />
       {mfaToken ? null : (
-        <FormField
-          id="passkey-password"
-          label="Current password"
-          type="password"
-          autoComplete="current-password"
-          error={errors.currentPassword?.message ?? server.currentPassword}
-          {...register('currentPassword')}
-        />
+        <CurrentPasswordField id="passkey-password" {...field('currentPassword')} />
       )}
       <div className="grid justify-items-start gap-2">
         <Button

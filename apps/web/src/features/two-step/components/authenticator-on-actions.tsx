@@ -4,10 +4,13 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
 import { totpDisableSchema } from '@pa/contracts/mfa';
+import { fieldBinder } from '@/components/forms/field-binder';
+import { CurrentPasswordField } from '@/components/forms/password-fields';
+import { RequestAlert } from '@/components/forms/request-alert';
 import { Button } from '@/components/ui/button';
-import { FormAlert, FormField } from '@/components/ui/form-field';
-import { errorMessage, fieldErrors } from '@/lib/api/api-error';
+import { fieldErrors } from '@/lib/api/api-error';
 import { useRenewRecoveryCodesMutation, useTotpDisableMutation } from '../api/two-step-api';
+import { AppCodeField } from './app-code-field';
 
 /**
  * With the app on, the password and a code either replace the recovery codes (`onNewCodes` shows
@@ -27,12 +30,12 @@ export function AuthenticatorOnActions({
   // which button sent the form, so which call's error is shown
   const [sent, setSent] = useState<'renew' | 'disable'>('disable');
   const error = sent === 'renew' ? renewState.error : disableState.error;
-  const { register, handleSubmit, formState } = useForm<
+  const form = useForm<
     z.input<typeof totpDisableSchema>,
     unknown,
     z.output<typeof totpDisableSchema>
   >({ resolver: zodResolver(totpDisableSchema), defaultValues: { currentPassword: '', code: '' } });
-  const submit = handleSubmit(async (body, event) => {
+  const submit = form.handleSubmit(async (body, event) => {
     const submitter = (event?.nativeEvent as SubmitEvent | undefined)?.submitter;
     const action = submitter?.getAttribute('value') === 'renew' ? 'renew' : 'disable';
     setSent(action);
@@ -49,7 +52,8 @@ export function AuthenticatorOnActions({
       console.error('Authenticator change error:', err);
     }
   });
-  const server = fieldErrors(error);
+  const field = fieldBinder(form, fieldErrors(error));
+  const { isSubmitting } = form.formState;
   return (
     <form
       noValidate
@@ -63,35 +67,14 @@ export function AuthenticatorOnActions({
           ? ' Your company requires a second step: add a passkey before turning the app off.'
           : ''}
       </p>
-      {error && !server.code && !server.currentPassword ? (
-        <FormAlert>{errorMessage(error)}</FormAlert>
-      ) : null}
-      <FormField
-        id="disable-password"
-        label="Current password"
-        type="password"
-        autoComplete="current-password"
-        error={formState.errors.currentPassword?.message ?? server.currentPassword}
-        {...register('currentPassword')}
-      />
-      <FormField
-        id="disable-code"
-        label="Code from the app"
-        autoComplete="one-time-code"
-        inputMode="numeric"
-        error={formState.errors.code?.message ?? server.code}
-        {...register('code')}
-      />
+      <RequestAlert error={error} fields={['code', 'currentPassword']} />
+      <CurrentPasswordField id="disable-password" {...field('currentPassword')} />
+      <AppCodeField id="disable-code" {...field('code')} />
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" variant="outline" value="renew" disabled={formState.isSubmitting}>
+        <Button type="submit" variant="outline" value="renew" disabled={isSubmitting}>
           Get new recovery codes
         </Button>
-        <Button
-          type="submit"
-          variant="outline"
-          value="disable"
-          disabled={formState.isSubmitting || required}
-        >
+        <Button type="submit" variant="outline" value="disable" disabled={isSubmitting || required}>
           Turn off
         </Button>
       </div>

@@ -4,10 +4,12 @@ import { useForm } from 'react-hook-form';
 import { useSelector } from 'react-redux';
 import { toast } from 'sonner';
 import { z } from 'zod';
+import { fieldBinder } from '@/components/forms/field-binder';
+import { CurrentPasswordField } from '@/components/forms/password-fields';
+import { RequestAlert } from '@/components/forms/request-alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { FormAlert, FormField } from '@/components/ui/form-field';
-import { errorMessage, fieldErrors } from '@/lib/api/api-error';
+import { fieldErrors } from '@/lib/api/api-error';
 import { selectUserDetails } from '@/lib/signed-in/auth-slice';
 import { useMfaStatusQuery, useTotpSetupMutation } from '../api/two-step-api';
 import { AuthenticatorOnActions } from './authenticator-on-actions';
@@ -25,16 +27,16 @@ export function AuthenticatorSection() {
   const [setup, setupState] = useTotpSetupMutation();
   const [codes, setCodes] = useState<string[] | null>(null);
   const started = setupState.data;
-  const { register, handleSubmit, formState } = useForm({
+  const form = useForm({
     resolver: zodResolver(passwordForm),
     defaultValues: { currentPassword: '' },
   });
-  const start = handleSubmit(async (body) => {
+  const start = form.handleSubmit(async (body) => {
     await setup(body)
       .unwrap()
       .catch((err: unknown) => console.error('Authenticator setup error:', err));
   });
-  const server = fieldErrors(setupState.error);
+  const field = fieldBinder(form, fieldErrors(setupState.error));
 
   let body: React.ReactNode;
   if (codes) {
@@ -75,19 +77,10 @@ export function AuthenticatorSection() {
         className="grid gap-4"
         aria-label="Set up authenticator app"
       >
-        {setupState.error && !server.currentPassword ? (
-          <FormAlert>{errorMessage(setupState.error)}</FormAlert>
-        ) : null}
-        <FormField
-          id="totp-password"
-          label="Current password"
-          type="password"
-          autoComplete="current-password"
-          error={formState.errors.currentPassword?.message ?? server.currentPassword}
-          {...register('currentPassword')}
-        />
+        <RequestAlert error={setupState.error} fields={['currentPassword']} />
+        <CurrentPasswordField id="totp-password" {...field('currentPassword')} />
         <div>
-          <Button type="submit" disabled={formState.isSubmitting}>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
             Set up authenticator app
           </Button>
         </div>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
+import { PageCard } from '@/components/forms/page-card';
 import { PasskeyUnavailableNote, usePasskeysUnavailable } from '@/components/passkey-unavailable';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert } from '@/components/ui/form-field';
 import { errorMessage } from '@/lib/api/api-error';
 import { useTotpSetupMutation, type SignedIn } from '../api/two-step-api';
@@ -75,21 +75,17 @@ export function EnrolmentCard({ mfaToken, onCancel }: { mfaToken: string; onCanc
     );
   }
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle level={1}>Set up a second step</CardTitle>
-        <CardDescription>
-          Your company requires a second step when you sign in. Set one up to continue.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        {body}
-        {done ? null : (
-          <Button type="button" variant="ghost" onClick={onCancel}>
-            Back to sign in
-          </Button>
-        )}
-      </CardContent>
-    </Card>
+    <PageCard
+      title="Set up a second step"
+      description="Your company requires a second step when you sign in. Set one up to continue."
+      contentClassName="grid gap-4"
+    >
+      {body}
+      {done ? null : (
+        <Button type="button" variant="ghost" onClick={onCancel}>
+          Back to sign in
+        </Button>
+      )}
+    </PageCard>
   );
 }

@@ -5,9 +5,11 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { passkeyNameSchema, type Passkey } from '@pa/contracts/mfa';
+import { fieldBinder } from '@/components/forms/field-binder';
+import { RequestAlert } from '@/components/forms/request-alert';
 import { Button } from '@/components/ui/button';
-import { FormAlert, FormField } from '@/components/ui/form-field';
-import { errorMessage, fieldErrors } from '@/lib/api/api-error';
+import { FormField } from '@/components/ui/form-field';
+import { fieldErrors } from '@/lib/api/api-error';
 import { useRenamePasskeyMutation } from '../api/two-step-api';
 
 const renameForm = z.object({ name: passkeyNameSchema });
@@ -15,17 +17,13 @@ const renameForm = z.object({ name: passkeyNameSchema });
 /** A passkey's new name, in place of its row; Escape or Cancel keeps the old one. */
 export function RenamePasskeyForm({ passkey, onDone }: { passkey: Passkey; onDone: () => void }) {
   const [rename, { error }] = useRenamePasskeyMutation();
-  const {
-    register,
-    handleSubmit,
-    setFocus,
-    formState: { errors, isSubmitting },
-  } = useForm<z.infer<typeof renameForm>>({
+  const form = useForm<z.infer<typeof renameForm>>({
     resolver: zodResolver(renameForm),
     defaultValues: { name: passkey.name },
   });
+  const { setFocus } = form;
   useEffect(() => setFocus('name', { shouldSelect: true }), [setFocus]);
-  const submit = handleSubmit(async ({ name }) => {
+  const submit = form.handleSubmit(async ({ name }) => {
     try {
       await rename({ id: passkey._id, name }).unwrap();
       toast.success('Passkey renamed.');
@@ -34,7 +32,7 @@ export function RenamePasskeyForm({ passkey, onDone }: { passkey: Passkey; onDon
       // shown below from the mutation's error
     }
   });
-  const server = fieldErrors(error);
+  const field = fieldBinder(form, fieldErrors(error));
   return (
     <form
       noValidate
@@ -42,18 +40,17 @@ export function RenamePasskeyForm({ passkey, onDone }: { passkey: Passkey; onDon
       className="grid w-full gap-2"
       aria-label={`Rename passkey ${passkey.name}`}
     >
-      {error && !server.name ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
+      <RequestAlert error={error} fields={['name']} />
       <FormField
         id={`passkey-rename-${passkey._id}`}
         label="New name"
-        error={errors.name?.message ?? server.name}
-        {...register('name')}
+        {...field('name')}
         onKeyDown={(event) => {
           if (event.key === 'Escape') onDone();
         }}
       />
       <div className="flex gap-2">
-        <Button type="submit" size="sm" disabled={isSubmitting}>
+        <Button type="submit" size="sm" disabled={form.formState.isSubmitting}>
           <Check aria-hidden="true" /> Save
         </Button>
         <Button type="button" size="sm" variant="outline" onClick={onDone}>

@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { recoveryFormSchema, secondStepFormSchema, type MfaChallenge } from '@pa/contracts/mfa';
+import { PageCard } from '@/components/forms/page-card';
 import { PasskeyUnavailableNote, usePasskeysUnavailable } from '@/components/passkey-unavailable';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert, FormField } from '@/components/ui/form-field';
 import { errorMessage } from '@/lib/api/api-error';
 import { useSecondStepMutation, useSecondStepPasskeyOptionsMutation } from '../api/two-step-api';
@@ -43,61 +43,56 @@ export function SecondStepCard({
   };
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle level={1}>Second step</CardTitle>
-        <CardDescription>
-          {hasApp
-            ? mode === 'code'
-              ? 'Enter the 6-digit code from your authenticator app.'
-              : 'Enter one of the recovery codes you saved. Each works once.'
-            : 'Confirm with your passkey.'}
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        {problem ? <FormAlert>{problem}</FormAlert> : null}
-        {error ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
-        {hasApp ? (
-          <CodeForm
-            key={mode}
-            mode={mode}
-            onSubmit={async (body) =>
-              store(await secondStep({ mfaToken: challenge.mfaToken, ...body }).unwrap())
-            }
-          />
-        ) : null}
-        {hasApp ? (
-          <Button
-            type="button"
-            variant="link"
-            className="justify-self-center"
-            onClick={() => setMode(mode === 'code' ? 'recovery' : 'code')}
-          >
-            {mode === 'code' ? 'Use a recovery code instead' : 'Use a code from your app instead'}
-          </Button>
-        ) : null}
-        {hasPasskey ? (
-          <Button
-            type="button"
-            variant={hasApp ? 'outline' : 'default'}
-            onClick={usePasskey}
-            disabled={passkeyUnavailable !== null}
-            aria-describedby={passkeyUnavailable ? 'second-step-passkey-unavailable' : undefined}
-          >
-            Use a passkey
-          </Button>
-        ) : null}
-        {hasPasskey && passkeyUnavailable ? (
-          <PasskeyUnavailableNote
-            id="second-step-passkey-unavailable"
-            reason={passkeyUnavailable}
-          />
-        ) : null}
-        <Button type="button" variant="ghost" onClick={onCancel}>
-          Back to sign in
+    <PageCard
+      title="Second step"
+      description={
+        hasApp
+          ? mode === 'code'
+            ? 'Enter the 6-digit code from your authenticator app.'
+            : 'Enter one of the recovery codes you saved. Each works once.'
+          : 'Confirm with your passkey.'
+      }
+      contentClassName="grid gap-4"
+    >
+      {problem ? <FormAlert>{problem}</FormAlert> : null}
+      {error ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
+      {hasApp ? (
+        <CodeForm
+          key={mode}
+          mode={mode}
+          onSubmit={async (body) =>
+            store(await secondStep({ mfaToken: challenge.mfaToken, ...body }).unwrap())
+          }
+        />
+      ) : null}
+      {hasApp ? (
+        <Button
+          type="button"
+          variant="link"
+          className="justify-self-center"
+          onClick={() => setMode(mode === 'code' ? 'recovery' : 'code')}
+        >
+          {mode === 'code' ? 'Use a recovery code instead' : 'Use a code from your app instead'}
         </Button>
-      </CardContent>
-    </Card>
+      ) : null}
+      {hasPasskey ? (
+        <Button
+          type="button"
+          variant={hasApp ? 'outline' : 'default'}
+          onClick={usePasskey}
+          disabled={passkeyUnavailable !== null}
+          aria-describedby={passkeyUnavailable ? 'second-step-passkey-unavailable' : undefined}
+        >
+          Use a passkey
+        </Button>
+      ) : null}
+      {hasPasskey && passkeyUnavailable ? (
+        <PasskeyUnavailableNote id="second-step-passkey-unavailable" reason={passkeyUnavailable} />
+      ) : null}
+      <Button type="button" variant="ghost" onClick={onCancel}>
+        Back to sign in
+      </Button>
+    </PageCard>
   );
 }
 

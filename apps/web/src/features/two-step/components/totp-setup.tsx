@@ -4,10 +4,12 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { secondStepFormSchema } from '@pa/contracts/mfa';
+import { fieldBinder } from '@/components/forms/field-binder';
+import { RequestAlert } from '@/components/forms/request-alert';
 import { Button } from '@/components/ui/button';
-import { FormAlert, FormField } from '@/components/ui/form-field';
-import { errorMessage, fieldErrors } from '@/lib/api/api-error';
+import { fieldErrors } from '@/lib/api/api-error';
 import { useTotpConfirmMutation, type SignedIn } from '../api/two-step-api';
+import { AppCodeField } from './app-code-field';
 
 /** The secret in groups of four, as apps that take it typed show it. */
 const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
@@ -32,15 +34,11 @@ export function TotpSetup({
   useEffect(() => {
     void QRCode.toDataURL(otpauthUrl, { margin: 1, width: 192 }).then(setQr);
   }, [otpauthUrl]);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<z.input<typeof secondStepFormSchema>, unknown, { code: string }>({
+  const form = useForm<z.input<typeof secondStepFormSchema>, unknown, { code: string }>({
     resolver: zodResolver(secondStepFormSchema),
     defaultValues: { code: '' },
   });
-  const submit = handleSubmit(async ({ code }) => {
+  const submit = form.handleSubmit(async ({ code }) => {
     try {
       const answer = await confirm({ code, ...(mfaToken ? { mfaToken } : {}) }).unwrap();
       onConfirmed(answer.recoveryCodes, answer.signIn);
@@ -48,7 +46,7 @@ export function TotpSetup({
       console.error('Authenticator confirm error:', err);
     }
   });
-  const server = fieldErrors(error);
+  const field = fieldBinder(form, fieldErrors(error));
   return (
     <div className="grid gap-4">
       <ol className="grid list-decimal gap-2 pl-5 text-sm">
@@ -84,18 +82,11 @@ export function TotpSetup({
         className="grid gap-4"
         aria-label="Confirm authenticator app"
       >
-        {error && !server.code ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
-        <FormField
-          id="totp-code"
-          label="Code from the app"
-          autoComplete="one-time-code"
-          inputMode="numeric"
-          error={errors.code?.message ?? server.code}
-          {...register('code')}
-        />
+        <RequestAlert error={error} fields={['code']} />
+        <AppCodeField id="totp-code" {...field('code')} />
         <div>
-          <Button type="submit" disabled={isSubmitting}>
-            {isSubmitting ? 'Checking...' : 'Turn on'}
+          <Button type="submit" disabled={form.formState.isSubmitting}>
+            {form.formState.isSubmitting ? 'Checking...' : 'Turn on'}
           </Button>
         </div>
       </form>
