@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import type * as React from 'react';
 import { toast } from 'sonner';
 import {
@@ -11,7 +11,9 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
+import { GatedButton } from '@/components/permission-gate';
 import { errorMessage } from '@/lib/api/api-error';
+import type { PermissionCode } from '@/lib/permission-gate';
 import { DANGER_BUTTON } from '@/lib/danger-button';
 
 interface ConfirmDialogProps {
@@ -63,19 +65,18 @@ export function ConfirmDialog({
     }
   };
   return (
-    <AlertDialog open={open} onOpenChange={onOpenChange}>
-      <AlertDialogContent
-        onCloseAutoFocus={(event) => {
-          if (!opener.current?.isConnected) return;
-          event.preventDefault();
-          opener.current.focus();
-        }}
-      >
-        <AlertDialogHeader>
-          <AlertDialogTitle>{title}</AlertDialogTitle>
-          <AlertDialogDescription>{description}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
+    <DialogFrame
+      open={open}
+      onOpenChange={onOpenChange}
+      title={title}
+      description={description}
+      onCloseAutoFocus={(event) => {
+        if (!opener.current?.isConnected) return;
+        event.preventDefault();
+        opener.current.focus();
+      }}
+      footer={
+        <>
           <AlertDialogCancel>{cancelLabel}</AlertDialogCancel>
           <AlertDialogAction
             disabled={busy}
@@ -87,8 +88,78 @@ export function ConfirmDialog({
           >
             {confirmLabel}
           </AlertDialogAction>
-        </AlertDialogFooter>
+        </>
+      }
+    />
+  );
+}
+
+/**
+ * The frame of every confirming dialog here (a confirmation, the leave guard, the stale-edit
+ * conflict, the bulk delete): title, description, what the dialog shows, then its buttons.
+ */
+export function DialogFrame({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  footer,
+  className,
+  onCloseAutoFocus,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: React.ReactNode;
+  description: React.ReactNode;
+  children?: React.ReactNode;
+  footer: React.ReactNode;
+  className?: string;
+  onCloseAutoFocus?: (event: Event) => void;
+}) {
+  return (
+    <AlertDialog open={open} onOpenChange={onOpenChange}>
+      <AlertDialogContent className={className} onCloseAutoFocus={onCloseAutoFocus}>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{title}</AlertDialogTitle>
+          <AlertDialogDescription>{description}</AlertDialogDescription>
+        </AlertDialogHeader>
+        {children}
+        <AlertDialogFooter>{footer}</AlertDialogFooter>
       </AlertDialogContent>
     </AlertDialog>
+  );
+}
+
+/** The buttons of a `DialogFrame`: Cancel closes it; an action closes it after its click. */
+export { AlertDialogAction as DialogAction, AlertDialogCancel as DialogCancel };
+
+/**
+ * A page action that asks first: an outline button for those holding `need` (disabled with its
+ * reason otherwise, or with `blockedReason`), opening a `ConfirmDialog`.
+ */
+export function ConfirmButton({
+  need,
+  blockedReason = null,
+  children,
+  ...dialog
+}: Omit<ConfirmDialogProps, 'open' | 'onOpenChange'> & {
+  need: PermissionCode;
+  blockedReason?: string | null;
+  children: React.ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <GatedButton
+        need={need}
+        variant="outline"
+        onClick={() => setOpen(true)}
+        blockedReason={blockedReason}
+      >
+        {children}
+      </GatedButton>
+      <ConfirmDialog open={open} onOpenChange={setOpen} {...dialog} />
+    </>
   );
 }

@@ -1,16 +1,13 @@
+import type * as React from 'react';
 import { ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select';
 import { formatCount } from '@/lib/format';
 import { PAGE_SIZES } from '@/lib/list-url';
+import { OptionSelect } from './option-select';
+
+const SIZE_OPTIONS = PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }));
 
 /** The page numbers around the current one, with gaps: 1 … 4 5 6 … 12. */
 export function pageWindow(current: number, total: number): (number | 'gap')[] {
@@ -70,42 +67,22 @@ export function DataTablePagination({
             <span id="rows-per-page" className="whitespace-nowrap">
               Rows per page
             </span>
-            <Select value={String(pageSize)} onValueChange={(v) => onPageSize(Number(v))}>
-              <SelectTrigger size="sm" aria-labelledby="rows-per-page" className="w-18">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {PAGE_SIZES.map((size) => (
-                  <SelectItem key={size} value={String(size)}>
-                    {size}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
+            <OptionSelect
+              value={String(pageSize)}
+              onChange={(v) => onPageSize(Number(v))}
+              options={SIZE_OPTIONS}
+              trigger={{ size: 'sm', 'aria-labelledby': 'rows-per-page', className: 'w-18' }}
+            />
           </div>
         ) : null}
         {last > 1 ? <JumpToPage last={last} onPage={onPage} /> : null}
         <div className="flex items-center gap-1">
-          <Button
-            variant="outline"
-            size="icon"
-            className="size-8"
-            aria-label="First page"
-            disabled={page <= 1}
-            onClick={() => onPage(1)}
-          >
+          <StepButton label="First page" disabled={page <= 1} onClick={() => onPage(1)}>
             <ChevronsLeft aria-hidden="true" />
-          </Button>
-          <Button
-            variant="outline"
-            size="icon"
-            className="size-8"
-            aria-label="Previous page"
-            disabled={page <= 1}
-            onClick={() => onPage(page - 1)}
-          >
+          </StepButton>
+          <StepButton label="Previous page" disabled={page <= 1} onClick={() => onPage(page - 1)}>
             <ChevronLeft aria-hidden="true" />
-          </Button>
+          </StepButton>
           {pageWindow(Math.min(page, last), last).map((item, i) =>
             item === 'gap' ? (
               <span key={`gap-${i}`} className="px-1 text-muted-foreground" aria-hidden="true">
@@ -125,29 +102,41 @@ export function DataTablePagination({
               </Button>
             ),
           )}
-          <Button
-            variant="outline"
-            size="icon"
-            className="size-8"
-            aria-label="Next page"
-            disabled={page >= last}
-            onClick={() => onPage(page + 1)}
-          >
+          <StepButton label="Next page" disabled={page >= last} onClick={() => onPage(page + 1)}>
             <ChevronRight aria-hidden="true" />
-          </Button>
-          <Button
-            variant="outline"
-            size="icon"
-            className="size-8"
-            aria-label="Last page"
-            disabled={page >= last}
-            onClick={() => onPage(last)}
-          >
+          </StepButton>
+          <StepButton label="Last page" disabled={page >= last} onClick={() => onPage(last)}>
             <ChevronsRight aria-hidden="true" />
-          </Button>
+          </StepButton>
         </div>
       </div>
     </nav>
+  );
+}
+
+/** First, previous, next or last page: an icon button named for assistive technology. */
+function StepButton({
+  label,
+  disabled,
+  onClick,
+  children,
+}: {
+  label: string;
+  disabled: boolean;
+  onClick: () => void;
+  children: React.ReactNode;
+}) {
+  return (
+    <Button
+      variant="outline"
+      size="icon"
+      className="size-8"
+      aria-label={label}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {children}
+    </Button>
   );
 }
 

@@ -5,7 +5,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api/api-error';
 
 /** A list query (RTK Query's result) as far as a form's choices need it. */
-interface ChoiceList {
+export interface ChoiceList {
   isLoading: boolean;
   error?: unknown;
   refetch: () => unknown;

@@ -1,16 +1,7 @@
 import type * as React from 'react';
 import { useEffect } from 'react';
 import { useBlocker } from 'react-router';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { DialogAction, DialogCancel, DialogFrame } from '@/components/confirm-dialog';
 import { DANGER_BUTTON } from '@/lib/danger-button';
 
 /** What the dialog says; the default fits a form with unsaved changes. */
@@ -54,27 +45,24 @@ export function LeaveGuard({
     return () => window.removeEventListener('beforeunload', warn);
   }, [when, bypass]);
   return (
-    <AlertDialog
+    <DialogFrame
       open={blocker.state === 'blocked'}
       onOpenChange={(open) => {
         if (!open && blocker.state === 'blocked') blocker.reset();
       }}
-    >
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{wording.title}</AlertDialogTitle>
-          <AlertDialogDescription>{wording.description}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>{wording.stay}</AlertDialogCancel>
-          <AlertDialogAction
+      title={wording.title}
+      description={wording.description}
+      footer={
+        <>
+          <DialogCancel>{wording.stay}</DialogCancel>
+          <DialogAction
             className={DANGER_BUTTON}
             onClick={() => blocker.state === 'blocked' && blocker.proceed()}
           >
             {wording.leave}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+          </DialogAction>
+        </>
+      }
+    />
   );
 }
