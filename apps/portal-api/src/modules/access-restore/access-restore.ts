@@ -13,11 +13,11 @@ import {
   userRoles,
   users,
 } from '../../db/schema';
-import { recordAudit, type AuditActor } from '../audit/record';
-import { getPermission } from '../permissions/permissions';
+import type { AuditActor } from '../audit/record';
+import { getPermission, permissionRecord } from '../permissions/permissions';
 import { assertHolds, codesOfPermissions, lockCompany, type Actor } from '../roles/guards';
-import { getRole } from '../roles/roles';
-import { existing } from '../users/restore';
+import { getRole, roleRecord } from '../roles/roles';
+import { existingIds, revivedRow } from '../records/restore';
 
 /**
  * Undo after deleting a role or a permission (docs/decisions/014-restore-roles-and-permissions.md):
@@ -27,15 +27,6 @@ import { existing } from '../users/restore';
 
 type Kind = 'role' | 'permission';
 const TIMESTAMPS = ['createdAt', 'updatedAt'] as const;
-
-/** The kept row with its timestamps as dates again (jsonb holds them as ISO text). */
-function rowOf<T>(kept: Record<string, unknown>): T {
-  const row = { ...kept };
-  for (const key of TIMESTAMPS) {
-    if (typeof row[key] === 'string') row[key] = new Date(row[key]);
-  }
-  return row as T;
-}
 
 /** Drops the company's kept records whose restore window is over. */
 async function purgeExpired(tx: PortalTx, companyId: string) {
@@ -131,8 +122,8 @@ export async function restoreRole(
   return db.transaction(async (tx) => {
     await lockCompany(tx, actor.companyId);
     const kept = await takeKept(tx, 'role', actor.companyId, id);
-    const row = rowOf<typeof roles.$inferInsert>(kept.row);
-    const permissionIds = await existing(tx, permissions, actor.companyId, kept.permissionIds);
+    const row = revivedRow<typeof roles.$inferInsert>(kept.row, TIMESTAMPS);
+    const permissionIds = await existingIds(tx, permissions, actor.companyId, kept.permissionIds);
     assertHolds(
       actor,
       await codesOfPermissions(tx, actor.companyId, permissionIds),
@@ -158,24 +149,13 @@ export async function restoreRole(
           companyId: actor.companyId,
         })),
       );
-    const userIds = await existing(tx, users, actor.companyId, kept.userIds);
+    const userIds = await existingIds(tx, users, actor.companyId, kept.userIds);
     if (userIds.length)
       await tx
         .insert(userRoles)
         .values(userIds.map((userId) => ({ userId, roleId: id, companyId: actor.companyId })));
     const restored = await getRole(tx, actor.companyId, id);
-    await recordAudit(tx, {
-      ...audit,
-      action: 'role.restore',
-      entityType: 'role',
-      entityId: id,
-      after: {
-        name: restored.name,
-        description: restored.description,
-        permissionIds: restored.permissionIds,
-        version: restored.version,
-      },
-    });
+    await roleRecord.audit(tx, audit, 'restore', id, { after: restored });
     return restored;
   });
 }
@@ -194,7 +174,7 @@ export async function restorePermission(
   return db.transaction(async (tx) => {
     await lockCompany(tx, actor.companyId);
     const kept = await takeKept(tx, 'permission', actor.companyId, id);
-    const row = rowOf<typeof permissions.$inferInsert>(kept.row);
+    const row = revivedRow<typeof permissions.$inferInsert>(kept.row, TIMESTAMPS);
     const [taken] = await tx
       .select({ id: permissions.id })
       .from(permissions)
@@ -205,14 +185,14 @@ export async function restorePermission(
       );
     }
     await tx.insert(permissions).values({ ...row, id, companyId: actor.companyId });
-    const roleIds = await existing(tx, roles, actor.companyId, kept.roleIds);
+    const roleIds = await existingIds(tx, roles, actor.companyId, kept.roleIds);
     if (roleIds.length)
       await tx
         .insert(rolePermissions)
         .values(
           roleIds.map((roleId) => ({ roleId, permissionId: id, companyId: actor.companyId })),
         );
-    const userIds = await existing(tx, users, actor.companyId, kept.userIds);
+    const userIds = await existingIds(tx, users, actor.companyId, kept.userIds);
     if (userIds.length)
       await tx
         .insert(userPermissions)
@@ -220,19 +200,7 @@ export async function restorePermission(
           userIds.map((userId) => ({ userId, permissionId: id, companyId: actor.companyId })),
         );
     const restored = await getPermission(tx, actor.companyId, id);
-    await recordAudit(tx, {
-      ...audit,
-      action: 'permission.restore',
-      entityType: 'permission',
-      entityId: id,
-      after: {
-        code: restored.code,
-        name: restored.name,
-        description: restored.description,
-        group: restored.group,
-        version: restored.version,
-      },
-    });
+    await permissionRecord.audit(tx, audit, 'restore', id, { after: restored });
     return restored;
   });
 }

@@ -1,16 +1,16 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { paginate, type ListQuery, type Paginated } from '@pa/contracts/list-query';
+import type { ListQuery, Paginated } from '@pa/contracts/list-query';
 import type {
   Permission,
   PERMISSION_SORT_FIELDS,
   UpdatePermissionBody,
 } from '@pa/contracts/permissions';
-import { conflict, notFound } from '@pa/server-kit/errors';
+import { conflict } from '@pa/server-kit/errors';
 import type { PortalDb, PortalTx } from '../../db/client';
 import { permissions, rolePermissions, roles, userPermissions } from '../../db/schema';
-import { changedFields, recordAudit, type AuditActor } from '../audit/record';
-import { countAll, orderFor, pageWindow, searchAcross } from '../lists/list-sql';
-import { assertSameVersion } from '../stale-version';
+import type { AuditActor } from '../audit/record';
+import { searchAcross } from '../lists/list-sql';
+import { defineRecord } from '../records/record-kind';
 import { lockCompany, type Actor } from '../roles/guards';
 
 type PermissionSortField = (typeof PERMISSION_SORT_FIELDS)[number];
@@ -69,54 +69,48 @@ const toDto = (row: PermissionRow): Permission => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
+const snapshot = (p: Permission): Record<string, unknown> => ({
+  code: p.code,
+  name: p.name,
+  description: p.description,
+  group: p.group,
+  version: p.version,
+});
+
+/** Permissions as versioned company records (modules/records). */
+export const permissionRecord = defineRecord({
+  kind: 'permission',
+  label: 'The permission',
+  table: permissions,
+  columns,
+  sortColumns,
+  defaultSort: [{ field: '_id', order: 'desc' }],
+  toDtos: async (_db, rows: PermissionRow[]) => rows.map(toDto),
+  snapshot,
+});
+
 /** One page of the company's permissions: search over code, name, description and group. */
-export async function listPermissions(
+export function listPermissions(
   db: PortalDb,
   companyId: string,
   query: PermissionListQuery,
 ): Promise<Paginated<Permission>> {
+  const f = query.filters;
   const conditions: (SQL | undefined)[] = [
-    eq(permissions.companyId, companyId),
     searchAcross(query.search, [
       permissions.code,
       permissions.name,
       permissions.description,
       permissions.group,
     ]),
+    f?.group ? eq(sql`lower(${permissions.group})`, f.group.toLowerCase()) : undefined,
+    f?.isSystem ? eq(permissions.isSystem, f.isSystem === 'true') : undefined,
   ];
-  if (query.filters?.group !== undefined && query.filters.group !== '')
-    conditions.push(eq(sql`lower(${permissions.group})`, query.filters.group.toLowerCase()));
-  if (query.filters?.isSystem)
-    conditions.push(eq(permissions.isSystem, query.filters.isSystem === 'true'));
-  const where = and(...conditions);
-  const { limit, offset } = pageWindow(query.page, query.pageSize);
-  const [[counted], rows] = await Promise.all([
-    db.select({ n: countAll }).from(permissions).where(where),
-    db
-      .select(columns)
-      .from(permissions)
-      .where(where)
-      .orderBy(
-        ...orderFor(query.sort, sortColumns, permissions.id, [{ field: '_id', order: 'desc' }]),
-      )
-      .limit(limit)
-      .offset(offset),
-  ]);
-  return paginate(rows.map(toDto), counted?.n ?? 0, query.page, query.pageSize);
+  return permissionRecord.list(db, companyId, query, conditions);
 }
 
-export async function getPermission(
-  db: PortalTx,
-  companyId: string,
-  id: string,
-): Promise<Permission> {
-  const [row] = await db
-    .select(columns)
-    .from(permissions)
-    .where(and(eq(permissions.id, id), eq(permissions.companyId, companyId)));
-  if (!row) throw notFound('The permission');
-  return toDto(row);
-}
+/** One permission of the company, or 404. */
+export const getPermission = permissionRecord.get;
 
 async function assertCodeFree(tx: PortalTx, companyId: string, code: string) {
   const [taken] = await tx
@@ -125,14 +119,6 @@ async function assertCodeFree(tx: PortalTx, companyId: string, code: string) {
     .where(and(eq(permissions.companyId, companyId), eq(permissions.code, code)));
   if (taken) throw conflict(`Your company already has a permission with the code ${code}.`);
 }
-
-const snapshot = (p: Permission): Record<string, unknown> => ({
-  code: p.code,
-  name: p.name,
-  description: p.description,
-  group: p.group,
-  version: p.version,
-});
 
 /**
  * Creates a custom permission. The company's system role (Administrator) receives it at once, since
@@ -165,15 +151,7 @@ export async function createPermission(
         })),
       );
     }
-    const created = await getPermission(tx, actor.companyId, row.id);
-    await recordAudit(tx, {
-      ...audit,
-      action: 'permission.create',
-      entityType: 'permission',
-      entityId: row.id,
-      after: snapshot(created),
-    });
-    return created;
+    return permissionRecord.created(tx, actor.companyId, row.id, audit);
   });
 }
 
@@ -187,14 +165,9 @@ export async function updatePermission(
 ): Promise<Permission> {
   return db.transaction(async (tx) => {
     await lockCompany(tx, actor.companyId);
-    const [locked] = await tx
-      .select({ version: permissions.version })
-      .from(permissions)
-      .where(and(eq(permissions.id, id), eq(permissions.companyId, actor.companyId)))
-      .for('update');
-    if (!locked) throw notFound('The permission');
+    const version = await permissionRecord.lock(tx, actor.companyId, id);
     const before = await getPermission(tx, actor.companyId, id);
-    assertSameVersion('permission', body.version, locked.version);
+    permissionRecord.assertSameVersion(body.version, version);
     const changes = {
       ...(body.code !== undefined && body.code !== before.code && { code: body.code }),
       ...(body.name !== undefined && body.name !== before.name && { name: body.name }),
@@ -211,18 +184,11 @@ export async function updatePermission(
       .set({
         ...changes,
         ...(body.description !== undefined && { description: body.description }),
-        updatedAt: new Date(),
-        version: sql`${permissions.version} + 1`,
+        ...permissionRecord.nextVersion(),
       })
-      .where(and(eq(permissions.id, id), eq(permissions.companyId, actor.companyId)));
+      .where(permissionRecord.where(actor.companyId, id));
     const after = await getPermission(tx, actor.companyId, id);
-    await recordAudit(tx, {
-      ...audit,
-      action: 'permission.update',
-      entityType: 'permission',
-      entityId: id,
-      ...changedFields(snapshot(before), snapshot(after)),
-    });
+    await permissionRecord.audit(tx, audit, 'update', id, { before, after });
     return after;
   });
 }
@@ -239,40 +205,30 @@ export async function deletePermission(
   /** Runs inside the delete's transaction just before it (modules/access-restore keeps it). */
   keep?: (tx: PortalTx) => Promise<void>,
 ) {
-  await db.transaction(async (tx) => {
-    await lockCompany(tx, actor.companyId);
-    const before = await getPermission(tx, actor.companyId, id);
-    if (before.isSystem) {
-      throw conflict(`${before.code} is a system permission and cannot be deleted.`);
-    }
-    const [usage] = await tx
-      .select({
-        roles: sql<number>`(select count(*)::int from ${rolePermissions} join ${roles} on ${roles.id} = ${rolePermissions.roleId} where ${rolePermissions.permissionId} = ${id} and not ${roles.isSystem})`,
-        users: sql<number>`(select count(*)::int from ${userPermissions} where ${userPermissions.permissionId} = ${id})`,
-      })
-      .from(permissions)
-      .where(eq(permissions.id, id));
-    const inRoles = Number(usage?.roles ?? 0);
-    const inUsers = Number(usage?.users ?? 0);
-    if (inRoles > 0 || inUsers > 0) {
-      const parts = [
-        inRoles > 0 ? `${inRoles} role${inRoles === 1 ? '' : 's'}` : '',
-        inUsers > 0 ? `${inUsers} user${inUsers === 1 ? '' : 's'} directly` : '',
-      ].filter(Boolean);
-      throw conflict(
-        `The permission ${before.code} is still given to ${parts.join(' and ')}. Remove it from them first.`,
-      );
-    }
-    await keep?.(tx);
-    await tx
-      .delete(permissions)
-      .where(and(eq(permissions.id, id), eq(permissions.companyId, actor.companyId)));
-    await recordAudit(tx, {
-      ...audit,
-      action: 'permission.delete',
-      entityType: 'permission',
-      entityId: id,
-      before: snapshot(before),
-    });
+  await permissionRecord.remove(db, actor.companyId, id, audit, {
+    refuse: async (tx, before) => {
+      if (before.isSystem) {
+        throw conflict(`${before.code} is a system permission and cannot be deleted.`);
+      }
+      const [usage] = await tx
+        .select({
+          roles: sql<number>`(select count(*)::int from ${rolePermissions} join ${roles} on ${roles.id} = ${rolePermissions.roleId} where ${rolePermissions.permissionId} = ${id} and not ${roles.isSystem})`,
+          users: sql<number>`(select count(*)::int from ${userPermissions} where ${userPermissions.permissionId} = ${id})`,
+        })
+        .from(permissions)
+        .where(eq(permissions.id, id));
+      const inRoles = Number(usage?.roles ?? 0);
+      const inUsers = Number(usage?.users ?? 0);
+      if (inRoles > 0 || inUsers > 0) {
+        const parts = [
+          inRoles > 0 ? `${inRoles} role${inRoles === 1 ? '' : 's'}` : '',
+          inUsers > 0 ? `${inUsers} user${inUsers === 1 ? '' : 's'} directly` : '',
+        ].filter(Boolean);
+        throw conflict(
+          `The permission ${before.code} is still given to ${parts.join(' and ')}. Remove it from them first.`,
+        );
+      }
+    },
+    ...(keep && { keep: (tx) => keep(tx) }),
   });
 }

@@ -1,12 +1,12 @@
 import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
-import { paginate, type ListQuery, type Paginated } from '@pa/contracts/list-query';
+import type { ListQuery, Paginated } from '@pa/contracts/list-query';
 import type { Role, ROLE_SORT_FIELDS, UpdateRoleBody } from '@pa/contracts/roles';
-import { conflict, notFound } from '@pa/server-kit/errors';
+import { conflict } from '@pa/server-kit/errors';
 import type { PortalDb, PortalTx } from '../../db/client';
 import { rolePermissions, roles, userRoles } from '../../db/schema';
-import { changedFields, recordAudit, type AuditActor } from '../audit/record';
-import { countAll, orderFor, pageWindow, searchAcross } from '../lists/list-sql';
-import { assertSameVersion } from '../stale-version';
+import type { AuditActor } from '../audit/record';
+import { searchAcross } from '../lists/list-sql';
+import { defineRecord } from '../records/record-kind';
 import {
   assertHolds,
   assertSomeoneManagesRoles,
@@ -78,56 +78,50 @@ async function permissionIdsOf(db: PortalTx, roleIds: string[]) {
   return byRole;
 }
 
+const snapshot = (role: Role): Record<string, unknown> => ({
+  name: role.name,
+  description: role.description,
+  permissionIds: role.permissionIds,
+  version: role.version,
+});
+
+/** Roles as versioned company records (modules/records). */
+export const roleRecord = defineRecord({
+  kind: 'role',
+  label: 'The role',
+  table: roles,
+  columns: roleColumns,
+  sortColumns,
+  defaultSort: [{ field: '_id', order: 'desc' }],
+  toDtos: async (db, rows: RoleRow[]) => {
+    const links = await permissionIdsOf(
+      db,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) => toDto(row, links.get(row.id) ?? []));
+  },
+  snapshot,
+});
+
 /** One page of the company's roles: search over name and description; filters isSystem, permissionId. */
-export async function listRoles(
+export function listRoles(
   db: PortalDb,
   companyId: string,
   query: RoleListQuery,
 ): Promise<Paginated<Role>> {
+  const f = query.filters;
   const conditions: (SQL | undefined)[] = [
-    eq(roles.companyId, companyId),
     searchAcross(query.search, [roles.name, roles.description]),
+    f?.isSystem ? eq(roles.isSystem, f.isSystem === 'true') : undefined,
+    f?.permissionId
+      ? sql`exists (select 1 from ${rolePermissions} where ${rolePermissions.roleId} = ${roles.id} and ${rolePermissions.permissionId} = ${f.permissionId})`
+      : undefined,
   ];
-  if (query.filters?.isSystem)
-    conditions.push(eq(roles.isSystem, query.filters.isSystem === 'true'));
-  if (query.filters?.permissionId) {
-    conditions.push(
-      sql`exists (select 1 from ${rolePermissions} where ${rolePermissions.roleId} = ${roles.id} and ${rolePermissions.permissionId} = ${query.filters.permissionId})`,
-    );
-  }
-  const where = and(...conditions);
-  const { limit, offset } = pageWindow(query.page, query.pageSize);
-  const [[counted], rows] = await Promise.all([
-    db.select({ n: countAll }).from(roles).where(where),
-    db
-      .select(roleColumns)
-      .from(roles)
-      .where(where)
-      .orderBy(...orderFor(query.sort, sortColumns, roles.id, [{ field: '_id', order: 'desc' }]))
-      .limit(limit)
-      .offset(offset),
-  ]);
-  const links = await permissionIdsOf(
-    db,
-    rows.map((row) => row.id),
-  );
-  return paginate(
-    rows.map((row) => toDto(row, links.get(row.id) ?? [])),
-    counted?.n ?? 0,
-    query.page,
-    query.pageSize,
-  );
+  return roleRecord.list(db, companyId, query, conditions);
 }
 
 /** One role of the company, or 404. */
-export async function getRole(db: PortalTx, companyId: string, id: string): Promise<Role> {
-  const [row] = await db
-    .select(roleColumns)
-    .from(roles)
-    .where(and(eq(roles.id, id), eq(roles.companyId, companyId)));
-  if (!row) throw notFound('The role');
-  return toDto(row, (await permissionIdsOf(db, [id])).get(id) ?? []);
-}
+export const getRole = roleRecord.get;
 
 async function assertNameFree(tx: PortalTx, companyId: string, name: string, exceptId?: string) {
   const [taken] = await tx
@@ -152,13 +146,6 @@ async function setPermissions(tx: PortalTx, companyId: string, roleId: string, i
       .values(unique.map((permissionId) => ({ roleId, permissionId, companyId })));
 }
 
-const snapshot = (role: Role): Record<string, unknown> => ({
-  name: role.name,
-  description: role.description,
-  permissionIds: role.permissionIds,
-  version: role.version,
-});
-
 /** Creates a role holding only permissions the caller holds. */
 export async function createRole(
   db: PortalDb,
@@ -178,17 +165,8 @@ export async function createRole(
       .insert(roles)
       .values({ companyId: actor.companyId, name: body.name, description: body.description })
       .returning({ id: roles.id });
-    if (!row) throw new Error('role insert returned nothing');
-    await setPermissions(tx, actor.companyId, row.id, body.permissionIds);
-    const created = await getRole(tx, actor.companyId, row.id);
-    await recordAudit(tx, {
-      ...audit,
-      action: 'role.create',
-      entityType: 'role',
-      entityId: row.id,
-      after: snapshot(created),
-    });
-    return created;
+    if (row) await setPermissions(tx, actor.companyId, row.id, body.permissionIds);
+    return roleRecord.created(tx, actor.companyId, row?.id, audit);
   });
 }
 
@@ -208,12 +186,7 @@ export async function updateRole(
 ): Promise<Role> {
   return db.transaction(async (tx) => {
     await lockCompany(tx, actor.companyId);
-    const [locked] = await tx
-      .select({ version: roles.version })
-      .from(roles)
-      .where(and(eq(roles.id, id), eq(roles.companyId, actor.companyId)))
-      .for('update');
-    if (!locked) throw notFound('The role');
+    const version = await roleRecord.lock(tx, actor.companyId, id);
     const before = await getRole(tx, actor.companyId, id);
     const permissionsChange =
       body.permissionIds !== undefined && !sameSet(body.permissionIds, before.permissionIds);
@@ -229,7 +202,7 @@ export async function updateRole(
       await codesOfPermissions(tx, actor.companyId, before.permissionIds),
       'change this role',
     );
-    assertSameVersion('role', body.version, locked.version);
+    roleRecord.assertSameVersion(body.version, version);
     if (permissionsChange && body.permissionIds) {
       assertHolds(
         actor,
@@ -243,22 +216,15 @@ export async function updateRole(
       .set({
         ...(body.name !== undefined && { name: body.name }),
         ...(body.description !== undefined && { description: body.description }),
-        updatedAt: new Date(),
-        version: sql`${roles.version} + 1`,
+        ...roleRecord.nextVersion(),
       })
-      .where(and(eq(roles.id, id), eq(roles.companyId, actor.companyId)));
+      .where(roleRecord.where(actor.companyId, id));
     if (permissionsChange && body.permissionIds) {
       await setPermissions(tx, actor.companyId, id, body.permissionIds);
       await assertSomeoneManagesRoles(tx, actor.companyId);
     }
     const after = await getRole(tx, actor.companyId, id);
-    await recordAudit(tx, {
-      ...audit,
-      action: 'role.update',
-      entityType: 'role',
-      entityId: id,
-      ...changedFields(snapshot(before), snapshot(after)),
-    });
+    await roleRecord.audit(tx, audit, 'update', id, { before, after });
     return after;
   });
 }
@@ -274,29 +240,21 @@ export async function deleteRole(
   audit: AuditActor,
   keep?: (tx: PortalTx) => Promise<void>,
 ) {
-  await db.transaction(async (tx) => {
-    await lockCompany(tx, actor.companyId);
-    const before = await getRole(tx, actor.companyId, id);
-    if (before.isSystem)
-      throw conflict(`The ${before.name} role is built in and cannot be deleted.`);
-    if (before.userCount > 0) {
-      throw conflict(
-        `The role "${before.name}" is still assigned to ${before.userCount} user${before.userCount === 1 ? '' : 's'}. Remove it from them first.`,
+  await roleRecord.remove(db, actor.companyId, id, audit, {
+    refuse: async (tx, before) => {
+      if (before.isSystem)
+        throw conflict(`The ${before.name} role is built in and cannot be deleted.`);
+      if (before.userCount > 0) {
+        throw conflict(
+          `The role "${before.name}" is still assigned to ${before.userCount} user${before.userCount === 1 ? '' : 's'}. Remove it from them first.`,
+        );
+      }
+      assertHolds(
+        actor,
+        await codesOfPermissions(tx, actor.companyId, before.permissionIds),
+        'delete this role',
       );
-    }
-    assertHolds(
-      actor,
-      await codesOfPermissions(tx, actor.companyId, before.permissionIds),
-      'delete this role',
-    );
-    await keep?.(tx);
-    await tx.delete(roles).where(and(eq(roles.id, id), eq(roles.companyId, actor.companyId)));
-    await recordAudit(tx, {
-      ...audit,
-      action: 'role.delete',
-      entityType: 'role',
-      entityId: id,
-      before: snapshot(before),
-    });
+    },
+    ...(keep && { keep: (tx) => keep(tx) }),
   });
 }

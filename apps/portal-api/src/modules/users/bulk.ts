@@ -8,7 +8,8 @@ import { users } from '../../db/schema';
 import { inOneRequest, type AuditActor } from '../audit/record';
 import type { Actor } from '../roles/guards';
 import { countAll } from '../lists/list-sql';
-import { updateUserWith, userListWhere, type UserListQuery } from './users';
+import { updateUserWith } from './update';
+import { userListWhere, type UserListQuery } from './users';
 
 /** The edit one bulk change means for one user as they are now, or null when it changes nothing. */
 function editFor(changes: BulkUserChange['changes'], before: User): UpdateUserBody | null {

@@ -1,46 +1,91 @@
-import { and, eq, gt, inArray } from 'drizzle-orm';
-import { notFound } from '@pa/server-kit/errors';
+import { and, eq, gt, lt } from 'drizzle-orm';
+import type { User } from '@pa/contracts/users';
+import { conflict, notFound } from '@pa/server-kit/errors';
 import type { PortalDb, PortalTx } from '../../db/client';
 import { deletedUsers, permissions, roles, users } from '../../db/schema';
-import { recordAudit, type AuditActor } from '../audit/record';
+import { revokeAllSignIns } from '../accounts/sign-ins';
+import type { AuditActor } from '../audit/record';
+import { effectivePermissionCodes } from '../auth/effective-permissions';
+import { existingIds, revivedRow } from '../records/restore';
 import {
   assertHolds,
+  assertSomeoneManagesRoles,
   codesOfPermissions,
   codesOfRoles,
   lockCompany,
   type Actor,
 } from '../roles/guards';
-import { assertUnique, getUser, setLinks, snapshot } from './users';
-import type { User } from '@pa/contracts/users';
+import { assertUnique, getUser, setLinks, userRecord } from './users';
 
-type StoredRow = typeof users.$inferInsert;
+/** Deleting a user, kept for a window, and bringing them back (modules/records/restore.ts). */
+
 const TIMESTAMPS = ['passwordChangedAt', 'lastSignInAt', 'createdAt', 'updatedAt'] as const;
 
-/** The kept row with its timestamps as dates again (jsonb holds them as ISO text). */
-function rowOf(kept: Record<string, unknown>): StoredRow {
-  const row = { ...kept } as Record<string, unknown>;
-  for (const key of TIMESTAMPS) {
-    if (typeof row[key] === 'string') row[key] = new Date(row[key]);
-  }
-  return row as StoredRow;
+/**
+ * Keeps what a restore needs of a user about to be deleted (the row as stored, its links) until
+ * `restorableUntil`, and purges the company's kept users whose time is up.
+ */
+async function keepForRestore(
+  tx: PortalTx,
+  companyId: string,
+  before: User,
+  deletedBy: string,
+  restorableUntil: Date,
+) {
+  await tx
+    .delete(deletedUsers)
+    .where(
+      and(eq(deletedUsers.companyId, companyId), lt(deletedUsers.restorableUntil, new Date())),
+    );
+  const [stored] = await tx.select().from(users).where(eq(users.id, before._id));
+  if (!stored) return;
+  const { searchText, ...row } = stored;
+  void searchText;
+  await tx
+    .insert(deletedUsers)
+    .values({
+      id: before._id,
+      companyId,
+      row,
+      roleIds: before.roleIds,
+      permissionIds: before.permissionIds,
+      deletedBy,
+      restorableUntil,
+    })
+    .onConflictDoUpdate({
+      target: deletedUsers.id,
+      set: { row, roleIds: before.roleIds, permissionIds: before.permissionIds, restorableUntil },
+    });
 }
 
 /**
- * The ids among `ids` that still exist in the company (a role deleted meanwhile is dropped). Also
- * used by modules/access-restore.
+ * Deletes a user of the company (never yourself, never one more powerful than you). The user can be
+ * restored for `restoreWindowMs` (`restoreUser`); returns until when.
  */
-export async function existing(
-  tx: PortalTx,
-  table: typeof roles | typeof permissions | typeof users,
-  companyId: string,
-  ids: string[],
-) {
-  if (ids.length === 0) return [];
-  const rows = await tx
-    .select({ id: table.id })
-    .from(table)
-    .where(and(eq(table.companyId, companyId), inArray(table.id, ids)));
-  return rows.map((row) => row.id);
+export async function deleteUser(
+  db: PortalDb,
+  actor: Actor,
+  id: string,
+  audit: AuditActor,
+  restoreWindowMs = 0,
+): Promise<{ restorableUntil: Date }> {
+  const restorableUntil = new Date(Date.now() + restoreWindowMs);
+  await userRecord.remove(db, actor.companyId, id, audit, {
+    refuse: async (tx) => {
+      if (id === actor.userId) {
+        throw conflict('You cannot delete your own account. Ask another administrator to do it.');
+      }
+      const held = await effectivePermissionCodes(tx, id, actor.companyId);
+      assertHolds(actor, held, 'delete this user');
+    },
+    keep: async (tx, before) => {
+      await revokeAllSignIns(tx, id, 'user deleted');
+      if (restoreWindowMs > 0)
+        await keepForRestore(tx, actor.companyId, before, actor.userId, restorableUntil);
+    },
+    afterwards: (tx) => assertSomeoneManagesRoles(tx, actor.companyId),
+  });
+  return { restorableUntil };
 }
 
 /**
@@ -68,9 +113,9 @@ export async function restoreUser(
         ),
       );
     if (!kept) throw notFound('A deleted user that can still be restored');
-    const row = rowOf(kept.row);
-    const roleIds = await existing(tx, roles, actor.companyId, kept.roleIds);
-    const permissionIds = await existing(tx, permissions, actor.companyId, kept.permissionIds);
+    const row = revivedRow<typeof users.$inferInsert>(kept.row, TIMESTAMPS);
+    const roleIds = await existingIds(tx, roles, actor.companyId, kept.roleIds);
+    const permissionIds = await existingIds(tx, permissions, actor.companyId, kept.permissionIds);
     assertHolds(
       actor,
       [
@@ -88,13 +133,7 @@ export async function restoreUser(
     await setLinks(tx, actor.companyId, id, roleIds, permissionIds);
     await tx.delete(deletedUsers).where(eq(deletedUsers.id, id));
     const restored = await getUser(tx, actor.companyId, id);
-    await recordAudit(tx, {
-      ...audit,
-      action: 'user.restore',
-      entityType: 'user',
-      entityId: id,
-      after: snapshot(restored),
-    });
+    await userRecord.audit(tx, audit, 'restore', id, { after: restored });
     return restored;
   });
 }

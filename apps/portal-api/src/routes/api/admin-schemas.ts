@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+import type { PermissionCode } from '@pa/contracts/permission-codes';
 import { errorEnvelopeSchema } from '@pa/contracts/envelope';
 
 /** Route-schema pieces shared by the administration resources (users, roles, permissions, audit). */
@@ -12,3 +14,14 @@ export const crudErrors = {
   404: errorEnvelopeSchema.describe('No such row in your company'),
   409: errorEnvelopeSchema.describe('Stale version, taken name, or a protected row'),
 } as const;
+
+/**
+ * The options every administration route of one resource starts from: the permission it needs
+ * (checked after the group's sign-in check), its OpenAPI tag and bearer security, then its own schema.
+ */
+export function adminRoute(app: FastifyInstance, tag: string) {
+  return <S extends object>(permission: PermissionCode, schema: S) => ({
+    onRequest: app.requirePermission(permission),
+    schema: { tags: [tag], security: [{ bearerAuth: [] }], ...schema },
+  });
+}

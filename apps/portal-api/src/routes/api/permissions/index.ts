@@ -1,4 +1,3 @@
-import type { PermissionCode } from '@pa/contracts/permission-codes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok as envelope } from '@pa/contracts/envelope';
@@ -22,7 +21,7 @@ import {
 } from '../../../modules/permissions/permissions';
 import { authOf } from '../../../plugins/app/auth';
 import { restorableUntil } from '../access-restore';
-import { crudErrors, idParams, ok, okEmpty } from '../admin-schemas';
+import { adminRoute, crudErrors, idParams, ok, okEmpty } from '../admin-schemas';
 
 const listQuery = listQuerySchema(PERMISSION_SORT_FIELDS).extend({
   filters: permissionFiltersSchema.optional(),
@@ -31,56 +30,37 @@ const listQuery = listQuerySchema(PERMISSION_SORT_FIELDS).extend({
 /** `/api/permissions`: the company's permissions, system and custom (docs/product/services.md §3–§4). */
 export async function registerPermissionRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const guard = (code: PermissionCode) => ({
-    onRequest: app.requirePermission(code),
-  });
-  const tags = ['permissions'];
-  const security = [{ bearerAuth: [] }];
+  const route = adminRoute(app, 'permissions');
 
   app.get(
     '/api/permissions',
-    {
-      ...guard('permissions.read'),
-      schema: {
-        tags,
-        security,
-        summary: 'List the company’s permissions (search: code, name, description, group)',
-        querystring: listQuery,
-        response: { 200: ok(paginatedSchema(permissionSchema)), ...crudErrors },
-      },
-    },
+    route('permissions.read', {
+      summary: 'List the company’s permissions (search: code, name, description, group)',
+      querystring: listQuery,
+      response: { 200: ok(paginatedSchema(permissionSchema)), ...crudErrors },
+    }),
     async (request) =>
       envelope(await listPermissions(app.db, authOf(request).companyId, request.query)),
   );
 
   app.get(
     '/api/permissions/:id',
-    {
-      ...guard('permissions.read'),
-      schema: {
-        tags,
-        security,
-        summary: 'Read one permission',
-        params: idParams,
-        response: { 200: ok(permissionSchema), ...crudErrors },
-      },
-    },
+    route('permissions.read', {
+      summary: 'Read one permission',
+      params: idParams,
+      response: { 200: ok(permissionSchema), ...crudErrors },
+    }),
     async (request) =>
       envelope(await getPermission(app.db, authOf(request).companyId, request.params.id)),
   );
 
   app.post(
     '/api/permissions',
-    {
-      ...guard('permissions.create'),
-      schema: {
-        tags,
-        security,
-        summary: 'Create a custom permission (the Administrator role receives it)',
-        body: createPermissionSchema,
-        response: { 201: ok(permissionSchema), ...crudErrors },
-      },
-    },
+    route('permissions.create', {
+      summary: 'Create a custom permission (the Administrator role receives it)',
+      body: createPermissionSchema,
+      response: { 201: ok(permissionSchema), ...crudErrors },
+    }),
     async (request, reply) => {
       const created = await createPermission(
         app.db,
@@ -95,18 +75,13 @@ export async function registerPermissionRoutes(base: FastifyInstance) {
 
   app.patch(
     '/api/permissions/:id',
-    {
-      ...guard('permissions.update'),
-      schema: {
-        tags,
-        security,
-        summary:
-          'Edit a permission; `version` is the one the edit was based on (stale → 409). System permissions take only a description.',
-        params: idParams,
-        body: updatePermissionSchema,
-        response: { 200: ok(permissionSchema), ...crudErrors },
-      },
-    },
+    route('permissions.update', {
+      summary:
+        'Edit a permission; `version` is the one the edit was based on (stale → 409). System permissions take only a description.',
+      params: idParams,
+      body: updatePermissionSchema,
+      response: { 200: ok(permissionSchema), ...crudErrors },
+    }),
     async (request) =>
       envelope(
         await updatePermission(
@@ -122,17 +97,12 @@ export async function registerPermissionRoutes(base: FastifyInstance) {
 
   app.delete(
     '/api/permissions/:id',
-    {
-      ...guard('permissions.delete'),
-      schema: {
-        tags,
-        security,
-        summary:
-          'Delete a custom permission no role or user holds; restorable for ACCESS_RESTORE_WINDOW_SECONDS',
-        params: idParams,
-        response: { 200: okEmpty, ...crudErrors },
-      },
-    },
+    route('permissions.delete', {
+      summary:
+        'Delete a custom permission no role or user holds; restorable for ACCESS_RESTORE_WINDOW_SECONDS',
+      params: idParams,
+      response: { 200: okEmpty, ...crudErrors },
+    }),
     async (request) => {
       const actor = authOf(request);
       const until = restorableUntil(app);

@@ -1,4 +1,3 @@
-import type { PermissionCode } from '@pa/contracts/permission-codes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok as envelope } from '@pa/contracts/envelope';
@@ -22,7 +21,7 @@ import {
 } from '../../../modules/roles/roles';
 import { authOf } from '../../../plugins/app/auth';
 import { restorableUntil } from '../access-restore';
-import { crudErrors, idParams, ok, okEmpty } from '../admin-schemas';
+import { adminRoute, crudErrors, idParams, ok, okEmpty } from '../admin-schemas';
 
 const listQuery = listQuerySchema(ROLE_SORT_FIELDS).extend({
   filters: roleFiltersSchema.optional(),
@@ -31,55 +30,36 @@ const listQuery = listQuerySchema(ROLE_SORT_FIELDS).extend({
 /** `/api/roles`: the company's roles (docs/product/services.md §4). */
 export async function registerRoleRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const guard = (code: PermissionCode) => ({
-    onRequest: app.requirePermission(code),
-  });
-  const tags = ['roles'];
-  const security = [{ bearerAuth: [] }];
+  const route = adminRoute(app, 'roles');
 
   app.get(
     '/api/roles',
-    {
-      ...guard('roles.read'),
-      schema: {
-        tags,
-        security,
-        summary: 'List the company’s roles (search: name, description)',
-        querystring: listQuery,
-        response: { 200: ok(paginatedSchema(roleSchema)), ...crudErrors },
-      },
-    },
+    route('roles.read', {
+      summary: 'List the company’s roles (search: name, description)',
+      querystring: listQuery,
+      response: { 200: ok(paginatedSchema(roleSchema)), ...crudErrors },
+    }),
     async (request) => envelope(await listRoles(app.db, authOf(request).companyId, request.query)),
   );
 
   app.get(
     '/api/roles/:id',
-    {
-      ...guard('roles.read'),
-      schema: {
-        tags,
-        security,
-        summary: 'Read one role',
-        params: idParams,
-        response: { 200: ok(roleSchema), ...crudErrors },
-      },
-    },
+    route('roles.read', {
+      summary: 'Read one role',
+      params: idParams,
+      response: { 200: ok(roleSchema), ...crudErrors },
+    }),
     async (request) =>
       envelope(await getRole(app.db, authOf(request).companyId, request.params.id)),
   );
 
   app.post(
     '/api/roles',
-    {
-      ...guard('roles.create'),
-      schema: {
-        tags,
-        security,
-        summary: 'Create a role (only with permissions you hold yourself)',
-        body: createRoleSchema,
-        response: { 201: ok(roleSchema), ...crudErrors },
-      },
-    },
+    route('roles.create', {
+      summary: 'Create a role (only with permissions you hold yourself)',
+      body: createRoleSchema,
+      response: { 201: ok(roleSchema), ...crudErrors },
+    }),
     async (request, reply) => {
       const role = await createRole(app.db, authOf(request), request.body, auditFrom(request));
       reply.code(201);
@@ -89,17 +69,12 @@ export async function registerRoleRoutes(base: FastifyInstance) {
 
   app.patch(
     '/api/roles/:id',
-    {
-      ...guard('roles.update'),
-      schema: {
-        tags,
-        security,
-        summary: 'Edit a role; `version` is the one the edit was based on (stale → 409)',
-        params: idParams,
-        body: updateRoleSchema,
-        response: { 200: ok(roleSchema), ...crudErrors },
-      },
-    },
+    route('roles.update', {
+      summary: 'Edit a role; `version` is the one the edit was based on (stale → 409)',
+      params: idParams,
+      body: updateRoleSchema,
+      response: { 200: ok(roleSchema), ...crudErrors },
+    }),
     async (request) =>
       envelope(
         await updateRole(
@@ -115,17 +90,12 @@ export async function registerRoleRoutes(base: FastifyInstance) {
 
   app.delete(
     '/api/roles/:id',
-    {
-      ...guard('roles.delete'),
-      schema: {
-        tags,
-        security,
-        summary:
-          'Delete a role nobody holds (never the Administrator role); restorable for ACCESS_RESTORE_WINDOW_SECONDS',
-        params: idParams,
-        response: { 200: okEmpty, ...crudErrors },
-      },
-    },
+    route('roles.delete', {
+      summary:
+        'Delete a role nobody holds (never the Administrator role); restorable for ACCESS_RESTORE_WINDOW_SECONDS',
+      params: idParams,
+      response: { 200: okEmpty, ...crudErrors },
+    }),
     async (request) => {
       const actor = authOf(request);
       const until = restorableUntil(app);

@@ -1,4 +1,3 @@
-import type { PermissionCode } from '@pa/contracts/permission-codes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok as envelope } from '@pa/contracts/envelope';
@@ -18,7 +17,7 @@ import { bulkUpdateUsers, matchingUserIds } from '../../../modules/users/bulk';
 import { importUsers } from '../../../modules/users/import';
 import { restoreUser } from '../../../modules/users/restore';
 import { authOf } from '../../../plugins/app/auth';
-import { crudErrors, idParams, ok } from '../admin-schemas';
+import { adminRoute, crudErrors, idParams, ok } from '../admin-schemas';
 
 const idsQuery = listQuerySchema(USER_SORT_FIELDS)
   .pick({ search: true })
@@ -30,42 +29,28 @@ const idsQuery = listQuerySchema(USER_SORT_FIELDS)
  */
 export async function registerUserBulkRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const guard = (code: PermissionCode) => ({
-    onRequest: app.requirePermission(code),
-  });
-  const tags = ['users'];
-  const security = [{ bearerAuth: [] }];
+  const route = adminRoute(app, 'users');
 
   app.get(
     '/api/users/ids',
-    {
-      ...guard('users.read'),
-      schema: {
-        tags,
-        security,
-        summary: 'Ids of every user a list search and filters match (at most 1000)',
-        querystring: idsQuery,
-        response: { 200: ok(userIdsAnswerSchema), ...crudErrors },
-      },
-    },
+    route('users.read', {
+      summary: 'Ids of every user a list search and filters match (at most 1000)',
+      querystring: idsQuery,
+      response: { 200: ok(userIdsAnswerSchema), ...crudErrors },
+    }),
     async (request) =>
       envelope(await matchingUserIds(app.db, authOf(request).companyId, request.query)),
   );
 
   app.patch(
     '/api/users/bulk',
-    {
-      ...guard('users.update'),
-      schema: {
-        tags,
-        security,
-        summary: 'Change the status or add/remove roles of many users; an outcome per id',
-        description:
-          'Each user goes through the single edit’s rules; refused users are reported in `results` with the reason, the others are changed.',
-        body: bulkUserChangeSchema,
-        response: { 200: ok(bulkUserAnswerSchema), ...crudErrors },
-      },
-    },
+    route('users.update', {
+      summary: 'Change the status or add/remove roles of many users; an outcome per id',
+      description:
+        'Each user goes through the single edit’s rules; refused users are reported in `results` with the reason, the others are changed.',
+      body: bulkUserChangeSchema,
+      response: { 200: ok(bulkUserAnswerSchema), ...crudErrors },
+    }),
     async (request) => {
       const answer = await bulkUpdateUsers(
         app.db,
@@ -83,16 +68,11 @@ export async function registerUserBulkRoutes(base: FastifyInstance) {
 
   app.post(
     '/api/users/:id/restore',
-    {
-      ...guard('users.delete'),
-      schema: {
-        tags,
-        security,
-        summary: 'Undo a user’s delete within the restore window (USER_RESTORE_WINDOW_SECONDS)',
-        params: idParams,
-        response: { 200: ok(userSchema), ...crudErrors },
-      },
-    },
+    route('users.delete', {
+      summary: 'Undo a user’s delete within the restore window (USER_RESTORE_WINDOW_SECONDS)',
+      params: idParams,
+      response: { 200: ok(userSchema), ...crudErrors },
+    }),
     async (request) =>
       envelope(
         await restoreUser(app.db, authOf(request), request.params.id, auditFrom(request)),
@@ -102,17 +82,12 @@ export async function registerUserBulkRoutes(base: FastifyInstance) {
 
   app.post(
     '/api/users/import',
-    {
-      ...guard('users.create'),
-      schema: {
-        tags,
-        security,
-        summary: 'Import users from CSV: `dryRun=true` (default) checks, `dryRun=false` creates',
-        querystring: userImportQuerySchema,
-        body: userImportBodySchema,
-        response: { 200: ok(importAnswerSchema), 201: ok(importAnswerSchema), ...crudErrors },
-      },
-    },
+    route('users.create', {
+      summary: 'Import users from CSV: `dryRun=true` (default) checks, `dryRun=false` creates',
+      querystring: userImportQuerySchema,
+      body: userImportBodySchema,
+      response: { 200: ok(importAnswerSchema), 201: ok(importAnswerSchema), ...crudErrors },
+    }),
     async (request, reply) => {
       const dryRun = request.query.dryRun === 'true';
       const answer = await importUsers(

@@ -1,4 +1,3 @@
-import type { PermissionCode } from '@pa/contracts/permission-codes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -15,16 +14,12 @@ import {
   userStatusItemSchema,
 } from '@pa/contracts/users';
 import { auditFrom } from '../../../modules/audit/record';
-import {
-  createUser,
-  deleteUser,
-  getUser,
-  listUsers,
-  updateUser,
-} from '../../../modules/users/users';
+import { deleteUser } from '../../../modules/users/restore';
+import { updateUser } from '../../../modules/users/update';
+import { createUser, getUser, listUsers } from '../../../modules/users/users';
 import { authOf } from '../../../plugins/app/auth';
 import { deletedUserSchema } from '@pa/contracts/users-bulk';
-import { crudErrors, idParams, ok } from '../admin-schemas';
+import { adminRoute, crudErrors, idParams, ok } from '../admin-schemas';
 import { mailEmailChangeNotice } from '../accounts/account-mail';
 
 const listQuery = listQuerySchema(USER_SORT_FIELDS).extend({
@@ -34,69 +29,45 @@ const listQuery = listQuerySchema(USER_SORT_FIELDS).extend({
 /** `/api/users`: the company's users (docs/product/services.md §4). */
 export async function registerUserRoutes(base: FastifyInstance) {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const guard = (code: PermissionCode) => ({
-    onRequest: app.requirePermission(code),
-  });
-  const tags = ['users'];
-  const security = [{ bearerAuth: [] }];
+  const route = adminRoute(app, 'users');
 
   app.get(
     '/api/users/statuses',
-    {
-      ...guard('users.read'),
-      schema: {
-        tags,
-        security,
-        summary: 'The user status list',
-        response: { 200: ok(z.object({ items: z.array(userStatusItemSchema) })), ...crudErrors },
-      },
-    },
+    route('users.read', {
+      summary: 'The user status list',
+      response: { 200: ok(z.object({ items: z.array(userStatusItemSchema) })), ...crudErrors },
+    }),
     async () => envelope({ items: USER_STATUS_LIST }),
   );
 
   app.get(
     '/api/users',
-    {
-      ...guard('users.read'),
-      schema: {
-        tags,
-        security,
-        summary: 'List the company’s users (search: user name, names, email, phone)',
-        querystring: listQuery,
-        response: { 200: ok(paginatedSchema(userSchema)), ...crudErrors },
-      },
-    },
+    route('users.read', {
+      summary: 'List the company’s users (search: user name, names, email, phone)',
+      querystring: listQuery,
+      response: { 200: ok(paginatedSchema(userSchema)), ...crudErrors },
+    }),
     async (request) => envelope(await listUsers(app.db, authOf(request).companyId, request.query)),
   );
 
   app.get(
     '/api/users/:id',
-    {
-      ...guard('users.read'),
-      schema: {
-        tags,
-        security,
-        summary: 'Read one user',
-        params: idParams,
-        response: { 200: ok(userSchema), ...crudErrors },
-      },
-    },
+    route('users.read', {
+      summary: 'Read one user',
+      params: idParams,
+      response: { 200: ok(userSchema), ...crudErrors },
+    }),
     async (request) =>
       envelope(await getUser(app.db, authOf(request).companyId, request.params.id)),
   );
 
   app.post(
     '/api/users',
-    {
-      ...guard('users.create'),
-      schema: {
-        tags,
-        security,
-        summary: 'Create a user (only with roles and permissions you hold yourself)',
-        body: createUserSchema,
-        response: { 201: ok(userSchema), ...crudErrors },
-      },
-    },
+    route('users.create', {
+      summary: 'Create a user (only with roles and permissions you hold yourself)',
+      body: createUserSchema,
+      response: { 201: ok(userSchema), ...crudErrors },
+    }),
     async (request, reply) => {
       const user = await createUser(app.db, authOf(request), request.body, auditFrom(request));
       reply.code(201);
@@ -106,19 +77,14 @@ export async function registerUserRoutes(base: FastifyInstance) {
 
   app.patch(
     '/api/users/:id',
-    {
-      ...guard('users.update'),
-      schema: {
-        tags,
-        security,
-        summary: 'Edit a user; `version` is the one the edit was based on (stale → 409)',
-        description:
-          'Your own email is not changed here (403 FORBIDDEN naming `PATCH /api/accounts/me`, which asks for the current password). Changing another user’s email mails their old address a notice with a single-use undo link, holds that address for the undo window (EMAIL_CHANGE_UNDO_TTL) and ends every sign-in of the user. An address that cannot be used answers 409 without saying why, unless a user of your company has it.',
-        params: idParams,
-        body: updateUserSchema,
-        response: { 200: ok(userSchema), ...crudErrors },
-      },
-    },
+    route('users.update', {
+      summary: 'Edit a user; `version` is the one the edit was based on (stale → 409)',
+      description:
+        'Your own email is not changed here (403 FORBIDDEN naming `PATCH /api/accounts/me`, which asks for the current password). Changing another user’s email mails their old address a notice with a single-use undo link, holds that address for the undo window (EMAIL_CHANGE_UNDO_TTL) and ends every sign-in of the user. An address that cannot be used answers 409 without saying why, unless a user of your company has it.',
+      params: idParams,
+      body: updateUserSchema,
+      response: { 200: ok(userSchema), ...crudErrors },
+    }),
     async (request) => {
       const { user, emailChanged } = await updateUser(
         app.db,
@@ -141,17 +107,12 @@ export async function registerUserRoutes(base: FastifyInstance) {
 
   app.delete(
     '/api/users/:id',
-    {
-      ...guard('users.delete'),
-      schema: {
-        tags,
-        security,
-        summary:
-          'Delete a user (never yourself); ends all their sign-ins. Restorable until `restorableUntil`',
-        params: idParams,
-        response: { 200: ok(deletedUserSchema), ...crudErrors },
-      },
-    },
+    route('users.delete', {
+      summary:
+        'Delete a user (never yourself); ends all their sign-ins. Restorable until `restorableUntil`',
+      params: idParams,
+      response: { 200: ok(deletedUserSchema), ...crudErrors },
+    }),
     async (request) => {
       const { restorableUntil } = await deleteUser(
         app.db,
