@@ -1,3 +1,4 @@
+import { createReadStream, type ReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { visibleFileName } from '@pa/contracts/text';
 import {
@@ -88,14 +89,18 @@ export class SessionQueries {
     return sample.slice(0, limit);
   }
 
-  async rejectedCsvPath(row: SessionRow): Promise<string> {
+  /**
+   * The session's full rejected-rows report (CSV), once its file has been read (409 before): a
+   * function that opens it, so nothing is open until the answer is sent.
+   */
+  async rejectedCsv(row: SessionRow): Promise<() => ReadStream> {
     const file = rejectedRowsCsvPath(this.memory.dirOf(row.id));
     try {
       await stat(file);
-      return file;
     } catch {
       throw new AppError(ErrorCode.CONFLICT, 'The file of this session has not been read yet.');
     }
+    return () => createReadStream(file);
   }
 
   /** The finished session's engine tables, from the cache or reopened from its folder. */

@@ -13,13 +13,10 @@ import {
   bookSellSchema,
 } from '@pa/contracts/power7-books';
 import { sessionSchema } from '@pa/contracts/power7';
-import { writeBookSession } from '@pa/power7-engine/session-store';
 import { errorAnswers } from '@pa/server-kit/openapi';
-import type { SessionParams } from '../../../modules/sessions/state';
-import { resultBytesBound } from '../../../modules/sessions/output-bound';
+import { startBookSession } from '../../../modules/books/book-session';
 import { requirePermission } from '../../../plugins/external/auth';
-import { bearer, owner, pageQuery, sessionErrors } from './common';
-import { startNewSession } from './new-session';
+import { bearer, owner, pageQuery, sessionErrors, withRetryAfter } from './common';
 
 const bookParams = z.object({
   id: z
@@ -40,6 +37,13 @@ const bookErrors = errorAnswers({
  * Selling needs `power7.run`, as the session's analysis does (ADR 024).
  */
 export async function bookRoutes(app: FastifyInstance) {
+  openBookRoutes(app);
+  sellRoutes(app);
+  bookSessionRoute(app);
+}
+
+/** Opening a book, the list of the caller's books, and one book's state. */
+function openBookRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { queries, memory } = app.power7.sessions;
   const { books } = app;
@@ -106,6 +110,12 @@ export async function bookRoutes(app: FastifyInstance) {
       return ok(await books.get(owner(caller), request.params.id));
     },
   );
+}
+
+/** Checking and selling tickets, the book's sales, and closing it. */
+function sellRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { books } = app;
 
   r.post(
     '/api/power7/books/:id/tickets/',
@@ -171,7 +181,11 @@ export async function bookRoutes(app: FastifyInstance) {
       return ok(await books.close(owner(caller), request.params.id), 'The book is closed.');
     },
   );
+}
 
+/** A new session of the book's tickets as sold. */
+function bookSessionRoute(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/api/power7/books/:id/session/',
     {
@@ -193,31 +207,21 @@ export async function bookRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const caller = requirePermission(request, POWER7_PERMISSIONS.run);
-      const { dir: bookDir, meta, sales } = await books.contents(owner(caller), request.params.id);
-      const params = meta.params as unknown as SessionParams;
-      const kept = meta.initialTickets + sales.length;
-      const { id, row } = await startNewSession(app, reply, owner(caller), async (dir) => ({
-        // the rows copied with the sales appended (~60 bytes a row), the tickets and row index, and
-        // the results at their largest (ADR 019)
-        reserved:
-          83 * kept +
-          resultBytesBound({ pool: meta.pool, tickets: kept, params, countsStored: false }),
-        fill: () => writeBookSession(bookDir, sales, dir).then(() => undefined),
-        params,
-        file: { originalName: meta.name, bytes: 0, sourceSessionId: meta.session },
-      }));
-      const named = await app.power7.sessions.edit(row, {
-        name: `${meta.name} — as sold (${kept.toLocaleString('en')} tickets)`,
-      });
+      const { id, row, book } = await startBookSession(
+        app.power7,
+        app.books,
+        owner(caller),
+        request.params.id,
+      ).catch(withRetryAfter(reply));
       await app.power7.audit.record(request, caller, 'power7.rerun', id, {
-        sourceSessionId: meta.session,
-        book: meta.id,
+        sourceSessionId: book.session,
+        book: book.id,
       });
       return reply
         .status(202)
         .send(
           ok(
-            queries.view(named),
+            app.power7.sessions.queries.view(row),
             "The analysis of the book's tickets has started.",
             ErrorCode.ACCEPTED,
           ),

@@ -11,13 +11,11 @@ import {
   limitBodySchema,
   sessionSchema,
 } from '@pa/contracts/power7';
-import { writeTicketSubset } from '@pa/power7-engine/session-store';
-import { resultBytesBound } from '../../../modules/sessions/output-bound';
 import { csvAnswer, errorAnswers } from '@pa/server-kit/openapi';
 import { requirePermission } from '../../../plugins/external/auth';
-import { bearer, owner, sessionErrors, sessionParams } from './common';
+import { startAcceptedSession } from '../../../modules/sessions/new-session';
+import { bearer, owner, sessionErrors, sessionParams, withRetryAfter } from './common';
 import { exportQuery, sendExport } from './export-answer';
-import { startNewSession } from './new-session';
 
 /**
  * The liability limit (docs/product/services.md "Liability limit"): which tickets a limit refuses in
@@ -26,8 +24,15 @@ import { startNewSession } from './new-session';
  * nothing new.
  */
 export async function liabilityRoutes(app: FastifyInstance) {
+  limitRoutes(app);
+  capRoute(app);
+  applyLimitRoute(app);
+}
+
+/** What a limit accepts and refuses, and the refused tickets' rows. */
+function limitRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { queries, memory } = app.power7.sessions;
+  const { queries } = app.power7.sessions;
   const { audit } = app.power7;
 
   r.post(
@@ -98,6 +103,12 @@ export async function liabilityRoutes(app: FastifyInstance) {
       });
     },
   );
+}
+
+/** The cap per combination that fits a limit. */
+function capRoute(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { queries } = app.power7.sessions;
 
   r.post(
     '/api/power7/sessions/:id/cap/',
@@ -119,7 +130,11 @@ export async function liabilityRoutes(app: FastifyInstance) {
       return ok(await session.cap(request.body.limit));
     },
   );
+}
 
+/** A new session of the tickets a limit keeps. */
+function applyLimitRoute(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/api/power7/sessions/:id/limit/apply/',
     {
@@ -143,32 +158,14 @@ export async function liabilityRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const caller = requirePermission(request, POWER7_PERMISSIONS.run);
       const { limit, mode } = request.body;
-      const source = await queries.find(owner(caller), request.params.id);
-      const keep = await (await queries.open(source)).acceptedMask(limit, mode);
-      const { id, row } = await startNewSession(app, reply, owner(caller), async (dir) => {
-        const kept = keep.reduce((n, k) => n + k, 0);
-        return {
-          // the cut tickets and row index, and the results at their largest (ADR 019)
-          reserved:
-            23 * kept +
-            resultBytesBound({
-              pool: source.params.pool_size,
-              tickets: kept,
-              params: source.params,
-              countsStored: false,
-            }),
-          fill: () => writeTicketSubset(memory.dirOf(source.id), dir, keep).then(() => undefined),
-          params: source.params,
-          file: {
-            originalName: source.originalName,
-            bytes: source.fileBytes,
-            sourceSessionId: source.sourceSessionId ?? source.id,
-          },
-        };
-      });
-      const name = `Accepted under the limit ${limit.toLocaleString('en')} (${mode === 'cap' ? 'cap per combination' : 'sales order'})`;
-      const named = await app.power7.sessions.edit(row, { name });
-      await audit.record(request, caller, 'power7.rerun', id, {
+      const { id, row, source } = await startAcceptedSession(
+        app.power7,
+        owner(caller),
+        request.params.id,
+        limit,
+        mode,
+      ).catch(withRetryAfter(reply));
+      await app.power7.audit.record(request, caller, 'power7.rerun', id, {
         sourceSessionId: source.id,
         limit,
         mode,
@@ -177,7 +174,7 @@ export async function liabilityRoutes(app: FastifyInstance) {
         .status(202)
         .send(
           ok(
-            queries.view(named),
+            app.power7.sessions.queries.view(row),
             'The analysis of the accepted tickets has started.',
             ErrorCode.ACCEPTED,
           ),

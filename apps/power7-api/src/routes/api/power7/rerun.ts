@@ -9,8 +9,8 @@ import { visibleFileName } from '@pa/contracts/text';
 import { requirePermission } from '../../../plugins/external/auth';
 import { placeRerunFiles, rerunSource } from '../../../modules/sessions/rerun';
 import { readBytesBound, resultBytesBound } from '../../../modules/sessions/output-bound';
-import { bearer, owner, sessionParams } from './common';
-import { startNewSession } from './new-session';
+import { startNewSession } from '../../../modules/sessions/new-session';
+import { bearer, owner, sessionParams, withRetryAfter } from './common';
 
 /**
  * `POST /api/power7/sessions/:id/rerun/`: the same customer file with other payouts, budget, pool or
@@ -48,7 +48,7 @@ export async function rerunRoutes(app: FastifyInstance) {
       const params = request.body;
       const source = await queries.find(owner(caller), request.params.id);
       let reread = false;
-      const { id, row } = await startNewSession(app, reply, owner(caller), async (dir, quota) => {
+      const started = startNewSession(app.power7, owner(caller), async (dir, quota) => {
         const files = await rerunSource(memory.dirOf(source.id), dir, params.pool_size);
         reread = files.reread;
         quota.add(files.bytes);
@@ -74,6 +74,7 @@ export async function rerunRoutes(app: FastifyInstance) {
           },
         };
       });
+      const { id, row } = await started.catch(withRetryAfter(reply));
       await app.power7.audit.record(request, caller, 'power7.rerun', id, {
         sourceSessionId: source.id,
         reread,

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -26,6 +25,12 @@ import {
 
 /** The caller's sessions: progress of one, the list, the rejected-rows report, clearing them all. */
 export async function sessionRoutes(app: FastifyInstance) {
+  sessionReadRoutes(app);
+  sessionChangeRoutes(app);
+}
+
+/** Progress of a session, the list, and the rejected-rows report. */
+function sessionReadRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { queries } = app.power7.sessions;
   const { audit } = app.power7;
@@ -92,11 +97,18 @@ export async function sessionRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const caller = requirePermission(request, POWER7_PERMISSIONS.run);
       const row = await queries.find(owner(caller), request.params.id);
-      const file = await queries.rejectedCsvPath(row);
+      const openReport = await queries.rejectedCsv(row);
       await audit.record(request, caller, 'power7.download', row.id, { file: 'rejected.csv' });
-      return sendCsv(reply, `power7-${row.id}-rejected-rows.csv`, createReadStream(file));
+      return sendCsv(reply, `power7-${row.id}-rejected-rows.csv`, openReport());
     },
   );
+}
+
+/** Naming a session, deleting one, and clearing them all. */
+function sessionChangeRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { queries } = app.power7.sessions;
+  const { audit } = app.power7;
 
   r.patch(
     '/api/power7/sessions/:id/',

@@ -1,18 +1,14 @@
-import { rm } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import { envelopeSchema, ok } from '@pa/contracts/envelope';
 import { ErrorCode } from '@pa/contracts/error-codes';
 import { sessionSchema, uploadFormSchema } from '@pa/contracts/power7';
 import { documentationOnly, errorAnswers } from '@pa/server-kit/openapi';
 import { requirePermission } from '../../../plugins/external/auth';
-import { UPLOAD_FILE } from '../../../modules/sessions/memory';
-import { receiveUpload } from '../../../modules/sessions/upload';
-import { readBytesBound, resultBytesBound } from '../../../modules/sessions/output-bound';
-import { bearer, owner, noteRetryAfter, withRetryAfter } from './common';
+import { startUploadedSession } from '../../../modules/sessions/upload-session';
+import { bearer, owner, withRetryAfter } from './common';
 
 /** The multipart form as documented: the file, then the form fields as text (read by `receiveUpload`). */
 const uploadBody = z.object({
@@ -25,7 +21,7 @@ const uploadBody = z.object({
 /** `POST /api/upload/`: the customer file and the analysis parameters; starts the session's job. */
 export async function uploadRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { jobs, queries } = app.power7.sessions;
+  const { queries } = app.power7.sessions;
 
   r.post(
     '/api/upload/',
@@ -52,49 +48,9 @@ export async function uploadRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const caller = requirePermission(request, POWER7_PERMISSIONS.run);
-      const id = uuidv7();
-      const dir = app.power7.sessions.memory.dirOf(id);
-      // 429 past the user's jobs in flight, before the file is received for nothing
-      const quota = await app.power7.quota.begin(owner(caller)).catch(withRetryAfter(reply));
-      let row;
-      try {
-        const upload = await receiveUpload(request, dir, UPLOAD_FILE, {
-          ...app.power7.uploads,
-          quota,
-        });
-        // what the folder may take once done: the file, the read's files and the results at their
-        // largest, for the most tickets the file can hold (ADR 019)
-        const { params, maxTickets } = upload;
-        const reserved =
-          readBytesBound(upload.bytes, maxTickets) +
-          resultBytesBound({
-            pool: params.pool_size,
-            tickets: maxTickets,
-            params,
-            countsStored: false,
-          });
-        try {
-          row = await quota.reserve(reserved, () =>
-            jobs.start(id, owner(caller), params, {
-              originalName: upload.originalName,
-              bytes: upload.bytes,
-              timings: { uploadMs: upload.uploadMs },
-              arrived: upload.arrived,
-              reservedBytes: reserved,
-            }),
-          );
-        } catch (error) {
-          // not recorded: its file must not stay on disk, unseen by the list and by clear-all
-          upload.arrived?.read.abort();
-          await rm(dir, { recursive: true, force: true });
-          throw error;
-        }
-      } catch (error) {
-        noteRetryAfter(reply, error);
-        throw error;
-      } finally {
-        quota.end();
-      }
+      const { id, row } = await startUploadedSession(app.power7, request, owner(caller)).catch(
+        withRetryAfter(reply),
+      );
       await app.power7.audit.record(request, caller, 'power7.upload', id, {
         originalName: row.originalName,
         bytes: row.fileBytes,

@@ -7,12 +7,18 @@ import { comboParam, matchTypeParam, winnersAnswerSchema } from '@pa/contracts/p
 import type { MatchType } from '@pa/power7-engine/session-store';
 import { csvAnswer } from '@pa/server-kit/openapi';
 import { requirePermission, type Caller } from '../../../plugins/external/auth';
-import { ensureFitsOneSheet } from '../../../modules/exports/exports';
+import { winnersDownload, type WinnersDownload } from '../../../modules/exports/winners-download';
 import { bearer, owner, pageQuery, sessionErrors, sessionQuery } from './common';
 import { exportQuery, sendExport } from './export-answer';
 
 /** Winning tickets of one draw: a page of them, or their CSV (one match type or all). */
 export async function winnerRoutes(app: FastifyInstance) {
+  winnersPageRoute(app);
+  winnersDownloadRoutes(app);
+}
+
+/** A page of the winning tickets of one draw and match type. */
+function winnersPageRoute(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { queries } = app.power7.sessions;
 
@@ -38,56 +44,22 @@ export async function winnerRoutes(app: FastifyInstance) {
       return ok({ ...answer, session: row.id });
     },
   );
+}
 
-  /** The CSV stream, once its first chunk is read; the download is audited then. */
-  const download = async (
+/** The CSV (or XLSX) of one match type's winners, or of all of them. */
+function winnersDownloadRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const download = (
     request: FastifyRequest,
     caller: Caller,
-    id: string | undefined,
-    combo: string,
-    matchType: MatchType | 'all',
-    format: 'csv' | 'xlsx',
-  ) => {
-    const row = await queries.find(owner(caller), id);
-    const session = await queries.open(row);
-    if (format === 'xlsx') {
-      // the rows must fit one sheet: counted before anything is sent (the walks are kept for the file)
-      const types = matchType === 'all' ? ([3, 4, 5, 6, 7] as const) : [matchType];
-      let rows = 0;
-      for (const m of types) rows += (await session.winners(combo, m, 1, 1)).total;
-      ensureFitsOneSheet(rows);
-    }
-    // written on the winners threads, as bytes (the event loop only forwards them)
-    const iterable = session.winnersCsvBytes(combo, matchType);
-    // the first chunk is read here, so a bad combo is still a 400 and not a broken download
-    const iterator = iterable[Symbol.asyncIterator]();
-    const first = await iterator.next();
-    try {
-      await app.power7.audit.record(request, caller, 'power7.download', row.id, {
-        combo,
-        matchType,
-      });
-    } catch (error) {
-      // not audited, not sent: the engine's file handle is closed here
-      await iterator.return?.();
-      throw error;
-    }
-    async function* rest() {
-      try {
-        if (first.done) return;
-        yield first.value;
-        for (;;) {
-          const next = await iterator.next();
-          if (next.done) return;
-          yield next.value;
-        }
-      } finally {
-        // a client that hangs up mid-download still closes the engine's file handle
-        await iterator.return?.();
-      }
-    }
-    return { row, stream: rest() };
-  };
+    what: Omit<WinnersDownload, 'owner'>,
+  ) =>
+    winnersDownload(
+      { queries: app.power7.sessions.queries, audit: app.power7.audit },
+      request,
+      caller,
+      { owner: owner(caller), ...what },
+    );
   const winnersSheet = {
     numeric: new Set(['match_type', 'payout', 'line']),
     money: new Set(['payout']),
@@ -114,14 +86,12 @@ export async function winnerRoutes(app: FastifyInstance) {
       const caller = requirePermission(request, POWER7_PERMISSIONS.download);
       const { combo, matchType } = request.params;
       const { session: id, format, params } = request.query;
-      const { row, stream } = await download(
-        request,
-        caller,
+      const { row, stream } = await download(request, caller, {
         id,
         combo,
-        matchType as MatchType,
+        matchType: matchType as MatchType,
         format,
-      );
+      });
       return sendExport(reply, {
         row,
         name: `power7-${combo}-match${matchType}`,
@@ -155,7 +125,12 @@ export async function winnerRoutes(app: FastifyInstance) {
       const caller = requirePermission(request, POWER7_PERMISSIONS.download);
       const { combo } = request.params;
       const { session: id, format, params } = request.query;
-      const { row, stream } = await download(request, caller, id, combo, 'all', format);
+      const { row, stream } = await download(request, caller, {
+        id,
+        combo,
+        matchType: 'all',
+        format,
+      });
       return sendExport(reply, {
         row,
         name: `power7-${combo}-all`,
