@@ -4,23 +4,13 @@ import {
   AreaChart,
   Bar,
   BarChart,
-  CartesianGrid,
   Cell,
   ReferenceArea,
-  ReferenceLine,
   ResponsiveContainer,
   Tooltip,
   XAxis,
   YAxis,
 } from 'recharts';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table';
 import { formatCount, formatMoney, formatMoneyShort, formatPercent } from '../lib/format';
 import {
   amountAt,
@@ -30,6 +20,15 @@ import {
   type HistogramBin,
 } from '../lib/insight';
 import { ChartFigure, TOOLTIP_PROPS } from './chart-figure';
+import {
+  AXIS_PROPS,
+  BUDGET_MARK,
+  axisTitle,
+  budgetLine,
+  chartGrid,
+  logAmountAxis,
+} from './chart-parts';
+import { RowsTable } from './rows-table';
 
 /**
  * A chart's box: it clips, since recharts leaves a tooltip where it was when the window narrows and
@@ -43,7 +42,16 @@ const PRINT_SIZE = { width: 640, height: 256 } as const;
  * The chart's box: on screen it follows its container; in print it is drawn at a fixed size (a
  * container measured on screen would be the wrong width on paper) and scaled by its viewBox.
  */
-export function ChartBox({ print, children }: { print: boolean; children: React.ReactElement }) {
+export function ChartBox({
+  print,
+  className = CHART_BOX,
+  children,
+}: {
+  print: boolean;
+  /** The on-screen box (its height), when not the results screen's. */
+  className?: string;
+  children: React.ReactElement;
+}) {
   if (print) {
     return (
       <div className="w-full overflow-hidden [&_.recharts-wrapper]:h-auto! [&_.recharts-wrapper]:max-w-full! [&_svg]:h-auto [&_svg]:max-w-full">
@@ -52,25 +60,13 @@ export function ChartBox({ print, children }: { print: boolean; children: React.
     );
   }
   return (
-    <div className={CHART_BOX}>
+    <div className={className}>
       <ResponsiveContainer width="100%" height="100%">
         {children}
       </ResponsiveContainer>
     </div>
   );
 }
-
-export const AXIS_PROPS = { className: 'text-xs', stroke: 'currentColor' } as const;
-export const axisTitle = (value: string, axis: 'x' | 'y') =>
-  axis === 'x'
-    ? { value, position: 'insideBottom' as const, offset: -4, className: 'fill-muted-foreground' }
-    : {
-        value,
-        angle: -90,
-        position: 'insideLeft' as const,
-        style: { textAnchor: 'middle' as const },
-        className: 'fill-muted-foreground',
-      };
 
 /** Where a bin stands against the budget: paid in full, above the ceiling, below a range's floor. */
 const [PRIMARY, DESTRUCTIVE, MUTED] = [
@@ -138,7 +134,7 @@ export function PayoutHistogram({
             accessibilityLayer={!print}
             title="Draws by total payout"
           >
-            <CartesianGrid strokeDasharray="3 3" className="stroke-border" vertical={false} />
+            {chartGrid()}
             <XAxis
               dataKey="index"
               type="category"
@@ -197,34 +193,18 @@ function HistogramTable({
   currency?: string;
 }) {
   return (
-    <Table scrollLabel="Draws by total payout, as a table" aria-label="Draws by total payout">
-      <TableHeader>
-        <TableRow>
-          <TableHead className="text-right">Total payout from</TableHead>
-          <TableHead className="text-right">to</TableHead>
-          <TableHead className="text-right">Draws</TableHead>
-          <TableHead className="text-right">Share</TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {bins
-          .filter((bin) => bin.draws > 0)
-          .map((bin) => (
-            <TableRow key={bin.to}>
-              <TableCell className="text-right tabular-nums">
-                {formatMoney(bin.from, currency)}
-              </TableCell>
-              <TableCell className="text-right tabular-nums">
-                {formatMoney(bin.to, currency)}
-              </TableCell>
-              <TableCell className="text-right tabular-nums">{formatCount(bin.draws)}</TableCell>
-              <TableCell className="text-right tabular-nums">
-                {formatPercent(bin.draws / draws)}
-              </TableCell>
-            </TableRow>
-          ))}
-      </TableBody>
-    </Table>
+    <RowsTable
+      label="Draws by total payout"
+      scrollLabel="Draws by total payout, as a table"
+      columns={[
+        { head: 'Total payout from', figure: true, cell: (bin) => formatMoney(bin.from, currency) },
+        { head: 'to', figure: true, cell: (bin) => formatMoney(bin.to, currency) },
+        { head: 'Draws', figure: true, cell: (bin) => formatCount(bin.draws) },
+        { head: 'Share', figure: true, cell: (bin) => formatPercent(bin.draws / draws) },
+      ]}
+      rows={bins.filter((bin) => bin.draws > 0)}
+      rowKey={(bin) => bin.to}
+    />
   );
 }
 
@@ -266,16 +246,13 @@ export function BudgetCurveChart({
               accessibilityLayer={!print}
               title="Budget curve"
             >
-              <CartesianGrid strokeDasharray="3 3" className="stroke-border" vertical={false} />
-              <XAxis
-                dataKey="x"
-                type="number"
-                domain={['dataMin', 'dataMax']}
-                ticks={logTicks(points)}
-                tickFormatter={(x: number) => formatMoneyShort(amountAt(x), currency)}
-                label={axisTitle(`Budget${currency ? ` in ${currency}` : ''} (log scale)`, 'x')}
-                {...AXIS_PROPS}
-              />
+              {chartGrid()}
+              {logAmountAxis({
+                domain: ['dataMin', 'dataMax'],
+                ticks: logTicks(points),
+                money: (amount) => formatMoneyShort(amount, currency),
+                title: `Budget${currency ? ` in ${currency}` : ''} (log scale)`,
+              })}
               <YAxis
                 domain={[0, 1]}
                 tickFormatter={(v: number) => `${Math.round(v * 100)} %`}
@@ -292,12 +269,7 @@ export function BudgetCurveChart({
                   ifOverflow="hidden"
                 />
               ) : null}
-              <ReferenceLine
-                x={logPosition(band.max)}
-                stroke="var(--destructive)"
-                strokeDasharray="4 4"
-                ifOverflow="hidden"
-              />
+              {budgetLine(band.max)}
               {print ? null : (
                 <Tooltip
                   {...TOOLTIP_PROPS}
@@ -320,10 +292,7 @@ export function BudgetCurveChart({
           </ChartBox>
           {/* a legend beside the chart: a label inside it collides with the curve or the axis */}
           <p className="text-muted-foreground flex items-center gap-2 text-xs">
-            <span
-              aria-hidden="true"
-              className="border-destructive inline-block w-6 border-t-2 border-dashed"
-            />
+            {BUDGET_MARK}
             Your budget, {formatMoney(band.max, currency)}
             {band.min !== null
               ? ` (shaded: the range from ${formatMoney(band.min, currency)})`
@@ -338,25 +307,16 @@ export function BudgetCurveChart({
 
 function CurveTable({ points, currency }: { points: CurvePoint[]; currency?: string }) {
   return (
-    <Table scrollLabel="Budget curve, as a table" aria-label="Budget curve">
-      <TableHeader>
-        <TableRow>
-          <TableHead className="text-right">Budget</TableHead>
-          <TableHead className="text-right">Draws covered</TableHead>
-          <TableHead className="text-right">Share</TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {points.map((p) => (
-          <TableRow key={p.budget}>
-            <TableCell className="text-right tabular-nums">
-              {formatMoney(p.budget, currency)}
-            </TableCell>
-            <TableCell className="text-right tabular-nums">{formatCount(p.covered)}</TableCell>
-            <TableCell className="text-right tabular-nums">{formatPercent(p.share)}</TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+    <RowsTable
+      label="Budget curve"
+      scrollLabel="Budget curve, as a table"
+      columns={[
+        { head: 'Budget', figure: true, cell: (p) => formatMoney(p.budget, currency) },
+        { head: 'Draws covered', figure: true, cell: (p) => formatCount(p.covered) },
+        { head: 'Share', figure: true, cell: (p) => formatPercent(p.share) },
+      ]}
+      rows={points}
+      rowKey={(p) => p.budget}
+    />
   );
 }

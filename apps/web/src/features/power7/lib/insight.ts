@@ -13,6 +13,13 @@ export interface BudgetBand {
   max: number;
 }
 
+/** What a session's insight and risk sections are given: the session, its budget, its currency. */
+export interface SessionBand {
+  session: string;
+  band: BudgetBand;
+  currency?: string;
+}
+
 export const budgetBandOf = (params: SessionParams): BudgetBand =>
   params.budget_type === 'fixed'
     ? { min: null, max: params.budget ?? 0 }

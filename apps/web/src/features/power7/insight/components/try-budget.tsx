@@ -5,7 +5,8 @@ import { FormField } from '@/components/ui/form-field';
 import { useInsightQuery } from '../../api/power7-endpoints';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { formatMoney } from '../../lib/format';
-import { parseTypedAmount, type BudgetBand } from '../../lib/insight';
+import { parseTypedAmount, type SessionBand } from '../../lib/insight';
+import { KindChoice, TitledSection } from '../../components/sections';
 import { excessText, rangeSidesText, shareOfDraws } from '../../components/insight-summary';
 
 type Kind = 'fixed' | 'range';
@@ -40,15 +41,7 @@ function questionFor(
  * "Try a budget": any fixed budget or range, answered exactly by the service a moment after typing
  * stops, with the chance of paying more and the expected excess.
  */
-export function TryBudget({
-  session,
-  band,
-  currency,
-}: {
-  session: string;
-  band: BudgetBand;
-  currency?: string;
-}) {
+export function TryBudget({ session, band, currency }: SessionBand) {
   const [kind, setKind] = useState<Kind>(band.min === null ? 'fixed' : 'range');
   const [minText, setMinText] = useState(String(band.min ?? 0));
   const [maxText, setMaxText] = useState(String(band.max));
@@ -77,25 +70,15 @@ export function TryBudget({
   }
 
   return (
-    <section className="grid gap-3" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`} className="text-sm font-medium">
-        Try a budget
-      </h3>
-      <fieldset className="flex flex-wrap gap-4 text-sm">
-        <legend className="sr-only">Kind of budget</legend>
-        {(['fixed', 'range'] as const).map((k) => (
-          <label key={k} className="flex items-center gap-2">
-            <input
-              type="radio"
-              name={`${id}-kind`}
-              className="accent-primary size-4"
-              checked={kind === k}
-              onChange={() => setKind(k)}
-            />
-            {k === 'fixed' ? 'At most an amount' : 'Between two amounts'}
-          </label>
-        ))}
-      </fieldset>
+    <TitledSection title="Try a budget" titleClassName="text-sm font-medium">
+      <KindChoice
+        name={`${id}-kind`}
+        legend="Kind of budget"
+        kinds={['fixed', 'range'] as const}
+        value={kind}
+        onChange={setKind}
+        labelOf={(k) => (k === 'fixed' ? 'At most an amount' : 'Between two amounts')}
+      />
       <div className="flex flex-wrap items-start gap-3">
         {kind === 'range' ? (
           <FormField
@@ -121,6 +104,6 @@ export function TryBudget({
       <p className="text-sm" aria-live="polite" data-testid="power7-coverage">
         {readOut}
       </p>
-    </section>
+    </TitledSection>
   );
 }

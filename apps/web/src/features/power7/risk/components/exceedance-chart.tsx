@@ -1,24 +1,18 @@
-import {
-  CartesianGrid,
-  Line,
-  LineChart,
-  ReferenceDot,
-  ReferenceLine,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Line, LineChart, Tooltip } from 'recharts';
 import type { InsightAnswer } from '@pa/contracts/power7';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table';
+import { TableCell, TableRow } from '@/components/ui/table';
 import { ChartFigure, TOOLTIP_PROPS } from '../../components/chart-figure';
-import { AXIS_PROPS, ChartBox, axisTitle } from '../../components/insight-charts';
+import {
+  BUDGET_MARK,
+  LegendItem,
+  budgetLine,
+  chanceAxis,
+  chartGrid,
+  logAmountAxis,
+  markDot,
+} from '../../components/chart-parts';
+import { ChartBox } from '../../components/insight-charts';
+import { RowsTable } from '../../components/rows-table';
 import {
   countsOf,
   formatCount,
@@ -26,7 +20,7 @@ import {
   formatMoneyShort,
   formatShareOf,
 } from '../../lib/format';
-import { amountAt, logPosition, type BudgetBand } from '../../lib/insight';
+import { logPosition, type BudgetBand } from '../../lib/insight';
 import {
   chanceTickLabel,
   chanceTicks,
@@ -140,32 +134,15 @@ function ExceedanceDrawing({
           margin={{ top: 16, right: 16, bottom: 16, left: 8 }}
           title="Exceedance curve"
         >
-          <CartesianGrid strokeDasharray="3 3" className="stroke-border" />
-          <XAxis
-            dataKey="x"
-            type="number"
-            domain={[logPosition(answer.min), logPosition(answer.max)]}
-            ticks={amountTicks(answer.min, answer.max)}
-            tickFormatter={(x: number) => formatMoneyShort(amountAt(x), currency)}
-            label={axisTitle(`Total${unit} (log scale)`, 'x')}
-            {...AXIS_PROPS}
-          />
-          <YAxis
-            dataKey="y"
-            type="number"
-            domain={[ticks.at(-1) ?? -1, 0]}
-            ticks={ticks}
-            tickFormatter={chanceTickLabel}
-            width={96}
-            label={axisTitle('Chance of paying more', 'y')}
-            {...AXIS_PROPS}
-          />
-          <ReferenceLine
-            x={logPosition(band.max)}
-            stroke="var(--destructive)"
-            strokeDasharray="4 4"
-            ifOverflow="hidden"
-          />
+          {chartGrid(true)}
+          {logAmountAxis({
+            domain: [logPosition(answer.min), logPosition(answer.max)],
+            ticks: amountTicks(answer.min, answer.max),
+            money: (amount) => formatMoneyShort(amount, currency),
+            title: `Total${unit} (log scale)`,
+          })}
+          {chanceAxis(ticks, chanceTickLabel)}
+          {budgetLine(band.max)}
           <Tooltip
             {...TOOLTIP_PROPS}
             labelFormatter={(_, payload) => {
@@ -185,34 +162,24 @@ function ExceedanceDrawing({
             dot={false}
             isAnimationActive={false}
           />
-          {worst ? (
-            <ReferenceDot
-              x={logPosition(worst.amount)}
-              y={Math.log10(worst.chance)}
-              r={5}
-              fill="var(--destructive)"
-              stroke="var(--background)"
-              ifOverflow="extendDomain"
-            />
-          ) : null}
+          {worst
+            ? markDot(logPosition(worst.amount), Math.log10(worst.chance), 'var(--destructive)')
+            : null}
         </LineChart>
       </ChartBox>
       <ul className="text-muted-foreground grid gap-1 text-xs">
-        <li className="flex items-center gap-2">
-          <span
-            aria-hidden="true"
-            className="border-destructive inline-block w-6 border-t-2 border-dashed"
-          />
-          Your budget, {money(band.max)}
-        </li>
+        <LegendItem mark={BUDGET_MARK}>Your budget, {money(band.max)}</LegendItem>
         {worst ? (
-          <li className="flex items-center gap-2">
-            <span
-              aria-hidden="true"
-              className="bg-destructive inline-block size-2.5 rounded-full"
-            />
+          <LegendItem
+            mark={
+              <span
+                aria-hidden="true"
+                className="bg-destructive inline-block size-2.5 rounded-full"
+              />
+            }
+          >
             Worst draw, {money(worst.amount)}
-          </li>
+          </LegendItem>
         ) : null}
       </ul>
     </div>
@@ -231,25 +198,17 @@ function ExceedanceTable({
   currency?: string;
 }) {
   return (
-    <Table scrollLabel="Exceedance curve, as a table" aria-label="Exceedance curve">
-      <TableHeader>
-        <TableRow>
-          <TableHead className="text-right">Amount</TableHead>
-          <TableHead className="text-right">Draws paying more</TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {points.map((p) => (
-          <TableRow key={p.amount}>
-            <TableCell className="text-right tabular-nums">
-              {formatMoney(p.amount, currency)}
-            </TableCell>
-            <TableCell className="text-right tabular-nums">
-              {formatShareOf(p.exceeding, draws)}
-            </TableCell>
-          </TableRow>
-        ))}
-        {worst ? (
+    <RowsTable
+      label="Exceedance curve"
+      scrollLabel="Exceedance curve, as a table"
+      columns={[
+        { head: 'Amount', figure: true, cell: (p) => formatMoney(p.amount, currency) },
+        { head: 'Draws paying more', figure: true, cell: (p) => formatShareOf(p.exceeding, draws) },
+      ]}
+      rows={points}
+      rowKey={(p) => p.amount}
+      after={
+        worst ? (
           <TableRow>
             <TableCell className="text-right tabular-nums">
               Worst draw, {formatMoney(worst.amount, currency)}
@@ -258,8 +217,8 @@ function ExceedanceTable({
               None; {countsOf(worst.exceeding, draws)} pay this amount
             </TableCell>
           </TableRow>
-        ) : null}
-      </TableBody>
-    </Table>
+        ) : null
+      }
+    />
   );
 }

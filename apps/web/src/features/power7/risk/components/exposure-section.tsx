@@ -14,6 +14,7 @@ import { usePower7Access } from '../../hooks/use-power7-access';
 import { shareOfDraws } from '../../components/insight-summary';
 import { formatCount, formatMoney } from '../../lib/format';
 import { parseTypedAmount, type BudgetBand } from '../../lib/insight';
+import { KindChoice, TitledSection } from '../../components/sections';
 import { ExposureRows } from './exposure-rows';
 
 /** Rows on screen: a top list read at a glance; the CSV holds the whole ranking. */
@@ -74,29 +75,24 @@ export function ExposureSection({
   const refused = [404, 409].includes(Number(httpStatusOf(query.error)));
 
   return (
-    <section className="grid gap-3" aria-labelledby={`${id}-title`} data-testid="power7-exposure">
-      <h3 id={`${id}-title`} className="text-sm font-medium">
-        Where the tail comes from
-      </h3>
+    <TitledSection
+      title="Where the tail comes from"
+      titleClassName="text-sm font-medium"
+      testId="power7-exposure"
+    >
       <p className="text-muted-foreground text-sm">
         The draws paying more than the line, and what each combination or customer is paid in them.
       </p>
       <div className="flex flex-wrap items-end gap-x-6 gap-y-3">
-        <fieldset className="flex flex-wrap gap-4 pb-2 text-sm">
-          <legend className="sr-only">Rank the exposure</legend>
-          {(['combination', 'customer'] as const).map((k) => (
-            <label key={k} className="flex items-center gap-2">
-              <input
-                type="radio"
-                name={`${id}-by`}
-                className="accent-primary size-4"
-                checked={by === k}
-                onChange={() => setBy(k)}
-              />
-              {BY_LABEL[k]}
-            </label>
-          ))}
-        </fieldset>
+        <KindChoice
+          name={`${id}-by`}
+          legend="Rank the exposure"
+          kinds={['combination', 'customer'] as const}
+          value={by}
+          onChange={setBy}
+          labelOf={(k) => BY_LABEL[k]}
+          className="pb-2"
+        />
         <FormField
           id={`${id}-over`}
           label={`Over the line${currency ? ` (${currency})` : ''}`}
@@ -135,7 +131,7 @@ export function ExposureSection({
         currency={currency}
         canOpen={canDownload}
       />
-    </section>
+    </TitledSection>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
+import { KindChoice, TitledSection } from '../../components/sections';
 import { formatMoney, formatShareOf } from '../../lib/format';
 import { useLimitAnswer, type LimitAnswer } from '../hooks/use-limit-answer';
 import type { LimitKind } from '../lib/limit-target';
@@ -47,25 +48,19 @@ export function LimitCalculator({ session, currency }: { session: string; curren
   const answer = useLimitAnswer(session, kind, texts[kind]);
   const money = (v: number) => formatMoney(v, currency);
   return (
-    <section className="grid gap-3" aria-labelledby={`${id}-title`} data-testid="power7-limits">
-      <h3 id={`${id}-title`} className="text-sm font-medium">
-        Limit calculator
-      </h3>
-      <fieldset className="flex flex-wrap gap-4 text-sm">
-        <legend className="sr-only">What the limit must meet</legend>
-        {(['chance', 'excess'] as const).map((k) => (
-          <label key={k} className="flex items-center gap-2">
-            <input
-              type="radio"
-              name={`${id}-kind`}
-              className="accent-primary size-4"
-              checked={kind === k}
-              onChange={() => setKind(k)}
-            />
-            {KIND_LABEL[k]}
-          </label>
-        ))}
-      </fieldset>
+    <TitledSection
+      title="Limit calculator"
+      titleClassName="text-sm font-medium"
+      testId="power7-limits"
+    >
+      <KindChoice
+        name={`${id}-kind`}
+        legend="What the limit must meet"
+        kinds={['chance', 'excess'] as const}
+        value={kind}
+        onChange={setKind}
+        labelOf={(k) => KIND_LABEL[k]}
+      />
       <div className="flex flex-wrap items-start gap-3">
         <FormField
           id={`${id}-target`}
@@ -89,6 +84,6 @@ export function LimitCalculator({ session, currency }: { session: string; curren
           Try again
         </Button>
       ) : null}
-    </section>
+    </TitledSection>
   );
 }

@@ -1,7 +1,7 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { LoadError, httpStatusOf } from '../../components/common';
-import type { BudgetBand } from '../../lib/insight';
+import type { SessionBand } from '../../lib/insight';
 import { useRiskInsight } from '../hooks/use-risk-insight';
 import { ExceedanceChart } from './exceedance-chart';
 import { ExposureSection } from './exposure-section';
@@ -17,10 +17,7 @@ export function RiskExceedance({
   band,
   currency,
   print = false,
-}: {
-  session: string;
-  band: BudgetBand;
-  currency?: string;
+}: SessionBand & {
   /** The printed report: no table toggle. */
   print?: boolean;
 }) {
@@ -36,15 +33,7 @@ export function RiskExceedance({
  * an expected excess, the expected shortfall, how far the budget is overshot, and where the tail
  * comes from — each exact over every draw.
  */
-export function RiskSection({
-  session,
-  band,
-  currency,
-}: {
-  session: string;
-  band: BudgetBand;
-  currency?: string;
-}) {
+export function RiskSection({ session, band, currency }: SessionBand) {
   const { answer, error, retry } = useRiskInsight(session, band);
   // an analysis older than the exact insight: the budget insight above says so and how to rerun
   if (httpStatusOf(error) === 409) return null;

@@ -1,26 +1,9 @@
 import { skipToken } from '@reduxjs/toolkit/query';
 import { useMemo } from 'react';
-import {
-  CartesianGrid,
-  Line,
-  LineChart,
-  ReferenceDot,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Line, LineChart, Tooltip } from 'recharts';
 import { INSIGHT_MAX_BUDGETS, type InsightAnswer, type InsightBody } from '@pa/contracts/power7';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table';
 import { errorMessage } from '@/lib/api/api-error';
 import { useInsightQuery } from '../../api/power7-endpoints';
 import { formatShareOf } from '../../lib/format';
@@ -29,7 +12,15 @@ import { currencyOf, money, moneyOf, moneyShort } from '../../lib/money';
 import { chanceTickLabel, chanceTicks } from '../../risk/lib/exceedance';
 import { ChartFigure, TOOLTIP_PROPS } from '../../components/chart-figure';
 import type { Compared } from './compare-view';
-import { AXIS_PROPS, axisTitle } from '../../components/insight-charts';
+import {
+  LegendItem,
+  chanceAxis,
+  chartGrid,
+  logAmountAxis,
+  markDot,
+} from '../../components/chart-parts';
+import { ChartBox } from '../../components/insight-charts';
+import { RowsTable, type Column } from '../../components/rows-table';
 
 /** Line colours and dashes of the three runs (the dash tells them apart without colour). */
 export const SERIES = [
@@ -158,6 +149,10 @@ export function CompareTails({ compared }: { compared: Compared[] }) {
   );
 }
 
+/** A run's answer at one of the shared amounts (compared to the cent). */
+const atBudget = (answer: InsightAnswer, budget: number) =>
+  answer.budgets.find((b) => toCents(b.budget) === toCents(budget));
+
 function TailsFigure({
   compared,
   tails,
@@ -170,11 +165,7 @@ function TailsFigure({
   // one currency for the axis when the runs share one; else plain amounts, and the title says why
   const shared = sharedCurrency(compared);
   const mixed = new Set(compared.map((x) => currencyOf(x.status.params) ?? '')).size > 1;
-  const amountTitle = `Amount${shared ? ` in ${shared}` : ''} (log scale)`;
-  const mostDraws = Math.max(...tails.map((t) => t.draws));
-  const ticks = chanceTicks(mostDraws);
   const [lo, hi] = [budgets[0] ?? 0, budgets.at(-1) ?? 0];
-  const curves = tails.map(tailOf);
   return (
     <ChartFigure
       testId="power7-compare-curves"
@@ -193,101 +184,120 @@ function TailsFigure({
       }
       chart={
         <div className="grid gap-2">
-          {/* taller than the results screen's charts: up to three curves share it */}
-          <div className="h-80 w-full overflow-hidden">
-            <ResponsiveContainer width="100%" height="100%">
-              <LineChart margin={{ top: 16, right: 16, bottom: 24, left: 0 }} title="Runs' tails">
-                <CartesianGrid strokeDasharray="3 3" className="stroke-border" />
-                <XAxis
-                  dataKey="x"
-                  type="number"
-                  domain={[logPosition(lo), logPosition(hi)]}
-                  ticks={amountTicks(lo, hi)}
-                  tickFormatter={(x: number) => moneyShort(amountAt(x), shared)}
-                  allowDuplicatedCategory={false}
-                  label={axisTitle(amountTitle, 'x')}
-                  {...AXIS_PROPS}
-                />
-                <YAxis
-                  dataKey="y"
-                  type="number"
-                  domain={[ticks.at(-1) ?? -1, 0]}
-                  ticks={ticks}
-                  tickFormatter={chanceTickLabel}
-                  width={96}
-                  label={axisTitle('Chance of paying more', 'y')}
-                  {...AXIS_PROPS}
-                />
-                <Tooltip
-                  {...TOOLTIP_PROPS}
-                  labelFormatter={(x) => `More than ${money(amountAt(Number(x)), shared)}`}
-                  formatter={(_value, name, item) => {
-                    const i = compared.findIndex((x) => x.label === name);
-                    const point = item.payload as TailPoint;
-                    return [formatShareOf(point.exceeding, tails[i]?.draws ?? 0), name];
-                  }}
-                />
-                {compared.map((x, i) => (
-                  <Line
-                    key={x.status._id}
-                    data={curves[i]}
-                    dataKey="y"
-                    name={x.label}
-                    type="linear"
-                    dot={false}
-                    stroke={SERIES[i]!.stroke}
-                    strokeDasharray={SERIES[i]!.dash}
-                    strokeWidth={2}
-                    isAnimationActive={false}
-                  />
-                ))}
-                {compared.map((x, i) => {
-                  const own = budgetBandOf(x.status.params).max;
-                  const at = tails[i]!.budgets.find((b) => toCents(b.budget) === toCents(own));
-                  return at && at.exceeding > 0 ? (
-                    <ReferenceDot
-                      key={`budget-${x.status._id}`}
-                      x={logPosition(own)}
-                      y={Math.log10(at.exceeding / tails[i]!.draws)}
-                      r={5}
-                      fill={SERIES[i]!.stroke}
-                      stroke="var(--background)"
-                      ifOverflow="extendDomain"
-                    />
-                  ) : null;
-                })}
-              </LineChart>
-            </ResponsiveContainer>
-          </div>
-          {/* the legend in the page, not in the drawing: three long run names squeezed the plot */}
-          <ul className="grid gap-1 text-xs" data-testid="power7-compare-legend">
-            {compared.map((x, i) => (
-              <li key={x.status._id} className="flex items-center gap-2">
-                <svg aria-hidden="true" width="28" height="8" className="shrink-0">
-                  <line
-                    x1="0"
-                    y1="4"
-                    x2="28"
-                    y2="4"
-                    stroke={SERIES[i]!.stroke}
-                    strokeWidth="2"
-                    strokeDasharray={SERIES[i]!.dash}
-                  />
-                </svg>
-                {x.label}
-              </li>
-            ))}
-            <li className="text-muted-foreground flex items-center gap-2">
-              <span aria-hidden="true" className="flex w-7 justify-center">
-                <span className="bg-foreground inline-block size-2.5 rounded-full" />
-              </span>
-              A dot on a curve: that run's own budget.
-            </li>
-          </ul>
+          <TailsDrawing compared={compared} tails={tails} lo={lo} hi={hi} shared={shared} />
+          <TailsLegend compared={compared} />
         </div>
       }
       table={<TailsTable compared={compared} tails={tails} budgets={budgets} />}
     />
+  );
+}
+
+/** The runs' curves on log axes, each run's own budget a dot on its curve. */
+function TailsDrawing({
+  compared,
+  tails,
+  lo,
+  hi,
+  shared,
+}: {
+  compared: Compared[];
+  tails: InsightAnswer[];
+  lo: number;
+  hi: number;
+  /** The runs' currency, when they share one. */
+  shared: string | undefined;
+}) {
+  const mostDraws = Math.max(...tails.map((t) => t.draws));
+  const curves = tails.map(tailOf);
+  return (
+    // taller than the results screen's charts: up to three curves share it
+    <ChartBox print={false} className="h-80 w-full overflow-hidden">
+      <LineChart margin={{ top: 16, right: 16, bottom: 24, left: 0 }} title="Runs' tails">
+        {chartGrid(true)}
+        {logAmountAxis({
+          domain: [logPosition(lo), logPosition(hi)],
+          ticks: amountTicks(lo, hi),
+          money: (amount) => moneyShort(amount, shared),
+          title: `Amount${shared ? ` in ${shared}` : ''} (log scale)`,
+          allowDuplicatedCategory: false,
+        })}
+        {chanceAxis(chanceTicks(mostDraws), chanceTickLabel)}
+        <Tooltip
+          {...TOOLTIP_PROPS}
+          labelFormatter={(x) => `More than ${money(amountAt(Number(x)), shared)}`}
+          formatter={(_value, name, item) => {
+            const i = compared.findIndex((x) => x.label === name);
+            const point = item.payload as TailPoint;
+            return [formatShareOf(point.exceeding, tails[i]?.draws ?? 0), name];
+          }}
+        />
+        {compared.map((x, i) => (
+          <Line
+            key={x.status._id}
+            data={curves[i]}
+            dataKey="y"
+            name={x.label}
+            type="linear"
+            dot={false}
+            stroke={SERIES[i]!.stroke}
+            strokeDasharray={SERIES[i]!.dash}
+            strokeWidth={2}
+            isAnimationActive={false}
+          />
+        ))}
+        {compared.map((x, i) => {
+          const own = budgetBandOf(x.status.params).max;
+          const at = atBudget(tails[i]!, own);
+          return at && at.exceeding > 0
+            ? markDot(
+                logPosition(own),
+                Math.log10(at.exceeding / tails[i]!.draws),
+                SERIES[i]!.stroke,
+                `budget-${x.status._id}`,
+              )
+            : null;
+        })}
+      </LineChart>
+    </ChartBox>
+  );
+}
+
+/** The legend in the page, not in the drawing: three long run names squeezed the plot. */
+function TailsLegend({ compared }: { compared: Compared[] }) {
+  return (
+    <ul className="grid gap-1 text-xs" data-testid="power7-compare-legend">
+      {compared.map((x, i) => (
+        <LegendItem
+          key={x.status._id}
+          mark={
+            <svg aria-hidden="true" width="28" height="8" className="shrink-0">
+              <line
+                x1="0"
+                y1="4"
+                x2="28"
+                y2="4"
+                stroke={SERIES[i]!.stroke}
+                strokeWidth="2"
+                strokeDasharray={SERIES[i]!.dash}
+              />
+            </svg>
+          }
+        >
+          {x.label}
+        </LegendItem>
+      ))}
+      <LegendItem
+        className="text-muted-foreground"
+        mark={
+          <span aria-hidden="true" className="flex w-7 justify-center">
+            <span className="bg-foreground inline-block size-2.5 rounded-full" />
+          </span>
+        }
+      >
+        A dot on a curve: that run's own budget.
+      </LegendItem>
+    </ul>
   );
 }
 
@@ -300,47 +310,33 @@ function TailsTable({
   tails: InsightAnswer[];
   budgets: number[];
 }) {
-  const rows = budgets.map((budget) => ({
-    budget,
-    cells: tails.map((t) => t.budgets.find((b) => toCents(b.budget) === toCents(budget))),
+  const runColumns = compared.map((x, i): Column<number> => ({
+    key: x.status._id,
+    head: x.label,
+    figure: true,
+    headClassName: 'min-w-40 whitespace-normal',
+    className: 'whitespace-normal',
+    cell: (budget) => {
+      const b = atBudget(tails[i]!, budget);
+      return b ? (b.exceeding === 0 ? 'none' : formatShareOf(b.exceeding, tails[i]!.draws)) : '—';
+    },
   }));
   return (
-    <Table
+    <RowsTable
+      label="Draws paying more than an amount, per run"
       scrollLabel="Runs' tails, as a table"
-      aria-label="Draws paying more than an amount, per run"
-      data-testid="power7-compare-tails-table"
-    >
-      <TableHeader>
-        <TableRow>
-          <TableHead className="text-right">More than</TableHead>
-          {compared.map((x) => (
-            <TableHead key={x.status._id} className="min-w-40 text-right whitespace-normal">
-              {x.label}
-            </TableHead>
-          ))}
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {rows.map(({ budget, cells }) => (
-          <TableRow key={budget}>
-            <TableCell className="text-right tabular-nums">
-              {money(budget, sharedCurrency(compared))}
-            </TableCell>
-            {cells.map((b, i) => (
-              <TableCell
-                key={compared[i]!.status._id}
-                className="text-right whitespace-normal tabular-nums"
-              >
-                {b
-                  ? b.exceeding === 0
-                    ? 'none'
-                    : formatShareOf(b.exceeding, tails[i]!.draws)
-                  : '—'}
-              </TableCell>
-            ))}
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+      testId="power7-compare-tails-table"
+      columns={[
+        {
+          key: 'budget',
+          head: 'More than',
+          figure: true,
+          cell: (budget) => money(budget, sharedCurrency(compared)),
+        },
+        ...runColumns,
+      ]}
+      rows={budgets}
+      rowKey={(budget) => budget}
+    />
   );
 }
