@@ -4,6 +4,6 @@ import { defineConfig } from 'drizzle-kit';
 // a schema change; the service applies pending ones at start (src/db/client.ts).
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/db/schema.ts',
+  schema: './src/db/schema/index.ts',
   out: './drizzle',
 });
