@@ -14,7 +14,8 @@ import { exportQuery, sendExport } from './export-answer';
 /** Winning tickets of one draw: a page of them, or their CSV (one match type or all). */
 export async function winnerRoutes(app: FastifyInstance) {
   winnersPageRoute(app);
-  winnersDownloadRoutes(app);
+  downloadRoute(app);
+  downloadAllRoute(app);
 }
 
 /** A page of the winning tickets of one draw and match type. */
@@ -46,24 +47,27 @@ function winnersPageRoute(app: FastifyInstance) {
   );
 }
 
-/** The CSV (or XLSX) of one match type's winners, or of all of them. */
-function winnersDownloadRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const download = (
-    request: FastifyRequest,
-    caller: Caller,
-    what: Omit<WinnersDownload, 'owner'>,
-  ) =>
+const winnersSheet = {
+  sheet: 'Winners',
+  numeric: new Set(['match_type', 'payout', 'line']),
+  money: new Set(['payout']),
+};
+
+/** The caller's winners download, audited once its first chunk is read (modules/exports). */
+const downloadOf =
+  (app: FastifyInstance) =>
+  (request: FastifyRequest, caller: Caller, what: Omit<WinnersDownload, 'owner'>) =>
     winnersDownload(
       { queries: app.power7.sessions.queries, audit: app.power7.audit },
       request,
       caller,
       { owner: owner(caller), ...what },
     );
-  const winnersSheet = {
-    numeric: new Set(['match_type', 'payout', 'line']),
-    money: new Set(['payout']),
-  };
+
+/** The CSV (or XLSX) of one match type's winners. */
+function downloadRoute(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const download = downloadOf(app);
 
   r.get(
     '/api/download/:combo/:matchType/',
@@ -99,10 +103,16 @@ function winnersDownloadRoutes(app: FastifyInstance) {
         chunks: stream,
         format,
         params,
-        sheet: { sheet: 'Winners', ...winnersSheet },
+        sheet: winnersSheet,
       });
     },
   );
+}
+
+/** The CSV (or XLSX) of every match type's winners. */
+function downloadAllRoute(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const download = downloadOf(app);
 
   r.get(
     '/api/download-all/:combo/',
@@ -138,7 +148,7 @@ function winnersDownloadRoutes(app: FastifyInstance) {
         chunks: stream,
         format,
         params,
-        sheet: { sheet: 'Winners', ...winnersSheet },
+        sheet: winnersSheet,
       });
     },
   );
