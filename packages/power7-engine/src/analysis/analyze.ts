@@ -1,4 +1,5 @@
 import os from 'node:os';
+import type { Worker } from 'node:worker_threads';
 import { EngineError, invariant, throwIfAborted } from '../core/errors';
 import {
   type Budget,
@@ -25,7 +26,7 @@ import {
 } from '../core/scan';
 import { addTierTables, countTables, foldTables, INLINE_BUILD, splitTops } from '../core/tables';
 import { estimateQualifyingShare, winnersFromTables } from '../core/table-lookups';
-import type { CountedTickets, CountTables, Tables } from '../core/table-types';
+import type { BuildPlan, CountedTickets, CountTables, Tables } from '../core/table-types';
 import { SharedBufferLease, tableBufferPool } from '../core/shared-buffers';
 import { groupDistribution, type DistributionIndex, type ScannedPart } from './distribution';
 import type { GroupedColumn } from '../core/distribution-group';
@@ -183,17 +184,8 @@ export async function analyzeTickets(
     storing?.catch(() => {});
     const tables = await foldTables(counts, weights, plan, buffers);
     throwIfAborted(signal);
-    const mode = opts.countMode ?? 'auto';
     const keepDraws = opts.keepDraws !== false;
-    // per-tier tables only when draws are recorded (they count each recorded draw's winners)
-    if (
-      keepDraws &&
-      (mode === 'dense' ||
-        (mode === 'auto' &&
-          estimateQualifyingShare(tables, weights.alpha[7]!, weights.lo, weights.hi) > 0.04))
-    ) {
-      await addTierTables(tables, plan, buffers);
-    }
+    if (wantsTierTables(tables, weights, opts)) await addTierTables(tables, plan, buffers);
     const tBuilt = performance.now();
     throwIfAborted(signal);
     const totalDraws = drawCount(pool);
@@ -201,53 +193,15 @@ export async function analyzeTickets(
     onProgress?.({ phase: 'scanning', fraction: buildShare, drawsEvaluated: 0 });
     throwIfAborted(signal);
 
-    // winners of match type m ≤ C(7,m)·max c_m: each column as narrow as that bound allows
-    const widths = [3, 4, 5, 6, 7].map((m) => countWidth(BINOM[7]![m]! * tables.maxCount[m]!));
-    const params: ScanParams = {
-      pool,
-      w: Array.from(weights.w),
-      alpha7: weights.alpha[7]!,
-      lo: weights.lo,
-      hi: weights.hi,
-      widths,
-      // every draw's total (not from the pool: it outlives this call, until written to disk)
-      totals: new Float64Array(new SharedArrayBuffer(totalDraws * 8)),
-      record: keepDraws,
-      top: Math.max(0, Math.floor(opts.topDraws ?? 0)),
-    };
-    const chunks: ScanChunk[] = [];
-    let statsList: ScanStats[];
+    const params = scanParamsOf(pool, tables, weights, totalDraws, keepDraws, opts.topDraws);
     const split = splitTops(pool, Math.max(1, workers.length));
-    if (workers.length === 0) {
-      statsList = [];
-      let done = 0;
-      for (const g of split[0]!) {
-        throwIfAborted(signal);
-        const st = scanTops(tables, params, [g], {
-          chunk: (c) => chunks.push(c),
-          progress: () => undefined,
-        });
-        statsList.push(st);
-        done += st.draws;
-        onProgress?.({
-          phase: 'scanning',
-          fraction: buildShare + ((1 - buildShare) * done) / totalDraws,
-          drawsEvaluated: done,
-        });
-        await yieldToLoop();
-      }
-    } else {
-      statsList = await scanOnWorkers(workers, tables, params, split, {
-        signal,
-        onChunk: (c) => chunks.push(c),
-        onDraws: (done) =>
-          onProgress?.({
-            phase: 'scanning',
-            fraction: buildShare + ((1 - buildShare) * done) / totalDraws,
-            drawsEvaluated: done,
-          }),
-      });
-    }
+    const { chunks, statsList } = await scanDraws(workers, tables, params, split, signal, (done) =>
+      onProgress?.({
+        phase: 'scanning',
+        fraction: buildShare + ((1 - buildShare) * done) / totalDraws,
+        drawsEvaluated: done,
+      }),
+    );
     const tScanned = performance.now();
     chunks.sort((x, y) => x.g - y.g || x.seq - y.seq);
     const table: QualifyingTable = {
@@ -267,17 +221,7 @@ export async function analyzeTickets(
       workers.length === 0
         ? [{ tops: split[0]!, hist: fine.counts }]
         : split.map((tops, i) => ({ tops, hist: statsList[i]!.hist }));
-    const grouping =
-      opts.sumDistribution === false && !opts.onDistributionPiece
-        ? Promise.resolve({ sumHigh: new Float64Array(0), sumLow: new Float64Array(0) })
-        : groupDistribution(
-            params.totals,
-            fine.counts,
-            fine.shift,
-            parts,
-            plan,
-            opts.onDistributionPiece,
-          );
+    const grouping = groupTotals(params.totals, fine, parts, plan, opts);
     // the worst draw's winners from the count tables (~100 lookups, not a pass over the tickets)
     const worstWinners = [0, 0, 0, ...winnersFromTables(tables, numbersOfRank(stats.worstRank))];
     const sums = await grouping;
@@ -302,11 +246,7 @@ export async function analyzeTickets(
         totals: params.totals,
       },
       jackpotDraws: tables.ticketRanks.length,
-      top: statsList
-        .flatMap((st) => st.top)
-        .sort(compareTopDraws)
-        .slice(0, params.top)
-        .map((d) => topDrawRow(tables, weights, d)),
+      top: topRows(statsList, params.top, tables, weights),
       timings: {
         buildMs: tBuilt - t0,
         scanMs: tScanned - tBuilt,
@@ -322,6 +262,113 @@ export async function analyzeTickets(
     // only after a clean finish is no worker writing to the tables any more
     if (clean) buffers.release();
   }
+}
+
+/**
+ * Whether to add the per-tier tables (`addTierTables`): only when draws are recorded (they count each
+ * recorded draw's winners), and in 'auto' mode when more than 4 % of the draws are estimated to qualify.
+ */
+function wantsTierTables(tables: Tables, weights: Weights, opts: AnalyzeOptions): boolean {
+  const mode = opts.countMode ?? 'auto';
+  return (
+    opts.keepDraws !== false &&
+    (mode === 'dense' ||
+      (mode === 'auto' &&
+        estimateQualifyingShare(tables, weights.alpha[7]!, weights.lo, weights.hi) > 0.04))
+  );
+}
+
+/** What the scan needs besides the tables: the weights, the bounds, the counts' widths, every total's slot. */
+function scanParamsOf(
+  pool: number,
+  tables: Tables,
+  weights: Weights,
+  totalDraws: number,
+  keepDraws: boolean,
+  topDraws: number | undefined,
+): ScanParams {
+  // winners of match type m ≤ C(7,m)·max c_m: each column as narrow as that bound allows
+  const widths = [3, 4, 5, 6, 7].map((m) => countWidth(BINOM[7]![m]! * tables.maxCount[m]!));
+  return {
+    pool,
+    w: Array.from(weights.w),
+    alpha7: weights.alpha[7]!,
+    lo: weights.lo,
+    hi: weights.hi,
+    widths,
+    // every draw's total (not from the pool: it outlives this call, until written to disk)
+    totals: new Float64Array(new SharedArrayBuffer(totalDraws * 8)),
+    record: keepDraws,
+    top: Math.max(0, Math.floor(topDraws ?? 0)),
+  };
+}
+
+/**
+ * Scans every draw: in this thread one top number at a time (the event loop turns between them), else
+ * on the workers, one list of top numbers each (`split`). `onDone`: the draws scanned so far.
+ */
+async function scanDraws(
+  workers: Worker[],
+  tables: Tables,
+  params: ScanParams,
+  split: number[][],
+  signal: AbortSignal | undefined,
+  onDone: (done: number) => void,
+): Promise<{ chunks: ScanChunk[]; statsList: ScanStats[] }> {
+  const chunks: ScanChunk[] = [];
+  let statsList: ScanStats[];
+  if (workers.length === 0) {
+    statsList = [];
+    let done = 0;
+    for (const g of split[0]!) {
+      throwIfAborted(signal);
+      const st = scanTops(tables, params, [g], {
+        chunk: (c) => chunks.push(c),
+        progress: () => undefined,
+      });
+      statsList.push(st);
+      done += st.draws;
+      onDone(done);
+      await yieldToLoop();
+    }
+  } else {
+    statsList = await scanOnWorkers(workers, tables, params, split, {
+      signal,
+      onChunk: (c) => chunks.push(c),
+      onDraws: onDone,
+    });
+  }
+  return { chunks, statsList };
+}
+
+/**
+ * Every draw's total grouped by bin and summed (`groupDistribution`), on the plan's threads; nothing
+ * (empty sums) when neither the sums nor the grouped pieces are wanted.
+ */
+function groupTotals(
+  totals: Float64Array,
+  fine: { counts: Float64Array; shift: number },
+  parts: ScannedPart[],
+  plan: BuildPlan,
+  opts: AnalyzeOptions,
+): Promise<{ sumHigh: Float64Array; sumLow: Float64Array }> {
+  return opts.sumDistribution === false && !opts.onDistributionPiece
+    ? Promise.resolve({ sumHigh: new Float64Array(0), sumLow: new Float64Array(0) })
+    : groupDistribution(totals, fine.counts, fine.shift, parts, plan, opts.onDistributionPiece);
+}
+
+/** The best `top` draws of all the scans' lists, best first, with their winners. */
+function topRows(
+  statsList: ScanStats[],
+  top: number,
+  tables: Tables,
+  weights: Weights,
+): TopDrawRow[] {
+  return statsList
+    .flatMap((st) => st.top)
+    .sort(compareTopDraws)
+    .slice(0, top)
+    .map((d) => topDrawRow(tables, weights, d));
 }
 
 /** A kept draw with its winners per match type, counted from the tables (`winnersFromTables`). */
