@@ -1,5 +1,5 @@
 import type { CountColumn } from './scan';
-import { BoundedHeap } from './draw-query';
+import { BoundedHeap } from './bounded-heap';
 import { totalAt, words32, type DrawIndex, type IndexedQuery } from './draw-index';
 import { CancelledError } from './errors';
 
