@@ -1,4 +1,5 @@
-import { BookTotals, bookDraws, type BookTuning, type DrawTotals } from '../core/book';
+import { BookTotals, bookDraws } from '../core/book';
+import type { BookTuning, DrawTotals } from '../core/book-types';
 import { EngineError } from '../core/errors';
 import { formatCombo, type Payouts, PICK } from '../core/model';
 import { deriveWeights, unitsToAmount } from '../core/weights';

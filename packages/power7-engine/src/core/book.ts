@@ -2,6 +2,14 @@ import { BestDraw } from './best-draw';
 import { masksOf, pop32, RangeTables } from './liability';
 import { matchesWith } from './matches';
 import { BINOM, PICK, ticketRank } from './model';
+import type { BookDraw, BookGame, BookTuning, DrawTotals } from './book-types';
+
+const DEFAULT_TUNING: BookTuning = {
+  watchCap: 1 << 17,
+  maxDeferred: 4096,
+  minDeferred: 16,
+  fivesDeferredMin: 1024,
+};
 
 /**
  * The totals of a live book (issue #41 part 4, ADR 024): every draw's total payout with the book's
@@ -24,42 +32,6 @@ import { BINOM, PICK, ticketRank } from './model';
  * A fold (`foldIn`) adds the deferred payouts of every draw, from one analysis of the tickets sold
  * since (the caller runs it: `analysis/book.ts`), and chooses the next threshold.
  */
-
-/** Every draw's total in units, by colex rank. */
-export type DrawTotals = Uint32Array | Float64Array;
-
-export interface BookGame {
-  pool: number;
-  /** Payout per winning ticket in units, index = matches (0..2 unused). */
-  w: ArrayLike<number>;
-  /** The limit in units: no draw may pay more. */
-  limit: number;
-}
-
-export interface BookTuning {
-  /** Draws the watch should hold at most (it holds more when the limit leaves no other choice). */
-  watchCap: number;
-  /** Tickets sold between folds at most. */
-  maxDeferred: number;
-  /** Tickets between folds at least, even if the watch grows past its cap. */
-  minDeferred: number;
-  /** Sales between folds at least for the 5-match payouts to be deferred (fewer: folds cost more than they save). */
-  fivesDeferredMin: number;
-}
-
-const DEFAULT_TUNING: BookTuning = {
-  watchCap: 1 << 17,
-  maxDeferred: 4096,
-  minDeferred: 16,
-  fivesDeferredMin: 1024,
-};
-
-/** A draw and its total in units (for a refusal: what the total would have been). */
-export interface BookDraw {
-  numbers: number[];
-  total: number;
-}
-
 export class BookTotals {
   readonly pool: number;
   readonly limit: number;

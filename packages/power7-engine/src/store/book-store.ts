@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { copyFile, mkdir, open, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LiveBookTotals, type LiveBookGame, type TicketCheck } from '../analysis/book';
-import type { BookTuning } from '../core/book';
+import type { BookTuning } from '../core/book-types';
 import { EngineError } from '../core/errors';
 import { type Payouts, PICK } from '../core/model';
 import { fileIn, readAligned, readJson, syncDir, writeAtomic } from './session-files';
