@@ -2,7 +2,8 @@ import type { Worker } from 'node:worker_threads';
 import { CancelledError, type RejectedRow } from '../core/errors';
 import { HEAD_BYTES } from './parallel-read';
 import type { RangeRequest } from './range-reader';
-import { PartJoiner, TicketReader, type TicketFile, type TicketPart } from './ticket-reader';
+import { PartJoiner } from './part-joiner';
+import { TicketReader, type TicketFile, type TicketPart } from './ticket-reader';
 import { readRangeOnWorker, releaseWorkers, takeWorkers } from '../parallel/workers';
 import { CountingRead } from './counting-read';
 

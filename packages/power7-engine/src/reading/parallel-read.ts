@@ -1,13 +1,8 @@
 import { open } from 'node:fs/promises';
 import { throwIfAborted } from '../core/errors';
 import type { RangeRequest, RangeResult } from './range-reader';
-import {
-  joinParts,
-  TicketReader,
-  type ReadOptions,
-  type TicketFile,
-  type TicketPart,
-} from './ticket-reader';
+import { joinParts } from './part-joiner';
+import { TicketReader, type ReadOptions, type TicketFile, type TicketPart } from './ticket-reader';
 import { readOnWorkers, releaseWorkers, takeWorkers } from '../parallel/workers';
 
 const LF = 0x0a;
