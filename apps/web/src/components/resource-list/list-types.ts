@@ -7,6 +7,7 @@ import type { CsvColumn } from '@/lib/csv';
 import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
 import type { ListViewSlice } from '@/lib/list-view-slices';
 import type { PermissionCode } from '@/lib/permission-gate';
+import type { IdMutation } from '@/components/record/record-definition';
 
 /** What the server answers for "select all N matching". */
 export interface MatchingIds {
@@ -35,6 +36,15 @@ export interface ListResult<T> {
   refetch: () => unknown;
 }
 
+/** A list query endpoint of RTK Query, as far as a list screen needs it. */
+export interface ListEndpoint<T> {
+  useQuery: (args: ListQueryArgs, options: { skip: boolean }) => ListResult<T>;
+  initiate: (
+    args: ListQueryArgs,
+    options: { subscribe: boolean; forceRefetch: boolean },
+  ) => unknown;
+}
+
 export interface ResourceListProps<T extends { _id: string }> {
   title: string;
   description: string;
@@ -43,9 +53,10 @@ export interface ResourceListProps<T extends { _id: string }> {
   basePath: string;
   slice: ListViewSlice;
   urlConfig: ListUrlConfig;
-  useList: (args: ListQueryArgs, options: { skip: boolean }) => ListResult<T>;
-  /** One page of the current view, for the CSV export. */
-  fetchPage: (args: ListQueryArgs) => Promise<Paginated<T>>;
+  /** The list's RTK Query endpoint: its pages on screen and, for the CSV export, every page. */
+  endpoint: ListEndpoint<T>;
+  /** Reads the list another way than `endpoint.useQuery` (the audit trail, grouped by request). */
+  useList?: (args: ListQueryArgs, options: { skip: boolean }) => ListResult<T>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TanStack's column value types vary per column
   columns: ColumnDef<T, any>[];
   facets: Facet[];
@@ -59,7 +70,8 @@ export interface ResourceListProps<T extends { _id: string }> {
   rowName: (row: T) => string;
   /** Why a row cannot be deleted, when the screen already knows (the server decides anyway). */
   protectedReason?: (row: T) => string | null;
-  deleteOne?: (id: string) => Promise<unknown>;
+  /** Deletes one row (an RTK Query mutation hook); without it, no delete. */
+  useRemove?: IdMutation;
   fullReset?: boolean;
   initialHidden?: VisibilityState;
   headerActions?: React.ReactNode;
@@ -72,8 +84,10 @@ export interface ResourceListProps<T extends { _id: string }> {
   bulkActions?: (selection: BulkSelection) => React.ReactNode;
   /** Every id the current search and filters match, for "select all N matching". */
   fetchMatchingIds?: (query: ListQueryArgs) => Promise<MatchingIds>;
-  /** Brings deleted rows back: the bulk delete's toast then offers "Undo". */
-  restoreMany?: (ids: string[]) => Promise<unknown>;
+  /** Brings a deleted row back: the bulk delete's toast then offers "Undo". */
+  useRestore?: IdMutation;
+  /** Who may undo a delete besides holding the delete permission (null: no more is needed). */
+  restoreNeed?: PermissionCode | null;
   /** Names a row not on the page (a refused one of a delete of every matching row). */
   nameById?: (id: string) => Promise<string>;
 }

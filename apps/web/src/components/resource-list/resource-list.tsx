@@ -14,6 +14,7 @@ import { ListSelectionActions } from './list-selection-actions';
 import type { ResourceListProps } from './list-types';
 import { SelectionBanner } from './selection-banner';
 import { useCsvExport } from './use-csv-export';
+import { useListActions } from './use-list-actions';
 import { useMatchingSelection } from './use-matching-selection';
 
 export type { BulkSelection, Facet } from './list-types';
@@ -30,10 +31,13 @@ export function ResourceList<T extends { _id: string }>(props: ResourceListProps
 }
 
 function ResourceListScreen<T extends { _id: string }>(props: ResourceListProps<T>) {
-  const { noun, permissions, deleteOne, bulkActions, rowName } = props;
+  const { noun, permissions, bulkActions, rowName } = props;
+  const { fetchPage, deleteOne, restoreMany } = useListActions(props);
   const controls = useListView(props.slice, props.urlConfig);
   const { view } = controls;
-  const result = props.useList(controls.query, { skip: controls.restoring });
+  const result = (props.useList ?? props.endpoint.useQuery)(controls.query, {
+    skip: controls.restoring,
+  });
   // Row checkboxes only for those who may act on a selection.
   const missingDelete = useMissingPermissions(permissions.delete ?? []);
   const canDelete = !!permissions.delete && !!deleteOne && missingDelete.length === 0;
@@ -46,7 +50,7 @@ function ResourceListScreen<T extends { _id: string }>(props: ResourceListProps<
   const [bulkOpen, setBulkOpen] = useState(false);
   const csv = useCsvExport(
     props.csvColumns,
-    (page) => props.fetchPage({ ...controls.query, page, pageSize: 100 }),
+    (page) => fetchPage({ ...controls.query, page, pageSize: 100 }),
     noun,
   );
   const matching = useMatchingSelection(controls.query, props.fetchMatchingIds, noun);
@@ -76,20 +80,7 @@ function ResourceListScreen<T extends { _id: string }>(props: ResourceListProps<
 
   return (
     <div className="grid min-w-0 grid-cols-1 gap-4">
-      <PageHeader
-        title={props.title}
-        description={props.description}
-        actions={
-          <>
-            {props.headerActions}
-            {permissions.create ? (
-              <GatedButton need={permissions.create} to={`${props.basePath}/create`}>
-                <Plus aria-hidden="true" /> Create {noun[0]}
-              </GatedButton>
-            ) : null}
-          </>
-        }
-      />
+      <ListHeader {...props} />
       <div className="flex flex-wrap items-center gap-2">
         <ListFilters
           controls={controls}
@@ -157,10 +148,31 @@ function ResourceListScreen<T extends { _id: string }>(props: ResourceListProps<
           nameById={props.nameById}
           protectedReason={props.protectedReason}
           deleteOne={deleteOne}
-          restoreMany={props.restoreMany}
+          restoreMany={restoreMany}
           onDone={clearSelection}
         />
       ) : null}
     </div>
+  );
+}
+
+/** The list's title, description, the screen's own actions and "Create …". */
+function ListHeader<T extends { _id: string }>(props: ResourceListProps<T>) {
+  const create = props.permissions.create;
+  return (
+    <PageHeader
+      title={props.title}
+      description={props.description}
+      actions={
+        <>
+          {props.headerActions}
+          {create ? (
+            <GatedButton need={create} to={`${props.basePath}/create`}>
+              <Plus aria-hidden="true" /> Create {props.noun[0]}
+            </GatedButton>
+          ) : null}
+        </>
+      }
+    />
   );
 }

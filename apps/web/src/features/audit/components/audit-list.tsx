@@ -1,16 +1,13 @@
-import type { ColumnDef } from '@tanstack/react-table';
 import { PanelRightOpen } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { AUDIT_SORT_FIELDS, type AuditEvent } from '@pa/contracts/audit';
 import { Button } from '@/components/ui/button';
 import { companyApi, useListAuditEventsQuery, useListUsersQuery } from '@/lib/api/company-api';
 import { useMissingPermissions } from '@/hooks/use-held-permissions';
-import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
-import { RelativeTime } from '@/components/relative-time';
 import { formatDateTime } from '@/lib/format';
 import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
 import { auditSlice } from '@/lib/list-view-slices';
-import { sortableHeader } from '@/components/data-table/data-table-column-header';
+import { column, csvFields, timeColumn } from '@/components/resource-list/columns';
 import { ResourceList, type Facet } from '@/components/resource-list/resource-list';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { AuditEventSheet } from './audit-event-sheet';
@@ -74,56 +71,30 @@ function useActorFacet(): Facet | null {
   };
 }
 
+// narrow screens show who and what under the action instead (ActionCell)
+const WIDE = 'max-sm:hidden';
+
+const COLUMNS = [
+  timeColumn<AuditEvent>('createdAt', 'When', { hideable: false }),
+  column<AuditEvent>('actorName', 'Who', { className: WIDE }),
+  column<AuditEvent>('action', 'Action', {
+    cell: (event) => (
+      <div className="grid gap-1">
+        <ActionCell event={event} />
+        <RequestEvents event={event} />
+      </div>
+    ),
+  }),
+  column<AuditEvent>('entityType', 'Entity', {
+    cell: (event) => <EntityLink event={event} />,
+    className: WIDE,
+  }),
+  column<AuditEvent>('ip', 'Address', { sortable: false, className: WIDE }),
+];
+
 export function AuditList() {
-  const dispatch = useThunkDispatch();
   const who = useActorFacet();
   const [open, setOpen] = useState<AuditEvent | null>(null);
-  const columns = useMemo<ColumnDef<AuditEvent>[]>(
-    () => [
-      {
-        id: 'createdAt',
-        accessorKey: 'createdAt',
-        header: sortableHeader('When'),
-        cell: ({ row }) => <RelativeTime iso={row.original.createdAt} />,
-        enableHiding: false,
-        meta: { label: 'When' },
-      },
-      {
-        id: 'actorName',
-        accessorKey: 'actorName',
-        header: sortableHeader('Who'),
-        // narrow screens show who and what under the action instead (ActionCell)
-        meta: { label: 'Who', className: 'max-sm:hidden' },
-      },
-      {
-        id: 'action',
-        accessorKey: 'action',
-        header: sortableHeader('Action'),
-        cell: ({ row }) => (
-          <div className="grid gap-1">
-            <ActionCell event={row.original} />
-            <RequestEvents event={row.original} />
-          </div>
-        ),
-        meta: { label: 'Action' },
-      },
-      {
-        id: 'entityType',
-        accessorKey: 'entityType',
-        header: sortableHeader('Entity'),
-        cell: ({ row }) => <EntityLink event={row.original} />,
-        meta: { label: 'Entity', className: 'max-sm:hidden' },
-      },
-      {
-        id: 'ip',
-        accessorKey: 'ip',
-        header: 'Address',
-        enableSorting: false,
-        meta: { label: 'Address', className: 'max-sm:hidden' },
-      },
-    ],
-    [],
-  );
   return (
     <>
       <ResourceList<AuditEvent>
@@ -139,15 +110,8 @@ export function AuditList() {
           // eslint-disable-next-line react-hooks/rules-of-hooks -- called unconditionally, once per render
           useListAuditEventsQuery(grouped(args), { ...options, refetchOnMountOrArgChange: true })
         }
-        fetchPage={(args: ListQueryArgs) =>
-          dispatch(
-            companyApi.endpoints.listAuditEvents.initiate(args, {
-              subscribe: false,
-              forceRefetch: true,
-            }),
-          ).unwrap()
-        }
-        columns={columns}
+        endpoint={companyApi.endpoints.listAuditEvents}
+        columns={COLUMNS}
         facets={[
           { key: 'action', title: 'Action', options: AUDIT_ACTION_CHOICES },
           { key: 'entityType', title: 'Entity', options: AUDIT_ENTITY_CHOICES },
@@ -168,12 +132,14 @@ export function AuditList() {
         )}
         csvColumns={[
           { header: 'id', value: (e) => e._id },
-          { header: 'createdAt', value: (e) => e.createdAt },
-          { header: 'actorName', value: (e) => e.actorName },
-          { header: 'action', value: (e) => e.action },
-          { header: 'entityType', value: (e) => e.entityType },
-          { header: 'entityId', value: (e) => e.entityId },
-          { header: 'ip', value: (e) => e.ip },
+          ...csvFields<AuditEvent>(
+            'createdAt',
+            'actorName',
+            'action',
+            'entityType',
+            'entityId',
+            'ip',
+          ),
           { header: 'before', value: (e) => (e.before ? JSON.stringify(e.before) : '') },
           { header: 'after', value: (e) => (e.after ? JSON.stringify(e.after) : '') },
         ]}

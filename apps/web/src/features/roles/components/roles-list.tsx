@@ -1,23 +1,19 @@
-import type { ColumnDef } from '@tanstack/react-table';
 import { Grid3x3 } from 'lucide-react';
-import { useMemo } from 'react';
-import { Link } from 'react-router';
 import { ROLE_SORT_FIELDS, type Role } from '@pa/contracts/roles';
-import { Badge } from '@/components/ui/badge';
-import {
-  companyApi,
-  useAllPermissionsQuery,
-  useDeleteRoleMutation,
-  useListRolesQuery,
-} from '@/lib/api/company-api';
-import { useRestoreRoleMutation } from '@/lib/api/restore-api';
-import { useMissingPermissions } from '@/hooks/use-held-permissions';
-import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
-import { RelativeTime } from '@/components/relative-time';
-import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
+import { companyApi } from '@/lib/api/company-api';
+import { restoreApi } from '@/lib/api/restore-api';
+import type { ListUrlConfig } from '@/lib/list-url';
 import { roleSlice } from '@/lib/list-view-slices';
-import { sortableHeader } from '@/components/data-table/data-table-column-header';
 import { GatedButton } from '@/components/permission-gate';
+import { needsOf } from '@/components/record/record-definition';
+import {
+  clippedColumn,
+  column,
+  csvFields,
+  nameColumn,
+  systemColumn,
+  timeColumn,
+} from '@/components/resource-list/columns';
 import { ResourceList } from '@/components/resource-list/resource-list';
 import { SYSTEM_OPTIONS } from '@/components/resource-list/system-options';
 import { roleDeleteBlock } from './role-rules';
@@ -28,72 +24,24 @@ export const ROLES_URL: ListUrlConfig = {
   filterKeys: ['isSystem', 'permissionId'],
 };
 
+const COLUMNS = [
+  nameColumn<Role>('name', 'Name', {
+    basePath: '/app/company/roles',
+    className: 'max-w-56 truncate',
+  }),
+  clippedColumn<Role>('description', 'Description', 'max-w-80', { sortable: false }),
+  systemColumn<Role>(),
+  column<Role>('permissions', 'Permissions', {
+    sortable: false,
+    accessor: false,
+    cell: (r) => r.permissionIds.length,
+  }),
+  column<Role>('userCount', 'Users'),
+  timeColumn<Role>('updatedAt', 'Updated'),
+];
+
 export function RolesList() {
-  const dispatch = useThunkDispatch();
-  const permissions = useAllPermissionsQuery();
-  const [deleteRole] = useDeleteRoleMutation();
-  const [restore] = useRestoreRoleMutation();
-  const canRestore = useMissingPermissions('roles.create').length === 0;
-  const columns = useMemo<ColumnDef<Role>[]>(
-    () => [
-      {
-        id: 'name',
-        accessorKey: 'name',
-        header: sortableHeader('Name'),
-        cell: ({ row }) => (
-          <Link
-            to={`/app/company/roles/${row.original._id}/read`}
-            className="block max-w-56 truncate font-medium underline-offset-4 hover:underline"
-          >
-            {row.original.name}
-          </Link>
-        ),
-        enableHiding: false,
-        meta: { label: 'Name' },
-      },
-      {
-        id: 'description',
-        accessorKey: 'description',
-        header: 'Description',
-        enableSorting: false,
-        cell: ({ row }) => (
-          <span className="block max-w-80 truncate" title={row.original.description}>
-            {row.original.description || '—'}
-          </span>
-        ),
-        meta: { label: 'Description' },
-      },
-      {
-        id: 'isSystem',
-        accessorKey: 'isSystem',
-        header: sortableHeader('Type'),
-        cell: ({ row }) =>
-          row.original.isSystem ? <Badge>System</Badge> : <Badge variant="outline">Custom</Badge>,
-        meta: { label: 'Type' },
-      },
-      {
-        id: 'permissions',
-        header: 'Permissions',
-        enableSorting: false,
-        cell: ({ row }) => row.original.permissionIds.length,
-        meta: { label: 'Permissions' },
-      },
-      {
-        id: 'userCount',
-        accessorKey: 'userCount',
-        header: sortableHeader('Users'),
-        meta: { label: 'Users' },
-      },
-      {
-        id: 'updatedAt',
-        accessorKey: 'updatedAt',
-        header: sortableHeader('Updated'),
-        cell: ({ row }) => <RelativeTime iso={row.original.updatedAt} />,
-        meta: { label: 'Updated' },
-      },
-    ],
-    [],
-  );
+  const permissions = companyApi.endpoints.allPermissions.useQuery();
   return (
     <ResourceList<Role>
       title="Roles"
@@ -102,13 +50,8 @@ export function RolesList() {
       basePath="/app/company/roles"
       slice={roleSlice}
       urlConfig={ROLES_URL}
-      useList={useListRolesQuery}
-      fetchPage={(args: ListQueryArgs) =>
-        dispatch(
-          companyApi.endpoints.listRoles.initiate(args, { subscribe: false, forceRefetch: true }),
-        ).unwrap()
-      }
-      columns={columns}
+      endpoint={companyApi.endpoints.listRoles}
+      columns={COLUMNS}
       facets={[
         { key: 'isSystem', title: 'Type', options: SYSTEM_OPTIONS, single: true },
         {
@@ -120,30 +63,16 @@ export function RolesList() {
       ]}
       csvColumns={[
         { header: 'id', value: (r) => r._id },
-        { header: 'name', value: (r) => r.name },
-        { header: 'description', value: (r) => r.description },
-        { header: 'isSystem', value: (r) => r.isSystem },
+        ...csvFields<Role>('name', 'description', 'isSystem'),
         { header: 'permissions', value: (r) => r.permissionIds.length },
-        { header: 'userCount', value: (r) => r.userCount },
-        { header: 'createdAt', value: (r) => r.createdAt },
-        { header: 'updatedAt', value: (r) => r.updatedAt },
+        ...csvFields<Role>('userCount', 'createdAt', 'updatedAt'),
       ]}
-      permissions={{
-        read: 'roles.read',
-        create: 'roles.create',
-        update: 'roles.update',
-        delete: 'roles.delete',
-      }}
+      permissions={needsOf('roles')}
       rowName={(r) => r.name}
       protectedReason={(r) => roleDeleteBlock(r)?.reason ?? null}
-      deleteOne={(id) => deleteRole(id).unwrap()}
-      restoreMany={
-        canRestore
-          ? async (ids) => {
-              for (const id of ids) await restore(id).unwrap();
-            }
-          : undefined
-      }
+      useRemove={companyApi.endpoints.deleteRole.useMutation}
+      useRestore={restoreApi.endpoints.restoreRole.useMutation}
+      restoreNeed="roles.create"
       headerActions={
         <GatedButton need="roles.read" to="/app/company/roles/matrix" variant="outline">
           <Grid3x3 aria-hidden="true" /> Permission matrix

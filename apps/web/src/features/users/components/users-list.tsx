@@ -1,27 +1,19 @@
-import type { ColumnDef } from '@tanstack/react-table';
 import { MailPlus, Upload } from 'lucide-react';
-import { useMemo } from 'react';
-import { Link } from 'react-router';
+import { useSelector } from 'react-redux';
 import { USER_SORT_FIELDS, USER_STATUS_LIST, type User } from '@pa/contracts/users';
 import { Badge } from '@/components/ui/badge';
 import { selectUserDetails, type RootStateWithAuth } from '@/lib/signed-in/auth-slice';
-import { useSelector } from 'react-redux';
-import {
-  companyApi,
-  useAllRolesQuery,
-  useDeleteUserMutation,
-  useListUsersQuery,
-} from '@/lib/api/company-api';
+import { companyApi } from '@/lib/api/company-api';
 import { useMissingPermissions } from '@/hooks/use-held-permissions';
 import { useThunkDispatch } from '@/hooks/use-thunk-dispatch';
-import { RelativeTime } from '@/components/relative-time';
 import { fullName } from '@/lib/format';
-import type { ListQueryArgs, ListUrlConfig } from '@/lib/list-url';
+import type { ListUrlConfig } from '@/lib/list-url';
 import { userSlice } from '@/lib/list-view-slices';
-import { sortableHeader } from '@/components/data-table/data-table-column-header';
 import { GatedButton } from '@/components/permission-gate';
+import { needsOf } from '@/components/record/record-definition';
+import { column, csvFields, nameColumn, timeColumn } from '@/components/resource-list/columns';
 import { ResourceList } from '@/components/resource-list/resource-list';
-import { usersBulkApi, useRestoreUserMutation } from '../api/users-bulk-api';
+import { usersBulkApi } from '../api/users-bulk-api';
 import { StatusBadge } from './status-badge';
 import { UserBulkActions } from './user-bulk-actions';
 
@@ -30,206 +22,6 @@ export const USERS_URL: ListUrlConfig = {
   sortFields: USER_SORT_FIELDS,
   filterKeys: ['status', 'roleId'],
 };
-
-export function UsersList() {
-  const dispatch = useThunkDispatch();
-  // Role names come with each user; the full role list (for the filter) needs roles.read.
-  const canReadRoles = useMissingPermissions('roles.read').length === 0;
-  const roles = useAllRolesQuery(undefined, { skip: !canReadRoles });
-  const me = useSelector((s: RootStateWithAuth) => selectUserDetails({ auth: s.auth })?._id);
-  const [deleteUser] = useDeleteUserMutation();
-  const [restoreUser] = useRestoreUserMutation();
-  const canUpdate = useMissingPermissions('users.update').length === 0;
-  const columns = useMemo<ColumnDef<User>[]>(
-    () => [
-      {
-        id: 'userName',
-        accessorKey: 'userName',
-        header: sortableHeader('User name'),
-        cell: ({ row }) => (
-          <Link
-            to={`/app/company/users/${row.original._id}/read`}
-            className="block max-w-40 font-medium underline-offset-4 hover:underline max-sm:truncate sm:whitespace-normal sm:wrap-anywhere"
-            title={row.original.userName}
-          >
-            {row.original.userName}
-          </Link>
-        ),
-        enableHiding: false,
-        meta: { label: 'User name' },
-      },
-      {
-        id: 'userFirstName',
-        accessorKey: 'userFirstName',
-        cell: ({ row }) => <Wrapped text={row.original.userFirstName} />,
-        header: sortableHeader('First name'),
-        meta: { label: 'First name' },
-      },
-      {
-        id: 'userLastName',
-        accessorKey: 'userLastName',
-        cell: ({ row }) => <Wrapped text={row.original.userLastName} />,
-        header: sortableHeader('Last name'),
-        meta: { label: 'Last name' },
-      },
-      {
-        id: 'email',
-        accessorKey: 'email',
-        header: sortableHeader('Email'),
-        cell: ({ row }) => (
-          <Wrapped text={row.original.email} width="min-w-36 max-w-56 2xl:max-w-72" />
-        ),
-        meta: { label: 'Email' },
-      },
-      {
-        id: 'phone',
-        accessorKey: 'phone',
-        header: 'Phone',
-        enableSorting: false,
-        meta: { label: 'Phone' },
-      },
-      {
-        id: 'status',
-        accessorKey: 'status',
-        header: sortableHeader('Status'),
-        cell: ({ row }) => <StatusBadge status={row.original.status} />,
-        meta: { label: 'Status' },
-      },
-      {
-        id: 'roles',
-        header: 'Roles',
-        enableSorting: false,
-        cell: ({ row }) => (
-          <div className="flex max-w-48 flex-wrap gap-1">
-            {row.original.roles.map((role) => (
-              <Badge key={role._id} variant="outline" className="max-w-full">
-                <span className="truncate" title={role.name}>
-                  {role.name}
-                </span>
-              </Badge>
-            ))}
-          </div>
-        ),
-        meta: { label: 'Roles' },
-      },
-      {
-        id: 'lastSignInAt',
-        accessorKey: 'lastSignInAt',
-        header: sortableHeader('Last sign-in'),
-        cell: ({ row }) => <RelativeTime iso={row.original.lastSignInAt} />,
-        meta: { label: 'Last sign-in' },
-      },
-      {
-        id: 'createdAt',
-        accessorKey: 'createdAt',
-        header: sortableHeader('Created'),
-        cell: ({ row }) => <RelativeTime iso={row.original.createdAt} />,
-        meta: { label: 'Created' },
-      },
-    ],
-    [],
-  );
-  return (
-    <ResourceList<User>
-      title="Users"
-      description="People of your company, their status and roles."
-      noun={['user', 'users']}
-      basePath="/app/company/users"
-      slice={userSlice}
-      urlConfig={USERS_URL}
-      useList={useListUsersQuery}
-      fetchPage={(args: ListQueryArgs) =>
-        dispatch(
-          companyApi.endpoints.listUsers.initiate(args, { subscribe: false, forceRefetch: true }),
-        ).unwrap()
-      }
-      columns={columns}
-      facets={[
-        { key: 'status', title: 'Status', options: USER_STATUS_LIST },
-        ...(canReadRoles
-          ? [
-              {
-                key: 'roleId',
-                title: 'Role',
-                options: (roles.data ?? []).map((r) => ({ value: r._id, label: r.name })),
-              },
-            ]
-          : []),
-      ]}
-      csvColumns={[
-        { header: 'id', value: (u) => u._id },
-        { header: 'userName', value: (u) => u.userName },
-        { header: 'userFirstName', value: (u) => u.userFirstName },
-        { header: 'userLastName', value: (u) => u.userLastName },
-        { header: 'email', value: (u) => u.email },
-        { header: 'phone', value: (u) => u.phone },
-        { header: 'status', value: (u) => u.status },
-        { header: 'roles', value: (u) => u.roles.map((role) => role.name).join('; ') },
-        { header: 'lastSignInAt', value: (u) => u.lastSignInAt },
-        { header: 'createdAt', value: (u) => u.createdAt },
-      ]}
-      permissions={{
-        read: 'users.read',
-        create: 'users.create',
-        update: 'users.update',
-        delete: 'users.delete',
-      }}
-      rowName={(u) => `${u.userName} (${fullName(u)})`}
-      protectedReason={(u) => (u._id === me ? 'You cannot delete your own account.' : null)}
-      deleteOne={(id) => deleteUser(id).unwrap()}
-      restoreMany={async (ids) => {
-        for (const id of ids) await restoreUser(id).unwrap();
-      }}
-      nameById={async (id) => {
-        const user = await dispatch(
-          companyApi.endpoints.getUser.initiate(id, { subscribe: false }),
-        ).unwrap();
-        return `${user.userName} (${fullName(user)})`;
-      }}
-      fetchMatchingIds={(query) =>
-        dispatch(
-          usersBulkApi.endpoints.matchingUserIds.initiate(
-            { search: query.search, filters: query.filters },
-            { subscribe: false, forceRefetch: true },
-          ),
-        ).unwrap()
-      }
-      bulkActions={
-        canUpdate
-          ? (selection) => (
-              <UserBulkActions
-                selection={selection}
-                roles={(roles.data ?? []).map((r) => ({ value: r._id, label: r.name }))}
-              />
-            )
-          : undefined
-      }
-      fullReset
-      headerActions={
-        <>
-          <GatedButton
-            need="users.create"
-            to="/app/company/users/invite"
-            variant="outline"
-            hideWhenMissing
-          >
-            <MailPlus aria-hidden="true" /> Invite user
-          </GatedButton>
-          <GatedButton
-            need="users.create"
-            to="/app/company/users/import"
-            variant="outline"
-            hideWhenMissing
-          >
-            <Upload aria-hidden="true" /> Import users
-          </GatedButton>
-        </>
-      }
-      initialHidden={{ phone: false, createdAt: false }}
-      searchLabel="Search users"
-    />
-  );
-}
 
 /**
  * Long names and emails wrap within a width instead of being cut, so the table fits its area at
@@ -244,5 +36,121 @@ function Wrapped({ text, width = 'max-w-36 2xl:max-w-48' }: { text: string; widt
     >
       {text || '—'}
     </span>
+  );
+}
+
+const COLUMNS = [
+  nameColumn<User>('userName', 'User name', {
+    basePath: '/app/company/users',
+    className: 'max-w-40 max-sm:truncate sm:whitespace-normal sm:wrap-anywhere',
+    titled: true,
+  }),
+  column<User>('userFirstName', 'First name', {
+    cell: (u) => <Wrapped text={u.userFirstName} />,
+  }),
+  column<User>('userLastName', 'Last name', { cell: (u) => <Wrapped text={u.userLastName} /> }),
+  column<User>('email', 'Email', {
+    cell: (u) => <Wrapped text={u.email} width="min-w-36 max-w-56 2xl:max-w-72" />,
+  }),
+  column<User>('phone', 'Phone', { sortable: false }),
+  column<User>('status', 'Status', { cell: (u) => <StatusBadge status={u.status} /> }),
+  column<User>('roles', 'Roles', {
+    sortable: false,
+    accessor: false,
+    cell: (u) => (
+      <div className="flex max-w-48 flex-wrap gap-1">
+        {u.roles.map((role) => (
+          <Badge key={role._id} variant="outline" className="max-w-full">
+            <span className="truncate" title={role.name}>
+              {role.name}
+            </span>
+          </Badge>
+        ))}
+      </div>
+    ),
+  }),
+  timeColumn<User>('lastSignInAt', 'Last sign-in'),
+  timeColumn<User>('createdAt', 'Created'),
+];
+
+const HEADER_ACTIONS = (
+  <>
+    <GatedButton
+      need="users.create"
+      to="/app/company/users/invite"
+      variant="outline"
+      hideWhenMissing
+    >
+      <MailPlus aria-hidden="true" /> Invite user
+    </GatedButton>
+    <GatedButton
+      need="users.create"
+      to="/app/company/users/import"
+      variant="outline"
+      hideWhenMissing
+    >
+      <Upload aria-hidden="true" /> Import users
+    </GatedButton>
+  </>
+);
+
+const nameOf = (u: User) => `${u.userName} (${fullName(u)})`;
+
+export function UsersList() {
+  const dispatch = useThunkDispatch();
+  // Role names come with each user; the full role list (for the filter) needs roles.read.
+  const canReadRoles = useMissingPermissions('roles.read').length === 0;
+  const roles = companyApi.endpoints.allRoles.useQuery(undefined, { skip: !canReadRoles });
+  const roleOptions = (roles.data ?? []).map((r) => ({ value: r._id, label: r.name }));
+  const me = useSelector((s: RootStateWithAuth) => selectUserDetails({ auth: s.auth })?._id);
+  const canUpdate = useMissingPermissions('users.update').length === 0;
+  return (
+    <ResourceList<User>
+      title="Users"
+      description="People of your company, their status and roles."
+      noun={['user', 'users']}
+      basePath="/app/company/users"
+      slice={userSlice}
+      urlConfig={USERS_URL}
+      endpoint={companyApi.endpoints.listUsers}
+      columns={COLUMNS}
+      facets={[
+        { key: 'status', title: 'Status', options: USER_STATUS_LIST },
+        ...(canReadRoles ? [{ key: 'roleId', title: 'Role', options: roleOptions }] : []),
+      ]}
+      csvColumns={[
+        { header: 'id', value: (u) => u._id },
+        ...csvFields<User>('userName', 'userFirstName', 'userLastName', 'email', 'phone', 'status'),
+        { header: 'roles', value: (u) => u.roles.map((role) => role.name).join('; ') },
+        ...csvFields<User>('lastSignInAt', 'createdAt'),
+      ]}
+      permissions={needsOf('users')}
+      rowName={nameOf}
+      protectedReason={(u) => (u._id === me ? 'You cannot delete your own account.' : null)}
+      useRemove={companyApi.endpoints.deleteUser.useMutation}
+      useRestore={usersBulkApi.endpoints.restoreUser.useMutation}
+      nameById={async (id) =>
+        nameOf(
+          await dispatch(companyApi.endpoints.getUser.initiate(id, { subscribe: false })).unwrap(),
+        )
+      }
+      fetchMatchingIds={(query) =>
+        dispatch(
+          usersBulkApi.endpoints.matchingUserIds.initiate(
+            { search: query.search, filters: query.filters },
+            { subscribe: false, forceRefetch: true },
+          ),
+        ).unwrap()
+      }
+      bulkActions={
+        canUpdate
+          ? (selection) => <UserBulkActions selection={selection} roles={roleOptions} />
+          : undefined
+      }
+      fullReset
+      headerActions={HEADER_ACTIONS}
+      initialHidden={{ phone: false, createdAt: false }}
+      searchLabel="Search users"
+    />
   );
 }
