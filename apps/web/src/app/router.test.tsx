@@ -5,19 +5,11 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { failEnvelope, fakeJwt, okEnvelope, PORTAL, server } from '@/testing/msw';
 import { renderApp } from '@/testing/render';
+import { demoAdmin, signedInAs } from '@/testing/signed-in';
 import { routes } from './router';
 
-const admin = {
-  _id: 'u1',
-  userName: 'admin',
-  email: 'admin@demo.local',
-  userFirstName: 'Demo',
-  userLastName: 'Admin',
-  companyId: 'c1',
-  companyName: 'Demo Company',
-  roles: [],
-  permissions: ['users.read'],
-};
+// The route table's tests need only the users list among the permissions.
+const admin = demoAdmin({ roles: [], permissions: ['users.read'] });
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -94,15 +86,13 @@ describe('guards and sign-in', () => {
   });
 
   it('redirects a signed-in user away from the guest pages', async () => {
-    const { router } = renderApp(routes, '/auth/signin', {
-      accessToken: fakeJwt(900),
-      isAuthenticated: true,
-      userDetails: admin,
-    });
+    const { router } = renderApp(routes, '/auth/signin', signedInAs(admin));
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/app');
   });
+});
 
+describe('the signed-in state', () => {
   it('restores the session at startup from the refresh cookie', async () => {
     Cookies.set('refreshToken', 'rt-cookie');
     server.use(
@@ -122,11 +112,7 @@ describe('guards and sign-in', () => {
         HttpResponse.json(failEnvelope(404, 'NOT_FOUND', 'Gone'), { status: 404 }),
       ),
     );
-    const { router } = renderApp(routes, '/app', {
-      accessToken: fakeJwt(900),
-      isAuthenticated: true,
-      userDetails: admin,
-    });
+    const { router } = renderApp(routes, '/app', signedInAs(admin));
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth/signin'));
   });
 
@@ -135,11 +121,7 @@ describe('guards and sign-in', () => {
     localStorage.setItem('persist:root', '{"auth":"{}"}');
     server.use(http.post(`${PORTAL}/accounts/signout`, () => HttpResponse.error()));
     const user = userEvent.setup();
-    const { router, store } = renderApp(routes, '/app', {
-      accessToken: fakeJwt(900),
-      isAuthenticated: true,
-      userDetails: admin,
-    });
+    const { router, store } = renderApp(routes, '/app', signedInAs(admin));
     await user.click(await screen.findByRole('button', { name: 'Account menu for Demo Admin' }));
     expect(screen.getByText('@admin')).toBeInTheDocument();
     await user.click(screen.getByRole('menuitem', { name: 'Sign Out' }));
@@ -148,7 +130,9 @@ describe('guards and sign-in', () => {
     expect(Cookies.get('refreshToken')).toBeUndefined();
     expect(localStorage.getItem('persist:root')).toBeNull();
   });
+});
 
+describe('other pages', () => {
   it('always shows the same forgot-password confirmation', async () => {
     server.use(
       http.post(`${PORTAL}/accounts/forgot-password`, () =>
@@ -163,11 +147,7 @@ describe('guards and sign-in', () => {
   });
 
   it('highlights the current sidebar item and builds the breadcrumb', async () => {
-    renderApp(routes, '/app/account/change-password', {
-      accessToken: fakeJwt(900),
-      isAuthenticated: true,
-      userDetails: admin,
-    });
+    renderApp(routes, '/app/account/change-password', signedInAs(admin));
     const crumbs = await screen.findByRole('navigation', { name: 'Breadcrumb' });
     expect(crumbs).toHaveTextContent('DashboardAccountChange Password');
     expect(screen.getByRole('link', { name: 'All' })).not.toHaveAttribute('aria-current');

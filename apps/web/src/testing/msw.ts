@@ -30,3 +30,13 @@ export function fakeJwt(secondsFromNow: number, extra: Record<string, unknown> =
   const exp = Math.floor(Date.now() / 1000) + secondsFromNow;
   return `${b64({ alg: 'EdDSA', typ: 'JWT' })}.${b64({ exp, ...extra })}.c2ln`;
 }
+
+/** A 400 validation failure whose `message` the server ties to `field`; `summary` heads it. */
+export const fieldFailEnvelope = (
+  field: string,
+  message: string,
+  summary = message,
+): Envelope<null> => ({
+  ...failEnvelope(400, 'VALIDATION_ERROR', summary),
+  errors: [{ message, code: 'VALIDATION_ERROR', field }],
+});

@@ -2,25 +2,13 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { failEnvelope, fakeJwt, okEnvelope, PORTAL, server } from '@/testing/msw';
+import { fieldFailEnvelope, okEnvelope, PORTAL, server } from '@/testing/msw';
 import { renderApp } from '@/testing/render';
+import { demoAdmin, signedInAs } from '@/testing/signed-in';
 import { routes } from '../router';
 
-const admin = {
-  _id: 'u1',
-  userName: 'admin',
-  email: 'admin@demo.local',
-  userFirstName: 'Demo',
-  userLastName: 'Admin',
-  phone: '',
-  status: 'active',
-  companyId: 'c1',
-  companyName: 'Demo Company',
-  roles: [{ _id: 'r1', name: 'Administrator' }],
-  permissions: ['users.read', 'power7.run'],
-  lastSignInAt: '2026-11-22T10:00:00.000Z',
-};
-const signedIn = { accessToken: fakeJwt(900), isAuthenticated: true, userDetails: admin };
+const admin = demoAdmin();
+const signedIn = signedInAs(admin);
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -55,7 +43,9 @@ describe('account pages', () => {
     expect(await screen.findByText('This device')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Sign out everywhere else' })).toBeDisabled();
   });
+});
 
+describe('editing the account', () => {
   it('edits the name and updates the account menu', async () => {
     let body: unknown;
     server.use(
@@ -90,16 +80,7 @@ describe('account pages', () => {
         bodies.push(await request.json());
         if (answer === 'wrong') {
           return HttpResponse.json(
-            {
-              ...failEnvelope(400, 'VALIDATION_ERROR', 'The current password is not correct.'),
-              errors: [
-                {
-                  message: 'The current password is not correct.',
-                  code: 'VALIDATION_ERROR',
-                  field: 'currentPassword',
-                },
-              ],
-            },
+            fieldFailEnvelope('currentPassword', 'The current password is not correct.'),
             { status: 400 },
           );
         }
@@ -182,21 +163,18 @@ describe('account pages', () => {
       expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument(),
     );
   });
+});
 
+describe('changing the password', () => {
   it('checks the new password locally and shows the server field error', async () => {
     server.use(
       http.post(`${PORTAL}/accounts/change-password`, () =>
         HttpResponse.json(
-          {
-            ...failEnvelope(400, 'VALIDATION_ERROR', 'Validation failed'),
-            errors: [
-              {
-                message: 'The current password is not correct.',
-                code: 'VALIDATION_ERROR',
-                field: 'currentPassword',
-              },
-            ],
-          },
+          fieldFailEnvelope(
+            'currentPassword',
+            'The current password is not correct.',
+            'Validation failed',
+          ),
           { status: 400 },
         ),
       ),

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { failEnvelope, fakeJwt, okEnvelope, PORTAL, server } from '@/testing/msw';
+import { fakeJwt, fieldFailEnvelope, okEnvelope, PORTAL, server } from '@/testing/msw';
 import { renderApp } from '@/testing/render';
 import { routes } from '../router';
 
@@ -45,19 +45,9 @@ describe('undo email change page', () => {
   it('shows why a used or expired link does nothing', async () => {
     server.use(
       http.post(`${PORTAL}/accounts/undo-email-change`, () =>
-        HttpResponse.json(
-          {
-            ...failEnvelope(400, 'VALIDATION_ERROR', 'This link is invalid, used or expired.'),
-            errors: [
-              {
-                message: 'This link is invalid, used or expired.',
-                code: 'VALIDATION_ERROR',
-                field: 'token',
-              },
-            ],
-          },
-          { status: 400 },
-        ),
+        HttpResponse.json(fieldFailEnvelope('token', 'This link is invalid, used or expired.'), {
+          status: 400,
+        }),
       ),
     );
     const user = userEvent.setup();

@@ -1,16 +1,12 @@
 import { useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { useSearchParams } from 'react-router';
-import { PageCard } from '@/components/forms/page-card';
-import { Button } from '@/components/ui/button';
-import { FormAlert } from '@/components/ui/form-field';
-import { errorMessage } from '@/lib/api/api-error';
 import { endSession } from '@/lib/api/base-query';
 import { portalApi } from '@/lib/api/portal-api';
 import { power7Api } from '@/lib/api/power7-api';
 import { removePersistedSignIn } from '@/lib/signed-in/persisted-sign-in';
 import { useUndoEmailChangeMutation } from '../api/auth-api';
-import { AuthLink, DoneNote } from './public-forms';
+import { MailedLinkCard } from './mailed-link-card';
 
 /**
  * The page of the link mailed to the old address after an email change (docs/decisions/007). It
@@ -40,37 +36,37 @@ export function UndoEmailChangeCard() {
   };
 
   return (
-    <PageCard
+    <MailedLinkCard
       title="Undo the email change"
       description="The email address of your account was changed. If it was not you, undo it here."
-      contentClassName="grid gap-4"
-    >
-      {!token ? (
-        <FormAlert>This link is incomplete. Open the link from the mail again.</FormAlert>
-      ) : restored ? (
-        <DoneNote>
-          Your email is {restored} again. Every sign-in of your account was ended and its password
-          was disabled. A link to choose a new password is on its way to {restored}.
-        </DoneNote>
-      ) : (
+      hasToken={Boolean(token)}
+      error={error}
+      points={
         <>
-          {error ? <FormAlert>{errorMessage(error)}</FormAlert> : null}
-          <ul className="grid list-disc gap-1 pl-5 text-sm text-muted-foreground">
-            <li>Your previous email address comes back.</li>
-            <li>Every sign-in of your account ends, on every device.</li>
-            <li>
-              The password stops working (whoever changed the email knew it): you choose a new one
-              through a link mailed to your previous address.
-            </li>
-          </ul>
-          <Button type="button" disabled={isLoading} className="w-full" onClick={onUndo}>
-            {isLoading ? 'Undoing...' : 'Undo the change'}
-          </Button>
+          <li>Your previous email address comes back.</li>
+          <li>Every sign-in of your account ends, on every device.</li>
+          <li>
+            The password stops working (whoever changed the email knew it): you choose a new one
+            through a link mailed to your previous address.
+          </li>
         </>
-      )}
-      <AuthLink to={restored ? '/auth/forgot-password' : '/auth/signin'}>
-        {restored ? 'No mail? Ask for a new reset link' : 'Go to sign in'}
-      </AuthLink>
-    </PageCard>
+      }
+      action={{
+        label: 'Undo the change',
+        busyLabel: 'Undoing...',
+        busy: isLoading,
+        onClick: onUndo,
+      }}
+      done={
+        restored
+          ? `Your email is ${restored} again. Every sign-in of your account was ended and its password was disabled. A link to choose a new password is on its way to ${restored}.`
+          : null
+      }
+      link={
+        restored
+          ? { to: '/auth/forgot-password', label: 'No mail? Ask for a new reset link' }
+          : { to: '/auth/signin', label: 'Go to sign in' }
+      }
+    />
   );
 }
