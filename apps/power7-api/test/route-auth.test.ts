@@ -84,6 +84,20 @@ describe('authentication of every Power 7 route', () => {
     expect(PUBLIC.filter((route) => !routes.includes(route))).toEqual([]);
   });
 
+  it('documents the bearer token on every route that needs one, and on no public one', async () => {
+    const doc = (await app.inject({ url: '/api/docs/json' })).json() as {
+      paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>>;
+    };
+    const wrong = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).flatMap(([method, operation]) => {
+        const route = `${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ':$1')}`;
+        const bearer = (operation.security ?? []).some((rule) => 'bearerAuth' in rule);
+        return bearer === PUBLIC.includes(route) ? [route] : [];
+      }),
+    );
+    expect(wrong).toEqual([]);
+  });
+
   it('answers 401 in the envelope without a token on every route but the public ones', async () => {
     const guarded = registeredRoutes(app.printRoutes({ commonPrefix: false })).filter(
       (route) => !PUBLIC.includes(key(route)),
