@@ -1,17 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Play } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { skipToken } from '@reduxjs/toolkit/query';
-import {
-  uploadFormFromParams,
-  uploadFormSchema,
-  type Power7Status,
-  type RerunBody,
-  type SessionParams,
-  type UploadFormInput,
-} from '@pa/contracts/power7';
+import { uploadFormFromParams, type Power7Status, type RerunBody } from '@pa/contracts/power7';
 import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -24,7 +15,7 @@ import { POWER7_PERMISSIONS, usePower7Access } from '../../hooks/use-power7-acce
 import { formatCount } from '../../lib/format';
 import { LoadError, NoPermission, StepHeader } from '../../components/common';
 import { uploadFields } from '../../upload/hooks/use-customer-upload';
-import { EMPTY_FORM } from '../../upload/components/parameters-form';
+import { placeFieldError, useParamsForm } from '../../upload/hooks/use-params-form';
 import { ScenarioFields } from '../../upload/components/scenario-fields';
 
 /**
@@ -70,19 +61,15 @@ export function RerunView() {
 function RerunForm({ status }: { status: Power7Status }) {
   const navigate = useNavigate();
   const [rerun, running] = useRerunSessionMutation();
+  const form = useParamsForm();
   const {
     register,
     handleSubmit,
-    control,
     getValues,
     reset,
-    setError,
+    budgetType,
     formState: { errors },
-  } = useForm<UploadFormInput, unknown, SessionParams>({
-    resolver: zodResolver(uploadFormSchema),
-    defaultValues: EMPTY_FORM,
-  });
-  const budgetType = useWatch({ control, name: 'budget_type' });
+  } = form;
   // an error no field names (the session gone, the quota used up)
   const [formError, setFormError] = useState<string | null>(null);
 
@@ -98,9 +85,7 @@ function RerunForm({ status }: { status: Power7Status }) {
       void navigate(`/app/power7/process?session=${encodeURIComponent(created._id)}`);
     } catch (error) {
       const fields = Object.entries(fieldErrors(error));
-      for (const [field, message] of fields) {
-        if (field in EMPTY_FORM) setError(field as keyof UploadFormInput, { message });
-      }
+      for (const [field, message] of fields) placeFieldError(form, field, message);
       if (!fields.length) setFormError(errorMessage(error));
     }
   });

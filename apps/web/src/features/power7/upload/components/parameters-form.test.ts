@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { uploadFormSchema } from '@pa/contracts/power7';
 import { uploadFields } from '../hooks/use-customer-upload';
-import { EMPTY_FORM } from './parameters-form';
+import { EMPTY_FORM } from '../hooks/use-params-form';
 
 const payouts = { payout_3: '1', payout_4: '0', payout_5: '50', payout_6: '500', payout_7: '5000' };
 

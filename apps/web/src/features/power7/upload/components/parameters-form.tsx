@@ -1,12 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { FileSpreadsheet, Upload, X } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import { useForm, useWatch, type FieldErrors, type UseFormRegister } from 'react-hook-form';
+import { Upload, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import type { FieldErrors, UseFormRegister } from 'react-hook-form';
+import { useDispatch } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router';
+import { skipToken } from '@reduxjs/toolkit/query';
 import {
   DEFAULT_POOL,
   uploadFormFromParams,
-  uploadFormSchema,
   type Power7Session,
   type SessionParams,
   type UploadFormInput,
@@ -15,10 +15,8 @@ import { PageTitle } from '@/components/page-title';
 import { LeaveGuard } from '@/components/record/leave-guard';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { ScrollRegion } from '@/components/ui/table';
 import { FormAlert } from '@/components/ui/form-field';
 import { Progress } from '@/components/ui/progress';
-import { cn } from '@/lib/utils';
 import {
   power7Endpoints,
   usePower7ServiceStatusQuery,
@@ -27,30 +25,15 @@ import {
 } from '../../api/power7-endpoints';
 import { POWER7_PERMISSIONS, usePower7Access } from '../../hooks/use-power7-access';
 import { useCustomerUpload } from '../hooks/use-customer-upload';
+import { EMPTY_FORM, placeFieldError, useParamsForm } from '../hooks/use-params-form';
 import { unreachableMessage } from '../../hooks/use-power7-request';
-import { previewFile, type FilePreview } from '../../lib/csv-preview';
 import { useCountdown } from '../../hooks/use-countdown';
 import { formatBytes } from '../../lib/format';
 import { timeLeftText } from '../../lib/time-left';
 import type { UploadProgress } from '../lib/upload';
 import { NoPermission, StepHeader } from '../../components/common';
+import { CustomerFileCard, useChosenFile } from './customer-file';
 import { BudgetFields, CurrencyField, PayoutInputs, PoolField } from './scenario-fields';
-import { useDispatch } from 'react-redux';
-import { skipToken } from '@reduxjs/toolkit/query';
-
-export const EMPTY_FORM: Required<UploadFormInput> = {
-  budget_type: 'fixed',
-  budget: '',
-  budget_min: '',
-  budget_max: '',
-  payout_3: '',
-  payout_4: '',
-  payout_5: '',
-  payout_6: '',
-  payout_7: '',
-  pool_size: String(DEFAULT_POOL),
-  currency: '',
-};
 
 interface DefaultParams {
   params: SessionParams | null;
@@ -107,9 +90,7 @@ function ParametersFormInner() {
   const navigate = useNavigate();
   const dispatch = useDispatch();
   const defaults = useDefaultParams();
-  const [file, setFile] = useState<File | null>(null);
-  const [preview, setPreview] = useState<FilePreview | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
+  const chosen = useChosenFile();
   const [formError, setFormError] = useState<string | null>(null);
   const upload = useCustomerUpload();
   // the session of an accepted upload: the page then goes on to its progress without asking
@@ -117,22 +98,19 @@ function ParametersFormInner() {
   useEffect(() => {
     if (accepted) void navigate(`/app/power7/process?session=${encodeURIComponent(accepted)}`);
   }, [accepted, navigate]);
+  const form = useParamsForm();
   const {
     register,
     handleSubmit,
-    control,
     getValues,
     reset,
-    setError,
+    budgetType,
     formState: { errors, isSubmitting, isDirty },
-  } = useForm<UploadFormInput, unknown, SessionParams>({
-    resolver: zodResolver(uploadFormSchema),
-    defaultValues: EMPTY_FORM,
-  });
-  const budgetType = useWatch({ control, name: 'budget_type' });
+  } = form;
   const uploadMaxBytes = usePower7ServiceStatusQuery().data?.uploadMaxBytes;
   // derived, so a limit that arrives after the file was chosen still applies
-  const fileProblem = (file && fileSizeProblem(file.size, uploadMaxBytes)) ?? fileError;
+  const { file, setFileError } = chosen;
+  const fileProblem = (file && fileSizeProblem(file.size, uploadMaxBytes)) ?? chosen.fileError;
   const [usingDefaults, setUsingDefaults] = useState(false);
 
   useEffect(() => {
@@ -140,21 +118,6 @@ function ParametersFormInner() {
     // only when the defaults arrive
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [defaults.params, reset]);
-
-  const chooseFile = async (chosen: File | undefined) => {
-    setFileError(null);
-    setFile(chosen ?? null);
-    setPreview(null);
-    if (!chosen) return;
-    const result = await previewFile(chosen);
-    setPreview(result);
-    if (result.kind === 'unreadable') setFileError(result.reason);
-    else if (result.kind === 'csv' && !result.columns) {
-      setFileError(
-        'No number columns found in the header: expected n1..n7 or number1..number7, or one column named numbers, combination or ticket.',
-      );
-    }
-  };
 
   const onSubmit = handleSubmit(async (_params, event) => {
     event?.preventDefault();
@@ -178,10 +141,7 @@ function ParametersFormInner() {
         if (item.field === 'customer_file') {
           setFileError(item.message);
           placed = true;
-        } else if (item.field && item.field in EMPTY_FORM) {
-          setError(item.field as keyof UploadFormInput, { message: item.message });
-          placed = true;
-        }
+        } else if (placeFieldError(form, item.field, item.message)) placed = true;
       }
       if (!placed) setFormError(envelope.message || `The upload failed (${status}).`);
     } catch (error) {
@@ -212,29 +172,7 @@ function ParametersFormInner() {
             }}
           />
         ) : null}
-        <Card>
-          <CardHeader>
-            <CardTitle>Customer file</CardTitle>
-            <CardDescription>
-              CSV or XLSX; one ticket of seven numbers per row, in columns n1..n7 (or one column
-              named numbers), with optional customer id, name and phone columns.
-            </CardDescription>
-          </CardHeader>
-          <CardContent className="grid gap-4">
-            <FileDrop
-              file={file}
-              onFile={(f) => void chooseFile(f)}
-              error={fileProblem}
-              disabled={uploading}
-            />
-            {file && preview?.kind === 'csv' ? <CsvPreviewTable preview={preview} /> : null}
-            {file && preview?.kind === 'xlsx' ? (
-              <p className="text-muted-foreground text-sm">
-                An Excel workbook: its first sheet is read on the server (no preview here).
-              </p>
-            ) : null}
-          </CardContent>
-        </Card>
+        <CustomerFileCard chosen={chosen} error={fileProblem} disabled={uploading} />
 
         <BudgetCard register={register} errors={errors} budgetType={budgetType} />
 
@@ -253,147 +191,6 @@ function ParametersFormInner() {
           </div>
         )}
       </form>
-    </div>
-  );
-}
-
-function FileDrop({
-  file,
-  onFile,
-  error,
-  disabled,
-}: {
-  file: File | null;
-  onFile: (file: File | undefined) => void;
-  error: string | null;
-  disabled: boolean;
-}) {
-  const input = useRef<HTMLInputElement>(null);
-  const [over, setOver] = useState(false);
-  return (
-    <div className="grid gap-2">
-      <div
-        data-testid="power7-dropzone"
-        onDragOver={(event) => {
-          event.preventDefault();
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(event) => {
-          event.preventDefault();
-          setOver(false);
-          if (!disabled) onFile(event.dataTransfer.files[0]);
-        }}
-        className={cn(
-          'flex flex-col items-center justify-center gap-3 rounded-lg border-2 border-dashed p-6 text-center transition-colors',
-          over ? 'border-primary bg-primary/5' : 'border-border',
-          error ? 'border-destructive' : '',
-        )}
-      >
-        <FileSpreadsheet className="text-muted-foreground size-8" aria-hidden="true" />
-        {file ? (
-          <p className="text-sm">
-            <span className="font-medium break-all">{file.name}</span>{' '}
-            <span className="text-muted-foreground">({formatBytes(file.size)})</span>
-          </p>
-        ) : (
-          <p className="text-muted-foreground text-sm">Drag the customer file here, or</p>
-        )}
-        <Button
-          type="button"
-          variant="outline"
-          disabled={disabled}
-          onClick={() => input.current?.click()}
-        >
-          {file ? 'Choose another file' : 'Browse for a file'}
-        </Button>
-        <input
-          ref={input}
-          id="customer_file"
-          type="file"
-          accept=".csv,.txt,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-          className="sr-only"
-          tabIndex={-1}
-          aria-label="Customer file"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? 'customer_file-error' : undefined}
-          onChange={(event) => {
-            onFile(event.target.files?.[0]);
-            event.target.value = '';
-          }}
-        />
-      </div>
-      {error ? (
-        <p id="customer_file-error" role="alert" className="text-destructive text-sm">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
-const ROLE_LABEL = { numbers: 'numbers', id: 'customer id', name: 'name', phone: 'phone' } as const;
-
-function CsvPreviewTable({ preview }: { preview: Extract<FilePreview, { kind: 'csv' }> }) {
-  const roles = new Map<number, string>();
-  const cols = preview.columns;
-  if (cols) {
-    if (cols.numbers.kind === 'seven')
-      cols.numbers.indexes.forEach((i, k) => roles.set(i, `n${k + 1}`));
-    else roles.set(cols.numbers.index, ROLE_LABEL.numbers);
-    if (cols.id >= 0) roles.set(cols.id, ROLE_LABEL.id);
-    if (cols.name >= 0) roles.set(cols.name, ROLE_LABEL.name);
-    if (cols.phone >= 0) roles.set(cols.phone, ROLE_LABEL.phone);
-  }
-  const delimiterName =
-    preview.delimiter === ',' ? 'comma' : preview.delimiter === ';' ? 'semicolon' : 'tab';
-  return (
-    <div className="grid gap-2" data-testid="power7-preview">
-      <p className="text-muted-foreground text-sm">
-        Preview of the first rows ({delimiterName}-separated). Highlighted columns are the ones the
-        analysis reads.
-      </p>
-      <ScrollRegion label="Preview of the file" className="border">
-        <table className="w-full text-sm">
-          <caption className="sr-only">First rows of the customer file</caption>
-          <thead>
-            <tr className="border-b">
-              {preview.header.map((name, i) => (
-                <th
-                  key={i}
-                  scope="col"
-                  className={cn(
-                    'px-2 py-1.5 text-left font-medium whitespace-nowrap',
-                    roles.has(i) ? 'bg-primary/10' : '',
-                  )}
-                >
-                  {name || `column ${i + 1}`}
-                  {roles.has(i) ? (
-                    <span className="text-primary block text-xs font-normal">{roles.get(i)}</span>
-                  ) : null}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {preview.rows.map((row, r) => (
-              <tr key={r} className="border-b last:border-0">
-                {preview.header.map((_, i) => (
-                  <td
-                    key={i}
-                    className={cn(
-                      'px-2 py-1 whitespace-nowrap',
-                      roles.has(i) ? 'bg-primary/5' : '',
-                    )}
-                  >
-                    {row[i] ?? ''}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
     </div>
   );
 }
