@@ -1,7 +1,7 @@
 import { drawsCsv, exportDraws, type QueryContext } from '../core/draw-query';
 import { EngineError } from '../core/errors';
 import { drawCount, PICK } from '../core/model';
-import { exposureBase, type ExposureBase } from '../analysis/exposure';
+import { exposureBase, type ExposureBase, type ExposureInput } from '../analysis/exposure';
 import type { CountColumn } from '../core/scan';
 import { RowReader } from '../analysis/winners';
 import {
@@ -62,13 +62,7 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
   }
   const ingest = status.ingest;
   const analysis = status.analysis;
-  // tickets, masks and row index in shared memory: the winners threads read them without a copy
-  const tickets = new Uint8Array(await readAligned(fileIn(sessionDir, 'tickets'), true));
-  const count = tickets.length / PICK;
-  const idx = await readAligned(fileIn(sessionDir, 'rowIndex'), true);
-  const offsets = new Float64Array(idx, 0, count);
-  const lines = new Uint32Array(idx, count * 8, count);
-  const lengths = new Uint32Array(idx, count * 12, count);
+  const { tickets, count, offsets, lines, lengths } = await readTicketFiles(sessionDir);
   const n = stored.storage.qualified;
   const ctx = await readQualifying(sessionDir, stored, ingest.pool);
   const ensureOpen = () => {
@@ -106,24 +100,13 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
     loadCounts: (take: (length: number) => Uint32Array) =>
       readCountTables(fileIn(sessionDir, 'counts'), ingest.pool, count, take),
   };
-  // every draw's total and the distinct combinations: what every exposure line and liability limit
-  // starts from, kept while the session is open unless the draws' totals alone pass 320 MB (P ≥ 45)
-  let base: Promise<ExposureBase> | null = null;
-  const keepBase = drawCount(ingest.pool) <= KEEP_BASE_DRAWS;
-  const exposureBaseOf = () => {
-    const made = base ?? exposureBase(exposureInput);
-    if (keepBase && !base) {
-      base = made;
-      made.catch(() => base === made && (base = null));
-    }
-    return made;
-  };
+  const base = keptExposureBase(exposureInput, drawCount(ingest.pool) <= KEEP_BASE_DRAWS);
   const exposures = new SessionExposures({
     ...exposureInput,
-    base: exposureBaseOf,
+    base: base.of,
     customers: () => customerColumns(rows, header, ingest),
   });
-  const liability = new SessionLiability(exposureInput, exposureBaseOf, rows, header, lines);
+  const liability = new SessionLiability(exposureInput, base.of, rows, header, lines);
   let distribution: ReturnType<typeof openDistribution> | null = null;
   let closed = false;
 
@@ -175,11 +158,48 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
       closed = true;
       exposures.clear();
       liability.clear();
-      base = null;
+      base.clear();
       winners.clear();
       filters.clear();
       distribution = null;
     },
+  };
+}
+
+/**
+ * The tickets (`tickets.bin`) and their row index (`rows.idx`: offset, line and length of each
+ * ticket's row), in shared memory: the winners threads read them without a copy.
+ */
+async function readTicketFiles(sessionDir: string) {
+  const tickets = new Uint8Array(await readAligned(fileIn(sessionDir, 'tickets'), true));
+  const count = tickets.length / PICK;
+  const idx = await readAligned(fileIn(sessionDir, 'rowIndex'), true);
+  return {
+    tickets,
+    count,
+    offsets: new Float64Array(idx, 0, count),
+    lines: new Uint32Array(idx, count * 8, count),
+    lengths: new Uint32Array(idx, count * 12, count),
+  };
+}
+
+/**
+ * Every draw's total and the distinct combinations (`exposureBase`): what every exposure line and
+ * liability limit starts from, kept while the session is open when `keep` (unless the draws' totals
+ * alone pass 320 MB, P ≥ 45); `clear` drops it.
+ */
+function keptExposureBase(input: ExposureInput, keep: boolean) {
+  let base: Promise<ExposureBase> | null = null;
+  return {
+    of: (): Promise<ExposureBase> => {
+      const made = base ?? exposureBase(input);
+      if (keep && !base) {
+        base = made;
+        made.catch(() => base === made && (base = null));
+      }
+      return made;
+    },
+    clear: () => void (base = null),
   };
 }
 
