@@ -37,22 +37,23 @@ export async function runAnalysis(input: AnalysisInput): Promise<AnalysisSummary
   }
 }
 
+/** The files an analysis writes (each first as a temp file), `analysis.json` last. */
+const RESULT_FILES = [
+  'distribution',
+  'qualifying',
+  'distributionIndex',
+  'counts',
+  'analysis',
+] as const;
+type ResultFile = (typeof RESULT_FILES)[number];
+
 async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
   const dir = input.sessionDir;
   const ingested = input.ingested;
-  const ingest = ingested?.summary ?? (await readJson<IngestSummary>(fileIn(dir, 'ingest')));
-  if (!ingest) throw new EngineError('SESSION_NOT_FOUND', 'No uploaded file in this session.');
-  if (input.pool !== undefined && input.pool !== ingest.pool) {
-    throw new EngineError(
-      'INVALID_PARAMS',
-      `The session was read with pool ${ingest.pool}; upload again to use pool ${input.pool}.`,
-      'pool',
-    );
-  }
+  const ingest = await ingestOf(input);
   const { onProgress, signal } = input;
   const stamp = `tmp-${process.pid}-${Date.now()}`;
-  const names = ['distribution', 'qualifying', 'distributionIndex', 'counts', 'analysis'] as const;
-  const tmp = (name: (typeof names)[number]) => `${fileIn(dir, name)}.${stamp}`;
+  const tmp = (name: ResultFile) => `${fileIn(dir, name)}.${stamp}`;
   const [, tickets, distributionFile, countsFile] = await Promise.all([
     rm(fileIn(dir, 'analysis'), { force: true }),
     ingested?.tickets ?? readFile(fileIn(dir, 'tickets')).then((b) => new Uint8Array(b)),
@@ -139,23 +140,10 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
     await Promise.allSettled(writes);
     await distributionFile.discard();
     await countsFile.discard();
-    await Promise.all(names.map((name) => rm(tmp(name), { force: true })));
+    await Promise.all(RESULT_FILES.map((name) => rm(tmp(name), { force: true })));
     throw err;
   }
-  const written = names.filter(
-    (name) => name !== 'analysis' && (name !== 'counts' || !countsReused),
-  );
-  await Promise.all(written.map((name) => rename(tmp(name), fileIn(dir, name))));
-  await syncDir(dir);
-  // "analysed" is never on disk before "ingested", nor before the results
-  try {
-    await ingested?.saved;
-  } catch (err) {
-    await rm(tmp('analysis'), { force: true });
-    throw err;
-  }
-  await rename(tmp('analysis'), fileIn(dir, 'analysis'));
-  await syncDir(dir);
+  await moveIntoPlace(dir, tmp, countsReused, ingested?.saved);
   onProgress?.({
     phase: 'done',
     fraction: 1,
@@ -170,6 +158,47 @@ async function analyse(input: AnalysisInput): Promise<AnalysisSummary> {
     saveMs: Math.round(performance.now() - started - buildMs - scanMs),
   };
   return pub;
+}
+
+/** The session's ingest summary (handed over, or read from the folder), checked against the pool asked for. */
+async function ingestOf(input: AnalysisInput): Promise<IngestSummary> {
+  const ingest =
+    input.ingested?.summary ?? (await readJson<IngestSummary>(fileIn(input.sessionDir, 'ingest')));
+  if (!ingest) throw new EngineError('SESSION_NOT_FOUND', 'No uploaded file in this session.');
+  if (input.pool !== undefined && input.pool !== ingest.pool) {
+    throw new EngineError(
+      'INVALID_PARAMS',
+      `The session was read with pool ${ingest.pool}; upload again to use pool ${input.pool}.`,
+      'pool',
+    );
+  }
+  return ingest;
+}
+
+/**
+ * The temp files renamed into place (the count tables only when written here), then `analysis.json`
+ * once the upload's own files are `saved`: "analysed" is never on disk before "ingested", nor before
+ * the results.
+ */
+async function moveIntoPlace(
+  dir: string,
+  tmp: (name: ResultFile) => string,
+  countsReused: boolean,
+  saved: Promise<unknown> | undefined,
+): Promise<void> {
+  const written = RESULT_FILES.filter(
+    (name) => name !== 'analysis' && (name !== 'counts' || !countsReused),
+  );
+  await Promise.all(written.map((name) => rename(tmp(name), fileIn(dir, name))));
+  await syncDir(dir);
+  try {
+    await saved;
+  } catch (err) {
+    await rm(tmp('analysis'), { force: true });
+    throw err;
+  }
+  await rename(tmp('analysis'), fileIn(dir, 'analysis'));
+  await syncDir(dir);
 }
 
 /** `qualifying.bin`'s columns: the ranks, then each match type's winners, every column 4-byte aligned. */
