@@ -9,7 +9,7 @@ import { formatCount } from '../../lib/format';
 import { BOOK_MAX_TICKETS } from '@pa/contracts/power7-books';
 import { useBookTerminal, type TerminalAction } from '../hooks/use-book-terminal';
 import { modifierKey } from '../lib/book-text';
-import { lineErrorText, TICKET_LINE_FORMAT } from '../lib/ticket-lines';
+import { lineErrorText, TICKET_LINE_FORMAT, type LineError } from '../lib/ticket-lines';
 import { BookAnswers } from './book-answers';
 
 /** Which action a key press asks for: Ctrl/Cmd+Enter checks, Ctrl/Cmd+Shift+Enter sells. */
@@ -94,49 +94,9 @@ export function BookTerminal({ book, onClosed }: { book: BookView; onClosed: () 
               run(action);
             }}
           />
-          {errors.length ? (
-            <div
-              id={`${id}-errors`}
-              role="alert"
-              className="text-destructive grid gap-1 text-sm"
-              data-testid="power7-book-line-errors"
-            >
-              <p className="font-medium">
-                {errors.length === 1
-                  ? 'Nothing was sent: one line needs fixing.'
-                  : `Nothing was sent: ${formatCount(errors.length)} lines need fixing.`}
-              </p>
-              <ul className="list-disc pl-5">
-                {errors.slice(0, 20).map((error) => (
-                  <li key={`${error.line}:${error.message}`}>{lineErrorText(error)}</li>
-                ))}
-              </ul>
-              {errors.length > 20 ? <p>… and {formatCount(errors.length - 20)} more.</p> : null}
-            </div>
-          ) : null}
+          {errors.length ? <LineErrors id={`${id}-errors`} errors={errors} /> : null}
         </div>
-        <div className="flex flex-wrap gap-2">
-          <Button
-            type="button"
-            variant="outline"
-            disabled={pending !== null}
-            aria-keyshortcuts="Control+Enter Meta+Enter"
-            onClick={() => run('check')}
-          >
-            <ScanSearch className="size-4" aria-hidden="true" />
-            {pending === 'check' ? 'Checking…' : 'Check'}
-            <Keys keys={[mod, 'Enter']} />
-          </Button>
-          <Button
-            type="submit"
-            disabled={pending !== null}
-            aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter"
-          >
-            <ShoppingCart className="size-4" aria-hidden="true" />
-            {pending === 'sell' ? 'Selling…' : 'Sell'}
-            <Keys keys={[mod, 'Shift', 'Enter']} />
-          </Button>
-        </div>
+        <TerminalButtons pending={pending} mod={mod} onCheck={() => run('check')} />
         <p className="text-muted-foreground text-sm">
           {mod}+Enter checks without selling; {mod}+Shift+Enter sells. A sale leaves in the box only
           the tickets that were not sold.
@@ -164,5 +124,66 @@ export function BookTerminal({ book, onClosed }: { book: BookView; onClosed: () 
         </p>
       )}
     </section>
+  );
+}
+
+/** The lines that need fixing before anything is sent (the first 20, then how many more). */
+function LineErrors({ id, errors }: { id: string; errors: LineError[] }) {
+  return (
+    <div
+      id={id}
+      role="alert"
+      className="text-destructive grid gap-1 text-sm"
+      data-testid="power7-book-line-errors"
+    >
+      <p className="font-medium">
+        {errors.length === 1
+          ? 'Nothing was sent: one line needs fixing.'
+          : `Nothing was sent: ${formatCount(errors.length)} lines need fixing.`}
+      </p>
+      <ul className="list-disc pl-5">
+        {errors.slice(0, 20).map((error) => (
+          <li key={`${error.line}:${error.message}`}>{lineErrorText(error)}</li>
+        ))}
+      </ul>
+      {errors.length > 20 ? <p>… and {formatCount(errors.length - 20)} more.</p> : null}
+    </div>
+  );
+}
+
+/** Check (a dry run) and Sell (the form's submit), with their shortcuts shown on a wide screen. */
+function TerminalButtons({
+  pending,
+  mod,
+  onCheck,
+}: {
+  pending: TerminalAction | null;
+  /** The modifier key's name on this platform ("Ctrl", "⌘"). */
+  mod: string;
+  onCheck: () => void;
+}) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Button
+        type="button"
+        variant="outline"
+        disabled={pending !== null}
+        aria-keyshortcuts="Control+Enter Meta+Enter"
+        onClick={onCheck}
+      >
+        <ScanSearch className="size-4" aria-hidden="true" />
+        {pending === 'check' ? 'Checking…' : 'Check'}
+        <Keys keys={[mod, 'Enter']} />
+      </Button>
+      <Button
+        type="submit"
+        disabled={pending !== null}
+        aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter"
+      >
+        <ShoppingCart className="size-4" aria-hidden="true" />
+        {pending === 'sell' ? 'Selling…' : 'Sell'}
+        <Keys keys={[mod, 'Shift', 'Enter']} />
+      </Button>
+    </div>
   );
 }

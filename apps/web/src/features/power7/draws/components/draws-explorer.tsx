@@ -358,34 +358,7 @@ function DrawFilterForm({
           </p>
         ) : null}
       </fieldset>
-      <fieldset className="grid gap-2">
-        <legend className="mb-1 text-sm font-medium">
-          Numbers{' '}
-          <span className="text-muted-foreground font-normal">
-            (click: must be drawn, again: must not be drawn, again: any)
-          </span>
-        </legend>
-        <div className="flex flex-wrap gap-1" data-testid="power7-number-grid">
-          {Array.from({ length: pool }, (_, i) => i + 1).map((n) => {
-            const state = stateOf(n);
-            return (
-              <button
-                key={n}
-                type="button"
-                onClick={() => cycle(n)}
-                aria-label={`${n}: ${state === 'must' ? 'must be drawn' : state === 'mustNot' ? 'must not be drawn' : 'any'}`}
-                className={cn(
-                  'inline-flex size-8 items-center justify-center rounded-full border text-xs font-semibold tabular-nums outline-none focus-visible:ring-[3px] focus-visible:ring-ring',
-                  state === 'must' && 'border-primary bg-primary text-primary-foreground',
-                  state === 'mustNot' && 'border-destructive text-destructive line-through',
-                )}
-              >
-                {n}
-              </button>
-            );
-          })}
-        </div>
-      </fieldset>
+      <NumberGrid pool={pool} stateOf={stateOf} onCycle={cycle} />
       <div className="flex flex-wrap items-end gap-3">
         <div className="grid gap-2">
           <Label htmlFor="draw-sort">Sort</Label>
@@ -412,6 +385,48 @@ function DrawFilterForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+/** The pool's numbers, each cycling between any, must be drawn and must not be drawn. */
+function NumberGrid({
+  pool,
+  stateOf,
+  onCycle,
+}: {
+  pool: number;
+  stateOf: (n: number) => NumberState;
+  onCycle: (n: number) => void;
+}) {
+  return (
+    <fieldset className="grid gap-2">
+      <legend className="mb-1 text-sm font-medium">
+        Numbers{' '}
+        <span className="text-muted-foreground font-normal">
+          (click: must be drawn, again: must not be drawn, again: any)
+        </span>
+      </legend>
+      <div className="flex flex-wrap gap-1" data-testid="power7-number-grid">
+        {Array.from({ length: pool }, (_, i) => i + 1).map((n) => {
+          const state = stateOf(n);
+          return (
+            <button
+              key={n}
+              type="button"
+              onClick={() => onCycle(n)}
+              aria-label={`${n}: ${state === 'must' ? 'must be drawn' : state === 'mustNot' ? 'must not be drawn' : 'any'}`}
+              className={cn(
+                'inline-flex size-8 items-center justify-center rounded-full border text-xs font-semibold tabular-nums outline-none focus-visible:ring-[3px] focus-visible:ring-ring',
+                state === 'must' && 'border-primary bg-primary text-primary-foreground',
+                state === 'mustNot' && 'border-destructive text-destructive line-through',
+              )}
+            >
+              {n}
+            </button>
+          );
+        })}
+      </div>
+    </fieldset>
   );
 }
 

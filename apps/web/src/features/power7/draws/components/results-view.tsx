@@ -1,4 +1,4 @@
-import { ChevronLeft, ChevronRight, Download } from 'lucide-react';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { skipToken } from '@reduxjs/toolkit/query';
@@ -15,7 +15,7 @@ import {
 } from '../../api/power7-endpoints';
 import { useDownload } from '../../hooks/use-download';
 import { POWER7_PERMISSIONS, usePower7Access } from '../../hooks/use-power7-access';
-import { formatBytes, formatCount } from '../../lib/format';
+import { formatCount } from '../../lib/format';
 import { moneyOf } from '../../lib/money';
 import {
   drawsViewFromSearch,
@@ -31,6 +31,7 @@ import {
   StepHeader,
   httpStatusOf,
 } from '../../components/common';
+import { DownloadButtons } from '../../components/download-buttons';
 import { resultsLink } from './draws-explorer';
 import { WinnersCard } from './winners-card';
 
@@ -325,7 +326,7 @@ function WinnersDownloads({
   session,
   combo,
   match,
-  downloads: { download, progress },
+  downloads,
 }: {
   session: string;
   combo: string;
@@ -348,22 +349,10 @@ function WinnersDownloads({
     })),
   ];
   return (
-    <>
-      {files.map((file) => (
-        <Button
-          key={file.key}
-          variant="outline"
-          disabled={progress !== null}
-          onClick={() => void download(file.url, file.name)}
-        >
-          <Download className="size-4" aria-hidden="true" /> {file.label}
-        </Button>
-      ))}
-      {progress ? (
-        <span className="text-muted-foreground self-center text-sm" aria-live="polite">
-          Downloading… {formatBytes(progress.bytes)}
-        </span>
-      ) : null}
-    </>
+    <DownloadButtons
+      files={files}
+      downloads={downloads}
+      progressClassName="text-muted-foreground self-center text-sm"
+    />
   );
 }

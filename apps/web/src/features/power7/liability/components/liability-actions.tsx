@@ -1,4 +1,4 @@
-import { BookOpenCheck, Download, FilePlus2 } from 'lucide-react';
+import { BookOpenCheck, FilePlus2 } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -11,7 +11,7 @@ import {
 } from '../../api/liability-endpoints';
 import { useOpenBookMutation } from '../../api/book-endpoints';
 import { useDownload } from '../../hooks/use-download';
-import { formatBytes } from '../../lib/format';
+import { DownloadButtons } from '../../components/download-buttons';
 
 type Mode = 'sales-order' | 'cap';
 
@@ -29,7 +29,7 @@ export function LiabilityActions({
   canDownload: boolean;
 }) {
   const navigate = useNavigate();
-  const { download, progress } = useDownload();
+  const downloads = useDownload();
   const [apply, applying] = useApplyLimitMutation();
   const [pending, setPending] = useState<Mode | null>(null);
   // the answers on screen (the same cached questions): nothing to make until they are in, and
@@ -70,37 +70,16 @@ export function LiabilityActions({
       {failure ? <FormAlert>{failure}</FormAlert> : null}
       {canDownload ? (
         <div className="flex flex-wrap items-center gap-2">
-          <Button
-            variant="outline"
+          <DownloadButtons
             className={WRAPS}
-            disabled={progress !== null}
-            onClick={() =>
-              void download(
-                `${refusedPath}&params=1`,
-                `power7-${session}-refused-over-${limit}.csv`,
-              )
-            }
-          >
-            <Download className="size-4" aria-hidden="true" /> Download refused tickets (CSV)
-          </Button>
-          <Button
-            variant="outline"
-            className={WRAPS}
-            disabled={progress !== null}
-            onClick={() =>
-              void download(
-                `${refusedPath}&format=xlsx`,
-                `power7-${session}-refused-over-${limit}.xlsx`,
-              )
-            }
-          >
-            <Download className="size-4" aria-hidden="true" /> Download refused tickets (XLSX)
-          </Button>
-          {progress ? (
-            <span className="text-muted-foreground text-sm" aria-live="polite">
-              Downloading… {formatBytes(progress.bytes)}
-            </span>
-          ) : null}
+            downloads={downloads}
+            files={(['csv', 'xlsx'] as const).map((format) => ({
+              key: format,
+              url: `${refusedPath}&${format === 'csv' ? 'params=1' : 'format=xlsx'}`,
+              name: `power7-${session}-refused-over-${limit}.${format}`,
+              label: `Download refused tickets (${format.toUpperCase()})`,
+            }))}
+          />
         </div>
       ) : null}
       <div className="flex flex-wrap gap-2">
@@ -134,8 +113,25 @@ export function LiabilityActions({
           {opening.isLoading ? 'Opening the book…' : 'Open a live book'}
         </Button>
       </div>
+      <LiabilityNotes opening={opening.isLoading} accepted={accepted} cap={cap} />
+    </section>
+  );
+}
+
+/** What the buttons above do, and why one of them is off. */
+function LiabilityNotes({
+  opening,
+  accepted,
+  cap,
+}: {
+  opening: boolean;
+  accepted: number | undefined;
+  cap: number | undefined;
+}) {
+  return (
+    <>
       <p className="text-muted-foreground text-sm" aria-live="polite">
-        {opening.isLoading
+        {opening
           ? 'Opening a live book: every ticket of the session is checked against the limit, which takes a few seconds on a big file.'
           : 'A live book keeps the tickets this limit accepts and sells new ones at a terminal, refusing any that would take a draw past it.'}
       </p>
@@ -149,6 +145,6 @@ export function LiabilityActions({
           No cap fits, so there is no session to make with it.
         </p>
       ) : null}
-    </section>
+    </>
   );
 }
