@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { id, createdAt, updatedAt, companyRef } from './common';
+import { id, createdAt, updatedAt, companyRef, cascadeRef } from './common';
 
 export const USER_STATUSES = ['active', 'inactive', 'locked'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -95,12 +95,8 @@ export const roles = pgTable(
 export const rolePermissions = pgTable(
   'role_permissions',
   {
-    roleId: uuid('role_id')
-      .notNull()
-      .references(() => roles.id, { onDelete: 'cascade' }),
-    permissionId: uuid('permission_id')
-      .notNull()
-      .references(() => permissions.id, { onDelete: 'cascade' }),
+    roleId: cascadeRef('role_id', () => roles.id),
+    permissionId: cascadeRef('permission_id', () => permissions.id),
     companyId: companyRef(),
   },
   (t) => [
@@ -112,12 +108,8 @@ export const rolePermissions = pgTable(
 export const userRoles = pgTable(
   'user_roles',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    roleId: uuid('role_id')
-      .notNull()
-      .references(() => roles.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
+    roleId: cascadeRef('role_id', () => roles.id),
     companyId: companyRef(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.roleId] }), index('user_roles_role_idx').on(t.roleId)],
@@ -127,12 +119,8 @@ export const userRoles = pgTable(
 export const userPermissions = pgTable(
   'user_permissions',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    permissionId: uuid('permission_id')
-      .notNull()
-      .references(() => permissions.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
+    permissionId: cascadeRef('permission_id', () => permissions.id),
     companyId: companyRef(),
   },
   (t) => [
@@ -185,4 +173,49 @@ export const deletedAccessRecords = pgTable(
     restorableUntil: timestamp('restorable_until', { withTimezone: true }).notNull(),
   },
   (t) => [index('deleted_access_records_company_idx').on(t.companyId, t.restorableUntil)],
+);
+
+/**
+ * An administrator's invitation to join their company (ADR 012): the invitee's email, names and
+ * roles, and a single-use link stored as a SHA-256 hash like the reset tokens. The row stays after
+ * acceptance or revocation so an old link can say which of the two it met.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: id(),
+    companyId: companyRef(),
+    email: text('email').notNull(),
+    userFirstName: text('user_first_name').notNull().default(''),
+    userLastName: text('user_last_name').notNull().default(''),
+    invitedById: uuid('invited_by_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Kept beside the id so the list still names the inviter after their account is gone. */
+    invitedByName: text('invited_by_name').notNull(),
+    /** The current link's hash; a resend replaces it, so the previous link dies. */
+    tokenHash: text('token_hash').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedUserId: uuid('accepted_user_id').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('invitations_token_hash_uq').on(t.tokenHash),
+    index('invitations_company_email_idx').on(t.companyId, sql`lower(${t.email})`),
+  ],
+);
+
+/** The roles an invitee gets on accepting; a deleted role drops out of its invitations. */
+export const invitationRoles = pgTable(
+  'invitation_roles',
+  {
+    invitationId: cascadeRef('invitation_id', () => invitations.id),
+    roleId: cascadeRef('role_id', () => roles.id),
+    companyId: companyRef(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.invitationId, t.roleId] }),
+    index('invitation_roles_role_idx').on(t.roleId),
+  ],
 );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { v7 as uuidv7 } from 'uuid';
 
 /**
@@ -20,10 +20,10 @@ export const createdAt = () =>
   timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 export const updatedAt = () =>
   timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
-export const companyRef = () =>
-  uuid('company_id')
-    .notNull()
-    .references(() => companies.id, { onDelete: 'cascade' });
+/** A required reference whose row goes when the row it points to goes. */
+export const cascadeRef = (column: string, target: () => AnyPgColumn) =>
+  uuid(column).notNull().references(target, { onDelete: 'cascade' });
+export const companyRef = () => cascadeRef('company_id', () => companies.id);
 
 export const companies = pgTable(
   'companies',

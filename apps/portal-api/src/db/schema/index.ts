@@ -5,6 +5,5 @@
 export * from './common';
 export * from './access';
 export * from './sign-ins';
-export * from './invitations';
 export * from './mail-and-audit';
 export * from './mfa';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { MFA_REQUIREMENTS } from '@pa/contracts/mfa';
 import { users } from './access';
-import { id, createdAt, updatedAt, companyRef, companies } from './common';
+import { id, createdAt, updatedAt, companyRef, companies, cascadeRef } from './common';
 
 /**
  * An account's authenticator app (TOTP, RFC 6238). Until `confirmed_at` is set it is only being set
@@ -26,9 +26,7 @@ export const recoveryCodes = pgTable(
   'recovery_codes',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     codeHash: text('code_hash').notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -41,9 +39,7 @@ export const passkeys = pgTable(
   'passkeys',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     companyId: companyRef(),
     /** The credential id, base64url, as the authenticator names it. */
     credentialId: text('credential_id').notNull(),

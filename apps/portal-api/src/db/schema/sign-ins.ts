@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './access';
-import { id, createdAt, companyRef } from './common';
+import { id, createdAt, companyRef, cascadeRef } from './common';
 
 /**
  * One sign-in (a refresh-token family): its id is the access token's `sid`. Revoking it ends the
@@ -11,9 +11,7 @@ export const signIns = pgTable(
   'sign_ins',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     companyId: companyRef(),
     userAgent: text('user_agent').notNull().default(''),
     ip: text('ip').notNull().default(''),
@@ -40,9 +38,7 @@ export const refreshTokens = pgTable(
   'refresh_tokens',
   {
     id: id(),
-    familyId: uuid('family_id')
-      .notNull()
-      .references(() => signIns.id, { onDelete: 'cascade' }),
+    familyId: cascadeRef('family_id', () => signIns.id),
     parentId: uuid('parent_id'),
     tokenHash: text('token_hash').notNull(),
     createdAt: createdAt(),
@@ -58,9 +54,7 @@ export const passwordResetTokens = pgTable(
   'password_reset_tokens',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     tokenHash: text('token_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
@@ -78,9 +72,7 @@ export const emailChangeTokens = pgTable(
   'email_change_tokens',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     tokenHash: text('token_hash').notNull(),
     oldEmail: text('old_email').notNull(),
     newEmail: text('new_email').notNull(),
@@ -106,9 +98,7 @@ export const emailChangeRequests = pgTable(
   'email_change_requests',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: cascadeRef('user_id', () => users.id),
     newEmail: text('new_email').notNull(),
     tokenHash: text('token_hash').notNull(),
     signInId: uuid('sign_in_id'),
