@@ -18,7 +18,7 @@ interface PublicFormProps {
   onSubmit: FormEventHandler<HTMLFormElement>;
   /** The request is on its way: the submit button says so. */
   busy: boolean;
-  /** The buttons are off (by default while `busy`). */
+  /** The submit button is off (by default while `busy`). */
   disabled?: boolean;
   /** The first page's: the visitor started to fill the form in, so the app starts to load. */
   onIntent?: () => void;
