@@ -1,15 +1,7 @@
 import type * as React from 'react';
 import { useRef, useState } from 'react';
 import { toast } from 'sonner';
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { DialogCancel, DialogFrame } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api/api-error';
 import { DANGER_BUTTON } from '@/lib/danger-button';
@@ -33,24 +25,7 @@ export const UNDO_MS = 10_000;
 /** How many rows the confirmation names before summing up the rest. */
 const NAMED_ROWS = 100;
 
-/**
- * One confirmation for deleting the selected rows (those on the page, or every matching one),
- * naming each row on screen; then one call per row and a report of what could not go and why (the
- * server's sentence, e.g. a protected row).
- */
-export function BulkDeleteDialog<T extends { _id: string }>({
-  open,
-  onOpenChange,
-  ids,
-  rowOf,
-  noun,
-  rowName,
-  nameById,
-  protectedReason,
-  deleteOne,
-  restoreMany,
-  onDone,
-}: {
+interface BulkDeleteProps<T> {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** The selected ids: rows of the page, or every row the search matches ("select all N"). */
@@ -66,18 +41,28 @@ export function BulkDeleteDialog<T extends { _id: string }>({
   /** When given, the success toast offers "Undo" (the server keeps deleted rows for a while). */
   restoreMany?: (ids: string[]) => Promise<unknown>;
   onDone: () => void;
-}) {
+}
+
+/**
+ * The delete run of a `BulkDeleteDialog`: one call per row, the outcome per row, the toast with
+ * Undo, and the undo itself (once per run).
+ */
+function useBulkDelete<T extends { _id: string }>({
+  ids,
+  rowOf,
+  noun,
+  rowName,
+  nameById,
+  deleteOne,
+  restoreMany,
+  onDone,
+}: BulkDeleteProps<T>) {
   const [running, setRunning] = useState(false);
   const [outcomes, setOutcomes] = useState<Outcome[] | null>(null);
   // The "Deleted N" toast of the last run and whether its delete was undone: an undo from the result
   // dialog takes the toast away, and a second undo of the same delete does nothing (it would answer
   // "not found" for rows already back).
   const lastRun = useRef<DeleteRun>({ toastId: null, undone: false });
-  const close = (next: boolean) => {
-    if (running) return;
-    onOpenChange(next);
-    if (!next) setOutcomes(null);
-  };
   const undoDelete = async (ids: string[], run = lastRun.current) => {
     if (!restoreMany || run.undone) return;
     run.undone = true;
@@ -133,90 +118,109 @@ export function BulkDeleteDialog<T extends { _id: string }>({
             undo,
           );
   };
+  return { running, outcomes, setOutcomes, run, undoDelete };
+}
+
+/**
+ * One confirmation for deleting the selected rows (those on the page, or every matching one),
+ * naming each row on screen; then one call per row and a report of what could not go and why (the
+ * server's sentence, e.g. a protected row).
+ */
+export function BulkDeleteDialog<T extends { _id: string }>(props: BulkDeleteProps<T>) {
+  const { open, onOpenChange, ids, rowOf, noun, rowName, protectedReason, restoreMany } = props;
+  const { running, outcomes, setOutcomes, run, undoDelete } = useBulkDelete(props);
+  const close = (next: boolean) => {
+    if (running) return;
+    onOpenChange(next);
+    if (!next) setOutcomes(null);
+  };
+  if (outcomes)
+    return (
+      <DialogFrame
+        open={open}
+        onOpenChange={close}
+        {...outcomesFrame(
+          outcomes,
+          noun,
+          restoreMany && outcomes.some((o) => !o.error)
+            ? () => {
+                close(false);
+                void undoDelete(outcomes.filter((o) => !o.error).map((o) => o.id));
+              }
+            : null,
+        )}
+      />
+    );
   const count = ids.length;
   const shown = ids.flatMap((id) => rowOf(id) ?? []).slice(0, NAMED_ROWS);
   const unnamed = count - shown.length;
+  const some = (n: number) => `${n} ${n === 1 ? noun[0] : noun[1]}`;
   return (
-    <AlertDialog open={open} onOpenChange={close}>
-      <AlertDialogContent>
-        {outcomes ? (
-          <DeleteOutcomes
-            outcomes={outcomes}
-            noun={noun}
-            onUndo={
-              restoreMany && outcomes.some((o) => !o.error)
-                ? () => {
-                    close(false);
-                    void undoDelete(outcomes.filter((o) => !o.error).map((o) => o.id));
-                  }
-                : null
-            }
-          />
-        ) : (
-          <>
-            <AlertDialogHeader>
-              <AlertDialogTitle>
-                Delete {count} {count === 1 ? noun[0] : noun[1]}?
-              </AlertDialogTitle>
-              <AlertDialogDescription>
-                {restoreMany
-                  ? 'You can undo it for a few seconds afterwards. '
-                  : 'This cannot be undone. '}
-                Each one is deleted on its own; any that cannot go are reported with the reason.
-              </AlertDialogDescription>
-            </AlertDialogHeader>
-            <ScrollList label="To be deleted">
-              {shown.map((row) => {
-                const reason = protectedReason?.(row);
-                return (
-                  <li key={row._id} className="rounded-md border px-3 py-2">
-                    <span className="font-medium break-all">{rowName(row)}</span>
-                    {reason ? (
-                      <span className="block text-muted-foreground">Will be refused: {reason}</span>
-                    ) : null}
-                  </li>
-                );
-              })}
-              {unnamed > 0 ? (
-                <li className="rounded-md border border-dashed px-3 py-2 text-muted-foreground">
-                  {shown.length ? 'and ' : ''}
-                  {unnamed} {unnamed === 1 ? noun[0] : noun[1]} on other pages (all matching the
-                  search and filters)
-                </li>
+    <DialogFrame
+      open={open}
+      onOpenChange={close}
+      title={`Delete ${some(count)}?`}
+      description={
+        <>
+          {restoreMany
+            ? 'You can undo it for a few seconds afterwards. '
+            : 'This cannot be undone. '}
+          Each one is deleted on its own; any that cannot go are reported with the reason.
+        </>
+      }
+      footer={
+        <>
+          <DialogCancel disabled={running}>Cancel</DialogCancel>
+          <Button className={DANGER_BUTTON} onClick={run} disabled={running || count === 0}>
+            {running ? 'Deleting…' : `Delete ${some(count)}`}
+          </Button>
+        </>
+      }
+    >
+      <ScrollList label="To be deleted">
+        {shown.map((row) => {
+          const reason = protectedReason?.(row);
+          return (
+            <li key={row._id} className="rounded-md border px-3 py-2">
+              <span className="font-medium break-all">{rowName(row)}</span>
+              {reason ? (
+                <span className="block text-muted-foreground">Will be refused: {reason}</span>
               ) : null}
-            </ScrollList>
-            <AlertDialogFooter>
-              <AlertDialogCancel disabled={running}>Cancel</AlertDialogCancel>
-              <Button className={DANGER_BUTTON} onClick={run} disabled={running || count === 0}>
-                {running ? 'Deleting…' : `Delete ${count} ${count === 1 ? noun[0] : noun[1]}`}
-              </Button>
-            </AlertDialogFooter>
-          </>
-        )}
-      </AlertDialogContent>
-    </AlertDialog>
+            </li>
+          );
+        })}
+        {unnamed > 0 ? (
+          <li className="rounded-md border border-dashed px-3 py-2 text-muted-foreground">
+            {shown.length ? 'and ' : ''}
+            {some(unnamed)} on other pages (all matching the search and filters)
+          </li>
+        ) : null}
+      </ScrollList>
+    </DialogFrame>
   );
 }
 
 /** The report after a bulk delete: refused rows with the server's reason, then the deleted ones. */
-function DeleteOutcomes({
-  outcomes,
-  noun,
-  onUndo,
-}: {
-  outcomes: Outcome[];
-  noun: [string, string];
-  onUndo: (() => void) | null;
-}) {
-  return (
-    <>
-      <AlertDialogHeader>
-        <AlertDialogTitle>Delete selected {noun[1]}: result</AlertDialogTitle>
-        <AlertDialogDescription>
-          {outcomes.filter((o) => !o.error).length} deleted,{' '}
-          {outcomes.filter((o) => o.error).length} not deleted.
-        </AlertDialogDescription>
-      </AlertDialogHeader>
+function outcomesFrame(outcomes: Outcome[], noun: [string, string], onUndo: (() => void) | null) {
+  return {
+    title: `Delete selected ${noun[1]}: result`,
+    description: (
+      <>
+        {outcomes.filter((o) => !o.error).length} deleted, {outcomes.filter((o) => o.error).length}{' '}
+        not deleted.
+      </>
+    ),
+    footer: (
+      <>
+        {onUndo ? (
+          <Button variant="outline" onClick={onUndo}>
+            Undo the delete
+          </Button>
+        ) : null}
+        <DialogCancel>Close</DialogCancel>
+      </>
+    ),
+    children: (
       <ScrollList label="Outcome per row">
         {orderForReport(outcomes).map((o) => (
           <li key={o.id} className="rounded-md border px-3 py-2">
@@ -230,16 +234,8 @@ function DeleteOutcomes({
         ))}
         <UnnamedDeleted count={outcomes.filter((o) => o.name === null).length} noun={noun} />
       </ScrollList>
-      <AlertDialogFooter>
-        {onUndo ? (
-          <Button variant="outline" onClick={onUndo}>
-            Undo the delete
-          </Button>
-        ) : null}
-        <AlertDialogCancel>Close</AlertDialogCancel>
-      </AlertDialogFooter>
-    </>
-  );
+    ),
+  };
 }
 
 /** Refused rows first (they need attention), then the deleted ones named on the page. */

@@ -1,6 +1,6 @@
 import { Plus } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useListView } from '@/hooks/use-list-view';
+import { useListView, type ListViewControls } from '@/hooks/use-list-view';
 import { useMissingPermissions } from '@/hooks/use-held-permissions';
 import { useServerTable } from '@/components/data-table/use-server-table';
 import { ForbiddenState } from '@/components/forbidden-state';
@@ -12,6 +12,8 @@ import { listColumns } from './list-columns';
 import { filtersActiveIn, ListFilters } from './list-filters';
 import { ListSelectionActions } from './list-selection-actions';
 import type { ResourceListProps } from './list-types';
+import type { FieldValues } from 'react-hook-form';
+import type { RecordDefinition, Versioned } from '@/components/record/record-definition';
 import { SelectionBanner } from './selection-banner';
 import { useCsvExport } from './use-csv-export';
 import { useListActions } from './use-list-actions';
@@ -30,23 +32,42 @@ export function ResourceList<T extends { _id: string }>(props: ResourceListProps
   return <ResourceListScreen {...props} />;
 }
 
+/** What a record type's definition gives its list: nouns, path, permissions, delete and restore. */
+type RecordListSource<T extends Versioned> = Pick<
+  RecordDefinition<T, FieldValues, unknown>,
+  'noun' | 'plural' | 'listPath' | 'need' | 'useRemove' | 'useRestore' | 'restoreNeed'
+>;
+type FromRecord = 'noun' | 'basePath' | 'permissions' | 'useRemove' | 'useRestore' | 'restoreNeed';
+
+/** The list screen of a record type (users, roles, permissions) from its definition. */
+export function RecordList<T extends Versioned>({
+  record,
+  ...props
+}: Omit<ResourceListProps<T>, FromRecord> & { record: RecordListSource<T> }) {
+  return (
+    <ResourceList<T>
+      {...props}
+      noun={[record.noun, record.plural]}
+      basePath={record.listPath}
+      permissions={record.need}
+      useRemove={record.useRemove}
+      useRestore={record.useRestore}
+      restoreNeed={record.restoreNeed}
+    />
+  );
+}
+
 function ResourceListScreen<T extends { _id: string }>(props: ResourceListProps<T>) {
   const { noun, permissions, bulkActions, rowName } = props;
   const { fetchPage, deleteOne, restoreMany } = useListActions(props);
   const controls = useListView(props.slice, props.urlConfig);
-  const { view } = controls;
   const result = (props.useList ?? props.endpoint.useQuery)(controls.query, {
     skip: controls.restoring,
   });
   // Row checkboxes only for those who may act on a selection.
   const missingDelete = useMissingPermissions(permissions.delete ?? []);
   const canDelete = !!permissions.delete && !!deleteOne && missingDelete.length === 0;
-  // A page past the end (after deleting the last rows, or `?page=999`) moves to the last real one.
-  const lastPage = result.currentData ? Math.max(result.currentData.totalPages, 1) : null;
-  const { clampPage } = controls;
-  useEffect(() => {
-    if (lastPage !== null && view.currentPage > lastPage) clampPage(lastPage);
-  }, [lastPage, view.currentPage, clampPage]);
+  useClampPage(controls, result.currentData?.totalPages);
   const [bulkOpen, setBulkOpen] = useState(false);
   const csv = useCsvExport(
     props.csvColumns,
@@ -175,4 +196,13 @@ function ListHeader<T extends { _id: string }>(props: ResourceListProps<T>) {
       }
     />
   );
+}
+
+/** A page past the end (after deleting the last rows, or `?page=999`) moves to the last real one. */
+function useClampPage(controls: ListViewControls, totalPages: number | undefined) {
+  const lastPage = totalPages === undefined ? null : Math.max(totalPages, 1);
+  const { clampPage, view } = controls;
+  useEffect(() => {
+    if (lastPage !== null && view.currentPage > lastPage) clampPage(lastPage);
+  }, [lastPage, view.currentPage, clampPage]);
 }

@@ -19,7 +19,7 @@ import { permissionDeleteBlock } from './permission-rules';
 const permissionFormSchema = createPermissionSchema.required();
 type PermissionForm = z.infer<typeof permissionFormSchema>;
 
-const PERMISSIONS: RecordDefinition<Permission, PermissionForm> = {
+export const PERMISSIONS: RecordDefinition<Permission, PermissionForm> = {
   noun: 'permission',
   plural: 'permissions',
   listPath: '/app/company/permissions',

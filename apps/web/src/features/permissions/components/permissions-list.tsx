@@ -1,10 +1,8 @@
 import { useMemo } from 'react';
 import { PERMISSION_SORT_FIELDS, type Permission } from '@pa/contracts/permissions';
 import { companyApi } from '@/lib/api/company-api';
-import { restoreApi } from '@/lib/api/restore-api';
 import type { ListUrlConfig } from '@/lib/list-url';
 import { permissionSlice } from '@/lib/list-view-slices';
-import { needsOf } from '@/components/record/record-definition';
 import {
   clippedColumn,
   column,
@@ -13,8 +11,9 @@ import {
   systemColumn,
   timeColumn,
 } from '@/components/resource-list/columns';
-import { ResourceList } from '@/components/resource-list/resource-list';
+import { RecordList } from '@/components/resource-list/resource-list';
 import { SYSTEM_OPTIONS } from '@/components/resource-list/system-options';
+import { PERMISSIONS } from './permission-pages';
 import { permissionDeleteBlock } from './permission-rules';
 
 export const PERMISSIONS_URL: ListUrlConfig = {
@@ -47,11 +46,10 @@ export function PermissionsList() {
     [all.data],
   );
   return (
-    <ResourceList<Permission>
+    <RecordList<Permission>
       title="Permissions"
       description="What a role may do. System permissions are built in; add your own for your company."
-      noun={['permission', 'permissions']}
-      basePath="/app/company/permissions"
+      record={PERMISSIONS}
       slice={permissionSlice}
       urlConfig={PERMISSIONS_URL}
       endpoint={companyApi.endpoints.listPermissions}
@@ -72,12 +70,8 @@ export function PermissionsList() {
           'createdAt',
         ),
       ]}
-      permissions={needsOf('permissions')}
       rowName={(p) => p.code}
       protectedReason={(p) => permissionDeleteBlock(p)?.reason ?? null}
-      useRemove={companyApi.endpoints.deletePermission.useMutation}
-      useRestore={restoreApi.endpoints.restorePermission.useMutation}
-      restoreNeed="permissions.create"
       initialHidden={{ createdAt: false, description: false }}
       fullReset
       searchLabel="Search permissions"

@@ -29,7 +29,7 @@ import { roleDeleteBlock } from './role-rules';
 const roleFormSchema = createRoleSchema.required();
 type RoleForm = z.infer<typeof roleFormSchema>;
 
-const ROLES: RecordDefinition<Role, RoleForm, PermissionChoices> = {
+export const ROLES: RecordDefinition<Role, RoleForm, PermissionChoices> = {
   noun: 'role',
   plural: 'roles',
   listPath: '/app/company/roles',

@@ -1,11 +1,10 @@
 import { Grid3x3 } from 'lucide-react';
+import { ROLES } from './role-pages';
 import { ROLE_SORT_FIELDS, type Role } from '@pa/contracts/roles';
 import { companyApi } from '@/lib/api/company-api';
-import { restoreApi } from '@/lib/api/restore-api';
 import type { ListUrlConfig } from '@/lib/list-url';
 import { roleSlice } from '@/lib/list-view-slices';
 import { GatedButton } from '@/components/permission-gate';
-import { needsOf } from '@/components/record/record-definition';
 import {
   clippedColumn,
   column,
@@ -14,7 +13,7 @@ import {
   systemColumn,
   timeColumn,
 } from '@/components/resource-list/columns';
-import { ResourceList } from '@/components/resource-list/resource-list';
+import { RecordList } from '@/components/resource-list/resource-list';
 import { SYSTEM_OPTIONS } from '@/components/resource-list/system-options';
 import { roleDeleteBlock } from './role-rules';
 
@@ -43,11 +42,10 @@ const COLUMNS = [
 export function RolesList() {
   const permissions = companyApi.endpoints.allPermissions.useQuery();
   return (
-    <ResourceList<Role>
+    <RecordList<Role>
       title="Roles"
       description="Groups of permissions given to users."
-      noun={['role', 'roles']}
-      basePath="/app/company/roles"
+      record={ROLES}
       slice={roleSlice}
       urlConfig={ROLES_URL}
       endpoint={companyApi.endpoints.listRoles}
@@ -67,12 +65,8 @@ export function RolesList() {
         { header: 'permissions', value: (r) => r.permissionIds.length },
         ...csvFields<Role>('userCount', 'createdAt', 'updatedAt'),
       ]}
-      permissions={needsOf('roles')}
       rowName={(r) => r.name}
       protectedReason={(r) => roleDeleteBlock(r)?.reason ?? null}
-      useRemove={companyApi.endpoints.deleteRole.useMutation}
-      useRestore={restoreApi.endpoints.restoreRole.useMutation}
-      restoreNeed="roles.create"
       headerActions={
         <GatedButton need="roles.read" to="/app/company/roles/matrix" variant="outline">
           <Grid3x3 aria-hidden="true" /> Permission matrix

@@ -53,7 +53,7 @@ function useUserChoices() {
 
 type UserFormDefinition = RecordFormDefinition<User, UserForm, UserChoices>;
 
-const USERS: RecordDefinition<User, UserForm, UserChoices> = {
+export const USERS: RecordDefinition<User, UserForm, UserChoices> = {
   noun: 'user',
   plural: 'users',
   listPath: '/app/company/users',

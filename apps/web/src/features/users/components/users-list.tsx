@@ -10,10 +10,10 @@ import { fullName } from '@/lib/format';
 import type { ListUrlConfig } from '@/lib/list-url';
 import { userSlice } from '@/lib/list-view-slices';
 import { GatedButton } from '@/components/permission-gate';
-import { needsOf } from '@/components/record/record-definition';
 import { column, csvFields, nameColumn, timeColumn } from '@/components/resource-list/columns';
-import { ResourceList } from '@/components/resource-list/resource-list';
+import { RecordList } from '@/components/resource-list/resource-list';
 import { usersBulkApi } from '../api/users-bulk-api';
+import { USERS } from './user-pages';
 import { StatusBadge } from './status-badge';
 import { UserBulkActions } from './user-bulk-actions';
 
@@ -105,11 +105,10 @@ export function UsersList() {
   const me = useSelector((s: RootStateWithAuth) => selectUserDetails({ auth: s.auth })?._id);
   const canUpdate = useMissingPermissions('users.update').length === 0;
   return (
-    <ResourceList<User>
+    <RecordList<User>
       title="Users"
       description="People of your company, their status and roles."
-      noun={['user', 'users']}
-      basePath="/app/company/users"
+      record={USERS}
       slice={userSlice}
       urlConfig={USERS_URL}
       endpoint={companyApi.endpoints.listUsers}
@@ -124,11 +123,8 @@ export function UsersList() {
         { header: 'roles', value: (u) => u.roles.map((role) => role.name).join('; ') },
         ...csvFields<User>('lastSignInAt', 'createdAt'),
       ]}
-      permissions={needsOf('users')}
       rowName={nameOf}
       protectedReason={(u) => (u._id === me ? 'You cannot delete your own account.' : null)}
-      useRemove={companyApi.endpoints.deleteUser.useMutation}
-      useRestore={usersBulkApi.endpoints.restoreUser.useMutation}
       nameById={async (id) =>
         nameOf(
           await dispatch(companyApi.endpoints.getUser.initiate(id, { subscribe: false })).unwrap(),
