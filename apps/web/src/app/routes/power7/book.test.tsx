@@ -4,7 +4,8 @@ import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BookSellBody, BookView } from '@pa/contracts/power7-books';
 import { routes } from '../../router';
-import { failEnvelope, fakeJwt, okEnvelope, PORTAL, server } from '@/testing/msw';
+import { failEnvelope, okEnvelope, server } from '@/testing/msw';
+import { answerVerify, POWER7, power7User, signedInAs } from '@/testing/power7';
 import { renderApp } from '@/testing/render';
 
 /**
@@ -12,15 +13,8 @@ import { renderApp } from '@/testing/render';
  * layer. The browser spec (e2e/power7-books.spec.ts) drives the same screens against the real one.
  */
 
-const POWER7 = 'http://localhost:3001/api';
-
-const userDetails = {
-  _id: 'u1',
-  userName: 'ana',
-  companyName: 'Demo',
-  permissions: ['power7.run'],
-};
-const signedIn = { accessToken: fakeJwt(900), isAuthenticated: true, userDetails };
+const userDetails = power7User();
+const signedIn = signedInAs(userDetails);
 
 const BOOK: BookView = {
   _id: 'b1',
@@ -46,9 +40,9 @@ let bodies: BookSellBody[];
 
 beforeEach(() => {
   bodies = [];
+  answerVerify(() => userDetails);
   vi.spyOn(console, 'error').mockImplementation(() => {});
   server.use(
-    http.get(`${PORTAL}/accounts/verify`, () => HttpResponse.json(okEnvelope(userDetails))),
     http.get(`${POWER7}/power7/books/b1/`, () => HttpResponse.json(okEnvelope(BOOK))),
     http.get(`${POWER7}/power7/books/b1/sales/`, () => HttpResponse.json(okEnvelope(emptySales))),
   );
@@ -237,12 +231,10 @@ describe('live book terminal', () => {
 
   it('tells a user without power7.run what is missing, on the book and the list, and asks nothing', async () => {
     const asked = vi.fn();
-    const details = { ...userDetails, permissions: [] };
-    server.use(
-      http.get(`${PORTAL}/accounts/verify`, () => HttpResponse.json(okEnvelope(details))),
-      http.all(`${POWER7}/power7/books/*`, () => void asked()),
-    );
-    const noRun = { ...signedIn, userDetails: details };
+    const details = power7User([]);
+    answerVerify(() => details);
+    server.use(http.all(`${POWER7}/power7/books/*`, () => void asked()));
+    const noRun = signedInAs(details);
     const first = renderApp(routes, '/app/power7/books/b1', noRun);
     expect(await screen.findByTestId('power7-forbidden')).toHaveTextContent(
       'You cannot use live books',

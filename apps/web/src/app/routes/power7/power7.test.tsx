@@ -4,18 +4,18 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Power7Status } from '@pa/contracts/power7';
+import type { UserDetails } from '@pa/contracts/accounts';
 import { fakeJwt, okEnvelope, PORTAL, server } from '@/testing/msw';
+import { answerVerify, POWER7, power7User, signedInAs } from '@/testing/power7';
 import { renderApp } from '@/testing/render';
 import { routes } from '../../router';
 
-const POWER7 = 'http://localhost:3001/api';
-
-let verified: unknown = null;
+let verified: Partial<UserDetails> | null = null;
 /** A signed-in user holding `permissions` (the portal's verify call answers the same). */
 const user = (permissions: string[]) => {
-  const userDetails = { _id: 'u1', userName: 'ana', companyName: 'Demo', permissions };
-  verified = userDetails;
-  return { accessToken: fakeJwt(900), isAuthenticated: true, userDetails };
+  const details = power7User(permissions);
+  verified = details;
+  return signedInAs(details);
 };
 const runner = () => user(['power7.run', 'power7.download', 'power7.sessions.clear']);
 
@@ -47,7 +47,7 @@ const session: Power7Status = {
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
-  server.use(http.get(`${PORTAL}/accounts/verify`, () => HttpResponse.json(okEnvelope(verified))));
+  answerVerify(() => verified);
 });
 
 describe('Power 7 parameters step', () => {

@@ -2,44 +2,13 @@ import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Power7Status } from '@pa/contracts/power7';
-import { fakeJwt, okEnvelope, PORTAL, server } from '@/testing/msw';
+import { okEnvelope, server } from '@/testing/msw';
+import { answerVerify, doneStatus, POWER7, power7User, signedInAs } from '@/testing/power7';
 import { renderApp } from '@/testing/render';
 import { routes } from '../../router';
 
-const POWER7 = 'http://localhost:3001/api';
-const userDetails = {
-  _id: 'u1',
-  userName: 'ana',
-  companyName: 'Demo',
-  permissions: ['power7.run'],
-};
-const signedIn = () => ({ accessToken: fakeJwt(900), isAuthenticated: true, userDetails });
-
-const done: Power7Status = {
-  _id: 's1',
-  status: 'done',
-  phase: 'done',
-  progress: 1,
-  params: {
-    budget_type: 'fixed',
-    budget: 2000,
-    budget_min: null,
-    budget_max: null,
-    payouts: { 3: 1, 4: 5, 5: 50, 6: 500, 7: 5000 },
-    pool_size: 35,
-  },
-  originalName: 'week-48.csv',
-  fileBytes: 1024,
-  counts: { rowsRead: 3000, accepted: 2990, rejected: 10, draws: 6724520, drawsQualified: 6000000 },
-  timings: {},
-  error: null,
-  createdAt: '2026-11-24T01:00:00.000Z',
-  startedAt: '2026-11-24T01:00:00.000Z',
-  finishedAt: '2026-11-24T01:01:00.000Z',
-  expiresAt: '2026-11-25T01:00:00.000Z',
-  rejectedSample: [],
-  rejectedReport: null,
-};
+const signedIn = () => signedInAs(power7User());
+const done = doneStatus({ originalName: 'week-48.csv' });
 
 const answerStatus = (status: Power7Status) =>
   server.use(
@@ -48,9 +17,7 @@ const answerStatus = (status: Power7Status) =>
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
-  server.use(
-    http.get(`${PORTAL}/accounts/verify`, () => HttpResponse.json(okEnvelope(userDetails))),
-  );
+  answerVerify(() => power7User());
 });
 
 describe('Power 7 report states', () => {

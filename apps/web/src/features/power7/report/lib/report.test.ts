@@ -1,33 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Power7Status } from '@pa/contracts/power7';
+import { doneStatus } from '@/testing/power7';
 import { countRows, formatDateTime, parameterRows, reportTitle } from './report';
 
-const status = (over: Partial<Power7Status> = {}): Power7Status => ({
-  _id: 's1',
-  status: 'done',
-  phase: 'done',
-  progress: 1,
-  params: {
-    budget_type: 'fixed',
-    budget: 2000,
-    budget_min: null,
-    budget_max: null,
-    payouts: { 3: 1, 4: 5, 5: 50, 6: 500, 7: 5000 },
-    pool_size: 35,
-  },
-  originalName: 'customers.csv',
-  fileBytes: 2048,
-  counts: { rowsRead: 3010, accepted: 3000, rejected: 10, draws: 6724520, drawsQualified: 6000000 },
-  timings: {},
-  error: null,
-  createdAt: '2026-11-26T05:00:00Z',
-  startedAt: null,
-  finishedAt: null,
-  expiresAt: '2026-11-27T05:00:00Z',
-  rejectedSample: [],
-  rejectedReport: null,
-  ...over,
-});
+const status = doneStatus;
 
 const valueOf = (rows: { label: string; value: string }[], label: string) =>
   rows.find((r) => r.label === label)?.value;
