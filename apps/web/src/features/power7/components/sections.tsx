@@ -43,24 +43,25 @@ export function TitledSection({
  * then what `children` makes of it.
  */
 export function Loaded<T>({
-  data,
-  error,
-  onRetry,
-  failTitle,
-  skeleton,
-  loadingLabel,
+  query,
+  current = false,
+  fail,
+  loading: [skeleton, loadingLabel],
   children,
 }: {
-  data: T | undefined;
-  error: unknown;
-  onRetry: () => unknown;
-  failTitle?: string;
-  /** The skeleton's classes (its height). */
-  skeleton: string;
-  loadingLabel: string;
+  query: { data?: T; currentData?: T; error?: unknown; refetch: () => unknown };
+  /** Only the answer to the question asked now (else the last one stays while the next is read). */
+  current?: boolean;
+  /** The failure's title. */
+  fail: string;
+  /** The skeleton's classes (its height) and its accessible name. */
+  loading: [string, string];
   children: (data: T) => React.ReactNode;
 }) {
-  if (error) return <LoadError error={error} onRetry={() => void onRetry()} title={failTitle} />;
+  const data = current ? query.currentData : query.data;
+  if (query.error) {
+    return <LoadError error={query.error} onRetry={() => void query.refetch()} title={fail} />;
+  }
   if (data === undefined) return <Skeleton className={skeleton} aria-label={loadingLabel} />;
   return children(data);
 }

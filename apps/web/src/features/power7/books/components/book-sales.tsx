@@ -38,12 +38,9 @@ export function BookSales({ book }: { book: BookView }) {
     >
       {/* the previous page (or the log before the last sale) stays on screen while the next is read */}
       <Loaded
-        data={sales.data}
-        error={sales.error}
-        onRetry={sales.refetch}
-        failTitle="The sales could not be listed"
-        skeleton="h-32"
-        loadingLabel="Loading the sales"
+        query={sales}
+        fail="The sales could not be listed"
+        loading={['h-32', 'Loading the sales']}
       >
         {(data) =>
           data.total === 0 ? (

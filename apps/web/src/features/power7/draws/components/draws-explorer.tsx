@@ -1,5 +1,5 @@
 import { Filter, RotateCcw } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import {
   MATCH_TYPES,
@@ -447,21 +447,18 @@ function RangeInputs({
         {label}
       </span>
       <div className="flex items-center gap-1" role="group" aria-labelledby={`${id}-label`}>
-        <Input
-          aria-label={`${label} at least`}
-          placeholder="min"
-          inputMode="decimal"
-          defaultValue={rangeText(range.min)}
-          onChange={(event) => onChange('min', event.target.value)}
-        />
-        <span aria-hidden="true">–</span>
-        <Input
-          aria-label={`${label} at most`}
-          placeholder="max"
-          inputMode="decimal"
-          defaultValue={rangeText(range.max)}
-          onChange={(event) => onChange('max', event.target.value)}
-        />
+        {(['min', 'max'] as const).map((side) => (
+          <Fragment key={side}>
+            {side === 'max' ? <span aria-hidden="true">–</span> : null}
+            <Input
+              aria-label={`${label} ${side === 'min' ? 'at least' : 'at most'}`}
+              placeholder={side}
+              inputMode="decimal"
+              defaultValue={rangeText(range[side])}
+              onChange={(event) => onChange(side, event.target.value)}
+            />
+          </Fragment>
+        ))}
       </div>
     </div>
   );

@@ -2,29 +2,19 @@ import { formatCount, formatMoney } from '../../lib/format';
 import { useCapRunQuery } from '../../api/liability-endpoints';
 import { Loaded, TitledSection } from '../../components/sections';
 import { capWords } from '../lib/limit-text';
-import { Figure, Figures } from './limit-figures';
+import { Figure, Figures, type LimitQuestion } from './limit-figures';
 
 /** The cap per combination that fits the limit: the first `cap` copies of each are kept. */
-export function CapFigures({
-  session,
-  limit,
-  currency,
-}: {
-  session: string;
-  limit: number;
-  currency?: string;
-}) {
+export function CapFigures({ session, limit, currency }: LimitQuestion) {
   const run = useCapRunQuery({ session, limit });
   const money = (v: number) => formatMoney(v, currency);
   return (
     <TitledSection title="A cap per combination" titleId="power7-cap-title" testId="power7-cap">
       <Loaded
-        data={run.currentData}
-        error={run.error}
-        onRetry={run.refetch}
-        failTitle="The cap could not be worked out"
-        skeleton="h-16"
-        loadingLabel="Working out the cap"
+        query={run}
+        current
+        fail="The cap could not be worked out"
+        loading={['h-16', 'Working out the cap']}
       >
         {(cap) => (
           <>

@@ -6,6 +6,13 @@ import { formatCount, formatMoney, formatPercent } from '../../lib/format';
 import { useLimitRunQuery } from '../../api/liability-endpoints';
 import { headroomOf } from '../lib/limit-text';
 
+/** What the liability sections are asked about: a session's tickets under a limit per draw. */
+export interface LimitQuestion {
+  session: string;
+  limit: number;
+  currency?: string;
+}
+
 /** One figure: a label over its value, the way the session's other counts read. */
 export function Figure({ label, value, note }: { label: string; value: string; note?: string }) {
   return (
@@ -69,15 +76,7 @@ export function LimitMeter({
 }
 
 /** What the limit does in sales order: accepted and refused, the worst draw before and after. */
-export function LimitFigures({
-  session,
-  limit,
-  currency,
-}: {
-  session: string;
-  limit: number;
-  currency?: string;
-}) {
+export function LimitFigures({ session, limit, currency }: LimitQuestion) {
   const run = useLimitRunQuery({ session, limit });
   const money = (v: number) => formatMoney(v, currency);
   if (run.error) {

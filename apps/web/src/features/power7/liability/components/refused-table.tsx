@@ -5,6 +5,7 @@ import { Loaded, TitledSection } from '../../components/sections';
 import { formatCount, formatMoney } from '../../lib/format';
 import { useLimitRunQuery, useRefusedRowsQuery } from '../../api/liability-endpoints';
 import { breachLink, matchedIn, type RefusedRow } from '../lib/limit-text';
+import type { LimitQuestion } from './limit-figures';
 
 function refusedColumns(session: string, currency?: string): Column<RefusedRow>[] {
   return [
@@ -45,15 +46,7 @@ function refusedColumns(session: string, currency?: string): Column<RefusedRow>[
 }
 
 /** The first refused tickets (read from the refused CSV), each linking to the draw it would breach. */
-export function RefusedTable({
-  session,
-  limit,
-  currency,
-}: {
-  session: string;
-  limit: number;
-  currency?: string;
-}) {
+export function RefusedTable({ session, limit, currency }: LimitQuestion) {
   const run = useLimitRunQuery({ session, limit });
   const refused = run.currentData?.refused ?? 0;
   // asked once the run says there is something to list (the run's answer is then kept server-side)
@@ -62,12 +55,10 @@ export function RefusedTable({
   return (
     <TitledSection title="Refused tickets" titleId="power7-refused-title" testId="power7-refused">
       <Loaded
-        data={rows.currentData}
-        error={rows.error}
-        onRetry={rows.refetch}
-        failTitle="The refused tickets could not be listed"
-        skeleton="h-32"
-        loadingLabel="Loading the refused tickets"
+        query={rows}
+        current
+        fail="The refused tickets could not be listed"
+        loading={['h-32', 'Loading the refused tickets']}
       >
         {(page) => (
           <>

@@ -153,15 +153,14 @@ export function CompareTails({ compared }: { compared: Compared[] }) {
 const atBudget = (answer: InsightAnswer, budget: number) =>
   answer.budgets.find((b) => toCents(b.budget) === toCents(budget));
 
-function TailsFigure({
-  compared,
-  tails,
-  budgets,
-}: {
+/** The runs drawn (those with an answer), their answers at the shared amounts, and those amounts. */
+interface TailsProps {
   compared: Compared[];
   tails: InsightAnswer[];
   budgets: number[];
-}) {
+}
+
+function TailsFigure({ compared, tails, budgets }: TailsProps) {
   // one currency for the axis when the runs share one; else plain amounts, and the title says why
   const shared = sharedCurrency(compared);
   const mixed = new Set(compared.map((x) => currencyOf(x.status.params) ?? '')).size > 1;
@@ -301,15 +300,7 @@ function TailsLegend({ compared }: { compared: Compared[] }) {
   );
 }
 
-function TailsTable({
-  compared,
-  tails,
-  budgets,
-}: {
-  compared: Compared[];
-  tails: InsightAnswer[];
-  budgets: number[];
-}) {
+function TailsTable({ compared, tails, budgets }: TailsProps) {
   const runColumns = compared.map((x, i): Column<number> => ({
     key: x.status._id,
     head: x.label,

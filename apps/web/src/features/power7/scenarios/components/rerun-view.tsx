@@ -62,25 +62,19 @@ function RerunForm({ status }: { status: Power7Status }) {
   const navigate = useNavigate();
   const [rerun, running] = useRerunSessionMutation();
   const form = useParamsForm();
-  const {
-    register,
-    handleSubmit,
-    getValues,
-    reset,
-    budgetType,
-    formState: { errors },
-  } = form;
+  const { register, budgetType, reset } = form;
+  const errors = form.formState.errors;
   // an error no field names (the session gone, the quota used up)
   const [formError, setFormError] = useState<string | null>(null);
 
   useEffect(() => reset(uploadFormFromParams(status.params)), [status.params, reset]);
 
-  const onSubmit = handleSubmit(async () => {
+  const onSubmit = form.handleSubmit(async () => {
     setFormError(null);
     try {
       const created = await rerun({
         session: status._id,
-        body: uploadFields(getValues()) as RerunBody,
+        body: uploadFields(form.getValues()) as RerunBody,
       }).unwrap();
       void navigate(`/app/power7/process?session=${encodeURIComponent(created._id)}`);
     } catch (error) {

@@ -99,14 +99,8 @@ function ParametersFormInner() {
     if (accepted) void navigate(`/app/power7/process?session=${encodeURIComponent(accepted)}`);
   }, [accepted, navigate]);
   const form = useParamsForm();
-  const {
-    register,
-    handleSubmit,
-    getValues,
-    reset,
-    budgetType,
-    formState: { errors, isSubmitting, isDirty },
-  } = form;
+  const { register, reset, budgetType } = form;
+  const { errors, isSubmitting, isDirty } = form.formState;
   const uploadMaxBytes = usePower7ServiceStatusQuery().data?.uploadMaxBytes;
   // derived, so a limit that arrives after the file was chosen still applies
   const { file, setFileError } = chosen;
@@ -119,7 +113,7 @@ function ParametersFormInner() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [defaults.params, reset]);
 
-  const onSubmit = handleSubmit(async (_params, event) => {
+  const onSubmit = form.handleSubmit(async (_params, event) => {
     event?.preventDefault();
     setFormError(null);
     if (!file) {
@@ -128,7 +122,7 @@ function ParametersFormInner() {
     }
     if (fileProblem) return;
     try {
-      const answer = await upload.send(file, getValues());
+      const answer = await upload.send(file, form.getValues());
       if (!answer) return;
       const { envelope, status } = answer;
       if (status === 202 && envelope.success) {
