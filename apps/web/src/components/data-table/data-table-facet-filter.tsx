@@ -1,3 +1,4 @@
+import type * as React from 'react';
 import { ListFilter, X } from 'lucide-react';
 import { useId } from 'react';
 import { Badge } from '@/components/ui/badge';
@@ -85,21 +86,7 @@ export function DataTableFacetFilter({
   const menu = (
     <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
-        <Button
-          variant="outline"
-          size="sm"
-          className="h-8 border-dashed"
-          aria-label={`Filter by ${title}${chosen.length ? `: ${chosen.map(label).join(', ')}` : ''}`}
-        >
-          {/* the dashed border says "filter" already: the icon goes on a narrow screen, for room */}
-          <ListFilter aria-hidden="true" className="max-sm:hidden" />
-          {title}
-          {chosen.length ? (
-            <Badge variant="secondary" className="max-w-40 truncate rounded-sm px-1 font-normal">
-              {summary}
-            </Badge>
-          ) : null}
-        </Button>
+        <FacetButton title={title} chosen={chosen.map(label)} summary={summary} />
       </DropdownMenuTrigger>
       <DropdownMenuContent
         align="start"
@@ -158,6 +145,33 @@ export function DataTableFacetFilter({
       />
       {menu}
     </div>
+  );
+}
+
+/** The filter's button: its title and, once chosen, a summary of the values. */
+function FacetButton({
+  title,
+  chosen,
+  summary,
+  ...props
+}: React.ComponentProps<typeof Button> & { title: string; chosen: string[]; summary: string }) {
+  return (
+    <Button
+      {...props}
+      variant="outline"
+      size="sm"
+      className="h-8 border-dashed"
+      aria-label={`Filter by ${title}${chosen.length ? `: ${chosen.join(', ')}` : ''}`}
+    >
+      {/* the dashed border says "filter" already: the icon goes on a narrow screen, for room */}
+      <ListFilter aria-hidden="true" className="max-sm:hidden" />
+      {title}
+      {chosen.length ? (
+        <Badge variant="secondary" className="max-w-40 truncate rounded-sm px-1 font-normal">
+          {summary}
+        </Badge>
+      ) : null}
+    </Button>
   );
 }
 

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useRef } from 'react';
+import { useRef } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -13,9 +13,10 @@ import { Field } from '@/components/record/field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormAlert } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { useHeldPermissions, useMissingPermissions } from '@/hooks/use-held-permissions';
+import { useMissingPermissions } from '@/hooks/use-held-permissions';
 import { errorMessage, fieldErrors, isApiError } from '@/lib/api/api-error';
-import { useAllPermissionsQuery, useAllRolesQuery } from '@/lib/api/company-api';
+import { useAllRolesQuery } from '@/lib/api/company-api';
+import { usePermissionChoices } from '@/components/record/permission-choices';
 import { useCreateInvitationMutation } from '../../api/invitations-api';
 import { RoleChoices, roleGiveLock } from '../role-choices';
 
@@ -34,19 +35,12 @@ function InviteUserForm() {
   const navigate = useNavigate();
   const canReadRoles = useMissingPermissions('roles.read').length === 0;
   const roles = useAllRolesQuery(undefined, { skip: !canReadRoles });
-  const canReadPermissions = useMissingPermissions('permissions.read').length === 0;
-  const permissions = useAllPermissionsQuery(undefined, { skip: !canReadPermissions });
-  const heldList = useHeldPermissions();
-  const held = useMemo(() => new Set(heldList), [heldList]);
+  const { query: permissions, codeOf, held } = usePermissionChoices();
   const [invite, { error }] = useCreateInvitationMutation();
   const form = useForm<InviteForm>({
     resolver: zodResolver(inviteFormSchema),
     defaultValues: { email: '', userFirstName: '', userLastName: '', roleIds: [] },
   });
-  const codeOf = useMemo(
-    () => new Map((permissions.data ?? []).map((p) => [p._id, p.code])),
-    [permissions.data],
-  );
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
