@@ -128,6 +128,41 @@ export async function registerMeRoutes(base: FastifyInstance) {
   );
 }
 
+/** The refusals of a call on the pending email change: none pending is a 404. */
+const pendingChangeResponse = {
+  200: ok(pendingEmailChangeSchema),
+  ...authErrors,
+  404: errors[400].describe('No email change is pending'),
+};
+
+/** The pending email change of an account, as the answers show it. */
+async function pendingAnswer(db: FastifyInstance['db'], userId: string) {
+  const pending = await pendingEmailChange(db, userId);
+  return {
+    pending: pending && {
+      newEmail: pending.newEmail,
+      expiresAt: pending.expiresAt.toISOString(),
+    },
+  };
+}
+
+/** PATCH /api/accounts/me: what it takes and answers. */
+const updateMeRouteSchema = {
+  tags: ['accounts'],
+  summary: 'Edit the signed-in user’s first name, last name or email',
+  description:
+    'Changing the email needs `currentPassword` (a wrong one answers 400 naming it and counts as a failed sign-in of the user name; 429 with Retry-After while limited). The email does not change yet: the NEW address is mailed a link (24 hours, single use) and the change applies when it is opened (`POST /api/accounts/confirm-email-change`); until then `GET /api/accounts/me/email-change` shows it pending. On confirmation the old address is mailed a notice with a single-use link to undo the change, the account’s reset links die and every other sign-in ends.',
+  security: [{ bearerAuth: [] }],
+  body: updateMeSchema,
+  response: {
+    200: ok(userDetailsSchema),
+    400: errors[400],
+    ...authErrors,
+    409: errors[400].describe('This email address cannot be used'),
+    429: errors[401].describe('Too many wrong passwords; see Retry-After'),
+  },
+};
+
 /**
  * The signed-in account itself and its pending email change.
  * Behind the signed-in group's `authenticate` hook (accounts/index.ts).
@@ -138,34 +173,10 @@ export async function registerSignedInMeRoutes(
 ) {
   const app = base.withTypeProvider<ZodTypeProvider>();
 
-  const pendingAnswer = async (userId: string) => {
-    const pending = await pendingEmailChange(app.db, userId);
-    return {
-      pending: pending && {
-        newEmail: pending.newEmail,
-        expiresAt: pending.expiresAt.toISOString(),
-      },
-    };
-  };
-
   app.patch(
     '/api/accounts/me',
     {
-      schema: {
-        tags: ['accounts'],
-        summary: 'Edit the signed-in user’s first name, last name or email',
-        description:
-          'Changing the email needs `currentPassword` (a wrong one answers 400 naming it and counts as a failed sign-in of the user name; 429 with Retry-After while limited). The email does not change yet: the NEW address is mailed a link (24 hours, single use) and the change applies when it is opened (`POST /api/accounts/confirm-email-change`); until then `GET /api/accounts/me/email-change` shows it pending. On confirmation the old address is mailed a notice with a single-use link to undo the change, the account’s reset links die and every other sign-in ends.',
-        security: [{ bearerAuth: [] }],
-        body: updateMeSchema,
-        response: {
-          200: ok(userDetailsSchema),
-          400: errors[400],
-          ...authErrors,
-          409: errors[400].describe('This email address cannot be used'),
-          429: errors[401].describe('Too many wrong passwords; see Retry-After'),
-        },
-      },
+      schema: updateMeRouteSchema,
     },
     async (request, reply) => {
       const auth = authOf(request);
@@ -213,7 +224,7 @@ export async function registerSignedInMeRoutes(
         response: { 200: ok(pendingEmailChangeSchema), ...authErrors },
       },
     },
-    async (request) => envelope(await pendingAnswer(authOf(request).userId)),
+    async (request) => envelope(await pendingAnswer(app.db, authOf(request).userId)),
   );
 
   app.delete(
@@ -224,18 +235,14 @@ export async function registerSignedInMeRoutes(
         summary: 'Cancel the email change waiting for the new address',
         description: 'Its link stops working; the email stays as it is. 404 when none is pending.',
         security: [{ bearerAuth: [] }],
-        response: {
-          200: ok(pendingEmailChangeSchema),
-          ...authErrors,
-          404: errors[400].describe('No email change is pending'),
-        },
+        response: pendingChangeResponse,
       },
     },
     async (request) => {
       const auth = authOf(request);
       const cancelled = await cancelEmailChange(app.db, auth.userId, auditFrom(request));
       return envelope(
-        await pendingAnswer(auth.userId),
+        await pendingAnswer(app.db, auth.userId),
         `The change to ${cancelled} was cancelled; your email stays as it is.`,
       );
     },
@@ -250,11 +257,7 @@ export async function registerSignedInMeRoutes(
         description:
           'The previous link stops working; the new one works 24 hours. 404 when none is pending.',
         security: [{ bearerAuth: [] }],
-        response: {
-          200: ok(pendingEmailChangeSchema),
-          ...authErrors,
-          404: errors[400].describe('No email change is pending'),
-        },
+        response: pendingChangeResponse,
       },
     },
     async (request) => {
@@ -265,7 +268,7 @@ export async function registerSignedInMeRoutes(
         'email change confirmation mail',
       );
       return envelope(
-        await pendingAnswer(auth.userId),
+        await pendingAnswer(app.db, auth.userId),
         `A new link is on its way to ${requested.newEmail}.`,
       );
     },

@@ -12,9 +12,10 @@ import {
 import { conflict, invalidField } from '@pa/server-kit/errors';
 import { auditFrom, recordAudit } from '../../../modules/audit/record';
 import { clientInfo } from '../../../modules/client-info';
+import { secondStepStatus } from '../../../modules/mfa/account-methods';
 import { passkeysOf } from '../../../modules/mfa/passkeys';
 import { mustHaveSecondStep } from '../../../modules/mfa/policy';
-import { recoveryCodesLeft, renewRecoveryCodes } from '../../../modules/mfa/recovery-codes';
+import { renewRecoveryCodes } from '../../../modules/mfa/recovery-codes';
 import {
   acceptTotpCode,
   confirmTotp,
@@ -143,23 +144,8 @@ export async function registerSignedInTotpRoutes(
     },
     async (request) => {
       const auth = authOf(request);
-      const [totp, left, keys, required] = await Promise.all([
-        hasTotp(app.db, app.secretBox, auth.userId),
-        recoveryCodesLeft(app.db, auth.userId),
-        passkeysOf(app.db, auth.userId),
-        mustHaveSecondStep(app.db, { id: auth.userId, companyId: auth.companyId }),
-      ]);
-      return envelope({
-        totp,
-        recoveryCodesLeft: totp ? left : 0,
-        passkeys: keys.map((key) => ({
-          _id: key.id,
-          name: key.name,
-          createdAt: key.createdAt.toISOString(),
-          lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-        })),
-        required,
-      });
+      const user = { id: auth.userId, companyId: auth.companyId };
+      return envelope(await secondStepStatus(app.db, app.secretBox, user));
     },
   );
 
