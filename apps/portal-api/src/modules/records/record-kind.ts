@@ -1,6 +1,6 @@
-import { and, eq, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, type AnyColumn, type SQL, type Table } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
-import type { AuditAction } from '@pa/contracts/audit';
+import type { AuditAction, AuditEntityType } from '@pa/contracts/audit';
 import { paginate, type ListQuery, type Paginated, type SortOrder } from '@pa/contracts/list-query';
 import { notFound } from '@pa/server-kit/errors';
 import type { PortalDb, PortalTx } from '../../db/client';
@@ -23,7 +23,7 @@ import {
  */
 export interface RecordDefinition<Row extends { id: string }, Dto, Sort extends string> {
   /** The audit entity type and the word in messages: its events are `${kind}.create` and so on. */
-  kind: 'user' | 'role' | 'permission';
+  kind: AuditEntityType;
   /** Who a 404 names: 'The user'. */
   label: string;
   table: VersionedTable;
@@ -37,6 +37,15 @@ export interface RecordDefinition<Row extends { id: string }, Dto, Sort extends 
   toDtos: (db: PortalTx, rows: Row[]) => Promise<Dto[]>;
   /** What the audit trail keeps of a record (never secrets, never what only the moment knows). */
   snapshot: (dto: Dto) => Record<string, unknown>;
+}
+
+/** Some columns of a table by name (what a record's reads select). */
+export function columnsOf<T extends Table, K extends keyof T['_']['columns'] & string>(
+  table: T,
+  names: readonly K[],
+): Pick<T['_']['columns'], K> {
+  const all = getTableColumns(table);
+  return Object.fromEntries(names.map((name) => [name, all[name]])) as Pick<T['_']['columns'], K>;
 }
 
 type Verb = 'create' | 'update' | 'delete' | 'restore';
@@ -59,48 +68,84 @@ interface Change<Dto> {
   alsoAfter?: Record<string, unknown>;
 }
 
+type AnyDefinition<Dto> = RecordDefinition<{ id: string }, Dto, string>;
+
+/** One record of the company as its row, or undefined. */
+async function readRow<Row, Dto>(
+  def: AnyDefinition<Dto>,
+  db: PortalTx,
+  companyId: string,
+  id: string,
+) {
+  const rows = await db
+    .select(def.columns)
+    .from(def.table)
+    .where(ownRow(def.table, companyId, id));
+  return (rows as unknown as Row[])[0];
+}
+
+/** One page of the company's records matching `conditions` (search, filters), sorted. */
+async function listPage<Row extends { id: string }, Dto, Sort extends string>(
+  def: RecordDefinition<Row, Dto, Sort>,
+  db: PortalDb,
+  companyId: string,
+  query: ListQuery<Sort>,
+  conditions: (SQL | undefined)[],
+): Promise<Paginated<Dto>> {
+  const { table } = def;
+  const where = and(eq(table.companyId, companyId), ...conditions);
+  const { limit, offset } = pageWindow(query.page, query.pageSize);
+  const order = orderFor(query.sort, def.sortColumns, table.id, def.defaultSort);
+  const [[counted], rows] = await Promise.all([
+    db.select({ n: countAll }).from(table).where(where),
+    db
+      .select(def.columns)
+      .from(table)
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset),
+  ]);
+  const items = await def.toDtos(db, rows as unknown as Row[]);
+  return paginate(items, counted?.n ?? 0, query.page, query.pageSize);
+}
+
+/**
+ * Records `${kind}.${verb}` in the trail, in the change's transaction: a create or restore keeps the
+ * record after, a delete the record before, an update only the fields that changed.
+ */
+async function auditChange<Dto>(
+  def: AnyDefinition<Dto>,
+  tx: PortalTx,
+  audit: AuditActor,
+  verb: Verb,
+  id: string,
+  change: Change<Dto>,
+) {
+  const before = change.before && def.snapshot(change.before);
+  const after = change.after && def.snapshot(change.after);
+  const kept = before && after ? changedFields(before, after) : { before, after };
+  await recordAudit(tx, {
+    ...audit,
+    action: `${def.kind}.${verb}` as AuditAction,
+    entityType: def.kind,
+    entityId: id,
+    ...kept,
+    ...(change.alsoAfter && { after: { ...kept.after, ...change.alsoAfter } }),
+  });
+}
+
 /** The shared behaviour of one kind of versioned company record (see `RecordDefinition`). */
 export function defineRecord<Row extends { id: string }, Dto, Sort extends string>(
   def: RecordDefinition<Row, Dto, Sort>,
 ) {
   const { kind, table } = def;
-
-  async function row(
-    db: PortalTx,
-    companyId: string,
-    id: string,
-    forUpdate = false,
-  ): Promise<Row | undefined> {
-    const base = db
-      .select(def.columns)
-      .from(table)
-      .where(ownRow(table, companyId, id));
-    const [found] = (await (forUpdate ? base.for('update') : base)) as unknown as Row[];
-    return found;
-  }
-
-  async function audited(
-    tx: PortalTx,
-    audit: AuditActor,
-    verb: Verb,
-    id: string,
-    change: Change<Dto>,
-  ) {
-    const before = change.before && def.snapshot(change.before);
-    const after = change.after && def.snapshot(change.after);
-    const kept = before && after ? changedFields(before, after) : { before, after };
-    await recordAudit(tx, {
-      ...audit,
-      action: `${kind}.${verb}` as AuditAction,
-      entityType: kind,
-      entityId: id,
-      ...kept,
-      ...(change.alsoAfter && { after: { ...kept.after, ...change.alsoAfter } }),
-    });
-  }
+  const loose = def as unknown as AnyDefinition<Dto>;
+  const audited = (tx: PortalTx, audit: AuditActor, verb: Verb, id: string, change: Change<Dto>) =>
+    auditChange(loose, tx, audit, verb, id, change);
 
   async function get(db: PortalTx, companyId: string, id: string): Promise<Dto> {
-    const found = await row(db, companyId, id);
+    const found = await readRow<Row, Dto>(loose, db, companyId, id);
     if (!found) throw notFound(def.label);
     const [dto] = await def.toDtos(db, [found]);
     return dto as Dto;
@@ -108,32 +153,13 @@ export function defineRecord<Row extends { id: string }, Dto, Sort extends strin
 
   return {
     ...def,
-    row,
     get,
-
-    /** One page of the company's records matching `conditions` (search, filters), sorted. */
-    async list(
+    list: (
       db: PortalDb,
       companyId: string,
       query: ListQuery<Sort>,
       conditions: (SQL | undefined)[],
-    ): Promise<Paginated<Dto>> {
-      const where = and(eq(table.companyId, companyId), ...conditions);
-      const { limit, offset } = pageWindow(query.page, query.pageSize);
-      const order = orderFor(query.sort, def.sortColumns, table.id, def.defaultSort);
-      const [[counted], rows] = await Promise.all([
-        db.select({ n: countAll }).from(table).where(where),
-        db
-          .select(def.columns)
-          .from(table)
-          .where(where)
-          .orderBy(...order)
-          .limit(limit)
-          .offset(offset),
-      ]);
-      const items = await def.toDtos(db, rows as unknown as Row[]);
-      return paginate(items, counted?.n ?? 0, query.page, query.pageSize);
-    },
+    ) => listPage(def, db, companyId, query, conditions),
 
     /** Locks the record for an edit (until the transaction ends) and returns its version; 404 if none. */
     async lock(tx: PortalTx, companyId: string, id: string): Promise<number> {
@@ -151,10 +177,7 @@ export function defineRecord<Row extends { id: string }, Dto, Sort extends strin
     /** The record `id` of the company, for an UPDATE or DELETE. */
     where: (companyId: string, id: string) => ownRow(table, companyId, id),
 
-    /**
-     * Records `${kind}.${verb}` in the trail, in the change's transaction: a create or restore keeps
-     * the record after, a delete the record before, an update only the fields that changed.
-     */
+    /** Records `${kind}.${verb}` for one change (see `auditChange`). */
     audit: audited,
 
     /** The record just inserted (`id`), read back and audited as `${kind}.create`. */

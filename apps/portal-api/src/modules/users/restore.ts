@@ -5,7 +5,6 @@ import type { PortalDb, PortalTx } from '../../db/client';
 import { deletedUsers, permissions, roles, users } from '../../db/schema';
 import { revokeAllSignIns } from '../accounts/sign-ins';
 import type { AuditActor } from '../audit/record';
-import { effectivePermissionCodes } from '../auth/effective-permissions';
 import { existingIds, revivedRow } from '../records/restore';
 import {
   assertHolds,
@@ -15,7 +14,7 @@ import {
   lockCompany,
   type Actor,
 } from '../roles/guards';
-import { assertUnique, getUser, setLinks, userRecord } from './users';
+import { assertMayManageUser, assertUnique, getUser, setLinks, userRecord } from './users';
 
 /** Deleting a user, kept for a window, and bringing them back (modules/records/restore.ts). */
 
@@ -75,8 +74,7 @@ export async function deleteUser(
       if (id === actor.userId) {
         throw conflict('You cannot delete your own account. Ask another administrator to do it.');
       }
-      const held = await effectivePermissionCodes(tx, id, actor.companyId);
-      assertHolds(actor, held, 'delete this user');
+      await assertMayManageUser(tx, actor, id, 'delete this user');
     },
     keep: async (tx, before) => {
       await revokeAllSignIns(tx, id, 'user deleted');

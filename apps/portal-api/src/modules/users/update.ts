@@ -6,16 +6,15 @@ import type { EmailChanged } from '../accounts/account';
 import { storeEmailChange } from '../accounts/email-change';
 import { revokeAllSignIns } from '../accounts/sign-ins';
 import type { AuditActor } from '../audit/record';
-import { effectivePermissionCodes } from '../auth/effective-permissions';
+import { assertSomeoneManagesRoles, lockCompany, type Actor } from '../roles/guards';
 import {
-  assertHolds,
-  assertSomeoneManagesRoles,
-  codesOfPermissions,
-  codesOfRoles,
-  lockCompany,
-  type Actor,
-} from '../roles/guards';
-import { assertUnique, getUser, setLinks, userRecord } from './users';
+  assertMayGive,
+  assertMayManageUser,
+  assertUnique,
+  getUser,
+  setLinks,
+  userRecord,
+} from './users';
 
 /** Editing a user: one path for the edit form, bulk changes and their rules (modules/users/users.ts). */
 
@@ -75,23 +74,15 @@ export async function updateUserWith(
     }
     // One rule for every email change (ADR 020): one's own only with the password, on the account route.
     if (id === actor.userId && emailChange) throw forbidden(OWN_EMAIL_ON_ACCOUNT_ROUTE);
-    if (id !== actor.userId) {
-      assertHolds(
-        actor,
-        await effectivePermissionCodes(tx, id, actor.companyId),
-        'change this user',
-      );
-    }
+    if (id !== actor.userId) await assertMayManageUser(tx, actor, id, 'change this user');
     // Checked after the right to touch this user, so a refusal never depends on the version.
     userRecord.assertSameVersion(body.version, version);
-    if (rolesChange && body.roleIds)
-      assertHolds(actor, await codesOfRoles(tx, actor.companyId, body.roleIds), 'give these roles');
-    if (permissionsChange && body.permissionIds)
-      assertHolds(
-        actor,
-        await codesOfPermissions(tx, actor.companyId, body.permissionIds),
-        'give these permissions',
-      );
+    await assertMayGive(
+      tx,
+      actor,
+      rolesChange ? body.roleIds : undefined,
+      permissionsChange ? body.permissionIds : undefined,
+    );
     if (edited === null) return { user: before, changed: false, emailChanged: null };
     await assertUnique(
       tx,

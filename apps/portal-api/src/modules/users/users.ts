@@ -1,14 +1,15 @@
 import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { ListQuery, Paginated } from '@pa/contracts/list-query';
 import type { CreateUserBody, User, USER_SORT_FIELDS } from '@pa/contracts/users';
-import { conflict, invalidField } from '@pa/server-kit/errors';
+import { conflict, invalidField, notFound } from '@pa/server-kit/errors';
 import type { PortalDb, PortalTx } from '../../db/client';
 import { roles, userPermissions, userRoles, users } from '../../db/schema';
 import { hashPassword, passwordProblem } from '../accounts/passwords';
 import { assertEmailUsable } from '../accounts/email-change';
 import type { AuditActor } from '../audit/record';
+import { effectivePermissionCodes } from '../auth/effective-permissions';
 import { escapeLike } from '../lists/list-sql';
-import { defineRecord } from '../records/record-kind';
+import { columnsOf, defineRecord } from '../records/record-kind';
 import {
   assertHolds,
   codesOfPermissions,
@@ -22,19 +23,20 @@ export type UserListQuery = ListQuery<UserSortField> & {
   filters?: { status?: User['status'][] | undefined; roleId?: string[] | undefined } | undefined;
 };
 
-const userColumns = {
-  id: users.id,
-  userName: users.userName,
-  email: users.email,
-  userFirstName: users.userFirstName,
-  userLastName: users.userLastName,
-  phone: users.phone,
-  status: users.status,
-  lastSignInAt: users.lastSignInAt,
-  createdAt: users.createdAt,
-  updatedAt: users.updatedAt,
-  version: users.version,
-};
+// What a user answer is read from (never the password hash or the search column).
+const userColumns = columnsOf(users, [
+  'id',
+  'userName',
+  'email',
+  'userFirstName',
+  'userLastName',
+  'phone',
+  'status',
+  'lastSignInAt',
+  'createdAt',
+  'updatedAt',
+  'version',
+]);
 type UserRow = {
   [K in keyof typeof userColumns]: (typeof users.$inferSelect)[K extends 'id' ? 'id' : K];
 };
@@ -171,8 +173,33 @@ export function listUsers(
 /** One user of the company, or 404. */
 export const getUser = userRecord.get;
 
+/** 403 unless the caller holds every role and direct permission given (`undefined`: not given). */
+export async function assertMayGive(
+  tx: PortalTx,
+  actor: Actor,
+  roleIds: string[] | undefined,
+  permissionIds: string[] | undefined,
+) {
+  if (roleIds)
+    assertHolds(actor, await codesOfRoles(tx, actor.companyId, roleIds), 'give these roles');
+  if (permissionIds) {
+    const codes = await codesOfPermissions(tx, actor.companyId, permissionIds);
+    assertHolds(actor, codes, 'give these permissions');
+  }
+}
+
+/**
+ * 404 unless `id` is a user of the caller's company; 403 when that user holds permissions the caller
+ * lacks (`doing` names the act in the refusal), the rule of editing a user. The caller passes.
+ */
+export async function assertMayManageUser(db: PortalTx, actor: Actor, id: string, doing: string) {
+  if (!(await userInCompany(db, actor.companyId, id))) throw notFound('The user');
+  if (id === actor.userId) return;
+  assertHolds(actor, await effectivePermissionCodes(db, id, actor.companyId), doing);
+}
+
 /** Whether `id` is a user of the company. */
-export async function userInCompany(db: PortalTx, companyId: string, id: string): Promise<boolean> {
+async function userInCompany(db: PortalTx, companyId: string, id: string): Promise<boolean> {
   const rows = await db
     .select({ id: users.id })
     .from(users)
@@ -257,12 +284,7 @@ export async function insertUser(
   body: NewUser,
   audit: AuditActor,
 ): Promise<User> {
-  assertHolds(actor, await codesOfRoles(tx, actor.companyId, body.roleIds), 'give these roles');
-  assertHolds(
-    actor,
-    await codesOfPermissions(tx, actor.companyId, body.permissionIds),
-    'give these permissions',
-  );
+  await assertMayGive(tx, actor, body.roleIds, body.permissionIds);
   const email = body.email.toLowerCase();
   await assertUnique(tx, { userName: body.userName, email }, { companyId: actor.companyId });
   const [row] = await tx

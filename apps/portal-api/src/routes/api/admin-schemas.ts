@@ -6,6 +6,7 @@ import { errorEnvelopeSchema } from '@pa/contracts/envelope';
 
 // One definition of the answer envelopes and the id parameter for every portal route.
 export { idParams, ok, okEmpty } from './accounts/schemas';
+import { authErrors, errors } from './accounts/schemas';
 
 export const crudErrors = {
   400: errorEnvelopeSchema.describe('Validation error; `errors[].field` names the input at fault'),
@@ -25,3 +26,10 @@ export function adminRoute(app: FastifyInstance, tag: string) {
     schema: { tags: [tag], security: [{ bearerAuth: [] }], ...schema },
   });
 }
+
+/** The refusals of an act on one user of the company (end their sign-ins, reset their second step). */
+export const userActionErrors = {
+  400: errors[400],
+  ...authErrors,
+  404: errors[400].describe('No such user in your company'),
+} as const;

@@ -7,15 +7,14 @@ import {
   mfaPolicySchema,
   secondStepResetSchema,
 } from '@pa/contracts/mfa';
-import { forbidden, notFound } from '@pa/server-kit/errors';
+import { forbidden } from '@pa/server-kit/errors';
 import { auditFrom } from '../../../modules/audit/record';
-import { effectivePermissionCodes } from '../../../modules/auth/effective-permissions';
 import { changePolicy, resetSecondStep } from '../../../modules/mfa/administration';
 import { policyCoverage, policyOf } from '../../../modules/mfa/policy';
-import { assertHolds } from '../../../modules/roles/guards';
-import { userInCompany } from '../../../modules/users/users';
+import { assertMayManageUser } from '../../../modules/users/users';
 import { authOf } from '../../../plugins/app/auth';
 import { authErrors, errors, idParams, ok } from '../accounts/schemas';
+import { userActionErrors } from '../admin-schemas';
 
 /**
  * The company's two-step policy and an administrator's reset of a user's second step (ADR 011).
@@ -88,12 +87,7 @@ export async function registerSecurityRoutes(base: FastifyInstance) {
           'For a user who lost their device: every sign-in of theirs ends, and at their next sign-in they set up a new second step right after the password when the company policy requires one of them (`enrolmentRequired`), else they sign in with the password alone. Like editing a user: 403 for a user holding permissions you do not hold, and for yourself.',
         security: [{ bearerAuth: [] }],
         params: idParams,
-        response: {
-          200: ok(secondStepResetSchema),
-          400: errors[400],
-          ...authErrors,
-          404: errors[400].describe('No such user in your company'),
-        },
+        response: { 200: ok(secondStepResetSchema), ...userActionErrors },
       },
     },
     async (request) => {
@@ -101,12 +95,7 @@ export async function registerSecurityRoutes(base: FastifyInstance) {
       const { id } = request.params;
       if (id === auth.userId)
         throw forbidden('You cannot reset your own second step: change it from your account page.');
-      if (!(await userInCompany(app.db, auth.companyId, id))) throw notFound('The user');
-      assertHolds(
-        auth,
-        await effectivePermissionCodes(app.db, id, auth.companyId),
-        'reset the second step of this user',
-      );
+      await assertMayManageUser(app.db, auth, id, 'reset the second step of this user');
       const removed = await resetSecondStep(
         app.db,
         { id, companyId: auth.companyId },

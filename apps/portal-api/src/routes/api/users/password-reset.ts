@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok as envelope } from '@pa/contracts/envelope';
-import { conflict } from '@pa/server-kit/errors';
-import { auditFrom, recordAudit } from '../../../modules/audit/record';
-import { effectivePermissionCodes } from '../../../modules/auth/effective-permissions';
-import { assertHolds } from '../../../modules/roles/guards';
-import { getUser } from '../../../modules/users/users';
+import { auditFrom } from '../../../modules/audit/record';
+import { approveResetLink } from '../../../modules/users/password-reset';
 import { authOf } from '../../../plugins/app/auth';
 import { mailResetLink } from '../accounts/account-mail';
 import { crudErrors, idParams, okEmpty } from '../admin-schemas';
@@ -32,29 +29,14 @@ export async function registerUserPasswordResetRoute(base: FastifyInstance) {
       },
     },
     async (request) => {
-      const auth = authOf(request);
-      const user = await getUser(app.db, auth.companyId, request.params.id);
-      if (user._id !== auth.userId) {
-        assertHolds(
-          auth,
-          await effectivePermissionCodes(app.db, user._id, auth.companyId),
-          'send this user a password reset link',
-        );
-      }
-      if (user.status !== 'active') {
-        throw conflict(
-          `${user.userName} is ${user.status}: a reset link would not let them sign in. Make them active first.`,
-        );
-      }
-      await recordAudit(app.db, {
-        ...auditFrom(request),
-        action: 'user.password-reset-link',
-        entityType: 'user',
-        entityId: user._id,
-        after: { email: user.email },
-      });
-      app.runInBackground(mailResetLink(app, user.email, 'administrator'), 'password reset mail');
-      return envelope(null, `A password reset link was sent to ${user.email}.`);
+      const email = await approveResetLink(
+        app.db,
+        authOf(request),
+        request.params.id,
+        auditFrom(request),
+      );
+      app.runInBackground(mailResetLink(app, email, 'administrator'), 'password reset mail');
+      return envelope(null, `A password reset link was sent to ${email}.`);
     },
   );
 }

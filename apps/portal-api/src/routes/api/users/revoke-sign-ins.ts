@@ -3,11 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok as envelope } from '@pa/contracts/envelope';
 import { endSignIns } from '../../../modules/accounts/end-sign-ins';
 import { revokeAllSignIns } from '../../../modules/accounts/sign-ins';
-import { effectivePermissionCodes } from '../../../modules/auth/effective-permissions';
-import { assertHolds } from '../../../modules/roles/guards';
-import { userInCompany } from '../../../modules/users/users';
+import { assertMayManageUser } from '../../../modules/users/users';
 import { authOf } from '../../../plugins/app/auth';
-import { authErrors, errors, idParams, ok, revokedSchema } from '../accounts/schemas';
+import { revokedSchema } from '../accounts/schemas';
+import { idParams, ok, userActionErrors } from '../admin-schemas';
 
 /**
  * An administrator ends every sign-in of a user of their company: under the rule of editing one
@@ -28,30 +27,14 @@ export async function registerUserSignInRoutes(base: FastifyInstance) {
           'Like editing a user: 403 when the user holds permissions you do not hold yourself.',
         security: [{ bearerAuth: [] }],
         params: idParams,
-        response: {
-          200: ok(revokedSchema),
-          400: errors[400],
-          ...authErrors,
-          404: errors[400].describe('No such user in your company'),
-        },
+        response: { 200: ok(revokedSchema), ...userActionErrors },
       },
     },
     async (request) => {
       const auth = authOf(request);
       const { id } = request.params;
+      await assertMayManageUser(app.db, auth, id, 'end the sign-ins of this user');
       const revoked = await endSignIns(app.db, request, {
-        target: {
-          what: 'The user',
-          exists: () => userInCompany(app.db, auth.companyId, id),
-          allowed: async () => {
-            if (id === auth.userId) return;
-            assertHolds(
-              auth,
-              await effectivePermissionCodes(app.db, id, auth.companyId),
-              'end the sign-ins of this user',
-            );
-          },
-        },
         end: () => revokeAllSignIns(app.db, id, 'ended by an administrator'),
         audit: { action: 'user.revoke-sessions', entityType: 'user', entityId: id },
         after: (count) => ({ revoked: count }),
