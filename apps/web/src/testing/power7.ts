@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import type { Power7Status } from '@pa/contracts/power7';
+import type { InsightAnswer, Power7Status } from '@pa/contracts/power7';
 import type { UserDetails } from '@pa/contracts/accounts';
 import type { AuthState } from '@/lib/signed-in/auth-slice';
 import { fakeJwt, okEnvelope, PORTAL, server } from './msw';
@@ -58,3 +58,51 @@ export const doneStatus = (over: Partial<Power7Status> = {}): Power7Status => ({
   rejectedReport: null,
   ...over,
 });
+
+/**
+ * What the service answers for `budgets` and `ranges` over a file whose draws pay `totals`, counted
+ * exactly here (the quantiles and the jackpot draws are the test's to give).
+ */
+export function answerOverTotals(
+  totals: number[],
+  given: Pick<InsightAnswer, 'quantiles' | 'jackpotDraws'>,
+  budgets: number[],
+  ranges: { min: number; max: number }[] = [],
+): InsightAnswer {
+  const draws = totals.length;
+  const max = Math.max(...totals);
+  return {
+    draws,
+    min: Math.min(...totals),
+    max,
+    mean: totals.reduce((a, b) => a + b, 0) / draws,
+    ...given,
+    jackpotShare: given.jackpotDraws / draws,
+    worst: {
+      combo: '1-2-3-4-5-6-7',
+      totalPayout: max,
+      winners: { 3: 0, 4: 0, 5: 0, 6: 0, 7: 1 },
+    },
+    budgets: budgets.map((budget) => {
+      const covered = totals.filter((t) => t <= budget).length;
+      const excess = totals.reduce((s, t) => s + Math.max(0, t - budget), 0) / draws;
+      return {
+        budget,
+        covered,
+        share: covered / draws,
+        exceedProbability: (draws - covered) / draws,
+        expectedExcess: excess,
+        exceeding: draws - covered,
+        meanOvershoot: draws > covered ? (excess * draws) / (draws - covered) : null,
+      };
+    }),
+    ranges: ranges.map(({ min, max: top }) => {
+      const within = totals.filter((t) => t >= min && t <= top).length;
+      const below = totals.filter((t) => t < min).length;
+      return { min, max: top, within, share: within / draws, below, above: draws - within - below };
+    }),
+    limits: [],
+    excessLimits: [],
+    shortfall: [],
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InsightAnswer } from '@pa/contracts/power7';
+import { answerOverTotals } from '@/testing/power7';
 import { formatMoney } from './format';
 import {
   budgetCurve,
@@ -14,53 +14,25 @@ import {
 /** Totals of a heavy-tailed file: most draws pay little, one pays far more. */
 const TOTALS = [0, 0, 5, 5, 5, 12, 30, 30, 80, 250_000];
 
-/** What the service answers for `budgets` and `ranges`, counted here over TOTALS. */
-function answerFor(budgets: number[], ranges: { min: number; max: number }[] = []): InsightAnswer {
-  const draws = TOTALS.length;
-  return {
-    draws,
-    min: Math.min(...TOTALS),
-    max: Math.max(...TOTALS),
-    mean: TOTALS.reduce((a, b) => a + b, 0) / draws,
-    quantiles: {
-      50: 5,
-      90: 80,
-      95: 250_000,
-      99: 250_000,
-      '99.9': 250_000,
-      '99.99': 250_000,
-      '99.999': 250_000,
+/** What the service answers for `budgets` and `ranges`, counted over TOTALS. */
+const answerFor = (budgets: number[], ranges: { min: number; max: number }[] = []) =>
+  answerOverTotals(
+    TOTALS,
+    {
+      quantiles: {
+        50: 5,
+        90: 80,
+        95: 250_000,
+        99: 250_000,
+        '99.9': 250_000,
+        '99.99': 250_000,
+        '99.999': 250_000,
+      },
+      jackpotDraws: 1,
     },
-    jackpotDraws: 1,
-    jackpotShare: 0.1,
-    worst: {
-      combo: '1-2-3-4-5-6-7',
-      totalPayout: 250_000,
-      winners: { 3: 0, 4: 0, 5: 0, 6: 0, 7: 1 },
-    },
-    budgets: budgets.map((budget) => {
-      const covered = TOTALS.filter((t) => t <= budget).length;
-      const excess = TOTALS.reduce((s, t) => s + Math.max(0, t - budget), 0) / draws;
-      return {
-        budget,
-        covered,
-        share: covered / draws,
-        exceedProbability: (draws - covered) / draws,
-        expectedExcess: excess,
-        exceeding: draws - covered,
-        meanOvershoot: draws > covered ? (excess * draws) / (draws - covered) : null,
-      };
-    }),
-    ranges: ranges.map(({ min, max }) => {
-      const within = TOTALS.filter((t) => t >= min && t <= max).length;
-      const below = TOTALS.filter((t) => t < min).length;
-      return { min, max, within, share: within / draws, below, above: draws - within - below };
-    }),
-    limits: [],
-    excessLimits: [],
-    shortfall: [],
-  };
-}
+    budgets,
+    ranges,
+  );
 
 describe('histogram over a heavy tail', () => {
   it('spaces edges on a log scale, in cents, with the budget as an edge', () => {

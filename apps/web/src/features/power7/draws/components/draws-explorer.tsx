@@ -136,12 +136,8 @@ export function DrawsExplorer({ session, params }: { session: string; params: Se
           <>
             <DrawsTable
               answer={data}
-              session={session}
-              search={search}
-              ceiling={ceiling}
-              money={money}
-              canDownload={canDownload}
               fetching={query.isFetching}
+              {...{ session, search, ceiling, money, canDownload }}
             />
             <DataTablePagination
               page={data.page}

@@ -184,14 +184,7 @@ function DrawResults({
                 match={match}
                 money={moneyOf(params)}
                 onPage={(p) => setParam({ wpage: p === 1 ? null : String(p) })}
-                actions={
-                  <WinnersDownloads
-                    session={session}
-                    combo={combo}
-                    match={match}
-                    downloads={downloads}
-                  />
-                }
+                actions={<WinnersDownloads {...{ session, combo, match, downloads }} />}
               />
             ) : null}
           </TabsContent>

@@ -90,14 +90,8 @@ export function ExceedanceChart({
         </>
       }
       chart={
-        <ExceedanceDrawing
-          answer={answer}
-          band={band}
-          points={points}
-          worst={worst}
-          currency={currency}
-          print={print}
-        />
+        // the drawing reads what the summary and the table read
+        <ExceedanceDrawing {...{ answer, band, points, worst, currency, print }} />
       }
       table={
         <ExceedanceTable points={points} worst={worst} draws={answer.draws} currency={currency} />

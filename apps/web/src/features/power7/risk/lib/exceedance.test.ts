@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { INSIGHT_MAX_BUDGETS, type InsightAnswer } from '@pa/contracts/power7';
+import { INSIGHT_MAX_BUDGETS } from '@pa/contracts/power7';
+import { answerOverTotals } from '@/testing/power7';
 import {
   chanceTickLabel,
   chanceTicks,
@@ -27,39 +28,8 @@ const QUANTILES = {
 };
 
 /** What the service answers for `budgets`, counted over TOTALS. */
-function answerFor(budgets: number[]): InsightAnswer {
-  const draws = TOTALS.length;
-  return {
-    draws,
-    min: 0,
-    max: 38_000_000,
-    mean: TOTALS.reduce((a, b) => a + b, 0) / draws,
-    quantiles: QUANTILES,
-    jackpotDraws: 3,
-    jackpotShare: 0.003,
-    worst: {
-      combo: '1-2-3-4-5-6-7',
-      totalPayout: 38e6,
-      winners: { 3: 0, 4: 0, 5: 0, 6: 0, 7: 40 },
-    },
-    budgets: budgets.map((budget) => {
-      const exceeding = TOTALS.filter((t) => t > budget).length;
-      return {
-        budget,
-        covered: draws - exceeding,
-        share: (draws - exceeding) / draws,
-        exceedProbability: exceeding / draws,
-        expectedExcess: 0,
-        exceeding,
-        meanOvershoot: null,
-      };
-    }),
-    ranges: [],
-    limits: [],
-    excessLimits: [],
-    shortfall: [],
-  };
-}
+const answerFor = (budgets: number[]) =>
+  answerOverTotals(TOTALS, { quantiles: QUANTILES, jackpotDraws: 3 }, budgets);
 
 describe('the exceedance curve of a heavy tail', () => {
   const body = riskBodyFor(
