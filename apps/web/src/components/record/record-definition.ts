@@ -89,7 +89,10 @@ export const viewPathOf = (resource: { listPath: string }, id: string) =>
   `${resource.listPath}/${id}/read`;
 
 /** An RTK Query mutation hook taking a record's id (delete, restore). */
-export type IdMutation = () => readonly [(id: string) => { unwrap: () => Promise<unknown> }, ...unknown[]];
+export type IdMutation = () => readonly [
+  (id: string) => { unwrap: () => Promise<unknown> },
+  ...unknown[],
+];
 
 /** What a delete page says: what goes and, for a protected record, why it cannot. */
 export interface DeleteWording {

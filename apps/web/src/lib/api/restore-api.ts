@@ -15,5 +15,3 @@ export const restoreApi = portalApi.injectEndpoints({
     }),
   }),
 });
-
-export const { useRestoreRoleMutation, useRestorePermissionMutation } = restoreApi;

@@ -2,24 +2,8 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { failEnvelope, fakeJwt, okEnvelope, PORTAL, server } from '@/testing/msw';
-import { renderApp } from '@/testing/render';
-import { routes } from '../../router';
-
-const editorWith = (permissions: string[]) => ({
-  _id: 'u1',
-  userName: 'editor',
-  email: 'editor@demo.local',
-  userFirstName: 'Eddie',
-  userLastName: 'Tor',
-  phone: '',
-  status: 'active',
-  companyId: 'c1',
-  companyName: 'Demo Company',
-  roles: [{ _id: 'r0', name: 'Role editors' }],
-  permissions,
-  lastSignInAt: '2026-11-22T10:00:00.000Z',
-});
+import { failEnvelope, okEnvelope, PORTAL, server } from '@/testing/msw';
+import { companyUser, openAs } from './signed-in-as';
 
 const stamp = '2026-11-26T10:00:00.000Z';
 const role = {
@@ -47,18 +31,12 @@ const permission = {
 };
 
 /** Signs `editor` in with these permissions and opens the role's edit form. */
-function openEditForm(permissions: string[]) {
-  const editor = editorWith(permissions);
-  server.use(
-    http.get(`${PORTAL}/accounts/verify`, () => HttpResponse.json(okEnvelope(editor))),
+const openEditForm = (permissions: string[]) =>
+  openAs(
+    companyUser(permissions, { roles: [{ _id: 'r0', name: 'Role editors' }] }),
+    '/app/company/roles/r9/update',
     http.get(`${PORTAL}/roles/r9`, () => HttpResponse.json(okEnvelope(role))),
   );
-  renderApp(routes, '/app/company/roles/r9/update', {
-    accessToken: fakeJwt(900),
-    isAuthenticated: true,
-    userDetails: editor,
-  });
-}
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -1,25 +1,11 @@
 import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeJwt, okEnvelope, PORTAL, server } from '@/testing/msw';
-import { renderApp } from '@/testing/render';
-import { routes } from '../../router';
+import { okEnvelope, PORTAL } from '@/testing/msw';
+import { companyUser, openAs } from './signed-in-as';
 
 const stamp = '2026-11-26T10:00:00.000Z';
-const me = {
-  _id: 'u1',
-  userName: 'editor',
-  email: 'editor@demo.local',
-  userFirstName: 'Eddie',
-  userLastName: 'Tor',
-  phone: '',
-  status: 'active',
-  companyId: 'c1',
-  companyName: 'Demo Company',
-  roles: [],
-  permissions: ['users.read', 'users.update'],
-  lastSignInAt: stamp,
-};
+const me = companyUser(['users.read', 'users.update'], { lastSignInAt: stamp });
 const record = (id: string, email: string) => ({
   _id: id,
   userName: id === 'u1' ? 'editor' : 'pat',
@@ -37,9 +23,10 @@ const record = (id: string, email: string) => ({
   version: 1,
 });
 
-function openEditForm(id: string) {
-  server.use(
-    http.get(`${PORTAL}/accounts/verify`, () => HttpResponse.json(okEnvelope(me))),
+const openEditForm = (id: string) =>
+  openAs(
+    me,
+    `/app/company/users/${id}/update`,
     http.get(`${PORTAL}/users/u1`, () =>
       HttpResponse.json(okEnvelope(record('u1', 'editor@demo.local'))),
     ),
@@ -47,12 +34,6 @@ function openEditForm(id: string) {
       HttpResponse.json(okEnvelope(record('u2', 'pat@demo.local'))),
     ),
   );
-  renderApp(routes, `/app/company/users/${id}/update`, {
-    accessToken: fakeJwt(900),
-    isAuthenticated: true,
-    userDetails: me,
-  });
-}
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -28,4 +28,4 @@ export const usersBulkApi = portalApi.injectEndpoints({
   }),
 });
 
-export const { useBulkUpdateUsersMutation, useRestoreUserMutation } = usersBulkApi;
+export const { useBulkUpdateUsersMutation } = usersBulkApi;
