@@ -133,6 +133,26 @@ describe('Power 7 upload when the token refresh gets no answer', () => {
 });
 
 describe('Power 7 permissions and states', () => {
+  it('says no session or no draw was chosen, with the ways on', async () => {
+    const first = renderApp(routes, '/app/power7/process', runner());
+    expect(await screen.findByText('No session chosen')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'New analysis' })).toHaveAttribute(
+      'href',
+      '/app/power7/parameters',
+    );
+    expect(screen.getByRole('link', { name: 'Your sessions' })).toHaveAttribute(
+      'href',
+      '/app/power7',
+    );
+    first.unmount();
+    renderApp(routes, '/app/power7/results?session=s1', runner());
+    expect(await screen.findByText('No draw chosen')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Your sessions' })).toHaveAttribute(
+      'href',
+      '/app/power7',
+    );
+  });
+
   it('shows the 403 state without power7.run, with the button disabled', async () => {
     renderApp(routes, '/app/power7', user(['users.read']));
     expect(await screen.findByText(/You cannot run Power 7 analyses/)).toBeInTheDocument();

@@ -136,21 +136,26 @@ export function httpStatusOf(error: unknown): number | string | undefined {
     : undefined;
 }
 
+/** A link button on a NoticeCard: where it goes and what it says; the first one is the main way. */
+interface NoticeLink {
+  to: string;
+  label: string;
+}
+
 /** A card that stands for a page's content: why there is nothing to show, and where to go. */
 export function NoticeCard({
   title,
   description,
   alert = false,
   testId,
-  children,
+  links,
 }: {
   title: string;
   description: React.ReactNode;
   /** Announced at once: something went away rather than was not chosen yet. */
   alert?: boolean;
   testId?: string;
-  /** The way on: one or two link buttons. */
-  children: React.ReactNode;
+  links: NoticeLink[];
 }) {
   return (
     <Card role={alert ? 'alert' : undefined} data-testid={testId}>
@@ -158,10 +163,37 @@ export function NoticeCard({
         <CardTitle>{title}</CardTitle>
         <CardDescription>{description}</CardDescription>
       </CardHeader>
-      <CardContent className="flex flex-wrap gap-2">{children}</CardContent>
+      <CardContent className="flex flex-wrap gap-2">
+        {links.map((link, i) => (
+          <Button key={link.to} asChild variant={i === 0 ? 'default' : 'outline'}>
+            <Link to={link.to}>{link.label}</Link>
+          </Button>
+        ))}
+      </CardContent>
     </Card>
   );
 }
+
+const NEW_ANALYSIS: NoticeLink = { to: '/app/power7/parameters', label: 'New analysis' };
+const YOUR_SESSIONS: NoticeLink = { to: '/app/power7', label: 'Your sessions' };
+
+/** No session named in the address: open one, or start one. */
+export const NoSessionChosen = () => (
+  <NoticeCard
+    title="No session chosen"
+    description="Open one of your sessions, or start a new analysis."
+    links={[NEW_ANALYSIS, YOUR_SESSIONS]}
+  />
+);
+
+/** No draw named in the address: the winners need one. */
+export const NoDrawChosen = () => (
+  <NoticeCard
+    title="No draw chosen"
+    description="Choose a draw in the list of an analysis to see its winners."
+    links={[YOUR_SESSIONS]}
+  />
+);
 
 /** A session that expired or was cleared (a 404 from the service), with the way to a new one. */
 export function SessionGone({ more = '' }: { more?: string }) {
@@ -171,10 +203,7 @@ export function SessionGone({ more = '' }: { more?: string }) {
       testId="power7-session-gone"
       title="This session no longer exists"
       description={`It expired (sessions are kept for 24 hours) or was cleared.${more}`}
-    >
-      <Button asChild>
-        <Link to="/app/power7/parameters">New analysis</Link>
-      </Button>
-    </NoticeCard>
+      links={[NEW_ANALYSIS]}
+    />
   );
 }

@@ -25,7 +25,7 @@ import {
 } from '../lib/url-state';
 import {
   NoPermission,
-  NoticeCard,
+  NoDrawChosen,
   NumberBalls,
   SessionGone,
   StepHeader,
@@ -76,16 +76,7 @@ export function ResultsView() {
     );
   }
   if (!session || !combo) {
-    return wrap(
-      <NoticeCard
-        title="No draw chosen"
-        description="Choose a draw in the list of an analysis to see its winners."
-      >
-        <Button asChild>
-          <Link to="/app/power7">Your sessions</Link>
-        </Button>
-      </NoticeCard>,
-    );
+    return wrap(<NoDrawChosen />);
   }
   if (httpStatusOf(status.error) === 404) {
     return wrap(<SessionGone />);

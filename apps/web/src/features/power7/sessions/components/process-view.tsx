@@ -24,7 +24,7 @@ import { reportLink } from '../../report/components/session-report';
 import {
   LoadError,
   NoPermission,
-  NoticeCard,
+  NoSessionChosen,
   SessionGone,
   StatusBadge,
   StepHeader,
@@ -98,17 +98,7 @@ function Shell({ children, status }: { children: React.ReactNode; status?: Power
 function NoSession() {
   return (
     <Shell>
-      <NoticeCard
-        title="No session chosen"
-        description="Open one of your sessions, or start a new analysis."
-      >
-        <Button asChild>
-          <Link to="/app/power7/parameters">New analysis</Link>
-        </Button>
-        <Button asChild variant="outline">
-          <Link to="/app/power7">Your sessions</Link>
-        </Button>
-      </NoticeCard>
+      <NoSessionChosen />
     </Shell>
   );
 }
