@@ -73,26 +73,21 @@ const COLUMNS = [
   timeColumn<User>('createdAt', 'Created'),
 ];
 
-const HEADER_ACTIONS = (
-  <>
-    <GatedButton
-      need="users.create"
-      to="/app/company/users/invite"
-      variant="outline"
-      hideWhenMissing
-    >
-      <MailPlus aria-hidden="true" /> Invite user
-    </GatedButton>
-    <GatedButton
-      need="users.create"
-      to="/app/company/users/import"
-      variant="outline"
-      hideWhenMissing
-    >
-      <Upload aria-hidden="true" /> Import users
-    </GatedButton>
-  </>
-);
+/** Beside "Create user", for those who may create users. */
+const HEADER_ACTIONS = [
+  { to: 'invite', Icon: MailPlus, label: 'Invite user' },
+  { to: 'import', Icon: Upload, label: 'Import users' },
+].map(({ to, Icon, label }) => (
+  <GatedButton
+    key={to}
+    need="users.create"
+    to={`/app/company/users/${to}`}
+    variant="outline"
+    hideWhenMissing
+  >
+    <Icon aria-hidden="true" /> {label}
+  </GatedButton>
+));
 
 const nameOf = (u: User) => `${u.userName} (${fullName(u)})`;
 
