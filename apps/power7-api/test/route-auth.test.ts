@@ -9,9 +9,11 @@ import { buildTestApp, makeKeys, tempDir } from './helper';
 
 let app: Awaited<ReturnType<typeof buildTestApp>>;
 let dir: string;
+let keys: Awaited<ReturnType<typeof makeKeys>>;
 beforeAll(async () => {
   dir = await tempDir();
-  app = await buildTestApp({ DATA_DIR: dir, JWKS_FILE: (await makeKeys(dir)).file });
+  keys = await makeKeys(dir);
+  app = await buildTestApp({ DATA_DIR: dir, JWKS_FILE: keys.file });
 });
 afterAll(async () => {
   await app?.close();
@@ -119,6 +121,40 @@ describe('authentication of every Power 7 route', () => {
     expect(answers).toEqual(
       guarded.map((route) => `${key(route)} 401 false 401 Authentication is required.`),
     );
+  });
+
+  it('answers 403 to a token without permissions on every guarded route that reads no body', async () => {
+    // Each route names its permission in its handler (requirePermission): a route that forgot it
+    // would answer a signed-in user without permissions with its data or a 404. Routes with a body
+    // validate it first (400), so the requests that carry none are the ones this can see.
+    const bodiless = registeredRoutes(app.printRoutes({ commonPrefix: false })).filter(
+      (route) =>
+        !PUBLIC.includes(key(route)) && (route.method === 'GET' || route.method === 'DELETE'),
+    );
+    expect(bodiless.length).toBeGreaterThan(10);
+    const token = await keys.sign({ perms: [] });
+    const answers: string[] = [];
+    // parameters and queries the routes accept, so each request reaches its handler
+    const valid = (url: string) => {
+      const path = url
+        .replace(':combo', '1-2-3-4-5-6-7')
+        .replace(':matchType', '3')
+        .replace(/:[^/]+/g, '01900000-0000-7000-8000-000000000000')
+        .replace(/\*$/, 'x');
+      if (path.endsWith('exposure.csv')) return `${path}?over=1&by=combination`;
+      if (path.endsWith('refused.csv')) return `${path}?limit=1`;
+      return path;
+    };
+    for (const route of bodiless) {
+      const answer = await app.inject({
+        method: route.method as 'GET',
+        url: valid(route.url),
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const body = answer.json() as { success?: boolean; message?: string };
+      answers.push(`${key(route)} ${answer.statusCode} ${String(body.success)}`);
+    }
+    expect(answers).toEqual(bodiless.map((route) => `${key(route)} 403 false`));
   });
 
   it('lets the public routes through without a token', async () => {
