@@ -81,6 +81,8 @@ test('create a permission, a role using it and a user with that role; that user 
   await expectAccessible(page);
   await screenshotsOf(page, 'company-user-form', async () => {
     await expect(page.getByRole('heading', { name: 'Create user' })).toBeVisible();
+    // the card's title comes before its choice lists: shot once the form itself is there
+    await expect(page.getByRole('checkbox', { name: roleName })).toBeVisible();
   });
   // The reloads above emptied the form: fill it again.
   await page.getByLabel('First name').fill('Vera');
