@@ -1,21 +1,28 @@
 import os from 'node:os';
-import { throwIfAborted } from '../core/errors';
+import { EngineError, throwIfAborted } from '../core/errors';
 import {
   byPayoutThenKey,
   distinctTickets,
+  drawsOfRanks,
   drawsOnSide,
   ensureExactTail,
+  foldTwice,
+  markDraws,
   matchesOfAllDraws,
+  tailAbove,
+  tailIndex,
   tailOf,
   topIndexes,
   type DistinctTickets,
+  type TailIndex,
 } from '../core/exposure';
 import { type Budget, formatCombo, numbersOfRank, type Payouts, PICK } from '../core/model';
-import { SharedBufferLease } from '../core/shared-buffers';
-import { unitsToAmount } from '../core/weights';
+import { SharedBufferLease, SharedBufferPool } from '../core/shared-buffers';
+import { deriveWeights, unitsToAmount, type Weights } from '../core/weights';
 import { countTables, INLINE_BUILD } from '../core/tables';
+import type { BuildPlan, CountTables } from '../core/table-types';
 import { buildOnWorkers, releaseWorkers, takeWorkers } from '../parallel/workers';
-import type { MatchesOp } from '../core/matches';
+import type { FoldedDraws, MatchesOp } from '../core/matches';
 import { analyzeTickets, type AnalyzeOptions } from './analyze';
 
 /** What one line's exposure needs: the session's tickets and the analysis it was run with. */
@@ -90,9 +97,10 @@ export async function exposureBase(input: ExposureInput): Promise<ExposureBase> 
 
 /**
  * The exposure of each distinct combination above `lineCents`: the draws on the smaller side of the
- * line counted as tickets (`core/exposure.ts`), then ~100 lookups per combination. Exact for any
- * line; the cost is the draws' count tables and the lookups, plus the base's one analysis when it
- * is not given.
+ * line counted as tickets and their tables folded with the payouts (`core/exposure.ts`), then 7
+ * pairs of loads per combination (`FoldedDraws`); ~100 table lookups each instead when the fold
+ * would not stay exact. Exact for any line; the cost is the draws' tables and one pass over the
+ * combinations, plus the base's one analysis when it is not given.
  */
 export async function combinationExposure(
   input: ExposureInput,
@@ -101,49 +109,41 @@ export async function combinationExposure(
 ): Promise<CombinationExposure> {
   const { pool, signal } = input;
   const base = given ?? (await exposureBase(input));
-  const { totals, unit, w, distinct } = base;
+  const { unit, distinct } = base;
   const line = Math.floor(lineCents / unit);
-  const tail = tailOf(totals, line);
-  const tailTotal = ensureExactTail(tail.total);
-  // the smaller side is counted: the other follows from the whole game's counts
-  const above = tail.draws <= totals.length / 2;
-  const sideCount = above ? tail.draws : totals.length - tail.draws;
+  const side = sideOf(base, line, pool);
+  const tailTotal = ensureExactTail(side.total);
   const n = distinct.ranks.length;
   const shared = (length: number) =>
     new Float64Array(new SharedArrayBuffer(Math.max(8, length * 8)));
   const drawsWon = shared(n);
   const perCopy = shared(n);
-  const onSide = new Uint8Array(new SharedArrayBuffer(Math.max(1, n)));
-  for (let k = 0; k < n; k++) onSide[k] = totals[distinct.ranks[k]!]! > line === above ? 1 : 0;
   const threads = Math.max(1, Math.floor(input.workers ?? os.availableParallelism()));
   const workers = threads > 1 ? takeWorkers(threads) : [];
+  const buffers = new SharedBufferLease(exposureBuffers);
   let clean = false;
   try {
     const plan = workers.length > 0 ? buildOnWorkers(workers, signal) : INLINE_BUILD;
     // the draws on the counted side as tickets, their subset counts made on the workers
     const tables =
-      sideCount > 0
-        ? await countTables(
-            drawsOnSide(totals, pool, line, above, sideCount),
-            sideCount,
-            pool,
-            plan,
-            // the tables are this call's own: not leased from the analysis pool
-            new SharedBufferLease(null),
-          )
-        : null;
+      side.count > 0 ? await countTables(side.tickets, side.count, pool, plan, buffers) : null;
+    throwIfAborted(signal);
+    const folded = tables && (await foldedDraws(input, base, tables, side.count, plan, buffers));
     throwIfAborted(signal);
     // then each combination's matches with them, the combinations split over the workers
     const pieces = Math.max(1, plan.parts) * 4;
     const ops: MatchesOp[] = Array.from({ length: pieces }, (_, i) => ({
       op: 'matches',
-      tables: tables && { c3: tables.c3, c4: tables.c4, c5: tables.c5, c6: tables.c6 },
+      tables: folded
+        ? null
+        : tables && { c3: tables.c3, c4: tables.c4, c5: tables.c5, c6: tables.c6 },
+      folded,
       numbers: distinct.numbers,
-      onSide,
+      onSide: side.onSide,
       from: Math.floor((n * i) / pieces),
       to: Math.floor((n * (i + 1)) / pieces),
-      above,
-      w: Array.from(w),
+      above: side.above,
+      w: Array.from(base.w),
       all: Array.from(matchesOfAllDraws(pool)),
       drawsWon,
       perCopy,
@@ -152,10 +152,100 @@ export async function combinationExposure(
     clean = true;
   } finally {
     releaseWorkers(workers, clean);
+    if (clean) buffers.release();
   }
   throwIfAborted(signal);
-  return { unit, draws: tail.draws, tailTotal, distinct, drawsWon, perCopy };
+  return { unit, draws: side.draws, tailTotal, distinct, drawsWon, perCopy };
 }
+
+/** The tables and scratch of exposure questions, reused from one question to the next. */
+const exposureBuffers = new SharedBufferPool();
+
+/**
+ * Per base, the draws near the top of its totals (`tailIndex`), made on the base's second question:
+ * a base made for one question only (not kept by its session) never pays for it.
+ */
+const tailIndexes = new WeakMap<ExposureBase, TailIndex | null | 'once'>();
+
+function keptTail(base: ExposureBase): TailIndex | null {
+  const index = tailIndexes.get(base);
+  if (index === undefined) {
+    tailIndexes.set(base, 'once');
+    return null;
+  }
+  if (index !== 'once') return index;
+  const made = tailIndex(base.totals);
+  tailIndexes.set(base, made);
+  return made;
+}
+
+/**
+ * The draws above the line (count and exact sum), and the side of the line that is counted — the
+ * smaller — as 7-byte tickets, with each distinct combination's own draw marked when on that side.
+ * A line high enough (≤ ~3 % of the draws above it) takes its draws from the base's `TailIndex`;
+ * others, and a base's first question, walk every draw's total.
+ */
+function sideOf(base: ExposureBase, line: number, pool: number) {
+  const { totals, distinct } = base;
+  const index = keptTail(base);
+  const n = distinct.ranks.length;
+  const onSide = new Uint8Array(new SharedArrayBuffer(Math.max(1, n)));
+  if (index && line >= index.floor) {
+    const tail = tailAbove(index, line);
+    if (tail.draws <= totals.length / 2) {
+      markDraws(distinct.ranks, tail.ranks, onSide);
+      const tickets = drawsOfRanks(tail.ranks, pool);
+      return { ...tail, above: true, count: tail.draws, tickets, onSide };
+    }
+  }
+  const tail = tailOf(totals, line);
+  // the smaller side is counted: the other follows from the whole game's counts
+  const above = tail.draws <= totals.length / 2;
+  const count = above ? tail.draws : totals.length - tail.draws;
+  for (let k = 0; k < n; k++) onSide[k] = totals[distinct.ranks[k]!]! > line === above ? 1 : 0;
+  const tickets = count > 0 ? drawsOnSide(totals, pool, line, above, count) : new Uint8Array(0);
+  return { draws: tail.draws, total: tail.total, above, count, tickets, onSide };
+}
+
+/**
+ * The counted draws' tables folded with the payouts and with the wins (`FoldedDraws`), or null when
+ * the fold of `count` draws could overflow float64's exact integers (`deriveWeights` says so): then
+ * the matches are looked up instead.
+ */
+async function foldedDraws(
+  input: ExposureInput,
+  base: ExposureBase,
+  tables: CountTables,
+  count: number,
+  plan: BuildPlan,
+  buffers: SharedBufferLease,
+): Promise<FoldedDraws | null> {
+  let pay: Weights;
+  try {
+    pay = deriveWeights(input.payouts, input.budget, count);
+  } catch (error) {
+    if (error instanceof EngineError && error.code === 'PAYOUT_TOO_LARGE') return null;
+    throw error;
+  }
+  const won = deriveWeights(WIN_EACH, { type: 'fixed', budget: 0 }, count);
+  const all = matchesOfAllDraws(input.pool);
+  let allPay = 0;
+  let allWon = 0;
+  for (let j = 3; j <= PICK; j++) {
+    allPay += all[j]! * base.w[j]!;
+    allWon += all[j]!;
+  }
+  return {
+    y: await foldTwice(tables, [pay.beta, won.beta], plan, buffers),
+    alpha7Pay: pay.alpha[7]!,
+    alpha7Won: won.alpha[7]!,
+    allPay,
+    allWon,
+  };
+}
+
+/** Payouts of 1 for every winning match type: the fold that counts draws won. */
+const WIN_EACH: Payouts = { 3: 1, 4: 1, 5: 1, 6: 1, 7: 1 };
 
 /** One ranked combination or customer, amounts in currency. */
 export interface ExposureRow {

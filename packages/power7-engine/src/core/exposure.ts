@@ -1,5 +1,8 @@
 import { EngineError } from './errors';
-import { BINOM, PICK, ticketRank } from './model';
+import { BINOM, colexUnrank, PICK, ticketRank } from './model';
+import type { SharedBufferLease } from './shared-buffers';
+import { foldFiveSets, splitTops } from './tables';
+import type { BuildOp, BuildPlan, CountTables } from './table-types';
 import { radixSort27 } from './ticket-ranks';
 
 /**
@@ -38,6 +41,112 @@ export function tailOf(totals: Float64Array, line: number): { draws: number; tot
     }
   }
   return { draws, total: total + BigInt(partial) };
+}
+
+/**
+ * The draws whose total is above `floor`, in rank order, with their totals: every line ≥ `floor`
+ * finds the draws above it here (`tailAbove`) instead of in every draw's total. `floor` is about the
+ * top 3 % of the totals (read from a sample of them), so lines with ≤ 1 % of the draws above them
+ * are served; null when more than 10 % of the draws would be kept (long ties at the floor).
+ */
+export interface TailIndex {
+  floor: number;
+  ranks: Uint32Array;
+  totals: Float64Array;
+}
+
+/** `TailIndex` of every draw's total: one pass over them and a sort of ~65,536 of them. */
+export function tailIndex(totals: Float64Array): TailIndex | null {
+  const n = totals.length;
+  const stride = Math.max(1, Math.floor(n / 65_536));
+  const sample = new Float64Array(Math.ceil(n / stride));
+  for (let i = 0; i < sample.length; i++) sample[i] = totals[i * stride]!;
+  sample.sort();
+  const floor = sample[Math.min(sample.length - 1, Math.floor(sample.length * 0.97))] ?? 0;
+  const cap = Math.ceil(n * 0.1);
+  const ranks = new Uint32Array(cap);
+  const kept = new Float64Array(cap);
+  let m = 0;
+  for (let r = 0; r < n; r++) {
+    const t = totals[r]!;
+    if (t > floor) {
+      if (m === cap) return null;
+      ranks[m] = r;
+      kept[m++] = t;
+    }
+  }
+  return { floor, ranks: ranks.slice(0, m), totals: kept.slice(0, m) };
+}
+
+/** The draws above `line` (≥ `index.floor`): `tailOf`'s count and sum, and their ranks ascending. */
+export function tailAbove(
+  index: TailIndex,
+  line: number,
+): { draws: number; total: bigint; ranks: Uint32Array } {
+  const { draws, total } = tailOf(index.totals, line);
+  const ranks = new Uint32Array(draws);
+  for (let i = 0, at = 0; at < draws; i++)
+    if (index.totals[i]! > line) ranks[at++] = index.ranks[i]!;
+  return { draws, total, ranks };
+}
+
+/** The draws of `ranks` as 7-byte tickets (ascending 1-based numbers), in the order given. */
+export function drawsOfRanks(ranks: Uint32Array, pool: number): Uint8Array {
+  const out = new Uint8Array(ranks.length * PICK);
+  const one = new Uint8Array(PICK);
+  for (let i = 0; i < ranks.length; i++) {
+    colexUnrank(ranks[i]!, PICK, one, pool - 1);
+    for (let j = 0; j < PICK; j++) out[i * PICK + j] = one[j]! + 1;
+  }
+  return out;
+}
+
+/** Sets onSide[k] = 1 for each distinct combination whose rank is in `ranks` (both ascending). */
+export function markDraws(
+  distinctRanks: Uint32Array,
+  ranks: Uint32Array,
+  onSide: Uint8Array,
+): void {
+  for (let i = 0; i < ranks.length; i++) {
+    const k = firstAtLeast(distinctRanks, ranks[i]!);
+    if (k < distinctRanks.length && distinctRanks[k] === ranks[i]) onSide[k] = 1;
+  }
+}
+
+/**
+ * The counted draws' tables folded with two weightings (`beta` of `deriveWeights`), interleaved per
+ * 6-set as `FoldedDraws.y` reads them: the small layers here, the 6-set layer on the plan's parts
+ * (the same tops of both weightings on the same part, so no two threads write one cache line).
+ */
+export async function foldTwice(
+  counts: CountTables,
+  betas: [Float64Array, Float64Array],
+  plan: BuildPlan,
+  buffers: SharedBufferLease,
+): Promise<Float64Array> {
+  const { pool, c6 } = counts;
+  const y = buffers.f64(2 * c6.length);
+  const split = splitTops(pool, Math.max(1, plan.parts), 6);
+  const ops: BuildOp[] = [];
+  for (const [offset, beta] of betas.entries()) {
+    const y5 = foldFiveSets(counts, beta, buffers);
+    for (const tops of split) {
+      ops.push({
+        op: 'zeta',
+        prev: y5,
+        c: c6,
+        beta: beta[6]!,
+        out: y,
+        stride: 2,
+        offset,
+        k: 6,
+        pool,
+        tops,
+      });
+    }
+  }
+  await plan.run(ops);
+  return y;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { BINOM, PICK } from './model';
+import { BINOM, PICK, TICKET_RANK_TERMS } from './model';
 
 /**
  * A combination's exact matches with a counted set of 7-number sets (draws taken as tickets, or
@@ -90,9 +90,30 @@ export interface MatchesOp {
   all: number[];
   drawsWon: Float64Array;
   perCopy: Float64Array;
+  /** The counted draws folded twice (`foldTwice`): then `tables` is not read. */
+  folded?: FoldedDraws | null;
+}
+
+/**
+ * The counted draws' tables folded as the analysis folds the tickets' (`foldTables`), once with the
+ * payouts and once with 1 for every match type ≥ 3, interleaved per 6-set U: y[2·rank(U)] and
+ * y[2·rank(U) + 1]. Then, as for a draw's total, a combination's payout summed over the counted draws
+ * is (Σ over its seven 6-subsets of y) / 24 + α_7 · c7, and its draws won likewise: 7 pairs of loads
+ * instead of ~100 lookups. `allPay`, `allWon`: the same sums over every draw of the game.
+ */
+export interface FoldedDraws {
+  y: Float64Array;
+  alpha7Pay: number;
+  alpha7Won: number;
+  allPay: number;
+  allWon: number;
 }
 
 export function matchesRange(op: MatchesOp): void {
+  if (op.folded) {
+    foldedRange(op, op.folded);
+    return;
+  }
   const m = new Float64Array(8);
   const { tables, numbers, onSide, above, w, all, drawsWon, perCopy } = op;
   for (let k = op.from; k < op.to; k++) {
@@ -107,5 +128,50 @@ export function matchesRange(op: MatchesOp): void {
     }
     drawsWon[k] = won;
     perCopy[k] = pays;
+  }
+}
+
+/** `matchesRange` from the folded tables: the 6-subset ranks as in `countSixSubsets`. */
+function foldedRange(op: MatchesOp, folded: FoldedDraws): void {
+  const { numbers, onSide, above, drawsWon, perCopy } = op;
+  const { y, alpha7Pay, alpha7Won, allPay, allWon } = folded;
+  const c = TICKET_RANK_TERMS;
+  for (let k = op.from, p = op.from * PICK; k < op.to; k++, p += PICK) {
+    const n0 = numbers[p]! * 8;
+    const n1 = numbers[p + 1]! * 8;
+    const n2 = numbers[p + 2]! * 8;
+    const n3 = numbers[p + 3]! * 8;
+    const n4 = numbers[p + 4]! * 8;
+    const n5 = numbers[p + 5]! * 8;
+    const n6 = numbers[p + 6]! * 8;
+    // k_i: number i at its own place in a 6-subset; j_i: one place down (an earlier one dropped)
+    const k0 = c[n0 + 1]!;
+    const k1 = c[n1 + 2]!;
+    const k2 = c[n2 + 3]!;
+    const k3 = c[n3 + 4]!;
+    const k4 = c[n4 + 5]!;
+    const k5 = c[n5 + 6]!;
+    const j1 = c[n1 + 1]!;
+    const j2 = c[n2 + 2]!;
+    const j3 = c[n3 + 3]!;
+    const j4 = c[n4 + 4]!;
+    const j5 = c[n5 + 5]!;
+    const j6 = c[n6 + 6]!;
+    const r0 = 2 * (j1 + j2 + j3 + j4 + j5 + j6);
+    const r1 = 2 * (k0 + j2 + j3 + j4 + j5 + j6);
+    const r2 = 2 * (k0 + k1 + j3 + j4 + j5 + j6);
+    const r3 = 2 * (k0 + k1 + k2 + j4 + j5 + j6);
+    const r4 = 2 * (k0 + k1 + k2 + k3 + j5 + j6);
+    const r5 = 2 * (k0 + k1 + k2 + k3 + k4 + j6);
+    const r6 = 2 * (k0 + k1 + k2 + k3 + k4 + k5);
+    const c7 = onSide[k]!;
+    const pay =
+      (y[r0]! + y[r1]! + y[r2]! + y[r3]! + y[r4]! + y[r5]! + y[r6]!) / 24 + alpha7Pay * c7;
+    const won =
+      (y[r0 + 1]! + y[r1 + 1]! + y[r2 + 1]! + y[r3 + 1]! + y[r4 + 1]! + y[r5 + 1]! + y[r6 + 1]!) /
+        24 +
+      alpha7Won * c7;
+    perCopy[k] = above ? pay : allPay - pay;
+    drawsWon[k] = above ? won : allWon - won;
   }
 }

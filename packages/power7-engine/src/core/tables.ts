@@ -192,17 +192,11 @@ export async function foldTables(
   plan: BuildPlan = INLINE_BUILD,
   buffers: SharedBufferLease = new SharedBufferLease(null),
 ): Promise<Tables> {
-  const { pool, c3, c4, c5, c6 } = counts;
+  const { pool, c6 } = counts;
   const parts = Math.max(1, plan.parts);
-  const n5 = c5.length;
   const n6 = c6.length;
   const beta = weights.beta;
-  const y3 = new Float64Array(c3.length);
-  for (let i = 0; i < c3.length; i++) y3[i] = beta[3]! * c3[i]!;
-  const y4 = new Float64Array(c4.length);
-  zetaLayer(y3, c4, beta[4]!, y4, 4, pool, allTops(pool, 4));
-  const y5 = buffers.f64(n5);
-  zetaLayer(y4, c5, beta[5]!, y5, 5, pool, allTops(pool, 5));
+  const y5 = foldFiveSets(counts, beta, buffers);
   const y6 = buffers.f64(n6);
   await plan.run(
     splitTops(pool, parts, 6).map((tops) => ({
@@ -218,6 +212,22 @@ export async function foldTables(
   );
 
   return { ...counts, y6 };
+}
+
+/** The folded layers y3..y5 of `foldTables` (small: made in the calling thread); y5 is returned. */
+export function foldFiveSets(
+  counts: Pick<CountTables, 'pool' | 'c3' | 'c4' | 'c5'>,
+  beta: Float64Array,
+  buffers: SharedBufferLease,
+): Float64Array {
+  const { pool, c3, c4, c5 } = counts;
+  const y3 = new Float64Array(c3.length);
+  for (let i = 0; i < c3.length; i++) y3[i] = beta[3]! * c3[i]!;
+  const y4 = new Float64Array(c4.length);
+  zetaLayer(y3, c4, beta[4]!, y4, 4, pool, allTops(pool, 4));
+  const y5 = buffers.f64(c5.length);
+  zetaLayer(y4, c5, beta[5]!, y5, 5, pool, allTops(pool, 5));
+  return y5;
 }
 
 /**
