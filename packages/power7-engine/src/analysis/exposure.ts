@@ -2,6 +2,7 @@ import os from 'node:os';
 import { EngineError, throwIfAborted } from '../core/errors';
 import {
   byPayoutThenKey,
+  countDraws,
   distinctTickets,
   drawsOfRanks,
   drawsOnSide,
@@ -19,10 +20,10 @@ import {
 import { type Budget, formatCombo, numbersOfRank, type Payouts, PICK } from '../core/model';
 import { SharedBufferLease, SharedBufferPool } from '../core/shared-buffers';
 import { deriveWeights, unitsToAmount, type Weights } from '../core/weights';
-import { countTables, INLINE_BUILD } from '../core/tables';
-import type { BuildPlan, CountTables } from '../core/table-types';
+import { INLINE_BUILD } from '../core/tables';
+import type { BuildPlan } from '../core/table-types';
 import { buildOnWorkers, releaseWorkers, takeWorkers } from '../parallel/workers';
-import type { FoldedDraws, MatchesOp } from '../core/matches';
+import type { FoldedDraws, MatchesOp, SubsetCounts } from '../core/matches';
 import { analyzeTickets, type AnalyzeOptions } from './analyze';
 
 /** What one line's exposure needs: the session's tickets and the analysis it was run with. */
@@ -126,7 +127,7 @@ export async function combinationExposure(
     const plan = workers.length > 0 ? buildOnWorkers(workers, signal) : INLINE_BUILD;
     // the draws on the counted side as tickets, their subset counts made on the workers
     const tables =
-      side.count > 0 ? await countTables(side.tickets, side.count, pool, plan, buffers) : null;
+      side.count > 0 ? await countDraws(side.tickets, side.count, pool, plan, buffers) : null;
     throwIfAborted(signal);
     const folded = tables && (await foldedDraws(input, base, tables, side.count, plan, buffers));
     throwIfAborted(signal);
@@ -215,7 +216,7 @@ function sideOf(base: ExposureBase, line: number, pool: number) {
 async function foldedDraws(
   input: ExposureInput,
   base: ExposureBase,
-  tables: CountTables,
+  tables: SubsetCounts & { pool: number },
   count: number,
   plan: BuildPlan,
   buffers: SharedBufferLease,
@@ -273,31 +274,30 @@ export interface ExposureRanking {
  * without a limit: the CSV).
  */
 function ranking(
-  n: number,
-  payout: (i: number) => number,
+  pays: Float64Array,
   order: (a: number, b: number) => number,
   limit: number | undefined,
 ): { ranked: number; indexes: number[] } {
   let ranked = 0;
-  for (let i = 0; i < n; i++) if (payout(i) > 0) ranked++;
+  for (let i = 0; i < pays.length; i++) if (pays[i]! > 0) ranked++;
   const indexes =
     limit === undefined
-      ? Array.from({ length: n }, (_, i) => i)
-          .filter((i) => payout(i) > 0)
+      ? Array.from({ length: pays.length }, (_, i) => i)
+          .filter((i) => pays[i]! > 0)
           .sort(order)
-      : topIndexes(n, payout, order, limit);
+      : topIndexes(pays, order, limit);
   return { ranked, indexes };
 }
 
 /** The combinations ranked by their payouts above the line. */
 export function rankCombinations(e: CombinationExposure, limit?: number): ExposureRanking {
   const { distinct, perCopy, unit } = e;
-  const n = distinct.ranks.length;
-  const payout = (k: number) => perCopy[k]! * distinct.copies[k]!;
+  const pays = new Float64Array(distinct.ranks.length);
+  for (let k = 0; k < pays.length; k++) pays[k] = perCopy[k]! * distinct.copies[k]!;
   const comboOf = (k: number) => formatCombo(distinct.numbers.subarray(k * PICK, k * PICK + PICK));
   // ties by the combination's numbers, compared as numbers (rank order is colex, not that)
-  const order = byPayoutThenKey(payout, (k) => lexKey(distinct.numbers, k));
-  const { ranked, indexes } = ranking(n, payout, order, limit);
+  const order = byPayoutThenKey(pays, (k) => lexKey(distinct.numbers, k));
+  const { ranked, indexes } = ranking(pays, order, limit);
   return {
     draws: e.draws,
     tailTotal: unitsToAmount(e.tailTotal, unit),
@@ -306,8 +306,8 @@ export function rankCombinations(e: CombinationExposure, limit?: number): Exposu
       combo: comboOf(k),
       tickets: distinct.copies[k]!,
       drawsWon: e.drawsWon[k]!,
-      tailPayout: unitsToAmount(payout(k), unit),
-      share: e.tailTotal > 0 ? payout(k) / e.tailTotal : 0,
+      tailPayout: unitsToAmount(pays[k]!, unit),
+      share: e.tailTotal > 0 ? pays[k]! / e.tailTotal : 0,
     })),
   };
 }
@@ -368,13 +368,14 @@ export function rankCustomers(
 ): ExposureRanking {
   const units = new Float64Array(customers.ids.length);
   const { of } = customers;
+  const { perCopy } = e;
+  const comboOf = e.distinct.of;
   for (let t = 0; t < of.length; t++) {
     const c = of[t]!;
-    units[c] = units[c]! + e.perCopy[e.distinct.of[t]!]!;
+    units[c] = units[c]! + perCopy[comboOf[t]!]!;
   }
-  const payout = (i: number) => units[i]!;
-  const order = byPayoutThenKey(payout, (i) => customers.ids[i]!);
-  const { ranked, indexes } = ranking(units.length, payout, order, limit);
+  const order = byPayoutThenKey(units, (i) => customers.ids[i]!);
+  const { ranked, indexes } = ranking(units, order, limit);
   return {
     draws: e.draws,
     tailTotal: unitsToAmount(e.tailTotal, e.unit),

@@ -1,8 +1,9 @@
 import { EngineError } from './errors';
-import { BINOM, colexUnrank, PICK, ticketRank } from './model';
+import { countSubsets, type SubsetCounts } from './matches';
+import { BINOM, PICK, TICKET_RANK_TERMS, ticketRank } from './model';
 import type { SharedBufferLease } from './shared-buffers';
-import { foldFiveSets, splitTops } from './tables';
-import type { BuildOp, BuildPlan, CountTables } from './table-types';
+import { countTables, foldFiveSets, splitTops } from './tables';
+import type { BuildOp, BuildPlan } from './table-types';
 import { radixSort27 } from './ticket-ranks';
 
 /**
@@ -93,10 +94,16 @@ export function tailAbove(
 /** The draws of `ranks` as 7-byte tickets (ascending 1-based numbers), in the order given. */
 export function drawsOfRanks(ranks: Uint32Array, pool: number): Uint8Array {
   const out = new Uint8Array(ranks.length * PICK);
-  const one = new Uint8Array(PICK);
-  for (let i = 0; i < ranks.length; i++) {
-    colexUnrank(ranks[i]!, PICK, one, pool - 1);
-    for (let j = 0; j < PICK; j++) out[i * PICK + j] = one[j]! + 1;
+  // C(v − 1, i) at [v·8 + i]: each number found by stepping down from the one above it
+  const terms = TICKET_RANK_TERMS;
+  for (let d = 0, p = 0; d < ranks.length; d++, p += PICK) {
+    let r = ranks[d]!;
+    let v = pool;
+    for (let i = PICK; i >= 1; i--, v--) {
+      while (terms[v * 8 + i]! > r) v--;
+      out[p + i - 1] = v;
+      r -= terms[v * 8 + i]!;
+    }
   }
   return out;
 }
@@ -107,10 +114,36 @@ export function markDraws(
   ranks: Uint32Array,
   onSide: Uint8Array,
 ): void {
-  for (let i = 0; i < ranks.length; i++) {
-    const k = firstAtLeast(distinctRanks, ranks[i]!);
-    if (k < distinctRanks.length && distinctRanks[k] === ranks[i]) onSide[k] = 1;
+  const n = distinctRanks.length;
+  let k = 0;
+  for (let i = 0; i < ranks.length && k < n; i++) {
+    const r = ranks[i]!;
+    while (k < n && distinctRanks[k]! < r) k++;
+    if (distinctRanks[k] === r) onSide[k] = 1;
   }
+}
+
+/**
+ * The k-subset counts (k = 3..6) of `count` draws: a few counted one by one (`countSubsets`), more
+ * by `countTables`' passes over every 6-set (on the plan's parts).
+ */
+export async function countDraws(
+  draws: Uint8Array,
+  count: number,
+  pool: number,
+  plan: BuildPlan,
+  buffers: SharedBufferLease,
+): Promise<SubsetCounts & { pool: number }> {
+  if (count * 8 > BINOM[pool]![6]!) return countTables(draws, count, pool, plan, buffers);
+  const tables = {
+    pool,
+    c3: buffers.u32(BINOM[pool]![3]!),
+    c4: buffers.u32(BINOM[pool]![4]!),
+    c5: buffers.u32(BINOM[pool]![5]!),
+    c6: buffers.u32(BINOM[pool]![6]!),
+  };
+  countSubsets(draws, count, tables);
+  return tables;
 }
 
 /**
@@ -119,7 +152,7 @@ export function markDraws(
  * (the same tops of both weightings on the same part, so no two threads write one cache line).
  */
 export async function foldTwice(
-  counts: CountTables,
+  counts: SubsetCounts & { pool: number },
   betas: [Float64Array, Float64Array],
   plan: BuildPlan,
   buffers: SharedBufferLease,
@@ -254,13 +287,13 @@ export function ensureExactTail(total: bigint): number {
   return Number(total);
 }
 
-/** Orders ranked items: largest payout first, ties by key ascending. */
+/** Orders ranked items by `pays[i]`: largest payout first, ties by key ascending. */
 export function byPayoutThenKey<K extends string | number>(
-  payout: (i: number) => number,
+  pays: Float64Array,
   key: (i: number) => K,
 ) {
   return (a: number, b: number) => {
-    const d = payout(b) - payout(a);
+    const d = pays[b]! - pays[a]!;
     if (d !== 0) return d;
     const ka = key(a);
     const kb = key(b);
@@ -269,19 +302,21 @@ export function byPayoutThenKey<K extends string | number>(
 }
 
 /**
- * The first `limit` indexes in [0, n) with a positive payout, in `order`, without sorting them all: a
- * bounded pass keeps the best `limit` seen so far (binary insertion into a short sorted list).
+ * The first `limit` indexes with a positive payout in `pays`, in `order` (which must put a larger
+ * payout first), without sorting them all: a bounded pass keeps the best `limit` seen so far (binary
+ * insertion into a short sorted list); an item paying less than the last kept is passed over at once.
  */
 export function topIndexes(
-  n: number,
-  payout: (i: number) => number,
+  pays: Float64Array,
   order: (a: number, b: number) => number,
   limit: number,
 ): number[] {
   const best: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (!(payout(i) > 0)) continue;
-    if (best.length === limit && order(i, best[limit - 1]!) >= 0) continue;
+  let cut = 0;
+  for (let i = 0; i < pays.length; i++) {
+    const p = pays[i]!;
+    if (!(p > 0)) continue;
+    if (best.length === limit && (p < cut || order(i, best[limit - 1]!) >= 0)) continue;
     let lo = 0;
     let hi = best.length;
     while (lo < hi) {
@@ -291,6 +326,7 @@ export function topIndexes(
     }
     best.splice(lo, 0, i);
     if (best.length > limit) best.pop();
+    if (best.length === limit) cut = pays[best[limit - 1]!]!;
   }
   return best;
 }
