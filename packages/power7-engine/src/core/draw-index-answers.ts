@@ -119,15 +119,30 @@ export function answerByWalk(
   order: Uint32Array | null,
   maxSteps = Infinity,
 ): DrawPage | null {
-  if ((q.page - 1) * q.pageSize >= matched) return pageOf(ctx, index, q, matched, []);
+  const positions = walkPositions(index, ctx.w, q, matched, order, maxSteps);
+  return positions && pageOf(ctx, index, q, matched, positions);
+}
+
+/**
+ * The positions of the page of a query `matched` draws pass, by a walk of its sort's order (`order`,
+ * or null for the index's own); none for a page past the end; null when the walk would visit more
+ * than `maxSteps` positions. What `answerByWalk` and `answerInOrder` answer from, here or on a
+ * winners thread (`walkIndexOnThreads`).
+ */
+export function walkPositions(
+  index: DrawIndex,
+  w: ArrayLike<number>,
+  q: IndexedQuery,
+  matched: number,
+  order: Uint32Array | null,
+  maxSteps = Infinity,
+): number[] | null {
+  if ((q.page - 1) * q.pageSize >= matched) return [];
   const key = sortOrderKey(q);
   const ascending = q.f.sign === 1;
-  if (!order) {
-    const inOrder = pageInOrder(index, ctx.w, q, ascending, maxSteps);
-    return inOrder && pageOf(ctx, index, q, matched, inOrder);
-  }
+  if (!order) return pageInOrder(index, w, q, ascending, maxSteps);
   const n = order.length;
-  const positions = walkPage(
+  return walkPage(
     index,
     q,
     (take) => {
@@ -154,7 +169,6 @@ export function answerByWalk(
     },
     maxSteps,
   );
-  return positions && pageOf(ctx, index, q, matched, positions);
 }
 
 function numbersPassAt(index: DrawIndex, q: IndexedQuery, p: number): boolean {
@@ -173,7 +187,7 @@ function rowAt(ctx: QueryContext, index: DrawIndex, un: Unranker, p: number): Dr
 }
 
 /** Whether anything but the payout range drops draws (else the run's length is the count). */
-function filtersPositions(q: IndexedQuery): boolean {
+export function filtersPositions(q: IndexedQuery): boolean {
   return q.f.anyWinnerFilter || q.include.length > 0 || q.exclude.length > 0;
 }
 
@@ -234,10 +248,8 @@ export function answerFromParts(
 
 /** The answer of a query that needs no scan: its count from the bitsets, its page off the order. */
 export function answerInOrder(ctx: QueryContext, index: DrawIndex, q: IndexedQuery): DrawPage {
-  const matched = filtersPositions(q)
-    ? scanIndex(index, ctx.w, q, q.from >>> 5, words32(q.to), null)
-    : q.to - q.from;
-  return pageOf(ctx, index, q, matched, pageInOrder(index, ctx.w, q, q.f.sign === 1)!);
+  const matched = countHere(index, ctx.w, q);
+  return pageOf(ctx, index, q, matched, walkPositions(index, ctx.w, q, matched, null)!);
 }
 
 /** How a query is answered in this thread (`queryIndex`): as the service's threads would do it. */
@@ -282,7 +294,7 @@ export function queryIndex(
 }
 
 /** The answer with its count and the positions of its page's rows. */
-function pageOf(
+export function pageOf(
   ctx: QueryContext,
   index: DrawIndex,
   q: IndexedQuery,

@@ -20,6 +20,7 @@ import {
   type IndexedQuery,
 } from '../core/draw-index';
 import { scanPart, wordParts, type ScannedPart } from '../core/draw-index-scan';
+import { walkPositions } from '../core/draw-index-answers';
 import type { QueryContext } from '../core/draw-query';
 
 /**
@@ -107,7 +108,9 @@ async function askOnce<T>(
   request: WithoutPort<
     Extract<
       WinnersRequest,
-      { kind: 'find' | 'lookup' | 'rows' | 'drawIndex' | 'scanIndex' | 'sortOrder' }
+      {
+        kind: 'find' | 'lookup' | 'rows' | 'drawIndex' | 'scanIndex' | 'sortOrder' | 'walkIndex';
+      }
     >
   >,
   answer: (reply: WinnersReply) => T | undefined,
@@ -229,6 +232,28 @@ export async function buildSortOrderOnThreads(index: DrawIndex, key: number): Pr
     { kind: 'sortOrder', index, key },
     (reply) => (reply.type === 'sortOrder' ? reply.order : undefined),
     LOOKUP_WEIGHT,
+  );
+}
+
+/**
+ * The positions of a filter's page (`matched` draws pass), walked in its sort's order on a winners
+ * thread (`walkPositions`; null: longer than `maxSteps`), so a long walk never holds the event loop.
+ * In this thread if the index is unshared.
+ */
+export async function walkIndexOnThreads(
+  index: DrawIndex,
+  w: ArrayLike<number>,
+  q: IndexedQuery,
+  matched: number,
+  order: Uint32Array | null,
+  maxSteps = Infinity,
+): Promise<number[] | null> {
+  if (!(index.rank.buffer instanceof SharedArrayBuffer))
+    return walkPositions(index, w, q, matched, order, maxSteps);
+  // `undefined` (not the walk's null) tells askOnce to keep waiting
+  return askOnce(
+    { kind: 'walkIndex', index, w: Array.from(w), q, matched, order, maxSteps },
+    (reply) => (reply.type === 'walked' ? reply.positions : undefined),
   );
 }
 

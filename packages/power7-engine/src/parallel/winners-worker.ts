@@ -17,6 +17,7 @@ import {
   type IndexedQuery,
 } from '../core/draw-index';
 import { scanPart, type ScannedPart } from '../core/draw-index-scan';
+import { walkPositions } from '../core/draw-index-answers';
 import type { QueryContext } from '../core/draw-query';
 
 /**
@@ -62,7 +63,18 @@ export type WinnersRequest =
       countOnly: boolean;
     }
   /** Positions of a filter index in a sort's order (`buildSortOrder`), into shared memory. */
-  | { kind: 'sortOrder'; port: MessagePort; index: DrawIndex; key: number };
+  | { kind: 'sortOrder'; port: MessagePort; index: DrawIndex; key: number }
+  /** A filter's page walked in its sort's order (`walkPositions`; `order` null: the index's own). */
+  | {
+      kind: 'walkIndex';
+      port: MessagePort;
+      index: DrawIndex;
+      w: ArrayLike<number>;
+      q: IndexedQuery;
+      matched: number;
+      order: Uint32Array | null;
+      maxSteps: number;
+    };
 
 /** What comes back on a request's port; the caller sends `'more'` for each chunk it has taken. */
 export type WinnersReply =
@@ -72,6 +84,8 @@ export type WinnersReply =
   | { type: 'drawIndex'; index: DrawIndex | null }
   | { type: 'scanned'; part: ScannedPart }
   | { type: 'sortOrder'; order: Uint32Array }
+  /** The page's positions (null: the walk was longer than allowed). */
+  | { type: 'walked'; positions: number[] | null }
   | { type: 'chunk'; chunk: Uint8Array }
   /** The end of one segment of a shared download. */
   | { type: 'segment' }
@@ -141,6 +155,10 @@ async function handle(req: WinnersRequest) {
       req.port.postMessage({ type: 'scanned', part } satisfies WinnersReply, [
         part.positions.buffer as ArrayBuffer,
       ]);
+    } else if (req.kind === 'walkIndex') {
+      const { index, w, q, matched, order, maxSteps } = req;
+      const positions = walkPositions(index, w, q, matched, order, maxSteps);
+      req.port.postMessage({ type: 'walked', positions } satisfies WinnersReply);
     } else if (req.kind === 'sortOrder') {
       const order = buildSortOrder(req.index, req.key, (bytes) => new SharedArrayBuffer(bytes));
       req.port.postMessage({ type: 'sortOrder', order } satisfies WinnersReply);

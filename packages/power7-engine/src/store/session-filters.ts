@@ -1,15 +1,16 @@
 import { queryDraws, type FilterQuery, type QueryContext } from '../core/draw-query';
 import { planQuery, type DrawIndex, type IndexedQuery } from '../core/draw-index';
 import {
-  answerByWalk,
   answerFromParts,
   answerInOrder,
-  countHere,
+  filtersPositions,
   needsScan,
+  pageOf,
   queryIndex,
   sortOrderKey,
   WALK_LIMIT,
   WALK_SLACK,
+  walkPositions,
   walkSteps,
 } from '../core/draw-index-answers';
 import { scanPart, wordParts } from '../core/draw-index-scan';
@@ -18,10 +19,16 @@ import {
   buildDrawIndexOnThreads,
   buildSortOrderOnThreads,
   scanIndexOnThreads,
+  walkIndexOnThreads,
 } from '../parallel/winners-pool';
 
 /** Draws of a filter's run below which its scan runs here (a thread's round trip would cost more). */
 const SCAN_HERE_DRAWS = 65_536;
+/**
+ * Positions a page's walk is expected to visit below which it runs here; a longer one (a deep page,
+ * matches spread thin) goes to a winners thread, so the event loop never walks for tens of ms.
+ */
+const WALK_HERE_STEPS = 16_384;
 
 /**
  * The filters of one open session (`OpenSession.filter` / `filterAsync`): the filter index
@@ -84,6 +91,26 @@ export class SessionFilters {
     return this.drawIndex;
   }
 
+  /**
+   * The page by a walk of its sort's order (`walkPositions`): here when it is expected to be short
+   * (`steps`), else on a winners thread; null when longer than `maxSteps`.
+   */
+  private async pageByWalk(
+    index: DrawIndex,
+    plan: IndexedQuery,
+    matched: number,
+    order: Uint32Array | null,
+    maxSteps: number,
+    steps: number,
+  ) {
+    const { ctx } = this;
+    const positions =
+      steps <= WALK_HERE_STEPS
+        ? walkPositions(index, ctx.w, plan, matched, order, maxSteps)
+        : await walkIndexOnThreads(index, ctx.w, plan, matched, order, maxSteps);
+    return positions && pageOf(ctx, index, plan, matched, positions);
+  }
+
   private sortOrderOf(index: DrawIndex, key: number): Promise<Uint32Array> {
     let order = this.sortOrders.get(key);
     if (!order) {
@@ -96,32 +123,38 @@ export class SessionFilters {
   }
 
   /**
-   * A planned filter's answer: at once from the index; else its count (bitsets, or a scan on the
-   * threads for winners ranges) and, when that is short, a walk of its sort's order; else the
-   * threads' scan of the run with their best rows merged.
+   * A planned filter's answer. A short run (under SCAN_HERE_DRAWS draws) here, from the index at once
+   * or by a scan. A longer one off the event loop: its count on the winners threads (bitsets, or a
+   * scan for winners ranges), then its page by a walk of its sort's order on a thread (the index's own
+   * order, or a sort's when the walk is short), else by the threads' scan of the run with their best
+   * rows merged here. Only the page's rows are made here.
    */
   private async answerPlan(index: DrawIndex, plan: IndexedQuery, signal?: AbortSignal) {
     const { ctx } = this;
-    if (!needsScan(plan)) return answerInOrder(ctx, index, plan);
     if (plan.to - plan.from < SCAN_HERE_DRAWS) {
+      if (!needsScan(plan)) return answerInOrder(ctx, index, plan);
       const scanned = wordParts(plan, 1).map(([from, to]) =>
         scanPart(index, ctx.w, plan, from, to),
       );
       return answerFromParts(ctx, index, plan, scanned);
     }
-    const matched = plan.f.anyWinnerFilter
+    const matched = filtersPositions(plan)
       ? (await scanIndexOnThreads(index, ctx.w, plan, signal, true)).reduce(
           (sum, part) => sum + part.matched,
           0,
         )
-      : countHere(index, ctx.w, plan);
+      : plan.to - plan.from;
+    const steps = walkSteps(index, plan, matched);
+    // the index's own order, no step limit: never null
+    if (!needsScan(plan))
+      return (await this.pageByWalk(index, plan, matched, null, Infinity, steps))!;
     // a deep page over a long run: a walk of a few hundred thousand positions still costs less than
     // the threads' scan keeping that many rows in order
     const limit = Math.max(WALK_LIMIT, (plan.to - plan.from) / 8);
-    if (walkSteps(index, plan, matched) <= limit) {
+    if (steps <= limit) {
       const key = sortOrderKey(plan);
       const order = key === -2 ? null : await this.sortOrderOf(index, key);
-      const walked = answerByWalk(ctx, index, plan, matched, order, limit * WALK_SLACK);
+      const walked = await this.pageByWalk(index, plan, matched, order, limit * WALK_SLACK, steps);
       if (walked) return walked;
     }
     return answerFromParts(ctx, index, plan, await scanIndexOnThreads(index, ctx.w, plan, signal));
