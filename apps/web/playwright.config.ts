@@ -80,6 +80,25 @@ export const E2E = {
   screenshots: process.env.E2E_SCREENSHOTS === '1',
 };
 
+/**
+ * Chromium features the suite turns off. Chromium 156 starts two renderers of its own per window (the
+ * address bar's WebUI pop-ups, `chrome://omnibox-popup.top-chrome/`) and keeps a spare renderer ready
+ * for the next navigation: with a window per test context, 82 WebUI renderers took 50 CPU-s of a
+ * browser run and the spares their start-up each time, for nothing a headless test uses (the browser
+ * stage's Chromium CPU 13 % lower, docs/benchmarks/test-suite.md, session 21). One
+ * `--disable-features` switch wins over another, so the list repeats Playwright's own defaults
+ * (playwright-core's chromium switches, 1.65), which it would otherwise replace.
+ */
+const disabledFeatures = [
+  ...['AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades'],
+  ...['HttpsFirstBalancedModeAutoEnable', 'LensOverlay', 'MediaRouter', 'PaintHolding'],
+  ...['ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect'],
+  ...['TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled'],
+  ...['PreconnectToSearch', 'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion'],
+  // this suite's
+  ...['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess'],
+];
+
 export default defineConfig({
   testDir: './e2e',
   // Playwright empties its output folder at start; one per run keeps concurrent runs apart.
@@ -126,6 +145,7 @@ export default defineConfig({
             '--disable-sync',
             '--no-first-run',
             '--disable-quic',
+            `--disable-features=${disabledFeatures.join(',')}`,
           ],
         },
       },
