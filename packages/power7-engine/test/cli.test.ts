@@ -78,6 +78,25 @@ describe('power7 command line', () => {
     }
   }, 120_000);
 
+  it('the compiled CLI on a file read in ranges and counted as read answers as one thread does', async () => {
+    // above 8 MiB: read in byte ranges on the workers, each counting its range's 6-subsets, after
+    // the workers were started first thing and V8 told to compile on the threads that ask
+    const dir = await mkdtemp(join(tmpdir(), 'power7-ranges-'));
+    try {
+      const file = join(dir, 'tickets.csv');
+      await writeCustomerCsv(file, generateTickets(160_000, 20, 'uniform', 7));
+      const args = ['analyze', '--file', file, '--pool', '20', '--json'];
+      const money = ['--payouts', '3=1,4=5,5=50,6=500,7=5000', '--budget', '70000'];
+      const inRanges = await spawnCompiled([...args, ...money, '--workers', '2']);
+      const oneThread = await spawnCompiled([...args, ...money, '--workers', '1']);
+      expect(inRanges.stderr).toBe('');
+      expect(inRanges.stdout).toBe(oneThread.stdout);
+      expect(JSON.parse(inRanges.stdout)).toMatchObject({ tickets: 160_000, draws: 77520 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('analyze --json prints exactly one JSON object of the documented shape (real process)', async () => {
     const r = await spawnPower7([
       'analyze',

@@ -20,6 +20,7 @@ import { analyzeTickets, prestartScanWorkers } from '../analysis/analyze';
 import { DistributionQuery, scannedBins } from '../analysis/distribution';
 import { quantiles } from '../analysis/distribution-insight';
 import { readCustomerFile } from '../reading/customer-file';
+import { SNIFF_BYTES } from '../reading/file-sniff';
 import { unitsToAmount } from '../core/weights';
 import { EngineError } from '../core/errors';
 import {
@@ -124,13 +125,16 @@ async function analyzeCommand(argv: string[]): Promise<void> {
     pool,
     keepRejected: false,
     onBytes: (b) => bar.update('reading', Math.min(0.99, b / size)),
-    parallel: { workers: threads },
+    // each worker counts the 6-subsets of the range it has just read (the analysis' first step);
+    // a short head read here, cold, so that the ranges go out sooner
+    parallel: { workers: threads, count: true, headBytes: SNIFF_BYTES },
   });
   const res = await analyzeTickets(file.tickets, file.count, {
     pool,
     payouts,
     budget,
     ...(workers ? { workers } : {}),
+    ...(file.counted ? { counted: file.counted } : {}),
     onProgress: (p) => bar.update(p.phase, p.fraction),
     // only the best 20 are printed: kept by the workers as they scan, no draw recorded
     keepDraws: false,

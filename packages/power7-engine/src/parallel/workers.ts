@@ -146,34 +146,6 @@ function callWorkers(
   });
 }
 
-/**
- * Reads the byte ranges on the workers, each worker taking the next range as it finishes one;
- * `onResult(i, …)` gets range i's result. Stops handing out ranges once `onResult` returns false.
- */
-export async function readOnWorkers(
-  workers: Worker[],
-  ranges: RangeRequest[],
-  signal: AbortSignal | undefined,
-  onResult: (index: number, result: RangeResult) => boolean,
-): Promise<void> {
-  let next = 0;
-  let stop = false;
-  await Promise.all(
-    workers.map(async (worker) => {
-      while (!stop && next < ranges.length) {
-        const index = next++;
-        try {
-          if (!onResult(index, await readRangeOnWorker(worker, ranges[index]!, signal)))
-            stop = true;
-        } catch (err) {
-          stop = true;
-          throw err;
-        }
-      }
-    }),
-  );
-}
-
 /** Reads one byte range on one worker. */
 export async function readRangeOnWorker(
   worker: Worker,

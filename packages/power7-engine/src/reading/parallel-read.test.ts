@@ -150,6 +150,30 @@ describe('reading a CSV in byte ranges on worker threads', () => {
     ).toBeNull();
   });
 
+  it('counts each range on the worker that read it when asked (the CLI), the file read unchanged', async () => {
+    // rows out of the pool and repeated tickets among them, so the parts' counts differ in size
+    const rows = Array.from({ length: 3000 }, (_, i) =>
+      i % 97 === 5 ? '1,2,3,4,5,6,99' : [1 + (i % 9), 11, 13 + (i % 7), 21, 22, 30, 31 + (i % 5)],
+    ).map((r) => (Array.isArray(r) ? r.join(',') : r));
+    const path = await fileWith(['n1,n2,n3,n4,n5,n6,n7', ...rows, ''].join('\n'));
+    const size = statSync(path).size;
+    for (const workers of [2, 3]) {
+      const ranges = { workers, rangeBytes: 1500 };
+      const plain = await readCsvInParallel(path, size, { pool: POOL }, ranges);
+      const counted = await readCsvInParallel(
+        path,
+        size,
+        { pool: POOL },
+        { ...ranges, count: true },
+      );
+      expect(plain?.counted).toBeUndefined();
+      expectCountedAsRead(counted!);
+      expect(counted!.counted!.c6).toHaveLength(workers);
+      const { counted: _tables, ...read } = counted!;
+      expect(read).toEqual(plain);
+    }
+  });
+
   it('reads a header-only file without a line end as "no data rows", not a crash', async () => {
     const path = await fileWith('n1,n2,n3,n4,n5,n6,n7');
     const got = await outcome(path);

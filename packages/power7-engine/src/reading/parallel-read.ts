@@ -1,9 +1,11 @@
 import { open } from 'node:fs/promises';
 import { throwIfAborted } from '../core/errors';
+import type { Worker } from 'node:worker_threads';
 import type { RangeRequest, RangeResult } from './range-reader';
+import { CountingRead } from './counting-read';
 import { joinParts } from './part-joiner';
 import { TicketReader, type ReadOptions, type TicketFile, type TicketPart } from './ticket-reader';
-import { readOnWorkers, releaseWorkers, takeWorkers } from '../parallel/workers';
+import { readRangeOnWorker, releaseWorkers, takeWorkers } from '../parallel/workers';
 
 const LF = 0x0a;
 const QUOTE = 0x22;
@@ -16,6 +18,18 @@ export interface ParallelReadOptions {
   workers: number;
   /** Bytes per range (default: the file split in 4 per worker, 4–32 MiB each); tests use small ones. */
   rangeBytes?: number;
+  /**
+   * Bytes read on this thread first, for the header and the first rows (default `HEAD_BYTES`). Less
+   * hands the ranges out sooner when this thread's reader is cold (the CLI: one read per process);
+   * the header must end within them, else the file is read in one pass.
+   */
+  headBytes?: number;
+  /**
+   * Also count the tickets for an analysis of this pool as they are read (`TicketFile.counted`): each
+   * worker counts the range it has just read while its tickets are in its cache, and the analysis
+   * starts with its 6-subsets counted (the CLI). Unset: nothing is counted.
+   */
+  count?: boolean;
 }
 
 /**
@@ -40,7 +54,8 @@ export async function readCsvInParallel(
   const reader = new TicketReader({ ...headOpts, keepRejected: true });
   try {
     const step = rangeBytesFor(size, parallel);
-    const head = Buffer.allocUnsafe(Math.min(HEAD_BYTES, Math.max(step, 32), size));
+    const headBytes = parallel.headBytes ?? HEAD_BYTES;
+    const head = Buffer.allocUnsafe(Math.min(headBytes, Math.max(step, 32), size));
     const { bytesRead } = await fh.read(head, 0, head.length, 0);
     headEnd = head.lastIndexOf(LF, bytesRead - 1) + 1;
     if (headEnd === 0 || head.subarray(0, bytesRead).indexOf(QUOTE) !== -1) return null;
@@ -66,9 +81,12 @@ export async function readCsvInParallel(
   let onePass = false;
   let bytesDone = headEnd;
   const workers = takeWorkers(Math.min(parallel.workers, Math.max(1, ranges.length)));
+  // the head is counted here first: into a table no range counts into until it is done
+  const counting = parallel.count ? new CountingRead(opts.pool, workers.length) : null;
+  counting?.countHead(headPart);
   let clean = false;
   try {
-    await readOnWorkers(workers, ranges, opts.signal, (i, result: RangeResult) => {
+    await readRanges(workers, ranges, opts.signal, counting, (i, result) => {
       if ('onePass' in result) {
         onePass = true;
         return false;
@@ -85,7 +103,47 @@ export async function readCsvInParallel(
   throwIfAborted(opts.signal);
   if (onePass) return null;
   // the head's part first, then the ranges' in file order; no one has been told of their rejected rows
-  return joinParts([headPart, ...(parts as TicketPart[])], setup, opts, true);
+  const file = joinParts([headPart, ...(parts as TicketPart[])], setup, opts, true);
+  const counted = counting?.result(ranges.length + 1, file.count);
+  return counted ? { ...file, counted } : file;
+}
+
+/**
+ * Reads the byte ranges on the workers, each worker taking the next range as it finishes one (with a
+ * table of `counting` to count its tickets into, when counting); `onResult(i, …)` gets range i's
+ * result. Stops handing out ranges once `onResult` returns false.
+ */
+async function readRanges(
+  workers: Worker[],
+  ranges: RangeRequest[],
+  signal: AbortSignal | undefined,
+  counting: CountingRead | null,
+  onResult: (index: number, result: RangeResult) => boolean,
+): Promise<void> {
+  let next = 0;
+  let stop = false;
+  await Promise.all(
+    workers.map(async (worker) => {
+      while (!stop && next < ranges.length) {
+        const index = next++;
+        const table = counting?.take();
+        try {
+          const range = ranges[index]!;
+          const result = await readRangeOnWorker(
+            worker,
+            table ? { ...range, countInto: table } : range,
+            signal,
+          );
+          // part 0 is the head
+          if (table) counting!.done(table, index + 1, 'part' in result ? result.ranks : undefined);
+          if (!onResult(index, result)) stop = true;
+        } catch (err) {
+          stop = true;
+          throw err;
+        }
+      }
+    }),
+  );
 }
 
 function rangeBytesFor(bytes: number, parallel: ParallelReadOptions): number {
