@@ -187,7 +187,7 @@ function rowAt(ctx: QueryContext, index: DrawIndex, un: Unranker, p: number): Dr
 }
 
 /** Whether anything but the payout range drops draws (else the run's length is the count). */
-export function filtersPositions(q: IndexedQuery): boolean {
+function filtersPositions(q: IndexedQuery): boolean {
   return q.f.anyWinnerFilter || q.include.length > 0 || q.exclude.length > 0;
 }
 
