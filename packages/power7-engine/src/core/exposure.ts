@@ -251,26 +251,41 @@ export function distinctTickets(tickets: Uint8Array, count: number): DistinctTic
   }
   const of = new Uint32Array(count);
   const seen = new Uint8Array(n);
+  const find = rankFinder(ranks);
   for (let i = 0; i < count; i++) {
-    const k = firstAtLeast(ranks, ticketRanks[i]!);
+    const k = find(ticketRanks[i]!);
     of[i] = k;
     if (!seen[k]) {
       seen[k] = 1;
-      numbers.set(tickets.subarray(i * PICK, i * PICK + PICK), k * PICK);
+      for (let j = 0; j < PICK; j++) numbers[k * PICK + j] = tickets[i * PICK + j]!;
     }
   }
   return { ranks, copies, numbers, of };
 }
 
-function firstAtLeast(sorted: Uint32Array, value: number): number {
-  let l = 0;
-  let h = sorted.length;
-  while (l < h) {
-    const mid = (l + h) >>> 1;
-    if (sorted[mid]! < value) l = mid + 1;
-    else h = mid;
-  }
-  return l;
+/**
+ * The index of a rank in `ranks` (ascending, distinct, holding it): a table over the ranks' high bits
+ * (~2^16 buckets) narrows each search to the few ranks of one bucket, so a million tickets cost a
+ * few probes each in one cache line or two instead of ~20 across the whole array.
+ */
+function rankFinder(ranks: Uint32Array): (rank: number) => number {
+  const top = ranks.length > 0 ? ranks[ranks.length - 1]! : 0;
+  const shift = Math.max(0, 32 - Math.clz32(top) - 16);
+  // starts[b]: how many ranks lie in the buckets before b
+  const starts = new Uint32Array((top >>> shift) + 2);
+  for (let k = 0; k < ranks.length; k++) starts[(ranks[k]! >>> shift) + 1]!++;
+  for (let b = 1; b < starts.length; b++) starts[b] = starts[b]! + starts[b - 1]!;
+  return (rank) => {
+    const b = rank >>> shift;
+    let l = starts[b]!;
+    let h = starts[b + 1]!;
+    while (l < h) {
+      const mid = (l + h) >>> 1;
+      if (ranks[mid]! < rank) l = mid + 1;
+      else h = mid;
+    }
+    return l;
+  };
 }
 
 /** Past this many units a tail's sums could lose a unit in a float64: refused, not rounded. */
