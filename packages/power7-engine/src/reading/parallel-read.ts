@@ -3,8 +3,15 @@ import { throwIfAborted } from '../core/errors';
 import type { Worker } from 'node:worker_threads';
 import type { RangeRequest, RangeResult } from './range-reader';
 import { CountingRead } from './counting-read';
-import { joinParts } from './part-joiner';
-import { TicketReader, type ReadOptions, type TicketFile, type TicketPart } from './ticket-reader';
+import { PartJoiner } from './part-joiner';
+import type { RejectedRow } from '../core/errors';
+import {
+  TicketReader,
+  type BodySetup,
+  type ReadOptions,
+  type TicketFile,
+  type TicketPart,
+} from './ticket-reader';
 import { readRangeOnWorker, releaseWorkers, takeWorkers } from '../parallel/workers';
 
 const LF = 0x0a;
@@ -77,7 +84,8 @@ export async function readCsvInParallel(
     ...(opts.maxRecordBytes ? { maxRecordBytes: opts.maxRecordBytes } : {}),
   }));
 
-  const parts: (TicketPart | undefined)[] = new Array(ranges.length);
+  // joined in file order as they come (this thread waits for the workers meanwhile)
+  const joined = new JoinAsRead(setup, opts, headPart, headEnd, size);
   let onePass = false;
   let bytesDone = headEnd;
   const workers = takeWorkers(Math.min(parallel.workers, Math.max(1, ranges.length)));
@@ -91,7 +99,7 @@ export async function readCsvInParallel(
         onePass = true;
         return false;
       }
-      parts[i] = result.part;
+      joined.add(i + 1, result.part);
       bytesDone += ranges[i]!.end - ranges[i]!.start;
       opts.onBytes?.(bytesDone);
       return true;
@@ -102,10 +110,51 @@ export async function readCsvInParallel(
   }
   throwIfAborted(opts.signal);
   if (onePass) return null;
-  // the head's part first, then the ranges' in file order; no one has been told of their rejected rows
-  const file = joinParts([headPart, ...(parts as TicketPart[])], setup, opts, true);
+  const file = joined.end();
   const counted = counting?.result(ranges.length + 1, file.count);
   return counted ? { ...file, counted } : file;
+}
+
+/**
+ * The parts of a parallel read joined in file order as they are read (`PartJoiner`; part 0 the head,
+ * range i part i + 1), their rejected rows told to `onRejected` only at `end`: a read that turns out
+ * to need one pass must not have told of any (that read tells of every row).
+ */
+class JoinAsRead {
+  private readonly joiner: PartJoiner;
+  private readonly held: RejectedRow[] = [];
+  private readonly waiting = new Map<number, TicketPart>();
+  private next = 0;
+
+  constructor(
+    setup: BodySetup,
+    private readonly opts: ReadOptions,
+    head: TicketPart,
+    headEnd: number,
+    size: number,
+  ) {
+    // the head's rows tell how many tickets a file of this size holds: room made once, mostly
+    const perRow = headEnd / Math.max(1, head.linesRead);
+    const expectedTickets = Math.ceil((size / perRow) * 1.02);
+    const holding = { ...opts, onRejected: (r: RejectedRow) => void this.held.push(r) };
+    this.joiner = new PartJoiner(setup, holding, { expectedTickets, report: true });
+    this.add(0, head);
+  }
+
+  /** Part `index`, joined with any that waited for it once every part before it is in. */
+  add(index: number, part: TicketPart): void {
+    this.waiting.set(index, part);
+    for (let p = this.waiting.get(this.next); p; p = this.waiting.get(this.next)) {
+      this.waiting.delete(this.next++);
+      this.joiner.add(p);
+    }
+  }
+
+  /** The joined file (every part added), its rejected rows told in file order first. */
+  end(): TicketFile {
+    for (const r of this.held) this.opts.onRejected?.(r);
+    return this.joiner.end();
+  }
 }
 
 /**
