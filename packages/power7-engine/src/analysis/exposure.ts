@@ -292,7 +292,7 @@ function ranking(
 /** The combinations ranked by their payouts above the line. */
 export function rankCombinations(e: CombinationExposure, limit?: number): ExposureRanking {
   const { distinct, perCopy, unit } = e;
-  const pays = new Float64Array(distinct.ranks.length);
+  const pays = scratch(distinct, distinct.ranks.length);
   for (let k = 0; k < pays.length; k++) pays[k] = perCopy[k]! * distinct.copies[k]!;
   const comboOf = (k: number) => formatCombo(distinct.numbers.subarray(k * PICK, k * PICK + PICK));
   // ties by the combination's numbers, compared as numbers (rank order is colex, not that)
@@ -310,6 +310,18 @@ export function rankCombinations(e: CombinationExposure, limit?: number): Exposu
       share: e.tailTotal > 0 ? pays[k]! / e.tailTotal : 0,
     })),
   };
+}
+
+/**
+ * One array of payouts per item list, reused by every ranking of it (a ranking runs to its end in one
+ * turn, so no two use it at once): ~8 MB fewer new bytes per question for the collector to follow.
+ */
+const scratches = new WeakMap<object, Float64Array>();
+
+function scratch(owner: object, length: number): Float64Array {
+  let made = scratches.get(owner);
+  if (!made || made.length !== length) scratches.set(owner, (made = new Float64Array(length)));
+  return made;
 }
 
 /** A combination's numbers as one sortable text of two-digit numbers ("03-08-…"). */
@@ -366,7 +378,7 @@ export function rankCustomers(
   customers: CustomerIndex,
   limit?: number,
 ): ExposureRanking {
-  const units = new Float64Array(customers.ids.length);
+  const units = scratch(customers, customers.ids.length).fill(0);
   const { of } = customers;
   const { perCopy } = e;
   const comboOf = e.distinct.of;
