@@ -84,6 +84,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * The password of every user `createUser` makes without one. Each argon2 hash costs ~40 CPU-ms (the
+ * product's parameters, ADR 002), and the fixtures made hundreds: a password's hash is made
+ * once per worker and reused, a real argon2 hash that signs in as any other.
+ */
+const DEFAULT_USER_PASSWORD = 'user-passphrase-for-tests';
+const knownHashes = new Map<string, Promise<string>>();
+function hashOf(password: string): Promise<string> {
+  let known = knownHashes.get(password);
+  if (!known) knownHashes.set(password, (known = hashPassword(password)));
+  return known;
+}
+
 let template: Promise<PGlite> | undefined;
 
 /**
@@ -244,7 +257,7 @@ export async function buildTestApp(
   const createUserHere: TestApp['createUser'] = async (userOptions = {}) => {
     const companyId = userOptions.companyId ?? admin.companyId;
     const suffix = `${++userCount}-${Date.now().toString(36)}`;
-    const password = userOptions.password ?? `user-passphrase-${suffix}`;
+    const password = userOptions.password ?? DEFAULT_USER_PASSWORD;
     const [user] = await db
       .insert(users)
       .values({
@@ -254,7 +267,7 @@ export async function buildTestApp(
         userFirstName: 'Test',
         userLastName: `User ${suffix}`,
         status: userOptions.status ?? 'active',
-        passwordHash: await hashPassword(password),
+        passwordHash: await hashOf(password),
       })
       .returning({ id: users.id, userName: users.userName, email: users.email });
     if (!user) throw new Error('user insert failed');
