@@ -56,7 +56,7 @@ export function PermissionPicker({
         const someOn = free.some((p) => selected.has(p._id));
         const groupId = `${idPrefix}-group-${group.replace(/\W+/g, '-')}`;
         return (
-          <fieldset key={group} className="grid gap-2 rounded-md border p-3">
+          <fieldset key={group} className="grid content-start gap-2 rounded-md border p-3">
             <legend className="px-1 text-sm font-medium">{group}</legend>
             <div className="flex items-center gap-2">
               <Checkbox
