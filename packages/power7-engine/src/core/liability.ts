@@ -1,5 +1,5 @@
 import { BestDraw } from './best-draw';
-import { BINOM, PICK, ticketRank } from './model';
+import { BINOM, loadRankTerms, PICK, ticketRank } from './model';
 import { matchesWith } from './matches';
 
 /**
@@ -296,10 +296,7 @@ export class RangeTables {
   private walk(tickets: Uint8Array, t: number, by: 1 | -1): void {
     const { c3, c4, c5, c6, term } = this;
     const p = t * PICK;
-    for (let i = 0; i < PICK; i++) {
-      const row = BINOM[tickets[p + i]! - 1]!;
-      for (let k = 1; k <= 6; k++) term[i * 8 + k] = row[k]!;
-    }
+    loadRankTerms(term, tickets, p);
     for (let i0 = 0; i0 < 5; i0++) {
       const r1 = term[i0 * 8 + 1]!;
       for (let i1 = i0 + 1; i1 < 6; i1++) {

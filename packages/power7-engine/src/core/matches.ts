@@ -1,4 +1,4 @@
-import { BINOM, PICK, TICKET_RANK_TERMS } from './model';
+import { loadRankTerms, PICK, TICKET_RANK_TERMS } from './model';
 
 /**
  * A combination's exact matches with a counted set of 7-number sets (draws taken as tickets, or
@@ -30,10 +30,7 @@ export function matchesWith(
   const { c3, c4, c5, c6 } = tables;
   // term[i·8 + k] = C(e_i, k): element i (0-based number) at position k of a subset
   const term = TERMS;
-  for (let i = 0; i < PICK; i++) {
-    const row = BINOM[tickets[p + i]! - 1]!;
-    for (let k = 1; k <= 6; k++) term[i * 8 + k] = row[k]!;
-  }
+  loadRankTerms(term, tickets, p);
   let n3 = 0;
   let n4 = 0;
   let n5 = 0;
@@ -78,10 +75,7 @@ export function countSubsets(tickets: Uint8Array, count: number, tables: SubsetC
   const { c3, c4, c5, c6 } = tables;
   const term = TERMS;
   for (let p = 0; p < count * PICK; p += PICK) {
-    for (let i = 0; i < PICK; i++) {
-      const row = BINOM[tickets[p + i]! - 1]!;
-      for (let k = 1; k <= 6; k++) term[i * 8 + k] = row[k]!;
-    }
+    loadRankTerms(term, tickets, p);
     for (let i0 = 0; i0 < 5; i0++) {
       const r1 = term[i0 * 8 + 1]!;
       for (let i1 = i0 + 1; i1 < 6; i1++) {

@@ -34,6 +34,18 @@ export const BINOM: readonly Float64Array[] = (() => {
   return rows;
 })();
 
+/**
+ * Fills `term[i·8 + k]` with C(e_i, k) (k = 1..6) for the 7 numbers of the set at `p` of `sets`
+ * (1-based, ascending; e_i the 0-based number): the terms whose sums are the colex ranks of the set's
+ * k-subsets, which the subset walks build prefix by prefix.
+ */
+export function loadRankTerms(term: Float64Array, sets: Uint8Array, p: number): void {
+  for (let i = 0; i < PICK; i++) {
+    const row = BINOM[sets[p + i]! - 1]!;
+    for (let k = 1; k <= 6; k++) term[i * 8 + k] = row[k]!;
+  }
+}
+
 /** C(n, k) for 0 ≤ n ≤ 64, 0 ≤ k ≤ 8. */
 export function binom(n: number, k: number): number {
   return BINOM[n]![k]!;

@@ -1,5 +1,5 @@
 import { HotDraws, type LiabilityInput, type RangeTuning } from './liability';
-import { BINOM, PICK, ticketRank } from './model';
+import { BINOM, loadRankTerms, PICK, ticketRank } from './model';
 
 /**
  * Which tickets the liability limit refuses in sales order — the decisions only, without the draw
@@ -167,10 +167,7 @@ class ClosedSubsets {
     if (this.sevens[r >>> 3]! & (1 << (r & 7))) return true;
     const [c3, c4, c5, c6] = this.byK as [Uint8Array, Uint8Array, Uint8Array, Uint8Array];
     const { term } = this;
-    for (let i = 0; i < PICK; i++) {
-      const row = BINOM[sets[p + i]! - 1]!;
-      for (let k = 1; k <= 6; k++) term[i * 8 + k] = row[k]!;
-    }
+    loadRankTerms(term, sets, p);
     for (let i0 = 0; i0 < 5; i0++) {
       const r1 = term[i0 * 8 + 1]!;
       for (let i1 = i0 + 1; i1 < 6; i1++) {
@@ -196,10 +193,7 @@ class ClosedSubsets {
   /** Calls `fn(k, rank)` for every k-subset (k = 3..6) of the set at sets[p..p+7). */
   private walk(sets: Uint8Array, p: number, fn: (k: number, rank: number) => void): void {
     const { term } = this;
-    for (let i = 0; i < PICK; i++) {
-      const row = BINOM[sets[p + i]! - 1]!;
-      for (let k = 1; k <= 6; k++) term[i * 8 + k] = row[k]!;
-    }
+    loadRankTerms(term, sets, p);
     for (let i0 = 0; i0 < 5; i0++) {
       const r1 = term[i0 * 8 + 1]!;
       for (let i1 = i0 + 1; i1 < 6; i1++) {
