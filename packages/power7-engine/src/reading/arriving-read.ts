@@ -56,9 +56,6 @@ export class ArrivingCsvRead {
   /** The count tables' first step, when asked for. */
   private counting: CountingRead | null = null;
   private readonly rejected: RejectedRow[] = [];
-  /** Ranges read and waiting for an earlier one before they can be joined. */
-  private readonly done = new Map<number, TicketPart>();
-  private nextToJoin = 0;
   /** Bytes after the last cut, and the file offset they start at. */
   private tail: Buffer[] = [];
   private tailBytes = 0;
@@ -238,12 +235,7 @@ export class ArrivingCsvRead {
 
   /** Joins range `index`'s part, and the ones after it that were waiting for it. */
   private join(index: number, part: TicketPart): void {
-    if (this.gaveUp) return;
-    this.done.set(index, part);
-    for (let next = this.done.get(this.nextToJoin); next; next = this.done.get(this.nextToJoin)) {
-      this.done.delete(this.nextToJoin++);
-      this.joiner!.add(next);
-    }
+    if (!this.gaveUp) this.joiner!.addAt(index, part);
   }
 
   private rangeDone(range: RangeRequest): void {
@@ -260,7 +252,6 @@ export class ArrivingCsvRead {
     this.tail = [];
     this.tailBytes = 0;
     this.queue.length = 0;
-    this.done.clear();
     this.joiner = null;
     this.counting = null;
     this.wake();

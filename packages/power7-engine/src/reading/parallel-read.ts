@@ -99,7 +99,7 @@ export async function readCsvInParallel(
         onePass = true;
         return false;
       }
-      joined.add(i + 1, result.part);
+      joined.add(i, result.part);
       bytesDone += ranges[i]!.end - ranges[i]!.start;
       opts.onBytes?.(bytesDone);
       return true;
@@ -116,15 +116,13 @@ export async function readCsvInParallel(
 }
 
 /**
- * The parts of a parallel read joined in file order as they are read (`PartJoiner`; part 0 the head,
- * range i part i + 1), their rejected rows told to `onRejected` only at `end`: a read that turns out
- * to need one pass must not have told of any (that read tells of every row).
+ * The parts of a parallel read joined in file order as they are read (`PartJoiner`: the head first,
+ * then range i as `addAt(i)`), their rejected rows told to `onRejected` only at `end`: a read that
+ * turns out to need one pass must not have told of any (that read tells of every row).
  */
 class JoinAsRead {
   private readonly joiner: PartJoiner;
   private readonly held: RejectedRow[] = [];
-  private readonly waiting = new Map<number, TicketPart>();
-  private next = 0;
 
   constructor(
     setup: BodySetup,
@@ -138,16 +136,12 @@ class JoinAsRead {
     const expectedTickets = Math.ceil((size / perRow) * 1.02);
     const holding = { ...opts, onRejected: (r: RejectedRow) => void this.held.push(r) };
     this.joiner = new PartJoiner(setup, holding, { expectedTickets, report: true });
-    this.add(0, head);
+    this.joiner.add(head);
   }
 
-  /** Part `index`, joined with any that waited for it once every part before it is in. */
+  /** Range `index`'s part, joined once every range before it is in. */
   add(index: number, part: TicketPart): void {
-    this.waiting.set(index, part);
-    for (let p = this.waiting.get(this.next); p; p = this.waiting.get(this.next)) {
-      this.waiting.delete(this.next++);
-      this.joiner.add(p);
-    }
+    this.joiner.addAt(index, part);
   }
 
   /** The joined file (every part added), its rejected rows told in file order first. */

@@ -43,6 +43,9 @@ export class PartJoiner {
   private readonly keepAll: boolean;
   private readonly expected: number;
   private readonly report: boolean;
+  /** Parts given to `addAt` before an earlier one, by index, until it is in. */
+  private readonly waiting = new Map<number, TicketPart>();
+  private nextAt = 0;
 
   constructor(
     readonly setup: BodySetup,
@@ -73,6 +76,18 @@ export class PartJoiner {
     this.rowsRead += p.rowsRead;
     this.rejectedCount += p.rejectedCount;
     this.linesBefore += p.linesRead;
+  }
+
+  /**
+   * Part `index` (0-based, in file order) of parts read side by side, which may come in any order: it
+   * is joined, after those given to `add` and those that waited for it, once every one before it is in.
+   */
+  addAt(index: number, part: TicketPart): void {
+    this.waiting.set(index, part);
+    for (let p = this.waiting.get(this.nextAt); p; p = this.waiting.get(this.nextAt)) {
+      this.waiting.delete(this.nextAt++);
+      this.add(p);
+    }
   }
 
   /** Copies a part's tickets after those joined so far (`more`: room for what comes next). */
