@@ -64,6 +64,11 @@ export const power7ConfigSchema = z
     /** `GET /metrics` (Prometheus) on this service's port; false = 404 (docs/operations.md). */
     METRICS: boolVar(true),
     SESSION_TTL_HOURS: z.coerce.number().positive().default(24),
+    /**
+     * How long `POST …/limit/` waits for its run before answering 202 with the run's address and
+     * progress (a run that ends sooner is answered 200 in the request, as before).
+     */
+    LIMIT_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
     /** Memory budget for the engine tables of finished sessions kept for fast queries. */
     RESULT_CACHE_MB: z.coerce.number().int().min(1).default(512),
     /**

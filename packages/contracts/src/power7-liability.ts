@@ -6,12 +6,14 @@ import { MAX_AMOUNT } from './power7-limits';
 
 const num = z.number();
 
+const limitRules = (amount: z.ZodNumber) =>
+  amount
+    .min(0, 'The limit must be at least 0.')
+    .max(MAX_AMOUNT, `The limit must be at most ${MAX_AMOUNT.toLocaleString('en')}.`)
+    .refine(hasAtMostTwoDecimals, 'The limit may have at most two decimals.');
+
 /** A liability limit: the most a draw may pay in total (an amount, ≤ 2 decimals). */
-export const liabilityLimit = z
-  .number({ error: 'The limit must be an amount.' })
-  .min(0, 'The limit must be at least 0.')
-  .max(MAX_AMOUNT, `The limit must be at most ${MAX_AMOUNT.toLocaleString('en')}.`)
-  .refine(hasAtMostTwoDecimals, 'The limit may have at most two decimals.');
+export const liabilityLimit = limitRules(z.number({ error: 'The limit must be an amount.' }));
 
 /** `POST /api/power7/sessions/:id/limit/` and `…/cap/`. */
 export const limitBodySchema = z.strictObject({ limit: liabilityLimit });
@@ -30,6 +32,23 @@ export const limitAnswerSchema = z.object({
   worstAfter: drawTotalSchema,
 });
 export type LimitAnswerView = z.infer<typeof limitAnswerSchema>;
+
+/**
+ * A limit run that did not finish within the service's wait (202): where to ask for it, and how
+ * far it is — tickets decided in sales order so far, of all the session's tickets.
+ */
+export const limitJobSchema = z.object({
+  resultUrl: z.string().meta({
+    examples: ['/api/power7/sessions/019a6b2e-7c1d-7f3a-9b4e-2d8c5a1f0e63/limit/?limit=1500000'],
+  }),
+  progress: z.object({ done: z.number().int(), total: z.number().int() }),
+});
+export type LimitJobView = z.infer<typeof limitJobSchema>;
+
+/** `GET` of a limit run's `resultUrl`. */
+export const limitQuerySchema = z.object({
+  limit: limitRules(z.coerce.number({ error: 'The limit must be an amount.' })),
+});
 
 /** The largest number of copies of each combination (first ones in file order) that fits the limit. */
 export const capAnswerSchema = z.object({

@@ -98,5 +98,8 @@ export {
   limitApplySchema,
   type LimitBody,
   limitBodySchema,
+  type LimitJobView,
+  limitJobSchema,
+  limitQuerySchema,
   liabilityLimit,
 } from './power7-liability';

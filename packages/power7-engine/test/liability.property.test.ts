@@ -142,11 +142,17 @@ describe('liability limit', () => {
           budget: { type: 'fixed' as const, budget: 0 },
           workers: 1,
         };
+        const decided: number[] = [];
         const run = await limitRun(
           input,
           limit,
           c.split ? { chunk: 5, leafWork: 1, minRange: 1, worstWalkWork: 0 } : undefined,
+          undefined,
+          (done) => decided.push(done),
         );
+        // the progress: tickets decided so far, range after range, all of them at the end
+        expect(decided.at(-1)).toBe(tickets.length);
+        decided.forEach((done, i) => expect(done).toBeGreaterThanOrEqual(decided[i - 1] ?? 0));
         const naive = naiveSell(tickets, c.pool, payouts, cents(limit));
         expect(run.refused).toBe(naive.refused.length);
         expect(run.accepted).toBe(tickets.length - naive.refused.length);
@@ -189,4 +195,28 @@ describe('liability limit', () => {
       { numRuns: 150 },
     );
   }, 300_000);
+});
+
+describe('liability limit progress', () => {
+  it('reports the tickets decided range after range, all of them at the end', async () => {
+    // 300 tickets of a pool of 12, one combination every third line: its draws pass a low limit
+    const tickets: number[][] = [];
+    for (let t = 0; t < 300; t++)
+      tickets.push(t % 3 ? [1, 2, 3, 4, 5, 6, 7] : [1 + (t % 6), 7, 8, 9, 10, 11, 12]);
+    const payouts: Payouts = { 3: 1, 4: 10, 5: 100, 6: 1_000, 7: 10_000 };
+    const input = {
+      tickets: Uint8Array.from(tickets.flat()),
+      count: tickets.length,
+      pool: 12,
+      payouts,
+      budget: { type: 'fixed' as const, budget: 0 },
+      workers: 1,
+    };
+    const decided: number[] = [];
+    const run = await limitRun(input, 50_000, { chunk: 40 }, undefined, (done) =>
+      decided.push(done),
+    );
+    expect(run.refused).toBeGreaterThan(0);
+    expect(decided).toEqual([40, 80, 120, 160, 200, 240, 280, 300, 300]);
+  });
 });

@@ -35,12 +35,15 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * The tickets a liability limit refuses in sales order, exactly: only the draws whose total with
  * every ticket is above the limit can be breached, so only they are followed (`core/liability.ts`).
+ * `progress` hears the tickets decided so far, between ranges of the sales-order walk (the worst
+ * draw after comes once every ticket is decided).
  */
 export async function limitRun(
   input: ExposureInput,
   limit: number,
   tuning?: Partial<RangeTuning>,
   base?: Pick<ExposureBase, 'totals' | 'unit' | 'w' | 'worst'>,
+  progress?: (decided: number) => void,
 ): Promise<LimitRun> {
   const { totals, unit, w, worst } = base ?? (await everyDrawTotal(input));
   const line = Math.floor(Math.round(limit * 100) / unit);
@@ -62,10 +65,16 @@ export async function limitRun(
       draws: Array.from(all.breachDraw, hotCombo),
       totals: Float64Array.from(all.breachTotal, (t) => unitsToAmount(t, unit)),
     })));
+  const pause = (decided: number) => {
+    progress?.(decided);
+    return yieldToLoop();
+  };
   // the decisions alone are much cheaper where the closed-subset test is exact (ADR 021)
   const sold = payoutsGrowWithMatches(w)
-    ? await acceptInOrder(sales, yieldToLoop)
-    : await sellInOrder(sales, yieldToLoop);
+    ? await acceptInOrder(sales, pause)
+    : await sellInOrder(sales, pause);
+  // no hot draw: every ticket is accepted without a range walked
+  progress?.(input.count);
   const refusedTickets = new Uint32Array(sold.refusedCount);
   for (let t = 0, k = 0; t < input.count; t++) if (sold.refused[t]) refusedTickets[k++] = t;
   const after = await worstAfter(input, line, { totals, hot, sold, w, unit, tuning });

@@ -55,12 +55,13 @@ export interface LiabilityResult {
 }
 
 /**
- * `pause` is awaited between ranges of tickets: a caller on a service's event loop hands in a yield
- * (setImmediate) so other requests are answered while a long run goes on (this module has no timers).
+ * `pause` is awaited between ranges of tickets with the tickets decided so far: a caller on a
+ * service's event loop hands in a yield (setImmediate) so other requests are answered while a long
+ * run goes on, and reports the progress (this module has no timers).
  */
 export async function sellInOrder(
   input: LiabilityInput,
-  pause: () => Promise<void> = () => Promise.resolve(),
+  pause: (decided: number) => Promise<void> = () => Promise.resolve(),
 ): Promise<LiabilityResult> {
   const { count, limit, hot } = input;
   const nHot0 = hot.length / PICK;
@@ -132,8 +133,9 @@ export async function sellInOrder(
   if (nHot > 0) {
     const { chunk } = tuning;
     for (let from = 0; from < count; from += chunk) {
-      processRange(from, Math.min(count, from + chunk), 0);
-      await pause();
+      const to = Math.min(count, from + chunk);
+      processRange(from, to, 0);
+      await pause(to);
     }
   }
   const breachDraw = Int32Array.from(breaches, (b) => b.draw);

@@ -27,9 +27,10 @@ export function payoutsGrowWithMatches(w: ArrayLike<number>): boolean {
   return true;
 }
 
+/** `pause` as `sellInOrder`'s: awaited between ranges with the tickets decided so far. */
 export async function acceptInOrder(
   input: LiabilityInput,
-  pause: () => Promise<void> = () => Promise.resolve(),
+  pause: (decided: number) => Promise<void> = () => Promise.resolve(),
 ): Promise<SalesOrderResult> {
   const { tickets, count, pool, limit, hot } = input;
   const nHot = hot.length / PICK;
@@ -127,8 +128,9 @@ export async function acceptInOrder(
 
   if (nHot > 0) {
     for (let from = 0; from < count; from += tuning.chunk) {
-      processRange(from, Math.min(count, from + tuning.chunk), 0);
-      await pause();
+      const to = Math.min(count, from + tuning.chunk);
+      processRange(from, to, 0);
+      await pause(to);
     }
   }
   return { refused, refusedCount, hotTotals: cur };

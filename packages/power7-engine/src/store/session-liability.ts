@@ -11,7 +11,7 @@ import {
 import type { RowReader } from '../analysis/winners';
 import { EngineError } from '../core/errors';
 import { MAX_AMOUNT } from '../core/model';
-import type { LimitAnswer } from './session-types';
+import type { LimitAnswer, LimitJob, LimitProgress } from './session-types';
 
 /** Limits whose runs an open session keeps (an answer and its refused-rows CSV share one). */
 const KEPT_LIMITS = 2;
@@ -19,6 +19,8 @@ const KEPT_LIMITS = 2;
 /** The liability-limit questions of one open session, the last limits' runs kept. */
 export class SessionLiability {
   private readonly runs = new Map<number, Promise<LimitRun>>();
+  /** The progress of each kept run (tickets decided so far), updated in place while it runs. */
+  private readonly progress = new Map<number, LimitProgress>();
   private readonly caps = new Map<number, Promise<CapRun>>();
 
   constructor(
@@ -34,6 +36,16 @@ export class SessionLiability {
     const { refusedTickets: _t, breaches: _b, refusedMask: _m, ...answer } = run;
     void [_t, _b, _m];
     return answer;
+  }
+
+  /** The limit's answer and its run's live progress (a run already asked for is joined). */
+  limitJob(limit: number): LimitJob {
+    const answer = this.limit(limit);
+    const progress = this.progress.get(Math.round(limit * 100)) ?? {
+      done: this.input.count,
+      total: this.input.count,
+    };
+    return { answer, progress };
   }
 
   /**
@@ -72,13 +84,21 @@ export class SessionLiability {
 
   clear(): void {
     this.runs.clear();
+    this.progress.clear();
     this.caps.clear();
   }
 
   private run(limit: number): Promise<LimitRun> {
-    return keptAnswer(this.runs, KEPT_LIMITS, checkLimit(limit), async (cents) =>
-      limitRun(this.input, cents / 100, undefined, await this.base()),
-    );
+    const run = keptAnswer(this.runs, KEPT_LIMITS, checkLimit(limit), async (cents) => {
+      const progress = { done: 0, total: this.input.count };
+      this.progress.set(cents, progress);
+      const report = (decided: number) => void (progress.done = decided);
+      return limitRun(this.input, cents / 100, undefined, await this.base(), report);
+    });
+    // only the kept runs' progress is kept
+    for (const cents of this.progress.keys())
+      if (!this.runs.has(cents)) this.progress.delete(cents);
+    return run;
   }
 }
 

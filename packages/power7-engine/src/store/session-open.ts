@@ -142,6 +142,10 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
       ensureOpen();
       return liability.limit(limit);
     },
+    limitJob: (limit) => {
+      ensureOpen();
+      return liability.limitJob(limit);
+    },
     acceptedMask: (limit, mode) => {
       ensureOpen();
       return liability.acceptedMask(limit, mode);

@@ -195,6 +195,18 @@ export interface ExposureAnswer extends Omit<ExposureRanking, 'rows'> {
 /** `OpenSession.limit`: what a liability limit does to the file. */
 export type LimitAnswer = Omit<LimitRun, 'refusedTickets' | 'breaches' | 'refusedMask'>;
 
+/** A run's progress: tickets decided in sales order so far, of all the file's tickets. */
+export interface LimitProgress {
+  readonly done: number;
+  readonly total: number;
+}
+
+/** `OpenSession.limitJob`: a limit's answer to come, and its run's progress (updated in place). */
+export interface LimitJob {
+  answer: Promise<LimitAnswer>;
+  progress: LimitProgress;
+}
+
 /** What an analysis produced; stored as `analysis.json`. */
 export interface AnalysisSummary {
   pool: number;
@@ -339,6 +351,11 @@ export interface OpenSession {
    * last limits are kept. Throws INVALID_PARAMS for a limit that is not an amount.
    */
   limit(limit: number): Promise<LimitAnswer>;
+  /**
+   * `limit`, with the run's progress as it goes (the tickets decided so far), for a caller that
+   * answers before the run ends; a run of the same limit already under way is joined.
+   */
+  limitJob(limit: number): LimitJob;
   /**
    * Per ticket in file order, 1 when kept under `limit`: accepted in sales order, or (`cap`) among
    * the first `cap` copies of its combination.

@@ -103,8 +103,8 @@ export class SessionQueries {
     return () => createReadStream(file);
   }
 
-  /** The finished session's engine tables, from the cache or reopened from its folder. */
-  async open(row: SessionRow): Promise<OpenSession> {
+  /** Throws 409 unless the session's analysis has finished. */
+  ensureFinished(row: SessionRow): void {
     if (row.status !== 'done') {
       throw new AppError(
         ErrorCode.CONFLICT,
@@ -113,6 +113,11 @@ export class SessionQueries {
           : 'The analysis of this session has not finished yet.',
       );
     }
+  }
+
+  /** The finished session's engine tables, from the cache or reopened from its folder. */
+  async open(row: SessionRow): Promise<OpenSession> {
+    this.ensureFinished(row);
     return this.cache.get(row.id, () => openSession(this.memory.dirOf(row.id)));
   }
 }

@@ -2,6 +2,7 @@ import { BOOKS_FOLDER } from '../books/book-folders';
 import { access, constants, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JobQueue } from '../jobs/job-queue';
+import { LimitJobs } from '../liability/limit-jobs';
 import { SessionJobRunner, type JobRunnerOptions } from './job-runner';
 import { SessionMemory } from './memory';
 import { SessionQueries } from './queries';
@@ -14,13 +15,15 @@ import type { Owner, SessionStatusValue } from './state';
 const inFlight = (status: SessionStatusValue) => status === 'queued' || status === 'running';
 
 /**
- * The Power 7 sessions of this service: `jobs` runs their analyses, `queries` answers about them, and
- * this class removes them (on request, or once expired) with their files.
+ * The Power 7 sessions of this service: `jobs` runs their analyses, `queries` answers about them,
+ * `limits` runs their liability limits, and this class removes them (on request, or once expired)
+ * with their files.
  */
 export class Power7Sessions {
   readonly memory: SessionMemory;
   readonly jobs: SessionJobRunner;
   readonly queries: SessionQueries;
+  readonly limits: LimitJobs;
 
   constructor(
     private readonly repo: SessionRepository,
@@ -30,10 +33,13 @@ export class Power7Sessions {
       root: string;
       /** STORAGE_QUOTA_MB in bytes: checked again before an analysis writes its results. */
       storageQuotaBytes?: number;
+      /** LIMIT_WAIT_MS: how long a limit's ask waits for its run before answering 202. */
+      limitWaitMs?: number;
     },
   ) {
     this.memory = new SessionMemory(options.root, !queue.local);
-    const { storageQuotaBytes, ...runner } = options;
+    const { storageQuotaBytes, limitWaitMs = 1_000, ...runner } = options;
+    this.limits = new LimitJobs(limitWaitMs);
     this.jobs = new SessionJobRunner(repo, this.memory, queue, {
       ...runner,
       ...(storageQuotaBytes === undefined
@@ -52,6 +58,7 @@ export class Power7Sessions {
   async remove(ids: string[]): Promise<void> {
     for (const id of ids) {
       this.memory.forget(id);
+      this.limits.forget(id);
       await this.jobs.cancel(id);
       this.cache.drop(id);
       this.memory.live.delete(id);

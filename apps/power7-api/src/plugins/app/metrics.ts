@@ -50,6 +50,16 @@ export function power7Metrics(app: FastifyInstance, ended: EndedSignIns | null):
     },
   });
   new Gauge({
+    name: 'power7_limit_runs',
+    help: 'Liability-limit runs this process remembers, by state: running, done, failed.',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      for (const [state, count] of Object.entries(sessions.limits.stats()))
+        this.set({ state }, count);
+    },
+  });
+  new Gauge({
     name: 'power7_result_cache_bytes',
     help: 'Bytes of finished sessions held in memory for fast queries (RESULT_CACHE_MB is the budget).',
     registers,

@@ -47,6 +47,7 @@ export const sessionsPlugin = fp<{ config: Power7Config; database: OpenDatabase 
       ttlHours: config.SESSION_TTL_HOURS,
       log: app.log,
       storageQuotaBytes: config.STORAGE_QUOTA_MB * 1024 * 1024,
+      limitWaitMs: config.LIMIT_WAIT_MS,
     });
     await sessions.checkStorage();
     // Only a job of this process can take over what its upload read. The reads held in memory (being

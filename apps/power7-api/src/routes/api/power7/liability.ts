@@ -1,5 +1,5 @@
 import { POWER7_PERMISSIONS } from '@pa/contracts/permission-codes';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelopeSchema, ok } from '@pa/contracts/envelope';
@@ -9,6 +9,8 @@ import {
   limitAnswerSchema,
   limitApplySchema,
   limitBodySchema,
+  limitJobSchema,
+  limitQuerySchema,
   sessionSchema,
 } from '@pa/contracts/power7';
 import { csvAnswer, errorAnswers } from '@pa/server-kit/openapi';
@@ -32,8 +34,29 @@ export async function liabilityRoutes(app: FastifyInstance) {
 /** What a limit accepts and refuses, and the refused tickets' rows. */
 function limitRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { queries } = app.power7.sessions;
+  const { queries, limits } = app.power7.sessions;
   const { audit } = app.power7;
+  const limitAnswers = {
+    200: envelopeSchema(limitAnswerSchema),
+    202: envelopeSchema(limitJobSchema).describe(
+      'The run did not end within LIMIT_WAIT_MS: `resultUrl` answers it (202 with its progress while it runs)',
+    ),
+    ...sessionErrors,
+  };
+
+  /** 200 with a limit's answer, or 202 with where to ask for its run and how far it is. */
+  const send = (reply: FastifyReply, asked: Awaited<ReturnType<typeof limits.ask>>) =>
+    'answer' in asked
+      ? reply.send(ok(asked.answer))
+      : reply
+          .status(202)
+          .send(
+            ok(
+              asked.running,
+              'The limit is being checked: resultUrl answers it once done, with its progress meanwhile.',
+              ErrorCode.ACCEPTED,
+            ),
+          );
 
   r.post(
     '/api/power7/sessions/:id/limit/',
@@ -41,18 +64,43 @@ function limitRoutes(app: FastifyInstance) {
       schema: {
         tags: ['power7'],
         summary:
-          'Tickets a liability limit accepts and refuses in sales order, and the worst draw before and after',
+          'Tickets a liability limit accepts and refuses in sales order, and the worst draw before and after (202 with `resultUrl` when the run takes longer than LIMIT_WAIT_MS)',
         security: bearer,
         params: sessionParams,
         body: limitBodySchema,
-        response: { 200: envelopeSchema(limitAnswerSchema), ...sessionErrors },
+        response: limitAnswers,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const caller = requirePermission(request, POWER7_PERMISSIONS.run);
       const row = await queries.find(owner(caller), request.params.id);
-      const session = await queries.open(row);
-      return ok(await session.limit(request.body.limit));
+      return send(reply, await limits.ask(queries, row, request.body.limit, { retry: true }));
+    },
+  );
+
+  r.get(
+    '/api/power7/sessions/:id/limit/',
+    {
+      schema: {
+        tags: ['power7'],
+        summary:
+          'A limit run (the `resultUrl` of a 202): 202 with its progress while it runs, 200 with the answer of the POST once done, its failure in the envelope',
+        security: bearer,
+        params: sessionParams,
+        querystring: limitQuerySchema,
+        response: limitAnswers,
+      },
+    },
+    async (request, reply) => {
+      const caller = requirePermission(request, POWER7_PERMISSIONS.run);
+      const row = await queries.find(owner(caller), request.params.id);
+      // a run this process has not heard of (asked through another process, or before a restart)
+      // is started here as the POST would; a known one is answered as it stands
+      const asked = await limits.ask(queries, row, request.query.limit, {
+        retry: false,
+        waitMs: 0,
+      });
+      return send(reply, asked);
     },
   );
 

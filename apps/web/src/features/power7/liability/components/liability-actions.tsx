@@ -4,14 +4,11 @@ import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { FormAlert } from '@/components/ui/form-field';
 import { errorMessage } from '@/lib/api/api-error';
-import {
-  useApplyLimitMutation,
-  useCapRunQuery,
-  useLimitRunQuery,
-} from '../../api/liability-endpoints';
+import { useApplyLimitMutation, useCapRunQuery } from '../../api/liability-endpoints';
 import { useOpenBookMutation } from '../../api/book-endpoints';
 import { useDownload } from '../../hooks/use-download';
 import { DownloadButtons } from '../../components/download-buttons';
+import { useLimitAnswer } from '../hooks/use-limit-answer';
 
 type Mode = 'sales-order' | 'cap';
 
@@ -34,7 +31,7 @@ export function LiabilityActions({
   const [pending, setPending] = useState<Mode | null>(null);
   // the answers on screen (the same cached questions): nothing to make until they are in, and
   // nothing with a cap that fits no ticket or a limit that accepts none
-  const accepted = useLimitRunQuery({ session, limit }).currentData?.accepted;
+  const accepted = useLimitAnswer({ session, limit }).answer?.accepted;
   const cap = useCapRunQuery({ session, limit }).currentData?.cap;
   const [failure, setFailure] = useState<string | null>(null);
   const [openBook, opening] = useOpenBookMutation();

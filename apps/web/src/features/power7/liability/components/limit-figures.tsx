@@ -1,9 +1,10 @@
 import type * as React from 'react';
+import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/utils';
 import { LoadError } from '../../components/common';
 import { formatCount, formatMoney, formatPercent } from '../../lib/format';
-import { useLimitRunQuery } from '../../api/liability-endpoints';
+import { useLimitAnswer, type LimitProgress } from '../hooks/use-limit-answer';
 import { headroomOf } from '../lib/limit-text';
 
 /** What the liability sections are asked about: a session's tickets under a limit per draw. */
@@ -75,21 +76,35 @@ export function LimitMeter({
   );
 }
 
+/**
+ * A run that outlasts the service's wait: the tickets decided so far as a progress bar, with its
+ * percentage in words.
+ */
+function LimitRunProgress({ progress, limit }: { progress: LimitProgress; limit: string }) {
+  const percent = progress.total > 0 ? Math.floor((progress.done / progress.total) * 100) : 0;
+  const words = `${formatCount(progress.done)} of ${formatCount(progress.total)} tickets decided (${percent} %)`;
+  return (
+    <div className="grid gap-2" aria-busy="true" data-testid="power7-limit-progress">
+      <p className="text-muted-foreground text-sm" aria-live="polite">
+        Checking every draw against {limit}: {words}.
+      </p>
+      <Progress value={percent} aria-label="Limit check progress" aria-valuetext={words} />
+    </div>
+  );
+}
+
 /** What the limit does in sales order: accepted and refused, the worst draw before and after. */
 export function LimitFigures({ session, limit, currency }: LimitQuestion) {
-  const run = useLimitRunQuery({ session, limit });
+  const run = useLimitAnswer({ session, limit });
   const money = (v: number) => formatMoney(v, currency);
   if (run.error) {
     return (
-      <LoadError
-        error={run.error}
-        onRetry={() => void run.refetch()}
-        title="The limit could not be checked"
-      />
+      <LoadError error={run.error} onRetry={run.retry} title="The limit could not be checked" />
     );
   }
-  const answer = run.currentData;
+  const { answer } = run;
   if (!answer) {
+    if (run.progress) return <LimitRunProgress progress={run.progress} limit={money(limit)} />;
     return (
       <div className="grid gap-2" aria-busy="true">
         <p className="text-muted-foreground text-sm" aria-live="polite">

@@ -3,7 +3,8 @@ import { NumberBalls } from '../../components/common';
 import { RowsTable, type Column } from '../../components/rows-table';
 import { Loaded, TitledSection } from '../../components/sections';
 import { formatCount, formatMoney } from '../../lib/format';
-import { useLimitRunQuery, useRefusedRowsQuery } from '../../api/liability-endpoints';
+import { useRefusedRowsQuery } from '../../api/liability-endpoints';
+import { useLimitAnswer } from '../hooks/use-limit-answer';
 import { breachLink, matchedIn, type RefusedRow } from '../lib/limit-text';
 import type { LimitQuestion } from './limit-figures';
 
@@ -47,8 +48,7 @@ function refusedColumns(session: string, currency?: string): Column<RefusedRow>[
 
 /** The first refused tickets (read from the refused CSV), each linking to the draw it would breach. */
 export function RefusedTable({ session, limit, currency }: LimitQuestion) {
-  const run = useLimitRunQuery({ session, limit });
-  const refused = run.currentData?.refused ?? 0;
+  const refused = useLimitAnswer({ session, limit }).answer?.refused ?? 0;
   // asked once the run says there is something to list (the run's answer is then kept server-side)
   const rows = useRefusedRowsQuery({ session, limit }, { skip: refused === 0 });
   if (refused === 0) return null;

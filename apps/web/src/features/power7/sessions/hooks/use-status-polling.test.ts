@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { POLL_MS, pollInterval } from './use-status-polling';
+import { POLL_MS } from '../../hooks/use-document-visible';
+import { pollInterval } from './use-status-polling';
 
 describe('status polling', () => {
   it('polls while the job can change and the page is visible', () => {

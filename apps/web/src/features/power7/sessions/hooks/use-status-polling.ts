@@ -1,25 +1,13 @@
 import { skipToken } from '@reduxjs/toolkit/query';
 import { useEffect, useState } from 'react';
 import type { SessionStatus } from '@pa/contracts/power7';
+import { POLL_MS, useDocumentVisible } from '../../hooks/use-document-visible';
 import { useProcessingStatusQuery } from '../../api/power7-endpoints';
-
-/** How often a running analysis is asked for its progress. */
-export const POLL_MS = 500;
 
 /** Polls while the job can still change and the page is visible; 0 stops polling. */
 export function pollInterval(status: SessionStatus | undefined, visible: boolean): number {
   if (!visible) return 0;
   return status === undefined || status === 'queued' || status === 'running' ? POLL_MS : 0;
-}
-
-export function useDocumentVisible(): boolean {
-  const [visible, setVisible] = useState(() => document.visibilityState !== 'hidden');
-  useEffect(() => {
-    const onChange = () => setVisible(document.visibilityState !== 'hidden');
-    document.addEventListener('visibilitychange', onChange);
-    return () => document.removeEventListener('visibilitychange', onChange);
-  }, []);
-  return visible;
 }
 
 /**
