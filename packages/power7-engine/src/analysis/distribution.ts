@@ -125,34 +125,60 @@ function pieceBins(starts: Float64Array, width: number, maxBytes: number): [numb
 }
 
 /**
- * Bins read from `totals` in any order (for a handful of reads): the bins asked for in one turn of
- * the event loop (e.g. every quantile's, `quantiles`) come from one pass over the totals.
+ * The totals of draws [from, to) that fall in each of `bins` (bin i holds [i·2^shift, (i+1)·2^shift)),
+ * one array per bin asked, in `bins`' order: one pass over that stretch of `totals`.
  */
-export function scannedBins(totals: Float64Array, shift: number): BinReader {
+export function totalsInBins(
+  totals: Float64Array,
+  shift: number,
+  bins: readonly number[],
+  from: number,
+  to: number,
+): Float64Array[] {
   const inverse = 2 ** -shift;
-  let asked = new Map<number, { resolve: (bin: Float64Array) => void }[]>();
+  // bin → 1 + its place in `bins` (a typed lookup: a Map per total is ~10× slower)
+  const slot = new Uint32Array(HIST_BINS);
+  bins.forEach((bin, i) => (slot[bin] = i + 1));
+  const found: number[][] = bins.map(() => []);
+  for (let k = from; k < to; k++) {
+    const at = slot[Math.floor(totals[k]! * inverse)]!;
+    if (at > 0) found[at - 1]!.push(totals[k]!);
+  }
+  return found.map((values) => Float64Array.from(values));
+}
+
+/** Reads the totals of the bins asked, one array per bin in the order asked (`totalsInBins`). */
+export type BinPass = (bins: number[]) => Promise<Float64Array[]>;
+
+/**
+ * Bins read from `totals` in any order (for a handful of reads): the bins asked for in one turn of
+ * the event loop (e.g. every quantile's, `quantiles`) come from one pass over the totals, made here
+ * or by `passOn` (e.g. split over the scan workers: `binPassOnWorkers`).
+ */
+export function scannedBins(totals: Float64Array, shift: number, passOn?: BinPass): BinReader {
+  const run: BinPass =
+    passOn ?? ((bins) => Promise.resolve(totalsInBins(totals, shift, bins, 0, totals.length)));
+  type Waiting = { resolve: (bin: Float64Array) => void; reject: (error: unknown) => void };
+  let asked = new Map<number, Waiting[]>();
   const pass = () => {
     const wanted = asked;
     asked = new Map();
     const bins = [...wanted.keys()];
-    // bin → 1 + its place in `bins` (a typed lookup: a Map per total is ~10× slower)
-    const slot = new Uint32Array(HIST_BINS);
-    bins.forEach((bin, i) => (slot[bin] = i + 1));
-    const found: number[][] = bins.map(() => []);
-    for (let k = 0; k < totals.length; k++) {
-      const at = slot[Math.floor(totals[k]! * inverse)]!;
-      if (at > 0) found[at - 1]!.push(totals[k]!);
-    }
-    bins.forEach((bin, i) => {
-      const values = Float64Array.from(found[i]!);
-      for (const w of wanted.get(bin)!) w.resolve(values);
-    });
+    run(bins).then(
+      (found) =>
+        bins.forEach((bin, i) => {
+          for (const w of wanted.get(bin)!) w.resolve(found[i]!);
+        }),
+      (error: unknown) => {
+        for (const list of wanted.values()) for (const w of list) w.reject(error);
+      },
+    );
   };
   return (bin) =>
-    new Promise((resolve) => {
+    new Promise((resolve, reject) => {
       if (asked.size === 0) setImmediate(pass);
       const waiting = asked.get(bin) ?? [];
-      waiting.push({ resolve });
+      waiting.push({ resolve, reject });
       asked.set(bin, waiting);
     });
 }

@@ -16,9 +16,10 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { analyzeTickets, prestartScanWorkers } from '../analysis/analyze';
+import { analyzeTickets, prestartScanWorkers, type AnalysisResult } from '../analysis/analyze';
+import { binPassOnWorkers } from '../parallel/workers';
 import { DistributionQuery, scannedBins } from '../analysis/distribution';
-import { quantiles } from '../analysis/distribution-insight';
+import { quantiles, type Quantiles } from '../analysis/distribution-insight';
 import { readCustomerFile } from '../reading/customer-file';
 import { SNIFF_BYTES } from '../reading/file-sniff';
 import { unitsToAmount } from '../core/weights';
@@ -148,7 +149,6 @@ async function analyzeCommand(argv: string[]): Promise<void> {
     winners: d.winners,
     totalPayout: unitsToAmount(d.total, res.weights.unit),
   }));
-  const { index, totals } = res.distribution;
   const out = {
     pool,
     tickets: file.count,
@@ -158,7 +158,7 @@ async function analyzeCommand(argv: string[]): Promise<void> {
     totalPayout: { min: res.stats.min, mean: res.stats.mean, max: res.stats.max },
     top,
     // exact, over every draw (as the service's insight): q = the smallest total T with ≥ q % of draws ≤ T
-    quantiles: await quantiles(new DistributionQuery(index, scannedBins(totals, index.shift))),
+    quantiles: await drawQuantiles(res.distribution, threads),
     /** Draws with at least one 7-match winner. */
     jackpotDraws: res.jackpotDraws,
   };
@@ -175,6 +175,15 @@ async function analyzeCommand(argv: string[]): Promise<void> {
     ];
     process.stdout.write(lines.join('\n') + '\n');
   }
+}
+
+/** The quantiles of every draw's total; the pass over the totals for their bins split over the scan workers. */
+function drawQuantiles(
+  { index, totals }: AnalysisResult['distribution'],
+  threads: number,
+): Promise<Quantiles> {
+  const pass = threads > 1 ? binPassOnWorkers(threads, totals, index.shift) : undefined;
+  return quantiles(new DistributionQuery(index, scannedBins(totals, index.shift, pass)));
 }
 
 async function winnersCommand(argv: string[]): Promise<void> {

@@ -153,26 +153,26 @@ export async function countTables(
   const c5 = buffers.u32(n5);
   const partial5 = [c5, ...Array.from({ length: parts - 1 }, () => buffers.u32(n5))];
   const tops6 = splitTops(pool, parts, 6);
-  const pushes: BuildOp[] = partial5.map((to, i) => ({
-    op: 'pushDown' as const,
-    from: c6,
-    to,
-    k: 5,
-    pool,
-    tops: tops6[i]!,
-  }));
-  // with it, the parts' sorted tickets merged and de-duplicated in value ranges (piece i after push i)
+  await plan.run(
+    partial5.map((to, i) => ({
+      op: 'pushDown' as const,
+      from: c6,
+      to,
+      k: 5,
+      pool,
+      tops: tops6[i]!,
+    })),
+  );
+  // the parts' sorted tickets merged and de-duplicated in value ranges on the workers, while the
+  // small layers are pushed down here (with both in one step, the workers waited for these)
   const pieces = ranks ? distinctPieces(ranks, bounds, buffers) : [];
-  await plan.run([...pushes, ...pieces]);
+  const deduplicating = pieces.length > 0 ? plan.run(pieces) : null;
+  // not left unhandled if this thread throws first (the error comes from the await below)
+  deduplicating?.catch(() => {});
+  const { c3, c4, max } = smallCounts(c5, partial5.slice(1), pool, buffers);
+  const max6 = maxOf(c6);
+  await deduplicating;
   const { ticketRanks, ticketMult, maxC7 } = distinct ?? joinDistinctPieces(pieces, buffers);
-  addInto(c5, partial5.slice(1));
-  divideCounts(c5, 5);
-  const c4 = buffers.u32(BINOM[pool]![4]!);
-  pushDown(c5, c4, 4, pool, allTops(pool, 5));
-  divideCounts(c4, 4);
-  const c3 = buffers.u32(BINOM[pool]![3]!);
-  pushDown(c4, c3, 3, pool, allTops(pool, 4));
-  divideCounts(c3, 3);
   return {
     pool,
     c3,
@@ -181,8 +181,29 @@ export async function countTables(
     c6,
     ticketRanks,
     ticketMult,
-    maxCount: [0, 0, 0, maxOf(c3), maxOf(c4), maxOf(c5), maxOf(c6), maxC7],
+    maxCount: [...max, max6, maxC7],
   };
+}
+
+/**
+ * c5 (the sum of its partial tables, divided), c4 and c3 pushed down from it, and the maxima of c3..c5
+ * (`maxCount`'s indexes 0..5).
+ */
+function smallCounts(
+  c5: Uint32Array,
+  partials: Uint32Array[],
+  pool: number,
+  buffers: SharedBufferLease,
+): { c3: Uint32Array; c4: Uint32Array; max: number[] } {
+  addInto(c5, partials);
+  divideCounts(c5, 5);
+  const c4 = buffers.u32(BINOM[pool]![4]!);
+  pushDown(c5, c4, 4, pool, allTops(pool, 5));
+  divideCounts(c4, 4);
+  const c3 = buffers.u32(BINOM[pool]![3]!);
+  pushDown(c4, c3, 3, pool, allTops(pool, 4));
+  divideCounts(c3, 3);
+  return { c3, c4, max: [0, 0, 0, maxOf(c3), maxOf(c4), maxOf(c5)] };
 }
 
 /** The payout-folded zeta transform `y6` over the count tables: small layers here, the 6-set layer in parts. */

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { readRange, type RangeRequest, type RangeResult } from '../reading/range-reader';
 import { scanTops, type ScanChunk, type ScanParams, type ScanStats } from '../core/scan';
 import { runBuildOp } from '../core/tables';
+import { totalsInBins } from '../analysis/distribution';
 import type { BuildOp, Tables } from '../core/table-types';
 import { warmUpKernels } from './warm-up';
 
@@ -12,7 +13,9 @@ import { warmUpKernels } from './warm-up';
 export type WorkerRequest =
   | { kind: 'read'; range: RangeRequest }
   | { kind: 'build'; ops: BuildOp[] }
-  | { kind: 'scan'; tables: Tables; params: ScanParams; tops: number[] };
+  | { kind: 'scan'; tables: Tables; params: ScanParams; tops: number[] }
+  /** The totals of draws [from, to) in each of `bins` (`totalsInBins`). */
+  | { kind: 'bins'; totals: Float64Array; shift: number; bins: number[]; from: number; to: number };
 
 /** What the worker answers: `built` after a build request; chunks, progress, then `done` for a scan. */
 export type WorkerReply =
@@ -22,6 +25,7 @@ export type WorkerReply =
   | { type: 'chunk'; chunk: ScanChunk }
   | { type: 'progress'; draws: number }
   | { type: 'done'; stats: ScanStats }
+  | { type: 'bins'; found: Float64Array[] }
   | { type: 'error'; message: string };
 
 const port = parentPort;
@@ -55,12 +59,21 @@ async function handle(req: WorkerRequest) {
               read.part.offsets,
               read.part.lengths,
               ...(read.ranks ? [read.ranks] : []),
+              ...(read.alsoRanks ? [read.alsoRanks] : []),
             ].map((a) => a.buffer as ArrayBuffer)
           : [],
       );
       return;
     }
     await warm;
+    if (req.kind === 'bins') {
+      const found = totalsInBins(req.totals, req.shift, req.bins, req.from, req.to);
+      post(
+        { type: 'bins', found },
+        found.map((f) => f.buffer as ArrayBuffer),
+      );
+      return;
+    }
     if (req.kind === 'build') {
       for (const op of req.ops) runBuildOp(op);
       post({ type: 'built' });

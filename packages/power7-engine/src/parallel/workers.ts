@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { CancelledError } from '../core/errors';
+import { CancelledError, invariant } from '../core/errors';
+import { totalsInBins, type BinPass } from '../analysis/distribution';
 import type { RangeRequest, RangeResult } from '../reading/range-reader';
 import type { ScanChunk, ScanParams, ScanStats } from '../core/scan';
 import { tableBufferPool } from '../core/shared-buffers';
@@ -98,7 +99,7 @@ export async function closeScanWorkers(): Promise<void> {
 function callWorkers(
   workers: Worker[],
   requests: WorkerRequest[],
-  until: 'read' | 'built' | 'done',
+  until: 'read' | 'built' | 'done' | 'bins',
   signal: AbortSignal | undefined,
   onReply: (reply: WorkerReply, worker: number) => void = () => undefined,
 ): Promise<void> {
@@ -206,4 +207,55 @@ export async function scanOnWorkers(
     },
   );
   return results;
+}
+
+/**
+ * A bin pass (`scannedBins`) split over up to `n` of the idle scan workers, each walking an even share
+ * of the draws' totals (shared memory, not copied) for the bins asked; their finds are joined per bin.
+ * The workers are taken for each pass and given back idle after it; with fewer than two idle (none
+ * started for it), the pass runs in this thread.
+ */
+export function binPassOnWorkers(n: number, totals: Float64Array, shift: number): BinPass {
+  invariant(
+    totals.buffer instanceof SharedArrayBuffer,
+    'the totals must be shared with the workers',
+  );
+  return async (bins) => {
+    const k = Math.min(n, idleWorkers.length);
+    if (k < 2) return totalsInBins(totals, shift, bins, 0, totals.length);
+    const workers = takeWorkers(k);
+    const parts: Float64Array[][] = [];
+    let clean = false;
+    try {
+      const length = totals.length;
+      await callWorkers(
+        workers,
+        workers.map((_, i) => ({
+          kind: 'bins' as const,
+          totals,
+          shift,
+          bins,
+          from: Math.floor((length * i) / k),
+          to: Math.floor((length * (i + 1)) / k),
+        })),
+        'bins',
+        undefined,
+        (reply, i) => {
+          if (reply.type === 'bins') parts[i] = reply.found;
+        },
+      );
+      clean = true;
+    } finally {
+      releaseWorkers(workers, clean);
+    }
+    return bins.map((_, b) => {
+      const all = new Float64Array(parts.reduce((sum, found) => sum + found[b]!.length, 0));
+      let at = 0;
+      for (const found of parts) {
+        all.set(found[b]!, at);
+        at += found[b]!.length;
+      }
+      return all;
+    });
+  };
 }

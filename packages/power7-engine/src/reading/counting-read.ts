@@ -38,6 +38,11 @@ export class CountingRead {
     this.ranks[0] = ranks;
   }
 
+  /** The head's ticket ranks, when its tickets were counted elsewhere (with a range: `countAlso`). */
+  headCounted(ranks: Uint32Array): void {
+    this.ranks[0] = ranks;
+  }
+
   /** A table no range in flight counts into (at most `threads` ranges are read at once). */
   take(): Uint32Array {
     const table = this.free.pop();

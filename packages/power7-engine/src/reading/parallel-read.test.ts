@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArrivingCsvRead } from './arriving-read';
 import { readCustomerFile } from './customer-file';
 import type { RejectedRow } from '../core/errors';
-import { readCsvInParallel } from './parallel-read';
+import { guidedCuts, readCsvInParallel } from './parallel-read';
 import type { TicketFile } from './ticket-reader';
 import { closeScanWorkers } from '../parallel/workers';
 import { BINOM, ticketRank } from '../core/model';
@@ -172,6 +172,55 @@ describe('reading a CSV in byte ranges on worker threads', () => {
       const { counted: _tables, ...read } = counted!;
       expect(read).toEqual(plain);
     }
+  });
+
+  it('cuts a file into ranges that shrink toward its end, each 1–32 MiB', () => {
+    const MiB = 1 << 20;
+    for (const [size, workers] of [
+      [56 * MiB, 2],
+      [300 * MiB, 2],
+      [20 * MiB, 3],
+      [3 * MiB, 2],
+    ] as const) {
+      const ends = [...guidedCuts(1000, size, workers), size];
+      const lengths = ends.map((end, i) => end - (i === 0 ? 1000 : ends[i - 1]!));
+      expect(lengths.every((n) => n > 0 && n <= 32 * MiB)).toBe(true);
+      // every range but the last at least 1 MiB, and none longer than the one before it
+      expect(lengths.slice(0, -1).every((n) => n >= MiB)).toBe(true);
+      expect(lengths.every((n, i) => i === 0 || n <= lengths[i - 1]!)).toBe(true);
+      // the last ranges are short, so the threads end close together
+      if (size > 8 * MiB) expect(lengths.at(-2)).toBe(MiB);
+    }
+  });
+
+  it('reads ranges of several MiB (read in 1 MiB pieces cut at line ends) as one pass does', async () => {
+    // short rows in the head and longer ones after (more than the head's rows per byte promise:
+    // the readers' room grows), rejected rows throughout, no line end at the end of the file
+    const rows = Array.from({ length: 150_000 }, (_, i) =>
+      i % 1013 === 7
+        ? '1,2,3,4,5,6,36'
+        : i < 5000
+          ? [1, 2, 3, 4, 5, 6, 7 + (i % 20), ''].join(',')
+          : [1 + (i % 9), 11, 13 + (i % 7), 21, 22, 30, 31 + (i % 5), 'x'.repeat(i % 40)].join(','),
+    );
+    const path = await fileWith(['n1,n2,n3,n4,n5,n6,n7,note', ...rows].join('\n'));
+    const size = statSync(path).size;
+    expect(size).toBeGreaterThan(4 << 20);
+    const reported: RejectedRow[] = [];
+    const inRanges = await readCsvInParallel(
+      path,
+      size,
+      { pool: POOL, onRejected: (r) => reported.push(r) },
+      { workers: 2, headBytes: 1 << 16 },
+    );
+    const onePassReported: RejectedRow[] = [];
+    const onePass = await readCustomerFile(path, {
+      pool: POOL,
+      onRejected: (r) => onePassReported.push(r),
+    });
+    expect(inRanges).not.toBeNull();
+    expect(asData(inRanges!, reported)).toEqual(asData(onePass, onePassReported));
+    expect(onePass.rejectedCount).toBe(149);
   });
 
   it('reads a header-only file without a line end as "no data rows", not a crash', async () => {

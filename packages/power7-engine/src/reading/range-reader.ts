@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { EngineError } from '../core/errors';
+import { PICK } from '../core/model';
 import { countWhileReading } from '../core/tables';
 import { TicketReader, type BodySetup, type TicketPart } from './ticket-reader';
 
@@ -21,6 +22,16 @@ export interface RangeRequest {
    * return their colex ranks: the count tables' first step, done on tickets just read (`CountedTickets`).
    */
   countInto?: Uint32Array;
+  /**
+   * The rows the range is expected to hold (its bytes over the head's bytes per row): the reader
+   * makes room for them at once instead of growing its arrays while it reads.
+   */
+  expectedRows?: number;
+  /**
+   * More tickets to count into `countInto` after the range's own (7 numbers each): the head of the
+   * file, read on the main thread, counted here with the first range (`alsoRanks` their ranks).
+   */
+  countAlso?: Uint8Array;
 }
 
 /**
@@ -28,9 +39,11 @@ export interface RangeRequest {
  * a line break, so a range boundary could fall inside it) or an error, which the one-pass reader
  * then reports with its exact line number.
  */
-export type RangeResult = { part: TicketPart; ranks?: Uint32Array } | { onePass: string };
+export type RangeResult =
+  { part: TicketPart; ranks?: Uint32Array; alsoRanks?: Uint32Array } | { onePass: string };
 
 const QUOTE = 0x22;
+const LF = 0x0a;
 
 /** Reads and validates one range (synchronously: it runs on a worker thread). */
 export function readRange(req: RangeRequest): RangeResult {
@@ -41,7 +54,11 @@ export function readRange(req: RangeRequest): RangeResult {
       ...(req.fastPath === false ? { fastPath: false } : {}),
       ...(req.maxRecordBytes ? { maxRecordBytes: req.maxRecordBytes } : {}),
     },
-    { setup: req.setup, startOffset: req.start },
+    {
+      setup: req.setup,
+      startOffset: req.start,
+      ...(req.expectedRows ? { expectedRows: req.expectedRows } : {}),
+    },
   );
   const fd = req.bytes ? null : openSync(req.path!, 'r');
   try {
@@ -53,7 +70,10 @@ export function readRange(req: RangeRequest): RangeResult {
     if (!req.countInto) return { part };
     const ranks = new Uint32Array(part.count);
     countWhileReading(part.tickets, part.count, req.countInto, ranks);
-    return { part, ranks };
+    if (!req.countAlso) return { part, ranks };
+    const alsoRanks = new Uint32Array(Math.floor(req.countAlso.length / PICK));
+    countWhileReading(req.countAlso, alsoRanks.length, req.countInto, alsoRanks);
+    return { part, ranks, alsoRanks };
   } catch (err) {
     if (err instanceof EngineError) return { onePass: err.message };
     throw err;
@@ -62,14 +82,22 @@ export function readRange(req: RangeRequest): RangeResult {
   }
 }
 
-/** Bytes [start, end) of a file, 1 MiB at a time. */
+/**
+ * Bytes [start, end) of a file, up to 1 MiB at a time, each chunk but the last cut after its last
+ * line end (the rest is read again at the start of the next one; a chunk without a line end goes
+ * whole). The tokenizer then meets whole lines only: an unfinished last line sent it down its general
+ * path, which its optimised loop had never run, and V8 threw that code away and compiled the tokenizer
+ * again, once or twice per thread.
+ */
 function* fileChunks(fd: number, start: number, end: number): Generator<Buffer> {
-  // one buffer for every read: the tokenizer copies the bytes of a record it carries over
+  // one buffer for every read (each chunk is tokenized before the next read)
   const buf = Buffer.allocUnsafe(Math.min(1 << 20, Math.max(1, end - start)));
   for (let pos = start; pos < end;) {
     const n = readSync(fd, buf, 0, Math.min(buf.length, end - pos), pos);
     if (n === 0) break;
-    yield buf.subarray(0, n);
-    pos += n;
+    const lf = pos + n < end ? buf.lastIndexOf(LF, n - 1) : -1;
+    const take = lf === -1 ? n : lf + 1;
+    yield buf.subarray(0, take);
+    pos += take;
   }
 }
