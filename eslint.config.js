@@ -289,20 +289,6 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // Type-aware rules where a forgotten promise costs most: the product's sources (tests and
-    // scripts stay on the fast syntactic rules).
-    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
-    ignores: ['**/*.test.{ts,tsx}'],
-    languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
-    },
-    rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': [
-        'error',
-        { checksVoidReturn: { attributes: false } },
-      ],
-    },
-  },
+  // The two type-aware rules (no-floating-promises, no-misused-promises) run in oxlint's tsgolint on
+  // TypeScript 7 (`npm run lint:promises`, .oxlintrc.json; ADR 027): ESLint builds no type program.
 );
