@@ -1,15 +1,16 @@
-// System packages the test suite needs: Debian's Chromium (browser tests; its headless shell only when
-// E2E_CHROMIUM names it), the PostgreSQL server and the Redis server (integration tests on real
-// servers). Installed with apt-get when missing and running as root; otherwise the exact command is
-// printed and the run stops.
+// System packages the test suite needs: Debian's Chromium headless shell (browser tests; the full
+// Chromium only when E2E_CHROMIUM names it), the PostgreSQL server and the Redis server (integration
+// tests on real servers). Installed with apt-get when missing and running as root; otherwise the exact
+// command is printed and the run stops.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 
+/** Debian's full Chromium: `npm run lighthouse`, and the browser suite when E2E_CHROMIUM names it. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 /**
- * Chromium's headless shell: the same Blink and V8 without the full browser's UI layers, as Playwright
- * drives by default. The browser suite alone ran ~17 % faster on it, `npm test` no faster; it is not the
- * default (docs/benchmarks/test-suite.md, sessions 14 and 15), so it is installed only when chosen.
+ * Chromium's headless shell: the same Blink and V8 without the full browser's UI layers, which the
+ * browser suite runs on (docs/benchmarks/test-suite.md, session 22). Its package is smaller than the
+ * full browser's and needs no GTK.
  */
 export const CHROMIUM_HEADLESS_SHELL_PATH = '/usr/bin/chromium-headless-shell';
 
@@ -26,9 +27,9 @@ export function findPostgresBin() {
 
 export function ensureSystemPackages() {
   const missing = [];
-  if (!fs.existsSync(CHROMIUM_PATH)) missing.push('chromium');
-  const shellChosen = process.env.E2E_CHROMIUM === CHROMIUM_HEADLESS_SHELL_PATH;
-  if (shellChosen && !fs.existsSync(CHROMIUM_HEADLESS_SHELL_PATH))
+  const fullChosen = process.env.E2E_CHROMIUM === CHROMIUM_PATH;
+  if (fullChosen && !fs.existsSync(CHROMIUM_PATH)) missing.push('chromium');
+  if (!fullChosen && !fs.existsSync(CHROMIUM_HEADLESS_SHELL_PATH))
     missing.push('chromium-headless-shell');
   if (!findPostgresBin()) missing.push('postgresql');
   if (!fs.existsSync('/usr/bin/redis-server')) missing.push('redis-server');

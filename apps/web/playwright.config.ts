@@ -132,11 +132,10 @@ export default defineConfig({
       use: {
         ...devices['Desktop Chrome'],
         launchOptions: {
-          // Debian's Chromium. Its headless shell (E2E_CHROMIUM=/usr/bin/chromium-headless-shell) ran
-          // this suite alone ~17 % faster but `npm test` no faster, and two of seven CI runs on it failed
-          // a leave-guard test whose cause is not found yet (docs/benchmarks/test-suite.md, sessions 14
-          // and 15), so it is not the default.
-          executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium',
+          // Debian's Chromium headless shell: Blink and V8 without the full browser's UI layers,
+          // ~14 % less Chromium CPU on the same specs (docs/benchmarks/test-suite.md, session 22).
+          // E2E_CHROMIUM=/usr/bin/chromium runs the suite on the full browser.
+          executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium-headless-shell',
           args: [
             '--no-sandbox',
             '--disable-gpu',
