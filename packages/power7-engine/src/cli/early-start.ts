@@ -31,19 +31,11 @@ export function earlyWorkerCount(argv: readonly string[]): number {
  * unoptimised; on two cores that the workers and this thread already fill, that background thread
  * waits its turn, and a kernel that runs once per process (every kernel here) spends much of its run
  * waiting for its own optimised code. Compiled on the thread that asks instead: the same code, sooner.
- *
- * `--no-lazy-feedback-allocation`: a function records the types it meets from its first call on, not
- * only once it has run a while. A kernel is optimised during its first long call; the helpers it
- * calls a few times (a walk's constructor, a buffer's growth) had recorded nothing yet, so the
- * optimised kernel was thrown away when it reached them and compiled again (session 22: per run, the
- * kernels' compile time about halved, pushDown and zetaLayer compiled once per thread instead of
- * twice). Set before the workers start (a worker's isolate reads the flags as it starts).
+ * Set before the workers start (a worker's isolate reads the flags as it starts).
+ * (`--no-lazy-feedback-allocation`, tried in session 22: pushDown and zetaLayer were compiled once
+ * per thread instead of twice, but the scan's kernel three times instead of once: more compiling.)
  */
-export const CLI_V8_FLAGS = [
-  '--no-concurrent-recompilation',
-  '--no-concurrent-osr',
-  '--no-lazy-feedback-allocation',
-];
+export const CLI_V8_FLAGS = ['--no-concurrent-recompilation', '--no-concurrent-osr'];
 
 const argv = process.argv.slice(2);
 if (argv[0] === 'analyze' || argv[0] === 'limit')
