@@ -123,11 +123,23 @@ declare global {
  * `resultTypes: ['violations']` keeps axe from building selectors for every node that passed (each
  * violation is still reported in full): on a 300-row table a check went from 2.9 to 1.0 s.
  */
-async function axeOf(page: Page): Promise<axe.AxeResults> {
+async function axeOf(page: Page, rules: Rules = 'all'): Promise<axe.AxeResults> {
   await settled(page);
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return page.evaluate(
+    (only) =>
+      window.axe.run(document, {
+        resultTypes: ['violations'],
+        ...(only ? { runOnly: { type: 'rule', values: only } } : {}),
+      }),
+    rules === 'colour' ? COLOUR_RULES : null,
+  );
 }
+
+/** Every rule of axe's default run, or only those that read colours (see `checkScreens`). */
+type Rules = 'all' | 'colour';
+/** The rules of axe's default run tagged `cat.color` (its AAA `color-contrast-enhanced` is off). */
+const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
 /**
  * Waits until no finite CSS animation or transition runs (a spinner's endless one does not count):
@@ -148,8 +160,8 @@ async function settled(page: Page) {
 }
 
 /** No serious or critical axe-core violation on the page as it is now. */
-export async function expectAccessible(page: Page) {
-  const { violations } = await axeOf(page);
+export async function expectAccessible(page: Page, rules: Rules = 'all') {
+  const { violations } = await axeOf(page, rules);
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
     bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
@@ -171,7 +183,9 @@ export async function applyTheme(page: Page, theme: 'light' | 'dark') {
  * The checks of a screen in light and dark at 1280 and 360 px, the theme switched live (the page's
  * state stays): axe, nothing wider than the screen (wide content scrolls in its own region), and a
  * screenshot of each when asked for. `ready` waits for what must show at each width. Ends in light
- * at 1280 px.
+ * at 1280 px. The dark pass runs axe's colour rules only: the theme is a class on the root and
+ * nothing else in the page changes with it, so every other rule would answer as in the light pass at
+ * the same width (~0.2 s of a ~0.4 s check saved, 120 times a run).
  */
 export async function checkScreens(
   page: Page,
@@ -183,7 +197,7 @@ export async function checkScreens(
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 900 });
       await ready(page);
-      await expectAccessible(page);
+      await expectAccessible(page, theme === 'dark' ? 'colour' : 'all');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
         width,
       );
