@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BookTotals } from '../src/core/book';
+import { BINOM, ticketRank } from '../src/core/model';
 import { ticketArb } from './arbitraries';
 
 /**
@@ -98,7 +99,9 @@ const caseArb = fc.integer({ min: 10, max: 14 }).chain((pool) =>
     limitPick: fc.double({ min: 0, max: 1.5, noNaN: true }),
     tuning: fc.record({
       watchCap: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 500, max: 4000 })),
-      maxDeferred: fc.integer({ min: 1, max: 8 }),
+      // short fold periods, and long ones in which the deferred 5-matches' bound (21 × the most
+      // copies of a 5-subset) can call a fold before the count does
+      maxDeferred: fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 22, max: 64 })),
       minDeferred: fc.integer({ min: 1, max: 3 }),
       fivesDeferredMin: fc.integer({ min: 1, max: 300 }),
     }),
@@ -182,4 +185,170 @@ describe('live book totals', () => {
       { numRuns: 200 },
     );
   });
+});
+
+describe('live book totals, 5-match payouts deferred', () => {
+  it('folds early when one 5-subset is bought again and again, and stays exact', () => {
+    // the same tickets sold over and over: the deferred 5-matches' bound (21 × the most copies of
+    // a 5-subset) passes what the watch was chosen for before the fold's count comes
+    const pool = 12;
+    const w = [0, 0, 0, 1, 2, 100, 400, 1_000];
+    const tickets = [
+      [1, 2, 3, 4, 5, 6, 7],
+      [1, 2, 3, 4, 5, 8, 9],
+      [2, 4, 6, 8, 10, 11, 12],
+    ];
+    const limit = 40_000;
+    const naive = new NaiveBook(pool, w, limit);
+    for (let k = 0; k < 40; k++) naive.add(tickets[k % 3]!);
+    const book = new BookTotals({ pool, w, limit }, Float64Array.from(naive.totals), {
+      watchCap: 200,
+      maxDeferred: 1000,
+      minDeferred: 1,
+      fivesDeferredMin: 1,
+    });
+    expect(book.shape.fivesDeferred).toBe(true);
+    let earlyFolds = 0;
+    for (let k = 0; k < 240; k++) {
+      const t = tickets[k % 3]!;
+      const expected = naive.breach(t);
+      expect(book.check(Uint8Array.from(t))).toEqual(expected);
+      if (expected) continue;
+      naive.add(t);
+      book.add(Uint8Array.from(t));
+      if (book.foldDue) {
+        const pending = book.pendingFold;
+        if (pending.length / 7 < book.shape.foldEvery) earlyFolds++;
+        const sold: number[][] = [];
+        for (let p = 0; p < pending.length; p += 7) sold.push([...pending.subarray(p, p + 7)]);
+        const deferred = [...book.deferredMatches];
+        book.foldIn(
+          naive.draws.map((d) => sold.reduce((s, u) => s + naive.pay(u, d, deferred), 0)),
+        );
+      }
+      expect(book.worst()).toEqual(naive.worst());
+    }
+    expect(earlyFolds).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * At P=49 a sale moves 18,376 draws of 5, 6 or 7 matches (85,900,584 draws in all): checks, sales
+ * and the worst draw against a count over each ticket's 5+-match draws, with only those paying
+ * (a draw's total is then the payouts of the tickets it shares 5 or more numbers with), the
+ * 5-matches updated at once and deferred.
+ */
+describe('live book totals at P=49', () => {
+  const pool = 49;
+  const w = [0, 0, 0, 0, 0, 100, 10_000, 1_000_000];
+  const hot = [3, 9, 14, 22, 30, 41, 47];
+  const others = (t: number[]) => {
+    const out: number[] = [];
+    for (let n = 1; n <= pool; n++) if (!t.includes(n)) out.push(n);
+    return out;
+  };
+  /** Every draw sharing 5 or more numbers with t, once each. */
+  const nearDraws = (t: number[]): number[][] => {
+    const rest = others(t);
+    const draws: number[][] = [t];
+    for (let drop = 0; drop < 7; drop++)
+      for (const x of rest)
+        draws.push([...t.filter((_, i) => i !== drop), x].sort((a, b) => a - b));
+    for (let a = 0; a < 7; a++)
+      for (let b = a + 1; b < 7; b++)
+        for (let i = 0; i < rest.length; i++)
+          for (let j = i + 1; j < rest.length; j++)
+            draws.push(
+              [...t.filter((_, k) => k !== a && k !== b), rest[i]!, rest[j]!].sort((p, q) => p - q),
+            );
+    return draws;
+  };
+  const pay = (u: number[], d: number[]) => w[u.filter((n) => d.includes(n)).length] ?? 0;
+  const rankOf = (d: number[]) => ticketRank(Uint8Array.from(d), 0);
+
+  /** The book's tickets with their copies; totals counted over them. */
+  class NearBook {
+    readonly copies = new Map<string, { t: number[]; n: number }>();
+    constructor(readonly limit: number) {}
+    add(t: number[]) {
+      const key = t.join();
+      const found = this.copies.get(key);
+      if (found) found.n++;
+      else this.copies.set(key, { t, n: 1 });
+    }
+    total(d: number[]) {
+      let s = 0;
+      for (const { t, n } of this.copies.values()) s += n * pay(t, d);
+      return s;
+    }
+    breach(t: number[]) {
+      let best: { numbers: number[]; total: number } | null = null;
+      for (const d of nearDraws(t)) {
+        const total = this.total(d) + pay(t, d);
+        if (
+          total > this.limit &&
+          (!best || total > best.total || (total === best.total && lexLess(d, best.numbers)))
+        )
+          best = { numbers: d, total };
+      }
+      return best;
+    }
+    worst() {
+      let best = { numbers: [1, 2, 3, 4, 5, 6, 7], total: 0 };
+      for (const { t } of this.copies.values()) {
+        for (const d of nearDraws(t)) {
+          const total = this.total(d);
+          if (total > best.total || (total === best.total && lexLess(d, best.numbers)))
+            best = { numbers: d, total };
+        }
+      }
+      return best;
+    }
+  }
+
+  // tickets near the hot one (sharing 4 to 6 of its numbers) and random ones, seeded
+  let seed = 49;
+  const next = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  const sales: number[][] = [];
+  for (let k = 0; k < 24; k++) {
+    const t = new Set(k % 3 === 2 ? [] : hot.slice(0, 4 + (k % 3) * 2 - (k % 2)));
+    while (t.size < 7) t.add(1 + Math.floor(next() * pool));
+    sales.push([...t].sort((a, b) => a - b));
+  }
+  sales.splice(5, 0, hot, sales[0]!, sales[0]!);
+
+  it.each([
+    ['deferred', { maxDeferred: 4096 }],
+    ['updated at once', { watchCap: 0 }],
+  ] as const)(
+    'checks, sells and names the worst draw as a count over every ticket does (5-matches %s)',
+    (mode, tuning) => {
+      const limit = 30_500_000;
+      const near = new NearBook(limit);
+      const base = new Uint32Array(BINOM[pool]![7]!);
+      // the book opens on 30 copies of the hot ticket
+      for (let k = 0; k < 30; k++) near.add(hot);
+      for (const d of nearDraws(hot)) base[rankOf(d)] = near.total(d);
+      const book = new BookTotals({ pool, w, limit }, base, tuning);
+      expect(book.shape.fivesDeferred).toBe(mode === 'deferred');
+      expect(book.worst()).toEqual(near.worst());
+      let refused = 0;
+      for (const t of sales) {
+        const expected = near.breach(t);
+        expect(book.check(Uint8Array.from(t))).toEqual(expected);
+        if (expected) {
+          refused++;
+          continue;
+        }
+        near.add(t);
+        book.add(Uint8Array.from(t));
+        expect(book.foldDue).toBe(false);
+        for (const d of nearDraws(t).slice(0, 400))
+          expect(book.totalOf(Uint8Array.from(d), rankOf(d))).toBe(near.total(d));
+      }
+      expect(refused).toBeGreaterThan(0);
+      expect(book.worst()).toEqual(near.worst());
+    },
+    120_000,
+  );
 });

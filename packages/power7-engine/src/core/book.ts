@@ -1,7 +1,8 @@
 import { BestDraw } from './best-draw';
 import { masksOf, pop32, RangeTables } from './liability';
 import { matchesWith } from './matches';
-import { BINOM, PICK, ticketRank } from './model';
+import { BINOM, numbersOfRank, PICK } from './model';
+import { FiveSubsetCounts, forEachDraw, NearDraws } from './near-draws';
 import type { BookDraw, BookGame, BookTuning, DrawTotals } from './book-types';
 
 const DEFAULT_TUNING: BookTuning = {
@@ -50,6 +51,13 @@ export class BookTotals {
   private deferredCount = 0;
   /** Tickets sold since the last fold at which the next fold is due. */
   private foldAt = 0;
+  /**
+   * While the 5-match payouts are deferred: the most the deferred payouts may add to a draw at a
+   * check (`deferredMax`); past it a fold is due. Infinity otherwise (the count `foldAt` rules).
+   */
+  private deferredCap = Infinity;
+  /** While the 5-match payouts are deferred: the copies of each 5-subset among the tickets since the fold. */
+  private readonly fiveCounts: FiveSubsetCounts;
   private threshold = 0;
   /** Whether the watch holds every draw a 5-match could breach (then they are not enumerated). */
   private fivesWatched = false;
@@ -59,11 +67,13 @@ export class BookTotals {
   private watchNumbers = new Uint8Array(1024 * PICK);
   private watchLo = new Uint32Array(1024);
   private watchHi = new Uint32Array(1024);
-  private readonly complement: Uint8Array;
+  private readonly near: NearDraws;
   private readonly scratch = new Uint8Array(PICK);
-  private readonly high = new Uint8Array(PICK);
-  private readonly kept = new Uint8Array(PICK);
   private readonly matches = new Float64Array(8);
+  /** A draw reached the threshold in a sale: it is watched from now on. */
+  private readonly reached = (rank: number) => {
+    if (!this.watched(rank)) this.watch(rank, numbersOfRank(rank));
+  };
 
   constructor(game: BookGame, base: DrawTotals, tuning: Partial<BookTuning> = {}) {
     this.pool = game.pool;
@@ -75,7 +85,8 @@ export class BookTotals {
     this.deferred = new RangeTables(game.pool);
     this.deferredTickets = new Uint8Array(PICK * 64);
     this.inWatch = new Uint8Array(Math.ceil(base.length / 8));
-    this.complement = new Uint8Array(game.pool - PICK);
+    this.near = new NearDraws(game.pool);
+    this.fiveCounts = new FiveSubsetCounts(game.pool);
     this.chooseWatch();
   }
 
@@ -91,15 +102,20 @@ export class BookTotals {
       deferred: this.deferred.clone(),
       deferredTickets: this.deferredTickets.slice(),
       inWatch: this.inWatch.slice(),
+      fiveCounts: this.fiveCounts.clone(),
       watchRanks: this.watchRanks.slice(),
       watchNumbers: this.watchNumbers.slice(),
       watchLo: this.watchLo.slice(),
       watchHi: this.watchHi.slice(),
-      complement: new Uint8Array(this.complement.length),
+      near: new NearDraws(this.pool),
       scratch: new Uint8Array(PICK),
-      high: new Uint8Array(PICK),
-      kept: new Uint8Array(PICK),
       matches: new Float64Array(8),
+    });
+    // the copy's watch, not this one's
+    Object.assign(copy, {
+      reached: (rank: number) => {
+        if (!copy.watched(rank)) copy.watch(rank, numbersOfRank(rank));
+      },
     });
     return copy;
   }
@@ -111,12 +127,24 @@ export class BookTotals {
 
   /** Whether enough tickets wait for a fold that the next sale must wait for one. */
   get foldDue(): boolean {
-    return this.deferredCount >= this.foldAt;
+    return this.deferredCount >= this.foldAt || this.deferredMax > this.deferredCap;
   }
 
-  /** The most the deferred payouts add to any one draw. */
+  /**
+   * The most the deferred payouts add to any one draw: a deferred ticket adds at most max(w3, w4),
+   * or w5 to a draw it shares 5 numbers with — and a draw shares 5 numbers with at most 21 × (most
+   * copies of a 5-subset) of them.
+   */
   private get deferredMax(): number {
-    return this.deferredCount * this.wDeferred;
+    const k = this.deferredCount;
+    if (!this.fivesDeferred) return k * this.w34;
+    const fives = Math.min(k, 21 * this.fiveCounts.most);
+    return Math.min(k * this.wDeferred, k * this.w34 + fives * this.fiveExtra);
+  }
+
+  /** What a 5-match pays above max(w3, w4) (0 when less). */
+  private get fiveExtra(): number {
+    return Math.max(0, this.w[5]! - this.w34);
   }
 
   /** The most one deferred ticket adds to any draw in this fold period. */
@@ -150,6 +178,7 @@ export class BookTotals {
       this.base.byteLength +
       this.inWatch.byteLength +
       this.deferred.bytes +
+      this.fiveCounts.bytes +
       this.watchRanks.byteLength * 4 +
       this.watchNumbers.byteLength
     );
@@ -170,7 +199,7 @@ export class BookTotals {
     const best = new BestDraw();
     // 5 (unless watched), 6 and 7 matches: the draws themselves
     const watchedUpTo = this.fivesWatched ? 5 : 4;
-    this.forEachHighMatch(t, !this.fivesWatched, (rank, m, numbers) => {
+    this.near.forEachHighMatch(t, !this.fivesWatched, (rank, m, numbers) => {
       const base = this.base[rank]!;
       if (base + dMax + w[m]! <= limit) return;
       const total = base + this.deferredShare(numbers, rank) + w[m]!;
@@ -199,11 +228,14 @@ export class BookTotals {
   /** Adds ticket `t` (7 ascending numbers) to the book; the caller has checked it and folds when due. */
   add(t: Uint8Array): void {
     const { w } = this;
-    this.forEachHighMatch(t, !this.fivesDeferred, (rank, m, numbers) => {
+    this.near.forEachHighMatch(t, false, (rank, m, numbers) => {
       const total = this.base[rank]! + w[m]!;
       this.base[rank] = total;
       if (total >= this.threshold) this.watch(rank, numbers);
     });
+    if (!this.fivesDeferred)
+      this.near.addToFives(this.base, t, w[5]!, this.threshold, this.reached);
+    else this.fiveCounts.count(t, 1);
     if (this.wDeferred > 0) {
       const k = this.deferredCount;
       if ((k + 1) * PICK > this.deferredTickets.length) {
@@ -219,7 +251,9 @@ export class BookTotals {
 
   /** Whether `n` more tickets can be added and taken out again without a fold in between. */
   canTry(n: number): boolean {
-    return this.deferredCount + n < this.foldAt;
+    // each sale raises deferredMax by at most max(w3, w4) plus 21 more 5-matches' worth
+    const step = this.fivesDeferred ? this.w34 + 21 * this.fiveExtra : 0;
+    return this.deferredCount + n < this.foldAt && this.deferredMax + n * step <= this.deferredCap;
   }
 
   /**
@@ -229,9 +263,11 @@ export class BookTotals {
    */
   remove(t: Uint8Array): void {
     const { w } = this;
-    this.forEachHighMatch(t, !this.fivesDeferred, (rank, m) => {
+    this.near.forEachHighMatch(t, false, (rank, m) => {
       this.base[rank] = this.base[rank]! - w[m]!;
     });
+    if (!this.fivesDeferred) this.near.addToFives(this.base, t, -w[5]!, Infinity, this.reached);
+    else this.fiveCounts.count(t, -1);
     if (this.wDeferred > 0) {
       const k = this.deferredCount - 1;
       this.deferred.uncountOne(this.deferredTickets, k);
@@ -248,6 +284,7 @@ export class BookTotals {
     for (let d = 0; d < base.length; d++) base[d] = base[d]! + extra[d]!;
     this.deferred.uncount(this.deferredTickets, 0, this.deferredCount);
     this.deferredCount = 0;
+    this.fiveCounts.clear();
     this.chooseWatch();
   }
 
@@ -296,46 +333,8 @@ export class BookTotals {
     return out[3]! * this.w[3]! + out[4]! * this.w[4]! + fives;
   }
 
-  /**
-   * Calls `fn` for every draw sharing 5, 6 or 7 numbers with ticket t (ascending): its rank, the
-   * matches, and its numbers (a scratch array, valid during the call).
-   */
-  private forEachHighMatch(
-    t: Uint8Array,
-    fives: boolean,
-    fn: (rank: number, m: number, numbers: Uint8Array) => void,
-  ): void {
-    const { complement, pool } = this;
-    let c = 0;
-    for (let n = 1, i = 0; n <= pool; n++) {
-      if (i < PICK && t[i] === n) i++;
-      else complement[c++] = n;
-    }
-    const { high: d, kept } = this;
-    fn(ticketRank(t, 0), 7, t);
-    // 6 matches: one number of t swapped for one outside it
-    for (let drop = 0; drop < PICK; drop++) {
-      let k = 0;
-      for (let i = 0; i < PICK; i++) if (i !== drop) kept[k++] = t[i]!;
-      for (let x = 0; x < c; x++) {
-        mergeInto(d, kept, 6, complement[x]!, 0);
-        fn(ticketRank(d, 0), 6, d);
-      }
-    }
-    if (!fives) return;
-    // 5 matches: two swapped for two outside
-    for (let a = 0; a < PICK - 1; a++) {
-      for (let b = a + 1; b < PICK; b++) {
-        let k = 0;
-        for (let i = 0; i < PICK; i++) if (i !== a && i !== b) kept[k++] = t[i]!;
-        for (let x = 0; x < c - 1; x++) {
-          for (let y = x + 1; y < c; y++) {
-            mergeInto(d, kept, 5, complement[x]!, complement[y]!);
-            fn(ticketRank(d, 0), 5, d);
-          }
-        }
-      }
-    }
+  private watched(rank: number): boolean {
+    return (this.inWatch[rank >>> 3]! & (1 << (rank & 7))) !== 0;
   }
 
   /** Puts a draw into the watch (or refreshes nothing: its base is read from `base`). */
@@ -411,17 +410,46 @@ export class BookTotals {
       threshold = Math.min(threshold, limit - w34 * (foldAt + 1) + 1);
     }
     foldAt = Math.min(foldAt, tuning.maxDeferred);
-    // with room to spare, the 5-match payouts wait for the fold too: the watch then holds every draw
-    // a 5-match could breach before it, and a sale updates only its 6- and 7-match draws at once
-    const w345 = Math.max(w34, this.w[5]!);
-    const foldAt5 = interval(w345);
-    // only when the folds come no more often: a fold costs about one analysis
-    this.fivesDeferred = this.w[5]! > 0 && foldAt5 >= Math.max(tuning.fivesDeferredMin, foldAt);
-    if (this.fivesDeferred) foldAt = Math.min(foldAt5, tuning.maxDeferred);
+    // With room to spare, the 5-match payouts wait for the fold too, and a sale updates only its
+    // 295 6- and 7-match draws at once (not its 18,081 5-match draws at P=49). The watch then holds
+    // every draw a deferred payout could breach, or lift past the worst draw, before the fold: the
+    // deferred payouts of k sales add at most k·max(w3, w4) + 21·c·(w5 − max(w3, w4)) to a draw
+    // while no 5-subset is bought more than c times among them (`deferredMax`), so the watch reaches
+    // down that far below the limit and the worst draw — when it holds few enough draws — for as
+    // many sales as the folds would come anyway (a fold costs about one analysis); a fold is due
+    // earlier only if the deferred payouts pass that (`deferredCap`). Random sales repeat some
+    // 5-subsets (4,096 tickets hold ~86,000 of the 1.9M at P=49: a few thrice), so room for c = 6 is
+    // tried first, then for c = 1.
+    const w5 = this.w[5]!;
+    const w345 = Math.max(w34, w5);
+    const wanted = Math.max(tuning.fivesDeferredMin, foldAt);
+    let fivesDeferred = false;
+    let threshold5 = threshold;
+    for (const copies of [6, 1]) {
+      if (w5 === 0) break;
+      const reach = wanted * w34 + Math.min(wanted, 21 * copies) * Math.max(0, w5 - w34);
+      threshold5 = Math.min(threshold, top - reach, limit + 1 - 2 * w345 - reach);
+      let near = 0;
+      for (let d = 0; d < base.length; d++) if (base[d]! >= threshold5) near++;
+      if (near <= tuning.watchCap) {
+        fivesDeferred = true;
+        break;
+      }
+    }
+    this.fivesDeferred = fivesDeferred;
+    let deferredCap: number;
+    if (fivesDeferred) {
+      threshold = threshold5;
+      this.deferredCap = Math.min(limit + 1 - 2 * w345 - threshold, top - threshold);
+      deferredCap = this.deferredCap;
+      foldAt = tuning.maxDeferred;
+    } else {
+      this.deferredCap = Infinity;
+      deferredCap = Number.isFinite(foldAt) ? foldAt * w34 : 0;
+    }
     // the draws a 5-match could breach before the next fold, watched too when few enough: a check
     // then scans the watch instead of looking up its ~8,000 5-match draws one by one
-    const deferredCap = Number.isFinite(foldAt) ? foldAt * (this.fivesDeferred ? w345 : w34) : 0;
-    const fives = limit - this.w[5]! - deferredCap + 1;
+    const fives = limit - w5 - deferredCap + 1;
     let fivesWatched = fives >= threshold;
     if (!fivesWatched) {
       let near = 0;
@@ -436,51 +464,19 @@ export class BookTotals {
     this.foldAt = foldAt;
     this.inWatch.fill(0);
     this.watchSize = 0;
-    forEachDraw(this.pool, (rank, numbers) => {
-      if (base[rank]! >= threshold) this.watch(rank, numbers);
-    });
-  }
-}
-
-/** Every draw in colex order: its rank and numbers (a scratch array, valid during the call). */
-function forEachDraw(pool: number, fn: (rank: number, numbers: Uint8Array) => void): void {
-  const n = new Uint8Array(PICK);
-  let r = 0;
-  for (let g = 7; g <= pool; g++) {
-    n[6] = g;
-    for (let f = 6; f < g; f++) {
-      n[5] = f;
-      for (let e = 5; e < f; e++) {
-        n[4] = e;
-        for (let d = 4; d < e; d++) {
-          n[3] = d;
-          for (let c = 3; c < d; c++) {
-            n[2] = c;
-            for (let b = 2; b < c; b++) {
-              n[1] = b;
-              for (let a = 1; a < b; a++, r++) {
-                n[0] = a;
-                fn(r, n);
-              }
-            }
-          }
-        }
-      }
+    // a watch of few draws is listed from their ranks (a pass over the totals, not a walk of every
+    // draw's numbers: ~1 s less a fold at P=49)
+    let listed = 0;
+    for (let d = 0; d < base.length; d++) if (base[d]! >= threshold) listed++;
+    if (listed <= 4 * tuning.watchCap) {
+      for (let d = 0; d < base.length; d++)
+        if (base[d]! >= threshold) this.watch(d, numbersOfRank(d));
+    } else {
+      forEachDraw(this.pool, (rank, numbers) => {
+        if (base[rank]! >= threshold) this.watch(rank, numbers);
+      });
     }
   }
-}
-
-/** `out` = the `k` ascending numbers of `kept` with x (and y > x when not 0) merged in. */
-function mergeInto(out: Uint8Array, kept: Uint8Array, k: number, x: number, y: number): void {
-  let i = 0;
-  let o = 0;
-  while (i < k && kept[i]! < x) out[o++] = kept[i++]!;
-  out[o++] = x;
-  if (y) {
-    while (i < k && kept[i]! < y) out[o++] = kept[i++]!;
-    out[o++] = y;
-  }
-  while (i < k) out[o++] = kept[i++]!;
 }
 
 /** Draws at a pool: C(P, 7) (for sizing the totals). */
