@@ -24,6 +24,9 @@ export interface LiveBookGame {
 export type TicketCheck = { accepted: true } | { accepted: false; draw: string; wouldBe: number };
 
 export class LiveBookTotals {
+  /** Folds since the book was opened (a benchmark states the sales rate through one). */
+  folds = 0;
+
   private constructor(
     private readonly game: LiveBookGame,
     private readonly unit: number,
@@ -161,5 +164,6 @@ export class LiveBookTotals {
     const { totals } = res.distribution;
     if (scale !== 1) for (let d = 0; d < totals.length; d++) totals[d] = totals[d]! * scale;
     this.totals.foldIn(totals);
+    this.folds++;
   }
 }
