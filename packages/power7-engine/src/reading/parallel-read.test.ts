@@ -223,6 +223,35 @@ describe('reading a CSV in byte ranges on worker threads', () => {
     expect(onePass.rejectedCount).toBe(149);
   });
 
+  it('reads the tickets alone when asked (rows: false), in ranges and in one pass', async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) =>
+      i % 97 === 5 ? '1,2,3,4,5,6,99' : [1 + (i % 9), 11, 13 + (i % 7), 21, 22, 30, 31].join(','),
+    );
+    const path = await fileWith(['n1,n2,n3,n4,n5,n6,n7', ...rows, ''].join('\n'));
+    const size = statSync(path).size;
+    const full = await readCustomerFile(path, { pool: POOL });
+    const noRows = (file: TicketFile) => ({
+      ...file,
+      lines: new Uint32Array(0),
+      offsets: new Float64Array(0),
+      lengths: new Uint32Array(0),
+    });
+    const onePass = await readCustomerFile(path, { pool: POOL, rows: false });
+    expect(onePass).toEqual(noRows(full));
+    for (const workers of [2, 3]) {
+      const inRanges = await readCsvInParallel(
+        path,
+        size,
+        { pool: POOL, rows: false },
+        { workers, rangeBytes: 1500, count: true },
+      );
+      const { counted, ...read } = inRanges!;
+      expectCountedAsRead(inRanges!);
+      expect({ ...read, format: 'csv' }).toEqual(noRows(full));
+      expect(counted!.c6).toHaveLength(workers);
+    }
+  });
+
   it('reads a header-only file without a line end as "no data rows", not a crash', async () => {
     const path = await fileWith('n1,n2,n3,n4,n5,n6,n7');
     const got = await outcome(path);

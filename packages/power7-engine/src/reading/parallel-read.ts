@@ -93,6 +93,7 @@ export async function readCsvInParallel(
     expectedRows: Math.ceil(((boundaries[i + 1]! - start) / rowBytes) * 1.05) + 64,
     ...(opts.fastPath === false ? { fastPath: false } : {}),
     ...(opts.maxRecordBytes ? { maxRecordBytes: opts.maxRecordBytes } : {}),
+    ...(opts.rows === false ? { rows: false } : {}),
   }));
 
   // joined in file order as they come (this thread waits for the workers meanwhile)

@@ -31,6 +31,10 @@ export class PartJoiner {
   private lines = new Uint32Array(0);
   private offsets = new Float64Array(0);
   private lengths = new Uint32Array(0);
+  /** Room for this many tickets in the joined arrays. */
+  private cap = 0;
+  /** Whether the tickets' lines, offsets and lengths are joined too (`ReadOptions.rows`). */
+  private readonly rows: boolean;
   /** The first part, uncopied until a second one comes. */
   private first: TicketPart | null = null;
   private parts = 0;
@@ -53,6 +57,7 @@ export class PartJoiner {
     { expectedTickets = 0, report = false }: { expectedTickets?: number; report?: boolean } = {},
   ) {
     this.keepAll = opts.keepRejected ?? true;
+    this.rows = opts.rows !== false;
     this.expected = expectedTickets;
     this.report = report;
   }
@@ -95,17 +100,20 @@ export class PartJoiner {
     const at = this.joined;
     this.ensure(at + p.count + more);
     this.tickets.set(p.tickets, at * PICK);
-    this.offsets.set(p.offsets, at);
-    this.lengths.set(p.lengths, at);
-    const lines = this.lines;
-    for (let i = 0; i < p.count; i++) lines[at + i] = p.lines[i]! + linesBefore;
+    if (this.rows) {
+      this.offsets.set(p.offsets, at);
+      this.lengths.set(p.lengths, at);
+      const lines = this.lines;
+      for (let i = 0; i < p.count; i++) lines[at + i] = p.lines[i]! + linesBefore;
+    }
     this.joined = at + p.count;
   }
 
   /** Room for `n` tickets: the expected count at once, else half as much again as now. */
   private ensure(n: number): void {
-    if (n <= this.lines.length) return;
-    const cap = Math.max(n, this.expected, Math.ceil(this.lines.length * 1.5));
+    if (n <= this.cap) return;
+    const cap = Math.max(n, this.expected, Math.ceil(this.cap * 1.5));
+    this.cap = cap;
     const used = this.joined;
     const moved = <A extends Uint8Array | Uint32Array | Float64Array>(
       into: A,
@@ -116,6 +124,7 @@ export class PartJoiner {
       return into;
     };
     this.tickets = moved(new Uint8Array(cap * PICK), this.tickets, PICK);
+    if (!this.rows) return;
     this.lines = moved(new Uint32Array(cap), this.lines);
     this.offsets = moved(new Float64Array(cap), this.offsets);
     this.lengths = moved(new Uint32Array(cap), this.lengths);
@@ -139,14 +148,15 @@ export class PartJoiner {
       );
     }
     const one = this.first;
+    const rows = this.rows ? count : 0;
     return {
       pool: opts.pool,
       delimiter: this.setup.delimiter,
       columns: this.setup.columns,
       tickets: one ? one.tickets : this.tickets.subarray(0, count * PICK),
-      lines: one ? one.lines : this.lines.subarray(0, count),
-      offsets: one ? one.offsets : this.offsets.subarray(0, count),
-      lengths: one ? one.lengths : this.lengths.subarray(0, count),
+      lines: one ? one.lines : this.lines.subarray(0, rows),
+      offsets: one ? one.offsets : this.offsets.subarray(0, rows),
+      lengths: one ? one.lengths : this.lengths.subarray(0, rows),
       count,
       rowsRead,
       rejectedCount,

@@ -17,6 +17,8 @@ export interface RangeRequest {
   pool: number;
   fastPath?: boolean;
   maxRecordBytes?: number;
+  /** Keep each ticket's line, offset and length (default true; `ReadOptions.rows`). */
+  rows?: boolean;
   /**
    * Count the range's tickets into this 6-subset table (one the reading thread has to itself), and
    * return their colex ranks: the count tables' first step, done on tickets just read (`CountedTickets`).
@@ -53,6 +55,7 @@ export function readRange(req: RangeRequest): RangeResult {
       keepRejected: true,
       ...(req.fastPath === false ? { fastPath: false } : {}),
       ...(req.maxRecordBytes ? { maxRecordBytes: req.maxRecordBytes } : {}),
+      ...(req.rows === false ? { rows: false } : {}),
     },
     {
       setup: req.setup,

@@ -23,7 +23,7 @@ export interface TicketFile {
   /** 7 ascending 1-based numbers per accepted ticket. */
   tickets: Uint8Array;
   count: number;
-  /** Line number of each accepted ticket. */
+  /** Line number of each accepted ticket (empty when read with `rows: false`, as the next two). */
   lines: Uint32Array;
   /** Byte offset of each accepted ticket's record in the CSV that was read. */
   offsets: Float64Array;
@@ -78,6 +78,12 @@ export interface ReadOptions {
    * instead of tokenize-then-validate (default true; false is for tests comparing both).
    */
   fastPath?: boolean;
+  /**
+   * Keep each ticket's line, offset and length (default true). False when only the tickets are
+   * wanted (the CLI's analysis): `lines`, `offsets` and `lengths` come back empty, and neither the
+   * readers nor the join write or copy them (16 bytes a row).
+   */
+  rows?: boolean;
 }
 
 /**
@@ -91,6 +97,8 @@ export class TicketReader {
   private lines: Uint32Array;
   private offsets: Float64Array;
   private lengths: Uint32Array;
+  /** Whether each ticket's line, offset and length are kept (`ReadOptions.rows`). */
+  private readonly rows: boolean;
   private count = 0;
   private rejectedCount = 0;
   private readonly rejected: RejectedRow[] = [];
@@ -119,10 +127,12 @@ export class TicketReader {
     body?: { setup: BodySetup; startOffset: number; expectedRows?: number },
   ) {
     this.cap = Math.max(1 << 10, Math.ceil(body?.expectedRows ?? 1 << 16));
+    this.rows = opts.rows !== false;
+    const rowsCap = this.rows ? this.cap : 0;
     this.tickets = new Uint8Array(this.cap * PICK);
-    this.lines = new Uint32Array(this.cap);
-    this.offsets = new Float64Array(this.cap);
-    this.lengths = new Uint32Array(this.cap);
+    this.lines = new Uint32Array(rowsCap);
+    this.offsets = new Float64Array(rowsCap);
+    this.lengths = new Uint32Array(rowsCap);
     this.keepAll = opts.keepRejected ?? true;
     if (body) {
       const { setup, startOffset } = body;
@@ -178,9 +188,11 @@ export class TicketReader {
     const count = this.count;
     if (count === this.cap) this.grow();
     this.tickets.set(this.out, count * PICK);
-    this.lines[count] = rec.line;
-    this.offsets[count] = rec.offset;
-    this.lengths[count] = rec.length;
+    if (this.rows) {
+      this.lines[count] = rec.line;
+      this.offsets[count] = rec.offset;
+      this.lengths[count] = rec.length;
+    }
     this.count = count + 1;
   };
 
@@ -214,6 +226,7 @@ export class TicketReader {
       last = Math.max(last, f);
     });
     const vals = new Int32Array(PICK);
+    const rows = this.rows;
     return (buf, start, end, line, offset) => {
       let field = 0;
       let i = start;
@@ -261,9 +274,11 @@ export class TicketReader {
       const t = this.tickets;
       const at = count * PICK;
       for (let a = 0; a < PICK; a++) t[at + a] = vals[a]!;
-      this.lines[count] = line;
-      this.offsets[count] = offset;
-      this.lengths[count] = end - start;
+      if (rows) {
+        this.lines[count] = line;
+        this.offsets[count] = offset;
+        this.lengths[count] = end - start;
+      }
       this.count = count + 1;
       this.rowsRead++;
       return true;
@@ -275,6 +290,7 @@ export class TicketReader {
     const t = new Uint8Array(this.cap * PICK);
     t.set(this.tickets);
     this.tickets = t;
+    if (!this.rows) return;
     const l = new Uint32Array(this.cap);
     l.set(this.lines);
     this.lines = l;
@@ -333,11 +349,12 @@ export class TicketReader {
     }
     this.tokenizer?.end();
     const { count, rejected } = this;
+    const rows = this.rows ? count : 0;
     return {
       tickets: this.tickets.subarray(0, count * PICK),
-      lines: this.lines.subarray(0, count),
-      offsets: this.offsets.subarray(0, count),
-      lengths: this.lengths.subarray(0, count),
+      lines: this.lines.subarray(0, rows),
+      offsets: this.offsets.subarray(0, rows),
+      lengths: this.lengths.subarray(0, rows),
       count,
       rowsRead: this.rowsRead,
       rejectedCount: this.rejectedCount,
