@@ -428,6 +428,9 @@ export class BookTotals {
     for (const copies of [6, 1]) {
       if (w5 === 0) break;
       const reach = wanted * w34 + Math.min(wanted, 21 * copies) * Math.max(0, w5 - w34);
+      // only in a book with room above its worst draw: in a full one few sales are accepted, and
+      // a check would work out more deferred shares than the sales save
+      if (limit - top < reach) continue;
       threshold5 = Math.min(threshold, top - reach, limit + 1 - 2 * w345 - reach);
       let near = 0;
       for (let d = 0; d < base.length; d++) if (base[d]! >= threshold5) near++;
