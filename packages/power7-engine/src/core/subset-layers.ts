@@ -1,9 +1,11 @@
 import { invariant } from './errors';
-import { BINOM, PICK } from './model';
+import { BINOM, PICK, TICKET_RANK_TERMS } from './model';
 
 /**
  * Counts the 6-subsets of tickets [from, to) into c6 (7 increments per ticket). Dropping element j
- * shifts the later ones down one position, so each subset's rank is a sum of precomputed terms.
+ * shifts the later ones down one position, so each subset's rank is a sum of precomputed terms, read
+ * from the flat `TICKET_RANK_TERMS` (C(v − 1, k) at v·8 + k: integer loads from one typed array, not
+ * a row of `BINOM` per number).
  */
 export function countSixSubsets(
   tickets: Uint8Array,
@@ -12,27 +14,27 @@ export function countSixSubsets(
   c6: Uint32Array,
   ranks: Uint32Array | undefined,
 ): void {
-  const b = BINOM;
+  const c = TICKET_RANK_TERMS;
   for (let t = from, p = from * 7; t < to; t++, p += 7) {
-    const e0 = tickets[p]! - 1;
-    const e1 = tickets[p + 1]! - 1;
-    const e2 = tickets[p + 2]! - 1;
-    const e3 = tickets[p + 3]! - 1;
-    const e4 = tickets[p + 4]! - 1;
-    const e5 = tickets[p + 5]! - 1;
-    const e6 = tickets[p + 6]! - 1;
-    const k0 = b[e0]![1]!;
-    const k1 = b[e1]![2]!;
-    const k2 = b[e2]![3]!;
-    const k3 = b[e3]![4]!;
-    const k4 = b[e4]![5]!;
-    const k5 = b[e5]![6]!;
-    const j1 = b[e1]![1]!;
-    const j2 = b[e2]![2]!;
-    const j3 = b[e3]![3]!;
-    const j4 = b[e4]![4]!;
-    const j5 = b[e5]![5]!;
-    const j6 = b[e6]![6]!;
+    const v0 = tickets[p]! * 8;
+    const v1 = tickets[p + 1]! * 8;
+    const v2 = tickets[p + 2]! * 8;
+    const v3 = tickets[p + 3]! * 8;
+    const v4 = tickets[p + 4]! * 8;
+    const v5 = tickets[p + 5]! * 8;
+    const v6 = tickets[p + 6]! * 8;
+    const k0 = c[v0 + 1]!;
+    const k1 = c[v1 + 2]!;
+    const k2 = c[v2 + 3]!;
+    const k3 = c[v3 + 4]!;
+    const k4 = c[v4 + 5]!;
+    const k5 = c[v5 + 6]!;
+    const j1 = c[v1 + 1]!;
+    const j2 = c[v2 + 2]!;
+    const j3 = c[v3 + 3]!;
+    const j4 = c[v4 + 4]!;
+    const j5 = c[v5 + 5]!;
+    const j6 = c[v6 + 6]!;
     c6[j1 + j2 + j3 + j4 + j5 + j6]!++;
     c6[k0 + j2 + j3 + j4 + j5 + j6]!++;
     c6[k0 + k1 + j3 + j4 + j5 + j6]!++;
@@ -41,7 +43,7 @@ export function countSixSubsets(
     c6[k0 + k1 + k2 + k3 + k4 + j6]!++;
     c6[k0 + k1 + k2 + k3 + k4 + k5]!++;
     // the ticket's own rank: every number at its own position
-    if (ranks) ranks[t - from] = k0 + k1 + k2 + k3 + k4 + k5 + b[e6]![7]!;
+    if (ranks) ranks[t - from] = k0 + k1 + k2 + k3 + k4 + k5 + c[v6 + 7]!;
   }
 }
 
