@@ -84,7 +84,7 @@ test('create a permission, a role using it and a user with that role; that user 
     // the card's title comes before its choice lists: shot once the form itself is there
     await expect(page.getByRole('checkbox', { name: roleName })).toBeVisible();
   });
-  // The reloads above emptied the form: fill it again.
+  // With screenshots the reloads above emptied the form: fill it (again).
   await page.getByLabel('First name').fill('Vera');
   await page.getByLabel('Last name').fill('Viewer');
   await page.getByLabel('User name').fill(userName);
@@ -268,9 +268,10 @@ test('a stale edit answers 409: the form shows what changed and overwrites only 
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(dialog).toBeVisible();
   });
-  // Nothing was overwritten so far.
+  // Nothing was overwritten so far (with screenshots, the conflict was made again after each reload).
   const before = await api.ok<{ description: string; name: string }>('GET', `/roles/${role._id}`);
-  expect(before.description).toMatch(/^theirs/);
+  expect(before.name).toBe(`${name} theirs`);
+  expect(before.description).not.toMatch(/^mine/);
   await dialog.getByRole('button', { name: 'Overwrite with my changes' }).click();
   await expect(page.getByText(`Role “${name} theirs” saved.`)).toBeVisible();
   const after = await api.ok<{ description: string; name: string }>('GET', `/roles/${role._id}`);

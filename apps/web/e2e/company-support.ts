@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { ADMIN, apiSignIn, expectAccessible, screenshot } from './support';
+import { ADMIN, apiSignIn, applyTheme, expectAccessible, screenshot } from './support';
 
 /**
  * The portal API as a person's script would call it (the suite's access tokens live 10 s, so every
@@ -86,12 +86,20 @@ export async function storeTheme(page: Page, theme: 'light' | 'dark') {
 }
 
 /**
- * Screenshots of the current page at 1280 and 360 px in light and dark, returning to light 1280;
- * the dark page at 1280 px is also checked with axe (callers check the light one themselves).
- * `ready` waits for what must be on screen after each reload (the theme is read at load). Without
- * screenshots (`E2E.screenshots`) only the dark page is loaded, for axe.
+ * The current page in dark, checked with axe (callers check the light one themselves), and with
+ * `E2E.screenshots` its screenshots at 1280 and 360 px in light and dark. Without screenshots nothing
+ * needs a reload: the theme's class is switched on this very page, as `checkScreens` does, and axe's
+ * colour rules run (nothing else changes with the theme). The screenshots reload the page in each
+ * theme (the stored theme is read at load); `ready` then waits for, or makes again, what must be on
+ * screen, and the page ends reloaded in light at 1280 px.
  */
 export async function screenshotsOf(page: Page, name: string, ready: () => Promise<void>) {
+  if (!E2E.screenshots) {
+    await applyTheme(page, 'dark');
+    await expectAccessible(page, 'colour');
+    await applyTheme(page, 'light');
+    return;
+  }
   const reloadIn = async (theme: 'light' | 'dark', width: number) => {
     await storeTheme(page, theme);
     await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
@@ -100,16 +108,12 @@ export async function screenshotsOf(page: Page, name: string, ready: () => Promi
     await page.reload();
     await ready();
   };
-  if (E2E.screenshots) {
-    for (const theme of ['light', 'dark'] as const) {
-      for (const width of [360, 1280]) {
-        await reloadIn(theme, width);
-        await screenshot(page, `${name}-${width}-${theme}`);
-      }
+  for (const theme of ['light', 'dark'] as const) {
+    for (const width of [360, 1280]) {
+      await reloadIn(theme, width);
+      await screenshot(page, `${name}-${width}-${theme}`);
+      if (theme === 'dark' && width === 1280) await expectAccessible(page);
     }
-  } else {
-    await reloadIn('dark', 1280);
   }
-  await expectAccessible(page);
   await reloadIn('light', 1280);
 }
