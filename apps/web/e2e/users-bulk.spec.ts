@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { PortalClient, storeTheme, unique } from './company-support';
-import { expectAccessible, screenshot, signInAt } from './support';
+import { PortalClient, unique } from './company-support';
+import { checkScreens, expectAccessible, screenshot, signInAt } from './support';
 
 // The tests stand alone (each makes what it needs, under unique names): they may run on either
 // worker's product, so the suite's two workers finish together (docs/benchmarks/test-suite.md).
@@ -25,20 +25,14 @@ async function seedUsers(api: PortalClient, tag: string, count: number, roleIds:
   return ids;
 }
 
-/** Axe and screenshots of what `open` puts on screen, at 1280 and 360 px, light and dark. */
+/**
+ * Axe and screenshots of what `open` puts on screen, at 1280 and 360 px, light and dark: opened once
+ * on a fresh load, then `checkScreens` switches width and theme on the open page.
+ */
 async function checkEverywhere(page: Page, name: string, open: () => Promise<void>) {
-  for (const theme of ['light', 'dark'] as const) {
-    await storeTheme(page, theme);
-    for (const width of [1280, 360]) {
-      await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
-      await page.reload();
-      await open();
-      await screenshot(page, `${name}-${width}-${theme}`);
-      await expectAccessible(page);
-    }
-  }
-  await storeTheme(page, 'light');
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.reload();
+  await open();
+  await checkScreens(page, name);
 }
 
 test('a bulk status change reports the one user the clerk may not change', async ({
