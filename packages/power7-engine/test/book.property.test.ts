@@ -263,28 +263,45 @@ describe('live book totals at P=49', () => {
             );
     return draws;
   };
-  const pay = (u: number[], d: number[]) => w[u.filter((n) => d.includes(n)).length] ?? 0;
+  /** A set of numbers 1..49 as two bit masks (numbers 1–30, 31–49), for counting shared numbers. */
+  const maskOf = (t: number[]): [number, number] => {
+    let low = 0;
+    let high = 0;
+    for (const n of t) {
+      if (n <= 30) low |= 1 << (n - 1);
+      else high |= 1 << (n - 31);
+    }
+    return [low, high];
+  };
+  const bits = (x: number) => {
+    let c = 0;
+    for (; x; c++) x &= x - 1;
+    return c;
+  };
+  const payMasks = (u: [number, number], d: [number, number]) =>
+    w[bits(u[0] & d[0]) + bits(u[1] & d[1])] ?? 0;
   const rankOf = (d: number[]) => ticketRank(Uint8Array.from(d), 0);
 
   /** The book's tickets with their copies; totals counted over them. */
   class NearBook {
-    readonly copies = new Map<string, { t: number[]; n: number }>();
+    readonly copies = new Map<string, { t: number[]; mask: [number, number]; n: number }>();
     constructor(readonly limit: number) {}
     add(t: number[]) {
       const key = t.join();
       const found = this.copies.get(key);
       if (found) found.n++;
-      else this.copies.set(key, { t, n: 1 });
+      else this.copies.set(key, { t, mask: maskOf(t), n: 1 });
     }
     total(d: number[]) {
+      const mask = maskOf(d);
       let s = 0;
-      for (const { t, n } of this.copies.values()) s += n * pay(t, d);
+      for (const { mask: u, n } of this.copies.values()) s += n * payMasks(u, mask);
       return s;
     }
     breach(t: number[]) {
       let best: { numbers: number[]; total: number } | null = null;
       for (const d of nearDraws(t)) {
-        const total = this.total(d) + pay(t, d);
+        const total = this.total(d) + payMasks(maskOf(t), maskOf(d));
         if (
           total > this.limit &&
           (!best || total > best.total || (total === best.total && lexLess(d, best.numbers)))
