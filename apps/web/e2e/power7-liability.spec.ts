@@ -141,13 +141,32 @@ test('liability limit: refused tickets, worst draws, head-room, the cap, files a
   await expect(section.getByRole('alert')).toContainText('“a lot” is not an amount.');
   await expect(section.getByTestId('power7-limit-run')).toHaveCount(0);
 
-  // thousands separators accepted: what the limit refuses, exactly as the ticket-by-ticket check
+  // thousands separators accepted. The run is a job here (LIMIT_WAIT_MS=0 in the suite): its
+  // progress shows while the address it answers at is asked (held back until the progress is checked)
+  let releasePoll = () => {};
+  const pollHeld = new Promise<void>((release) => (releasePoll = release));
+  const resultAddress = /\/api\/power7\/sessions\/[^/]+\/limit\/\?limit=/;
+  await page.route(resultAddress, async (route) => {
+    if (route.request().method() === 'GET') await pollHeld;
+    await route.continue();
+  });
   await checkLimit(page, '250,000');
+  const progress = section.getByRole('progressbar', { name: 'Limit check progress' });
+  await expect(progress).toHaveAttribute(
+    'aria-valuetext',
+    new RegExp(`^[\\d,]+ of ${count(tickets.length)} tickets decided \\(\\d+ %\\)$`),
+  );
+  await checkScreens(page, 'power7-limit-progress', async (p) => {
+    await expect(p.getByTestId('power7-limit-progress')).toBeVisible();
+  });
+  releasePoll();
+  // what the limit refuses, exactly as the ticket-by-ticket check
   const run = section.getByTestId('power7-limit-run');
   await expect(run).toContainText(
     `${count(ref.refused.length)} of ${count(tickets.length)} tickets are refused in sales order to keep every draw within ${euro(LIMIT)}.`,
     { timeout: 60_000 },
   );
+  await page.unroute(resultAddress);
   await expect(run.getByRole('definition').nth(0)).toHaveText(count(ref.accepted));
   await expect(run).toContainText(`Worst draw before${euro(ref.before)}`);
   await expect(run).toContainText(`Worst draw after${euro(ref.after)}`);
