@@ -8,6 +8,9 @@ export default defineProject({
   test: {
     name: 'web',
     isolate: process.env.VITEST_ISOLATE === '1', // see vitest.config.ts
+    // Every file in jsdom, pure-logic ones too: a worker that goes from a Node-environment file to
+    // a jsdom one builds jsdom again (~1 s). The project alone on 3 workers: 41 CPU-s with 12 of
+    // its files in Node, 27 with all in jsdom (docs/benchmarks/test-suite.md, session 22).
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/testing/setup-tests.ts'],

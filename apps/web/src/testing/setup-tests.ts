@@ -26,8 +26,6 @@ configure({ asyncUtilTimeout: 10_000 });
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   server.resetHandlers();
-  // Pure-logic files run in the node environment (no DOM to reset there).
-  if (typeof document === 'undefined') return;
   cleanup();
   localStorage.clear();
   for (const c of document.cookie.split('; ')) {
