@@ -13,6 +13,11 @@ import zlib from 'node:zlib';
 
 const base = (process.argv[2] ?? 'http://localhost:8000').replace(/\/$/, '');
 const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+if (!fs.existsSync(chrome)) {
+  // `npm test` installs only Chromium's headless shell; Lighthouse drives the full browser.
+  console.error(`No browser at ${chrome}. Install Debian's Chromium: apt-get install -y chromium`);
+  process.exit(1);
+}
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-lighthouse-'));
 const TARGETS = { performance: 90, accessibility: 100, 'best-practices': 100 };
 const LANDING_JS_LIMIT = 100 * 1024;
