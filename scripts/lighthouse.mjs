@@ -10,9 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { CHROMIUM_PATH } from './system-setup.mjs';
 
 const base = (process.argv[2] ?? 'http://localhost:8000').replace(/\/$/, '');
-const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const chrome = process.env.CHROME_PATH ?? CHROMIUM_PATH;
 if (!fs.existsSync(chrome)) {
   // `npm test` installs only Chromium's headless shell; Lighthouse drives the full browser.
   console.error(`No browser at ${chrome}. Install Debian's Chromium: apt-get install -y chromium`);
