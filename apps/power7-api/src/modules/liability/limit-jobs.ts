@@ -96,15 +96,14 @@ export class LimitJobs {
     return { running: { resultUrl, progress: job.progress() } };
   }
 
-  /** The run, once it has settled or `waitMs` has passed, whichever comes first. */
-  private async waitFor(job: LimitRunJob, waitMs: number): Promise<LimitRunJob> {
+  /** Until the run has settled or `waitMs` has passed, whichever comes first. */
+  private async waitFor(job: LimitRunJob, waitMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       job.settled,
       new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs))),
     ]);
     clearTimeout(timer);
-    return job;
   }
 
   /** The runs remembered, by state. */
