@@ -67,7 +67,7 @@ export function readRange(req: RangeRequest): RangeResult {
   try {
     for (const chunk of fd === null ? [req.bytes!] : fileChunks(fd, req.start, req.end)) {
       if (chunk.indexOf(QUOTE) !== -1) return { onePass: 'quoted fields' };
-      reader.push(chunk);
+      reader.pushPlain(chunk);
     }
     const part = reader.endPart();
     if (!req.countInto) return { part };

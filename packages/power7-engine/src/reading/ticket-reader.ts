@@ -13,6 +13,7 @@ import { SNIFF_BYTES } from './file-sniff';
 import { joinParts } from './part-joiner';
 import { PICK } from '../core/model';
 import { readNumbers } from '../core/row-numbers';
+import { PlainCursor, plainShape, readPlainRows, type PlainShape } from './plain-rows';
 import type { CountedTickets } from '../core/table-types';
 
 /** Tickets read from a customer file, in file order. */
@@ -86,6 +87,9 @@ export interface ReadOptions {
   rows?: boolean;
 }
 
+/** `CsvTokenizer`'s default bound on a record's bytes. */
+const DEFAULT_MAX_RECORD = 1 << 20;
+
 /**
  * Push-driven reader of a customer CSV: feed it the bytes as they come (`push`, synchronous, throws
  * EngineError as soon as the header has no number columns or a line is too long), then `end()` for
@@ -115,6 +119,14 @@ export class TicketReader {
   rowsRead = 0;
   /** Bytes pushed so far. */
   bytes = 0;
+  /** A range read for its tickets alone: plain rows are read without the tokenizer (`pushPlain`). */
+  private plain: PlainShape | null = null;
+  private readonly plainAt = new PlainCursor();
+  private readonly plainVals = new Int32Array(PICK);
+  /** Lines read by `pushPlain` before the tokenizer's current one (its line numbers skip them). */
+  private lineShift = 0;
+  /** The tokenizer holds an unfinished line: every byte after it goes through the tokenizer. */
+  private tokenizerHolds = false;
 
   /**
    * `body`: read a byte range that starts after a line end, with the header already known (no header
@@ -146,6 +158,17 @@ export class TicketReader {
         ...(opts.maxRecordBytes ? { maxRecordBytes: opts.maxRecordBytes } : {}),
       });
       this.useFastPath();
+      const numbers = setup.columns.numbers;
+      if (!this.rows && this.tokenizer.simple && numbers.kind === 'seven') {
+        const maxRecord = opts.maxRecordBytes ?? DEFAULT_MAX_RECORD;
+        this.plain = plainShape(
+          numbers.indexes,
+          setup.delimiter,
+          setup.headerFields,
+          opts.pool,
+          maxRecord,
+        );
+      }
     }
   }
 
@@ -173,6 +196,7 @@ export class TicketReader {
       return;
     }
     this.rowsRead++;
+    const line = rec.line + this.lineShift;
     const reason = rec.malformed
       ? 'malformed quotes'
       : // the field count first: a row with a field too many or too few is read against the wrong
@@ -180,7 +204,7 @@ export class TicketReader {
         (this.fieldCountProblem(rec) ?? readNumbers(rec, this.columns, this.opts.pool, this.out));
     if (reason !== null) {
       this.rejectedCount++;
-      const row = { line: rec.line, reason, raw: recordRaw(rec) };
+      const row = { line, reason, raw: recordRaw(rec) };
       if (this.keepAll || this.rejected.length < 100) this.rejected.push(row);
       this.opts.onRejected?.(row);
       return;
@@ -189,7 +213,7 @@ export class TicketReader {
     if (count === this.cap) this.grow();
     this.tickets.set(this.out, count * PICK);
     if (this.rows) {
-      this.lines[count] = rec.line;
+      this.lines[count] = line;
       this.offsets[count] = rec.offset;
       this.lengths[count] = rec.length;
     }
@@ -313,12 +337,56 @@ export class TicketReader {
       chunk = this.start();
     }
     this.tokenizer!.push(chunk);
-    this.bytes += chunk.length;
+    this.pushed(chunk.length);
+  }
+
+  private pushed(bytes: number): void {
+    this.bytes += bytes;
     this.opts.onBytes?.(this.bytes);
     if (this.rowsRead >= this.nextReport) {
       this.opts.onRows?.(this.rowsRead);
       this.nextReport = this.rowsRead + 100_000;
     }
+  }
+
+  /**
+   * `push` for the bytes of a range read for its tickets alone (`rows: false`) that hold no quote:
+   * its plain rows are read in one pass over their bytes (`readPlainRows`), without the tokenizer's
+   * line search and a call per row; a line that pass does not take goes to the tokenizer, with the
+   * same result as through `push`.
+   */
+  pushPlain(chunk: Uint8Array): void {
+    const shape = this.plain;
+    if (shape === null || this.tokenizerHolds) {
+      this.push(chunk);
+      return;
+    }
+    const at = this.plainAt;
+    const n = chunk.length;
+    at.p = 0;
+    while (at.p < n) {
+      const linesBefore = at.lines;
+      at.count = this.count;
+      readPlainRows(chunk, n, shape, this.tickets, this.cap, at, this.plainVals);
+      this.count = at.count;
+      this.rowsRead += at.lines - linesBefore;
+      if (at.p >= n) break;
+      if (at.count === this.cap) {
+        this.grow();
+        continue;
+      }
+      // the line at p goes to the tokenizer, which has not seen the lines taken here
+      this.lineShift = at.lines;
+      const lf = at.unfinished ? -1 : chunk.indexOf(0x0a, at.p);
+      if (lf === -1) {
+        this.tokenizerHolds = true;
+        this.tokenizer!.push(chunk.subarray(at.p));
+        break;
+      }
+      this.tokenizer!.push(chunk.subarray(at.p, lf + 1));
+      at.p = lf + 1;
+    }
+    this.pushed(n);
   }
 
   private head: Uint8Array[] = [];
@@ -359,7 +427,7 @@ export class TicketReader {
       rowsRead: this.rowsRead,
       rejectedCount: this.rejectedCount,
       rejected,
-      linesRead: this.tokenizer?.linesRead ?? 0,
+      linesRead: (this.tokenizer?.linesRead ?? 0) + this.plainAt.lines,
     };
   }
 
