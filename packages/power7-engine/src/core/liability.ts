@@ -36,6 +36,12 @@ export interface RangeTuning {
   leafWork: number;
   /** Nor is a range this short split further. */
   minRange: number;
+  /** `acceptInOrder`: ranges grow while nothing is refused (default: unless `chunk` is given). */
+  grow?: boolean;
+  /** `acceptInOrder`: long ranges counted as the analysis counts (`BulkSums`; default true). */
+  bulk?: boolean;
+  /** `acceptInOrder`: the subset size `RangeSums` indexes the hot draws by (default: chosen). */
+  subsetSize?: 5 | 6 | 7;
   /**
    * Draws × refused tickets above which the worst draw after the refusals comes from one analysis
    * of the accepted tickets instead of `worstAfterRefusals`' walk (`analysis/liability.ts`).

@@ -1,5 +1,8 @@
-import { HotDraws, type LiabilityInput, type RangeTuning } from './liability';
-import { BINOM, loadRankTerms, PICK, ticketRank } from './model';
+import { BulkSums } from './bulk-sums';
+import { ClosedSubsets } from './closed-subsets';
+import { pop32, type LiabilityInput, type RangeTuning } from './liability';
+import { BINOM, PICK } from './model';
+import { RangeSums } from './range-sums';
 
 /**
  * Which tickets the liability limit refuses in sales order — the decisions only, without the draw
@@ -32,188 +35,227 @@ export async function acceptInOrder(
   input: LiabilityInput,
   pause: (decided: number) => Promise<void> = () => Promise.resolve(),
 ): Promise<SalesOrderResult> {
-  const { tickets, count, pool, limit, hot } = input;
-  const nHot = hot.length / PICK;
-  // a range costs ~100 lookups per hot draw to add up, so ranges grow with the hot draws, and a
-  // range is checked ticket by ticket rather than split once that costs about as much
-  const tuning: RangeTuning = {
-    chunk: Math.min(65_536, Math.max(Math.min(8192, 8 * nHot), nHot >> 4)),
-    leafWork: nHot < 100_000 ? 1 << 16 : 1 << 18,
-    minRange: 16,
-    ...input.tuning,
-  };
-  const draws = new HotDraws(input);
-  const { w } = draws;
+  const w = Float64Array.from({ length: 8 }, (_, m) => (m >= 3 ? input.w[m]! : 0));
   if (!payoutsGrowWithMatches(w))
     throw new Error('acceptInOrder needs payouts growing with matches');
-  const cur = new Float64Array(nHot);
-  const refused = new Uint8Array(count);
-  let refusedCount = 0;
-  const closed = new ClosedSubsets(pool);
-  // per hot draw, the fewest matches whose payout no longer fits its room (8: none)
-  const level = new Uint8Array(nHot).fill(8);
-  const relevel = (d: number) => {
-    const room = limit - cur[d]!;
+  const nHot = input.hot.length / PICK;
+  if (nHot === 0) {
+    return {
+      refused: new Uint8Array(input.count),
+      refusedCount: 0,
+      hotTotals: new Float64Array(0),
+    };
+  }
+  const run = new SalesOrder(input, w);
+  const { count } = input;
+  const { tuning } = run;
+  const all = Int32Array.from({ length: nHot }, (_, d) => d);
+  // ranges grow while every draw fits them and shrink back when one might not (unless the caller
+  // fixed them): the first part of a file, where nothing is refused, is taken in a few
+  let span = tuning.grow ? Math.max(tuning.chunk, count >> 2) : tuning.chunk;
+  for (let from = 0; from < count;) {
+    const to = Math.min(count, from + span);
+    const before = run.refusedCount;
+    run.processRange(from, to, all, 0);
+    if (tuning.grow) {
+      span = run.refusedCount === before ? 2 * span : Math.max(tuning.chunk, span >> 1);
+    }
+    from = to;
+    await pause(to);
+  }
+  return { refused: run.refused, refusedCount: run.refusedCount, hotTotals: run.cur };
+}
+
+/** One run's state: the hot draws' totals and levels, the closed subsets, the refusals. */
+class SalesOrder {
+  readonly tuning: RangeTuning;
+  readonly refused: Uint8Array;
+  refusedCount = 0;
+  /** Per hot draw, its total with the tickets accepted so far. */
+  readonly cur: Float64Array;
+  /** The refused tickets in the order they were refused (a range's own are the log's tail). */
+  private readonly log: Int32Array;
+  /** Per hot draw, the fewest matches whose payout no longer fits its room (8: none). */
+  private readonly level: Uint8Array;
+  private readonly closed: ClosedSubsets;
+  private readonly sums: RangeSums;
+  private bulk: BulkSums | undefined;
+  private readonly adds: Float64Array[] = [];
+
+  constructor(
+    private readonly input: LiabilityInput,
+    private readonly w: Float64Array,
+  ) {
+    const { tickets, count, pool, hot } = input;
+    const nHot = hot.length / PICK;
+    this.tuning = {
+      // a range costs ~300 ns a ticket to count and ~100 ns a hot draw to add up
+      chunk: Math.min(65_536, Math.max(8192, nHot >> 2)),
+      leafWork: 1 << 14,
+      minRange: 16,
+      grow: input.tuning?.chunk === undefined,
+      ...input.tuning,
+    };
+    this.refused = new Uint8Array(count);
+    this.log = new Int32Array(count);
+    this.cur = new Float64Array(nHot);
+    this.level = new Uint8Array(nHot).fill(8);
+    this.closed = new ClosedSubsets(pool);
+    this.sums = new RangeSums(tickets, count, hot, pool, w, this.tuning.subsetSize);
+    for (let d = 0; d < nHot; d++) this.relevel(d);
+  }
+
+  /**
+   * Adds [from, to) to the draws of `cand`, which only its tickets can breach: those holding a
+   * closed subset are refused whatever comes before them (unless checked since the last closing:
+   * `checked`); if the rest fit every draw they are accepted together, else the range is split or
+   * checked ticket by ticket against the draws that might not fit, and the others take its payouts
+   * less those of the tickets refused meanwhile.
+   */
+  processRange(from: number, to: number, cand: Int32Array, depth: number, checked = -1): void {
+    const { closed, refused, cur, tuning } = this;
+    const { tickets, limit } = this.input;
+    if (closed.any && closed.version !== checked) {
+      for (let t = from; t < to; t++)
+        if (!refused[t] && closed.holds(tickets, t * PICK)) this.refuse(t);
+    }
+    const add = (this.adds[depth] ??= new Float64Array(cur.length));
+    this.sumsOf(from, to, cand, add);
+    let nCrit = 0;
+    for (let i = 0; i < cand.length; i++) if (cur[cand[i]!]! + add[cand[i]!]! > limit) nCrit++;
+    if (nCrit === 0) {
+      for (let i = 0; i < cand.length; i++) this.settle(cand[i]!, add[cand[i]!]!);
+      return;
+    }
+    const crit = new Int32Array(nCrit);
+    const rest = new Int32Array(cand.length - nCrit);
+    for (let i = 0, c = 0, r = 0; i < cand.length; i++) {
+      const d = cand[i]!;
+      if (cur[d]! + add[d]! > limit) crit[c++] = d;
+      else rest[r++] = d;
+    }
+    const mark = this.refusedCount;
+    const size = to - from;
+    // a ticket checked against ~64 draws costs about what counting it again does
+    const many =
+      this.input.tuning?.leafWork === undefined ? nCrit > 64 : size * nCrit > tuning.leafWork;
+    if (size > tuning.minRange && many) {
+      const mid = from + Math.floor(size / 2);
+      const version = closed.version;
+      this.processRange(from, mid, crit, depth + 1, version);
+      this.processRange(mid, to, crit, depth + 1, version);
+    } else this.leaf(from, to, crit);
+    this.settleRest(from, to, rest, add, mark);
+  }
+
+  private refuse(t: number): void {
+    this.refused[t] = 1;
+    this.log[this.refusedCount++] = t;
+  }
+
+  private relevel(d: number): void {
+    const { w, level } = this;
+    const room = this.input.limit - this.cur[d]!;
     let m = 3;
     while (m <= 7 && room >= w[m]!) m++;
     if (m < level[d]!) {
       // a ticket sharing more numbers with d holds some of its m-subsets too
-      closed.close(hot, d * PICK, m);
+      this.closed.close(this.input.hot, d * PICK, m);
       level[d] = m;
     }
-  };
-  for (let d = 0; d < nHot; d++) relevel(d);
-  const adds: Float64Array[] = [];
-  /** Payouts of the tickets of [from, to) not refused to every hot draw, into `add`. */
-  const payoutsOf = (from: number, to: number, add: Float64Array) =>
-    draws.payoutsOf(from, to, add, refused);
-  const payoutTo = (t: number, d: number) => draws.payoutTo(t, d);
-  const refuse = (t: number) => {
-    refused[t] = 1;
-    refusedCount++;
-  };
+  }
 
-  const processRange = (from: number, to: number, depth: number) => {
-    // what is refused whatever comes before it
-    for (let t = from; t < to; t++) if (!refused[t] && closed.holds(tickets, t * PICK)) refuse(t);
-    const add = (adds[depth] ??= new Float64Array(nHot));
-    payoutsOf(from, to, add);
-    const critical: number[] = [];
-    for (let d = 0; d < nHot; d++) if (cur[d]! + add[d]! > limit) critical.push(d);
-    if (critical.length === 0) {
-      for (let d = 0; d < nHot; d++) {
-        if (add[d] === 0) continue;
-        cur[d] = cur[d]! + add[d]!;
-        relevel(d);
-      }
+  private settle(d: number, a: number): void {
+    if (a === 0) return;
+    this.cur[d] = this.cur[d]! + a;
+    this.relevel(d);
+  }
+
+  /** What the tickets of [from, to) not refused pay each draw of `cand`, into `add`. */
+  private sumsOf(from: number, to: number, cand: Int32Array, add: Float64Array): void {
+    const { refused, sums } = this;
+    const { tickets, hot, pool } = this.input;
+    let left = 0;
+    for (let t = from; t < to; t++) if (!refused[t]) left++;
+    if (this.tuning.bulk !== false && BulkSums.pays(left, pool)) {
+      const bulk = (this.bulk ??= new BulkSums(tickets, hot, pool, this.w));
+      bulk.count(from, to, refused);
+      for (let i = 0; i < cand.length; i++) add[cand[i]!] = bulk.sumOf(cand[i]!);
+      bulk.clear();
       return;
     }
-    const size = to - from;
-    if (size > tuning.minRange && size * critical.length > tuning.leafWork) {
-      const mid = from + Math.floor(size / 2);
-      processRange(from, mid, depth + 1);
-      processRange(mid, to, depth + 1);
-      return;
+    sums.count(from, to, refused);
+    for (let i = 0; i < cand.length; i++) add[cand[i]!] = sums.sumOf(cand[i]!);
+    sums.clear(from, to, refused);
+  }
+
+  /** Ticket by ticket against the draws that might not fit: exact, as no other can be breached. */
+  private leaf(from: number, to: number, crit: Int32Array): void {
+    const { refused, cur, w } = this;
+    const { limit } = this.input;
+    const n = crit.length;
+    const lo = new Int32Array(n);
+    const hi = new Int32Array(n);
+    const total = new Float64Array(n);
+    const pay = new Float64Array(n);
+    const hm = this.sums.hotMasks;
+    for (let i = 0; i < n; i++) {
+      lo[i] = hm[2 * crit[i]!]!;
+      hi[i] = hm[2 * crit[i]! + 1]!;
+      total[i] = cur[crit[i]!]!;
     }
-    // ticket by ticket: the closed subsets say which are refused (a draw that is not critical
-    // cannot be breached inside this range, so only the critical ones need their totals kept)
-    const isCritical = new Uint8Array(nHot);
-    for (const d of critical) isCritical[d] = 1;
-    const refusedHere: number[] = [];
+    const tm = this.sums.ticketMasks;
     for (let t = from; t < to; t++) {
       if (refused[t]) continue;
-      if (closed.holds(tickets, t * PICK)) {
-        refuse(t);
-        refusedHere.push(t);
-        continue;
+      const a = tm[2 * t]!;
+      const b = tm[2 * t + 1]!;
+      let i = 0;
+      for (; i < n; i++) {
+        const v = w[pop32(a & lo[i]!) + pop32(b & hi[i]!)]!;
+        if (total[i]! + v > limit) break;
+        pay[i] = v;
       }
-      for (const d of critical) {
-        const pay = payoutTo(t, d);
-        if (pay === 0) continue;
-        cur[d] = cur[d]! + pay;
-        relevel(d);
-      }
+      if (i < n) this.refuse(t);
+      else for (i = 0; i < n; i++) total[i] = total[i]! + pay[i]!;
     }
-    // the others take the range's payouts, less those of the tickets refused here
-    if (refusedHere.length > 64) payoutsOf(from, to, add);
-    for (let d = 0; d < nHot; d++) {
-      if (isCritical[d]) continue;
-      let total = cur[d]! + add[d]!;
-      if (refusedHere.length <= 64) for (const t of refusedHere) total -= payoutTo(t, d);
-      if (total === cur[d]) continue;
-      cur[d] = total;
-      relevel(d);
-    }
-  };
-
-  if (nHot > 0) {
-    for (let from = 0; from < count; from += tuning.chunk) {
-      const to = Math.min(count, from + tuning.chunk);
-      processRange(from, to, 0);
-      await pause(to);
+    for (let i = 0; i < n; i++) {
+      cur[crit[i]!] = total[i]!;
+      this.relevel(crit[i]!);
     }
   }
-  return { refused, refusedCount, hotTotals: cur };
-}
 
-/**
- * The closed k-subsets (k = 3..7) by colex rank: one byte each for k ≤ 6 (C(P,6) bytes at most:
- * 14 MB at P=49), one bit each for the 7-subsets (the draws themselves).
- */
-class ClosedSubsets {
-  private readonly byK: Uint8Array[];
-  private readonly sevens: Uint8Array;
-  private readonly term = new Float64Array(PICK * 8);
-
-  constructor(pool: number) {
-    this.byK = [3, 4, 5, 6].map((k) => new Uint8Array(BINOM[pool]![k]!));
-    this.sevens = new Uint8Array(Math.ceil(BINOM[pool]![PICK]! / 8));
-  }
-
-  /** Closes the k-subsets of the set at sets[p..p+7) (k = 7: the set itself). */
-  close(sets: Uint8Array, p: number, k: number): void {
-    if (k === 7) {
-      const r = ticketRank(sets, p);
-      this.sevens[r >>> 3] = this.sevens[r >>> 3]! | (1 << (r & 7));
-      return;
-    }
-    const closed = this.byK[k - 3]!;
-    this.walk(sets, p, (size, r) => {
-      if (size === k) closed[r] = 1;
-    });
-  }
-
-  /** Whether the set at sets[p..p+7) holds a closed subset. */
-  holds(sets: Uint8Array, p: number): boolean {
-    const r = ticketRank(sets, p);
-    if (this.sevens[r >>> 3]! & (1 << (r & 7))) return true;
-    const [c3, c4, c5, c6] = this.byK as [Uint8Array, Uint8Array, Uint8Array, Uint8Array];
-    const { term } = this;
-    loadRankTerms(term, sets, p);
-    for (let i0 = 0; i0 < 5; i0++) {
-      const r1 = term[i0 * 8 + 1]!;
-      for (let i1 = i0 + 1; i1 < 6; i1++) {
-        const r2 = r1 + term[i1 * 8 + 2]!;
-        for (let i2 = i1 + 1; i2 < 7; i2++) {
-          const r3 = r2 + term[i2 * 8 + 3]!;
-          if (c3[r3]) return true;
-          for (let i3 = i2 + 1; i3 < 7; i3++) {
-            const r4 = r3 + term[i3 * 8 + 4]!;
-            if (c4[r4]) return true;
-            for (let i4 = i3 + 1; i4 < 7; i4++) {
-              const r5 = r4 + term[i4 * 8 + 5]!;
-              if (c5[r5]) return true;
-              for (let i5 = i4 + 1; i5 < 7; i5++) if (c6[r5 + term[i5 * 8 + 6]!]) return true;
-            }
-          }
-        }
+  /**
+   * The draws of `rest` take the range's payouts less those of its tickets refused since `mark`:
+   * by popcounts of each late refusal against each draw, the late refusals counted, or the
+   * accepted tickets counted again — whichever costs least (ns, measured at P=35).
+   */
+  private settleRest(from: number, to: number, rest: Int32Array, add: Float64Array, mark: number) {
+    const { refused, sums, log, w } = this;
+    const { pool } = this.input;
+    const end = this.refusedCount;
+    const late = end - mark;
+    let left = 0;
+    for (let t = from; t < to; t++) if (!refused[t]) left++;
+    const pops = late * rest.length * 4;
+    const lateCounted = late * 300 + rest.length * 100;
+    const recounted = BulkSums.pays(left, pool)
+      ? left * 100 + BINOM[pool]![6]! * 20
+      : left * 300 + rest.length * 100;
+    if (pops <= lateCounted && pops <= recounted) {
+      for (let i = 0; i < rest.length; i++) {
+        const d = rest[i]!;
+        let a = add[d]!;
+        for (let k = mark; k < end; k++) a -= sums.payoutTo(log[k]!, d, w);
+        this.settle(d, a);
       }
-    }
-    return false;
-  }
-
-  /** Calls `fn(k, rank)` for every k-subset (k = 3..6) of the set at sets[p..p+7). */
-  private walk(sets: Uint8Array, p: number, fn: (k: number, rank: number) => void): void {
-    const { term } = this;
-    loadRankTerms(term, sets, p);
-    for (let i0 = 0; i0 < 5; i0++) {
-      const r1 = term[i0 * 8 + 1]!;
-      for (let i1 = i0 + 1; i1 < 6; i1++) {
-        const r2 = r1 + term[i1 * 8 + 2]!;
-        for (let i2 = i1 + 1; i2 < 7; i2++) {
-          const r3 = r2 + term[i2 * 8 + 3]!;
-          fn(3, r3);
-          for (let i3 = i2 + 1; i3 < 7; i3++) {
-            const r4 = r3 + term[i3 * 8 + 4]!;
-            fn(4, r4);
-            for (let i4 = i3 + 1; i4 < 7; i4++) {
-              const r5 = r4 + term[i4 * 8 + 5]!;
-              fn(5, r5);
-              for (let i5 = i4 + 1; i5 < 7; i5++) fn(6, r5 + term[i5 * 8 + 6]!);
-            }
-          }
-        }
-      }
+    } else if (lateCounted <= recounted) {
+      sums.countList(log, mark, end);
+      for (let i = 0; i < rest.length; i++)
+        this.settle(rest[i]!, add[rest[i]!]! - sums.sumOf(rest[i]!));
+      sums.clearList(log, mark, end);
+    } else {
+      this.sumsOf(from, to, rest, add);
+      for (let i = 0; i < rest.length; i++) this.settle(rest[i]!, add[rest[i]!]!);
     }
   }
 }

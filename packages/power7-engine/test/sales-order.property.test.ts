@@ -1,0 +1,203 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BulkSums } from '../src/core/bulk-sums';
+import { sellInOrder, type RangeTuning } from '../src/core/liability';
+import { RangeSums } from '../src/core/range-sums';
+import { acceptInOrder } from '../src/core/sales-order';
+import { ticketArb } from './arbitraries';
+
+/**
+ * The limit run's pieces (ADR 029) against direct counts: what a range of tickets pays each hot
+ * draw (`RangeSums` by each subset size, `BulkSums`), and the decisions in sales order
+ * (`acceptInOrder`) against a ticket-by-ticket check over the hot draws — at limits that draws reach
+ * exactly, with payouts equal across match types, tiny files, every way of cutting the ranges, and
+ * at P=49 against `sellInOrder` (the older walk, itself checked against every draw).
+ */
+
+const shared = (a: number[], b: number[]) => a.filter((n) => b.includes(n)).length;
+
+/** Payouts in units that never fall as matches grow, often equal across match types. */
+const growingArb = fc
+  .tuple(
+    fc.integer({ min: 0, max: 3 }),
+    fc.constantFrom(0, 0, 1, 7),
+    fc.constantFrom(0, 1, 40),
+    fc.constantFrom(0, 2, 900),
+    fc.integer({ min: 0, max: 20_000 }),
+  )
+  .map(([a, b, c, d, e]) => [0, 0, 0, a, a + b, a + b + c, a + b + c + d, a + b + c + d + e]);
+
+/** Files of a few distinct combinations bought many times (draws near the limit share tickets). */
+const fileArb = (pool: number, maxTickets: number) =>
+  fc
+    .tuple(
+      fc.array(ticketArb(pool), { minLength: 1, maxLength: 10 }),
+      fc.array(fc.nat(), { minLength: 1, maxLength: maxTickets }),
+    )
+    .map(([distinct, picks]) => picks.map((p) => distinct[p % distinct.length]!));
+
+function payout(t: number[], d: number[], w: number[]): number {
+  return w[shared(t, d)]!;
+}
+
+describe('what a range of tickets pays the hot draws', () => {
+  it('equals the sum over its tickets, for every subset size, cleared between ranges', () => {
+    fc.assert(
+      fc.property(
+        // P=49 rarely: its 6-set table alone is 56 MB to push down
+        fc.oneof(
+          { arbitrary: fc.constantFrom(10, 12, 35), weight: 12 },
+          { arbitrary: fc.constant(49), weight: 1 },
+        ),
+        fc.constantFrom<5 | 6 | 7>(5, 6, 7),
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        growingArb,
+        (pool, g, seed, w) => {
+          const rnd = mulberry(seed);
+          const pick = () => {
+            const s = new Set<number>();
+            // numbers from a narrow band, so tickets and draws share many
+            while (s.size < 7) s.add(1 + Math.floor(rnd() * Math.min(pool, 11)));
+            return [...s].sort((a, b) => a - b);
+          };
+          const tickets = Array.from({ length: 60 }, pick);
+          const hot = [
+            ...new Map(Array.from({ length: 25 }, pick).map((d) => [d.join(), d])).values(),
+          ];
+          const flat = Uint8Array.from(tickets.flat());
+          const sums = new RangeSums(flat, tickets.length, Uint8Array.from(hot.flat()), pool, w, g);
+          const bulk = new BulkSums(flat, Uint8Array.from(hot.flat()), pool, w);
+          for (const [from, to] of [
+            [0, 60],
+            [5, 9],
+            [20, 60],
+          ] as const) {
+            const skip = Uint8Array.from(tickets, () => (rnd() < 0.3 ? 1 : 0));
+            sums.count(from, to, skip);
+            bulk.count(from, to, skip);
+            hot.forEach((d, i) => {
+              let expected = 0;
+              for (let t = from; t < to; t++) if (!skip[t]) expected += payout(tickets[t]!, d, w);
+              expect(sums.sumOf(i)).toBe(expected);
+              expect(bulk.sumOf(i)).toBe(expected);
+            });
+            sums.clear(from, to, skip);
+            bulk.clear();
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+});
+
+/** Ticket by ticket over the hot draws: refuse a ticket that would take one past the limit. */
+function naiveAccept(tickets: number[][], hot: number[][], w: number[], limit: number) {
+  const totals = hot.map(() => 0);
+  const refused: number[] = [];
+  tickets.forEach((t, i) => {
+    if (hot.some((d, h) => totals[h]! + payout(t, d, w) > limit)) refused.push(i);
+    else hot.forEach((d, h) => (totals[h] = totals[h]! + payout(t, d, w)));
+  });
+  return { refused, totals };
+}
+
+const tuningArb: fc.Arbitrary<Partial<RangeTuning>> = fc.oneof(
+  fc.constant({}),
+  fc.record({
+    chunk: fc.integer({ min: 1, max: 40 }),
+    leafWork: fc.constantFrom(1, 50, 1 << 20),
+    minRange: fc.constantFrom(1, 4, 16),
+    grow: fc.boolean(),
+    bulk: fc.boolean(),
+    subsetSize: fc.constantFrom<5 | 6 | 7>(5, 6, 7),
+  }),
+);
+
+describe('the limit run in sales order', () => {
+  it('refuses what a ticket-by-ticket check refuses, at limits draws reach exactly', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 9, max: 11 }).chain((pool) =>
+          fc.record({
+            pool: fc.constant(pool),
+            tickets: fileArb(pool, 120),
+            hot: fc.array(ticketArb(pool), { minLength: 1, maxLength: 30 }),
+            w: growingArb,
+            cut: fc.double({ min: 0, max: 1, noNaN: true }),
+            tuning: tuningArb,
+          }),
+        ),
+        async (c) => {
+          const hot = [...new Map(c.hot.map((d) => [d.join(), d])).values()];
+          // a limit some draw's total reaches exactly at some point of the file
+          const prefix = c.tickets.slice(0, Math.ceil(c.tickets.length * c.cut));
+          const limit = Math.max(
+            ...hot.map((d) => prefix.reduce((s, t) => s + payout(t, d, c.w), 0)),
+          );
+          const run = await acceptInOrder({
+            tickets: Uint8Array.from(c.tickets.flat()),
+            count: c.tickets.length,
+            pool: c.pool,
+            w: c.w,
+            limit,
+            hot: Uint8Array.from(hot.flat()),
+            tuning: c.tuning,
+          });
+          const naive = naiveAccept(c.tickets, hot, c.w, limit);
+          const refused = [...run.refused.keys()].filter((t) => run.refused[t]);
+          expect(refused).toEqual(naive.refused);
+          expect(run.refusedCount).toBe(naive.refused.length);
+          expect([...run.hotTotals]).toEqual(naive.totals);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  }, 300_000);
+
+  it('decides as the older walk at P=49', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fileArb(49, 400),
+        fc.array(ticketArb(49), { maxLength: 40 }),
+        growingArb,
+        fc.double({ min: 0.1, max: 1, noNaN: true }),
+        tuningArb,
+        async (tickets, extra, w, share, tuning) => {
+          // the hot draws: the file's own combinations and others near them
+          const hot = [
+            ...new Map(
+              [...tickets.slice(0, 30), ...extra].map((d) => [d.join(), d] as const),
+            ).values(),
+          ];
+          const totals = hot.map((d) => tickets.reduce((s, t) => s + payout(t, d, w), 0));
+          const input = {
+            tickets: Uint8Array.from(tickets.flat()),
+            count: tickets.length,
+            pool: 49,
+            w,
+            limit: Math.floor(Math.max(...totals) * share),
+            hot: Uint8Array.from(hot.flat()),
+          };
+          const run = await acceptInOrder({ ...input, tuning });
+          const walk = await sellInOrder(input);
+          expect(run.refused).toEqual(walk.refused);
+          expect(run.hotTotals).toEqual(walk.hotTotals);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 300_000);
+});
+
+/** A small seeded generator (mulberry32). */
+function mulberry(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
