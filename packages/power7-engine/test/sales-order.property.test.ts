@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BulkSums } from '../src/core/bulk-sums';
-import { sellInOrder, type RangeTuning } from '../src/core/liability';
+import { masksOf, sellInOrder, worstAfterRefusals, type RangeTuning } from '../src/core/liability';
 import { RangeSums } from '../src/core/range-sums';
 import { acceptInOrder } from '../src/core/sales-order';
 import { ticketArb } from './arbitraries';
@@ -188,6 +188,57 @@ describe('the limit run in sales order', () => {
       { numRuns: 60 },
     );
   }, 300_000);
+});
+
+describe('the worst draw after the refusals', () => {
+  it('is the same found by unranking the few candidates or by walking every draw', () => {
+    fc.assert(
+      fc.property(
+        fileArb(10, 60),
+        fc.array(fc.boolean(), { maxLength: 60 }),
+        growingArb,
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (tickets, refusedPick, w, share) => {
+          const draws: number[][] = [];
+          // every draw of a pool of 10, in colex order (the order of the totals)
+          for (let g = 7; g <= 10; g++)
+            for (let f = 6; f < g; f++)
+              for (let e = 5; e < f; e++)
+                for (let d = 4; d < e; d++)
+                  for (let c = 3; c < d; c++)
+                    for (let b = 2; b < c; b++)
+                      for (let a = 1; a < b; a++) draws.push([a, b, c, d, e, f, g]);
+          const refused = tickets.filter((_, i) => refusedPick[i]);
+          const accepted = tickets.filter((_, i) => !refusedPick[i]);
+          const sum = (ts: number[][], d: number[]) => ts.reduce((s, t) => s + payout(t, d, w), 0);
+          const totals = Float64Array.from(draws, (d) => sum(tickets, d));
+          const line = Math.floor(Math.max(...totals) * share);
+          const hot = draws.filter((_, r) => totals[r]! > line);
+          const hotTotals = Float64Array.from(hot, (d) => sum(accepted, d));
+          const args = [
+            totals,
+            10,
+            line,
+            Uint8Array.from(hot.flat()),
+            hotTotals,
+            masksOf(Uint8Array.from(refused.flat()), refused.length),
+            w,
+          ] as const;
+          let best = { numbers: draws[0]!, total: -1 };
+          for (const d of draws) {
+            const total = sum(accepted, d);
+            // ties: the smaller combination, number by number
+            const before = d.findIndex((n, i) => n !== best.numbers[i]);
+            if (total > best.total || (total === best.total && d[before]! < best.numbers[before]!))
+              best = { numbers: d, total };
+          }
+          expect(worstAfterRefusals(...args)).toEqual(best);
+          expect(worstAfterRefusals(...args, 0)).toEqual(best);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
 });
 
 /** A small seeded generator (mulberry32). */

@@ -1,5 +1,5 @@
 import { BestDraw } from './best-draw';
-import { BINOM, loadRankTerms, PICK, ticketRank } from './model';
+import { BINOM, loadRankTerms, numbersOfRank, PICK, ticketRank } from './model';
 import { matchesWith } from './matches';
 
 /**
@@ -334,6 +334,9 @@ export class RangeTables {
   }
 }
 
+/** Candidates for the worst draw after the refusals unranked one by one up to this many. */
+const FEW_CANDIDATES = 1 << 16;
+
 /** The worst draw after the refusals: highest total with the accepted tickets, ties by smaller combination. */
 export interface WorstDraw {
   numbers: number[];
@@ -345,7 +348,7 @@ export interface WorstDraw {
  * The worst draw with the accepted tickets: a hot draw's total is known (`hot` and `hotTotals`, as
  * `drawsOnSide` wrote them); any other draw's is its total with every ticket less what the refused
  * tickets pay it — only worked out for draws whose total with every ticket reaches the best found
- * so far.
+ * so far. `few`: how many such draws are unranked one by one rather than walked (tests).
  */
 export function worstAfterRefusals(
   totals: Float64Array,
@@ -355,6 +358,7 @@ export function worstAfterRefusals(
   hotTotals: Float64Array,
   refusedMasks: Uint32Array,
   w: ArrayLike<number>,
+  few = FEW_CANDIDATES,
 ): WorstDraw {
   const pays = Float64Array.from({ length: 8 }, (_, m) => (m >= 3 ? w[m]! : 0));
   const refusedCount = refusedMasks.length / 2;
@@ -365,6 +369,41 @@ export function worstAfterRefusals(
   for (let h = 0; h < hotTotals.length; h++) {
     best.consider(hotTotals[h]!, hot.subarray(h * PICK, h * PICK + PICK));
   }
+  /** Draw `numbers`' total with every ticket (`all`) less what the refused tickets pay it. */
+  const consider = (all: number, numbers: number[]) => {
+    let total = all;
+    if (refusedCount > 0) {
+      let lo = 0;
+      let hi = 0;
+      for (const n of numbers) {
+        if (n <= 32) lo = (lo | (1 << (n - 1))) >>> 0;
+        else hi = (hi | (1 << (n - 33))) >>> 0;
+      }
+      for (let t = 0; t < refusedCount; t++) {
+        total -= pays[pop32(refusedMasks[2 * t]! & lo) + pop32(refusedMasks[2 * t + 1]! & hi)]!;
+      }
+    }
+    best.consider(total, numbers);
+  };
+  // hot draws are done, and a refusal only lowers a total: only the draws at or under the line
+  // reaching the best so far can still win — usually a handful, found by one pass over the totals
+  // and unranked (a walk over every draw's numbers where they are many: ties at a low best)
+  const found = new Int32Array(few);
+  let candidates = 0;
+  for (let r = 0; r < totals.length; r++) {
+    const all = totals[r]!;
+    if (all <= line && all >= best.total) {
+      if (candidates < few) found[candidates] = r;
+      candidates++;
+    }
+  }
+  if (candidates <= few) {
+    for (let i = 0; i < candidates; i++) {
+      const all = totals[found[i]!]!;
+      if (all >= best.total) consider(all, numbersOfRank(found[i]!));
+    }
+    return { numbers: best.numbers, total: best.total };
+  }
   let r = 0;
   for (let g = 7; g <= pool; g++)
     for (let f = 6; f < g; f++)
@@ -374,24 +413,7 @@ export function worstAfterRefusals(
             for (let b = 2; b < c; b++)
               for (let a = 1; a < b; a++, r++) {
                 const all = totals[r]!;
-                // hot draws are done; a refusal only lowers a total
-                if (all > line || all < best.total) continue;
-                let total = all;
-                if (refusedCount > 0) {
-                  let lo = 0;
-                  let hi = 0;
-                  for (const n of [a, b, c, d, e, f, g]) {
-                    if (n <= 32) lo = (lo | (1 << (n - 1))) >>> 0;
-                    else hi = (hi | (1 << (n - 33))) >>> 0;
-                  }
-                  for (let t = 0; t < refusedCount; t++) {
-                    total -=
-                      pays[
-                        pop32(refusedMasks[2 * t]! & lo) + pop32(refusedMasks[2 * t + 1]! & hi)
-                      ]!;
-                  }
-                }
-                best.consider(total, [a, b, c, d, e, f, g]);
+                if (all <= line && all >= best.total) consider(all, [a, b, c, d, e, f, g]);
               }
   return { numbers: best.numbers, total: best.total };
 }
