@@ -33,6 +33,8 @@ export const SERVICE_BUILDS = [
     entry: 'packages/power7-engine/src/cli/bin.ts',
     out: 'packages/power7-engine/dist/cli.mjs',
     scans: true,
+    // the entry starts the scan workers before the rest of the CLI (a chunk) is loaded (issue #42)
+    split: true,
   },
 ];
 /**

@@ -1,14 +1,15 @@
 /**
- * The compiled CLI's first step (imported first by `bin.ts`, so it runs before the rest of the bundle
- * is evaluated and before the arguments are checked): the scan workers of `analyze` and `limit` start
- * here, and their boot (a thread, an isolate, the worker bundle loaded: ~50 ms) overlaps everything
- * the main thread does before the file's ranges are handed out. A start hint only: `--workers` is
- * read loosely here, and the command checks every argument itself afterwards; the workers are unref'd
- * while idle, so a command that ends early (a bad flag) is not held up by them.
+ * The compiled CLI's first step (imported first by `bin.ts`, which loads the rest of the CLI only
+ * afterwards, from a chunk of its own): the scan workers of `analyze` and `limit` start here, and
+ * their boot (a thread, an isolate, the worker bundle loaded: ~50 ms) overlaps the loading of the
+ * CLI's code and everything the main thread does before the file's ranges are handed out. This
+ * module imports nothing of the engine but the worker's start (`early-workers.ts`). A start hint
+ * only: `--workers` is read loosely here, and the command checks every argument itself afterwards;
+ * the workers are unref'd while idle, so a command that ends early (a bad flag) is not held up by them.
  */
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
-import { prestartScanWorkers } from '../parallel/workers';
+import { startEarlyScanWorkers } from '../parallel/early-workers';
 
 /** The scan workers a command line will ask for (0: none, or not a command that analyses). */
 export function earlyWorkerCount(argv: readonly string[]): number {
@@ -41,5 +42,5 @@ const argv = process.argv.slice(2);
 if (argv[0] === 'analyze' || argv[0] === 'limit')
   for (const f of CLI_V8_FLAGS) setFlagsFromString(f);
 const n = earlyWorkerCount(argv);
-// one analysis and the process ends: no kernel warm-up (see StartOptions)
-if (n > 1) prestartScanWorkers(n, { warmUp: false });
+// one analysis and the process ends: no kernel warm-up (see StartOptions); as many as the pool keeps
+if (n > 1) startEarlyScanWorkers(Math.min(n, availableParallelism()));

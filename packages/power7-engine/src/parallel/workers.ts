@@ -8,6 +8,7 @@ import { tableBufferPool } from '../core/shared-buffers';
 import type { ScanWorkerData, WorkerReply, WorkerRequest } from './scan-worker';
 import type { BuildOp, BuildPlan, Tables } from '../core/table-types';
 import { startWorker } from './worker-entry';
+import { takeEarlyScanWorkers } from './early-workers';
 
 /** Starts one winners thread (`winners-pool.ts`). */
 export function startWinnersWorker(): Worker {
@@ -34,8 +35,15 @@ export interface StartOptions {
 const idleWorkers: Worker[] = [];
 const idleExit = new WeakMap<Worker, () => void>();
 
+/** Makes the workers the CLI started before this module loaded (`early-workers.ts`) idle ones. */
+function adoptEarlyWorkers(): void {
+  const early = takeEarlyScanWorkers();
+  if (early.length > 0) releaseWorkers(early, true);
+}
+
 /** `n` workers for one analysis: idle ones first, new ones started for the rest. */
 export function takeWorkers(n: number): Worker[] {
+  adoptEarlyWorkers();
   const out = idleWorkers.splice(0, n);
   for (const w of out) {
     const onExit = idleExit.get(w);
@@ -70,6 +78,7 @@ export function prestartScanWorkers(
   n: number = os.availableParallelism(),
   options: StartOptions = {},
 ): void {
+  adoptEarlyWorkers();
   const missing = Math.min(n, os.availableParallelism()) - idleWorkers.length;
   if (missing > 0)
     releaseWorkers(
@@ -80,11 +89,13 @@ export function prestartScanWorkers(
 
 /** How many started workers are waiting idle for the next analysis. */
 export function idleScanWorkerCount(): number {
+  adoptEarlyWorkers();
   return idleWorkers.length;
 }
 
 /** Terminates the idle workers kept for reuse and drops the spare table buffers (e.g. on shutdown). */
 export async function closeScanWorkers(): Promise<void> {
+  adoptEarlyWorkers();
   tableBufferPool.clear();
   const all = idleWorkers.splice(0);
   await Promise.all(all.map((w) => w.terminate()));
