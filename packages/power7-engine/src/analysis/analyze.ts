@@ -32,6 +32,7 @@ import { groupDistribution, type DistributionIndex, type ScannedPart } from './d
 import type { GroupedColumn } from '../core/distribution-group';
 import type { QualifyingTable } from '../core/draw-query';
 import { deriveWeights, unitsToAmount, type Weights } from '../core/weights';
+import { EXACT_TOTALS_MAX, mergeExact, totalsBound } from './exact-totals';
 import { buildOnWorkers, releaseWorkers, scanOnWorkers, takeWorkers } from '../parallel/workers';
 
 export { closeScanWorkers, prestartScanWorkers, startScanWorker } from '../parallel/workers';
@@ -98,6 +99,13 @@ export interface AnalyzeOptions {
    * `onDistributionPiece` is set, and the index's `sumHigh` / `sumLow` are empty.
    */
   sumDistribution?: boolean;
+  /**
+   * Count the draws per total (`distribution.exact`) instead of keeping every draw's total, when
+   * nothing else needs the totals (`sumDistribution` false, no `onDistributionPiece`) and their bound
+   * allows (at most `EXACT_TOTALS_MAX` units, `exact-totals.ts`): enough for quantiles (the CLI), with no 8 bytes per
+   * draw written and no pass over them after. Otherwise the totals are kept as usual.
+   */
+  exactTotals?: boolean;
 }
 
 /** One of the best qualifying draws (`AnalyzeOptions.topDraws`), winners from the count tables. */
@@ -130,8 +138,10 @@ export interface AnalysisResult {
   /**
    * The exact distribution of every draw's total: the totals by draw rank (`distribution.ts`), 8
    * bytes a draw, and the per-bin index. Draws with a 7-match winner: one per distinct ticket.
+   * `exact`: the draws per total in units instead, when counted (`AnalyzeOptions.exactTotals`);
+   * `totals` is then empty.
    */
-  distribution: { index: DistributionIndex; totals: Float64Array };
+  distribution: { index: DistributionIndex; totals: Float64Array; exact?: Uint32Array };
   jackpotDraws: number;
   /** The best `topDraws` qualifying draws, best first. */
   top: TopDrawRow[];
@@ -193,7 +203,7 @@ export async function analyzeTickets(
     onProgress?.({ phase: 'scanning', fraction: buildShare, drawsEvaluated: 0 });
     throwIfAborted(signal);
 
-    const params = scanParamsOf(pool, tables, weights, totalDraws, keepDraws, opts.topDraws);
+    const params = scanParamsOf(pool, tables, weights, totalDraws, keepDraws, opts);
     const split = splitTops(pool, Math.max(1, workers.length));
     const { chunks, statsList } = await scanDraws(workers, tables, params, split, signal, (done) =>
       onProgress?.({
@@ -244,6 +254,7 @@ export async function analyzeTickets(
           ...sums,
         },
         totals: params.totals,
+        ...(params.exactUpTo ? { exact: mergeExact(statsList) } : {}),
       },
       jackpotDraws: tables.ticketRanks.length,
       top: topRows(statsList, params.top, tables, weights),
@@ -285,10 +296,17 @@ function scanParamsOf(
   weights: Weights,
   totalDraws: number,
   keepDraws: boolean,
-  topDraws: number | undefined,
+  opts: AnalyzeOptions,
 ): ScanParams {
   // winners of match type m ≤ C(7,m)·max c_m: each column as narrow as that bound allows
   const widths = [3, 4, 5, 6, 7].map((m) => countWidth(BINOM[7]![m]! * tables.maxCount[m]!));
+  const bound = totalsBound(tables, weights);
+  // counted per total only when nothing else reads the totals (the index's sums, the grouped pieces)
+  const exact =
+    opts.exactTotals === true &&
+    opts.sumDistribution === false &&
+    !opts.onDistributionPiece &&
+    bound <= EXACT_TOTALS_MAX;
   return {
     pool,
     w: Array.from(weights.w),
@@ -297,9 +315,10 @@ function scanParamsOf(
     hi: weights.hi,
     widths,
     // every draw's total (not from the pool: it outlives this call, until written to disk)
-    totals: new Float64Array(new SharedArrayBuffer(totalDraws * 8)),
+    totals: new Float64Array(new SharedArrayBuffer(exact ? 0 : totalDraws * 8)),
+    ...(exact ? { exactUpTo: Math.max(1, bound) } : {}),
     record: keepDraws,
-    top: Math.max(0, Math.floor(topDraws ?? 0)),
+    top: Math.max(0, Math.floor(opts.topDraws ?? 0)),
   };
 }
 
@@ -320,12 +339,17 @@ async function scanDraws(
   if (workers.length === 0) {
     statsList = [];
     let done = 0;
+    // one count per total for every call
+    const exactInto = params.exactUpTo ? new Uint32Array(params.exactUpTo + 1) : undefined;
     for (const g of split[0]!) {
       throwIfAborted(signal);
-      const st = scanTops(tables, params, [g], {
-        chunk: (c) => chunks.push(c),
-        progress: () => undefined,
-      });
+      const st = scanTops(
+        tables,
+        params,
+        [g],
+        { chunk: (c) => chunks.push(c), progress: () => undefined },
+        exactInto,
+      );
       statsList.push(st);
       done += st.draws;
       onDone(done);

@@ -16,10 +16,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { analyzeTickets, prestartScanWorkers, type AnalysisResult } from '../analysis/analyze';
-import { binPassOnWorkers } from '../parallel/workers';
-import { DistributionQuery, scannedBins } from '../analysis/distribution';
-import { quantiles, type Quantiles } from '../analysis/distribution-insight';
+import { analyzeTickets, prestartScanWorkers } from '../analysis/analyze';
+import { drawQuantiles } from './draw-quantiles';
 import { readCustomerFile } from '../reading/customer-file';
 import { SNIFF_BYTES } from '../reading/file-sniff';
 import { unitsToAmount } from '../core/weights';
@@ -142,8 +140,9 @@ async function analyzeCommand(argv: string[]): Promise<void> {
     // only the best 20 are printed: kept by the workers as they scan, no draw recorded
     keepDraws: false,
     topDraws: 20,
-    // quantiles only: no per-bin sums
+    // quantiles only: no per-bin sums, and the draws counted per total when their bound allows
     sumDistribution: false,
+    exactTotals: true,
   });
   bar.done();
   const top = res.top.map((d) => ({
@@ -177,15 +176,6 @@ async function analyzeCommand(argv: string[]): Promise<void> {
     ];
     process.stdout.write(lines.join('\n') + '\n');
   }
-}
-
-/** The quantiles of every draw's total; the pass over the totals for their bins split over the scan workers. */
-function drawQuantiles(
-  { index, totals }: AnalysisResult['distribution'],
-  threads: number,
-): Promise<Quantiles> {
-  const pass = threads > 1 ? binPassOnWorkers(threads, totals, index.shift) : undefined;
-  return quantiles(new DistributionQuery(index, scannedBins(totals, index.shift, pass)));
 }
 
 async function winnersCommand(argv: string[]): Promise<void> {

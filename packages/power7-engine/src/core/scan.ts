@@ -16,9 +16,16 @@ export interface ScanParams {
   widths: CountWidth[];
   /**
    * Every draw's total in units, by colex rank (shared by the workers, each writing its own draws):
-   * the exact distribution every budget question is answered from (`distribution.ts`).
+   * the exact distribution every budget question is answered from (`distribution.ts`). Not written
+   * when `exactUpTo` is set.
    */
   totals: Float64Array;
+  /**
+   * Instead of writing `totals`, count how many draws have each total 0..exactUpTo (`ScanStats.exact`):
+   * enough for quantiles (the CLI), with no 8 bytes per draw written and no pass over them after.
+   * Every total must be at most this (the caller's bound); 0 or unset: off.
+   */
+  exactUpTo?: number;
   /**
    * Keep the qualifying draws with their winners per match type (`ScanChunk`s); false when the caller
    * needs only how many qualify and the best few (`top`), as the CLI: no per-draw recording then.
@@ -65,6 +72,8 @@ export interface ScanStats {
   shift: number;
   /** The best `ScanParams.top` qualifying draws of this scan, best first. */
   top: TopDraw[];
+  /** exact[t] = draws with total t (`ScanParams.exactUpTo`; empty when off). */
+  exact: Uint32Array;
 }
 
 /** One of the best qualifying draws: its colex rank, its total in units and its lexicographic key. */
@@ -199,8 +208,10 @@ function scanTop(
   best: TopDraws,
   o: Int32Array,
   totals: Float64Array,
+  exact: Uint32Array,
 ): void {
   let { min, max, worstRank, worstLex, qualified, shift } = st;
+  const keepTotals = exact.length === 0;
   let floor = best.floor;
   const hist = st.hist;
   let invWidth = 2 ** -shift; // exact
@@ -261,7 +272,8 @@ function scanTop(
                 nextT = tp < nT ? ticketRanks[tp]! : -1;
               }
               const t = s / 24 + alpha7 * c7;
-              totals[r] = t;
+              if (keepTotals) totals[r] = t;
+              else exact[t]!++;
               if (t < min) min = t;
               if (t >= max) {
                 const lk = lexKey(a, o);
@@ -300,14 +312,19 @@ function scanTop(
 /**
  * Scans every draw whose largest number is one of `tops` (0-based), in the order given. Qualifying
  * draws get their exact winners per match type and are handed to `sink.chunk` per top number;
- * `sink.progress` is called after each top number (progress / cancellation point).
+ * `sink.progress` is called after each top number (progress / cancellation point). With
+ * `p.exactUpTo`, the totals are counted into `exactInto` when given (a caller that scans in several
+ * calls), else into a new array.
  */
 export function scanTops(
   tables: Tables,
   p: ScanParams,
   tops: readonly number[],
   sink: ScanSink,
+  exactInto?: Uint32Array,
 ): ScanStats {
+  const upTo = p.exactUpTo ?? 0;
+  const exact = upTo > 0 ? (exactInto ?? new Uint32Array(upTo + 1)) : new Uint32Array(0);
   const st = new RunningStats();
   const out = p.record ? new QualifyingWriter(tables, p.w, p.widths, sink) : null;
   const best = new TopDraws(p.top);
@@ -328,6 +345,7 @@ export function scanTops(
       best,
       outer,
       p.totals,
+      exact,
     );
     out?.flush();
     if (sink.progress(st.draws) === false) break;
@@ -342,5 +360,6 @@ export function scanTops(
     hist: st.hist,
     shift: st.shift,
     top: best.list(),
+    exact,
   };
 }

@@ -90,7 +90,10 @@ async function handle(req: WorkerRequest) {
         post({ type: 'progress', draws });
       },
     });
-    post({ type: 'done', stats }, [stats.hist.buffer as ArrayBuffer]);
+    post({ type: 'done', stats }, [
+      stats.hist.buffer as ArrayBuffer,
+      ...(stats.exact.length > 0 ? [stats.exact.buffer as ArrayBuffer] : []),
+    ]);
   } catch (err) {
     post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
   }
