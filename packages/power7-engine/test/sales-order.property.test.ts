@@ -122,7 +122,7 @@ describe('the limit run in sales order', () => {
           fc.record({
             pool: fc.constant(pool),
             tickets: fileArb(pool, 120),
-            hot: fc.array(ticketArb(pool), { minLength: 1, maxLength: 30 }),
+            hot: fc.array(ticketArb(pool), { minLength: 1, maxLength: 90 }),
             w: growingArb,
             cut: fc.double({ min: 0, max: 1, noNaN: true }),
             tuning: tuningArb,
@@ -154,6 +154,47 @@ describe('the limit run in sales order', () => {
       { numRuns: 300 },
     );
   }, 300_000);
+
+  it('decides as a ticket-by-ticket check with many draws near the limit at once', async () => {
+    // 200 draws of a pool of 11, every third of its 330 combinations sold: ranges then hold far
+    // more than 32 draws that might not fit (several bit-sliced words), and many refusals late
+    const pool = 11;
+    const every: number[][] = [];
+    for (let g = 7; g <= pool; g++)
+      for (let f = 6; f < g; f++)
+        for (let e = 5; e < f; e++)
+          for (let d = 4; d < e; d++)
+            for (let c = 3; c < d; c++)
+              for (let b = 2; b < c; b++)
+                for (let a = 1; a < b; a++) every.push([a, b, c, d, e, f, g]);
+    const hot = every.filter((_, i) => i % 5 !== 1).slice(0, 200);
+    const tickets = [
+      ...every.filter((_, i) => i % 3 === 0),
+      ...every.filter((_, i) => i % 4 === 1),
+    ];
+    for (const w of [
+      [0, 0, 0, 1, 2, 3, 4, 5],
+      [0, 0, 0, 1, 1, 1, 1, 1],
+      [0, 0, 0, 0, 0, 7, 7, 100],
+    ]) {
+      for (const limit of [0, 5, 40, 80, 160]) {
+        for (const tuning of [{}, { chunk: 16, leafWork: 1 << 20 }, { chunk: 64, leafWork: 1 }]) {
+          const run = await acceptInOrder({
+            tickets: Uint8Array.from(tickets.flat()),
+            count: tickets.length,
+            pool,
+            w,
+            limit,
+            hot: Uint8Array.from(hot.flat()),
+            tuning,
+          });
+          const naive = naiveAccept(tickets, hot, w, limit);
+          expect([...run.refused.keys()].filter((t) => run.refused[t])).toEqual(naive.refused);
+          expect([...run.hotTotals]).toEqual(naive.totals);
+        }
+      }
+    }
+  });
 
   it('decides as the older walk at P=49', async () => {
     await fc.assert(

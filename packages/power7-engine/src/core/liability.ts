@@ -211,15 +211,22 @@ function lexBefore(hot: Uint8Array, a: number, b: number): boolean {
 /** Two 32-bit words per set of numbers (1..49): bit n−1 of word 0 for n ≤ 32, the rest in word 1. */
 export function masksOf(sets: Uint8Array, count: number): Uint32Array {
   const out = new Uint32Array(count * 2);
-  for (let t = 0; t < count; t++) {
+  for (let t = 0, p = 0; t < count; t++, p += PICK) {
+    let lo = 0;
+    let hi = 0;
     for (let i = 0; i < PICK; i++) {
-      const n = sets[t * PICK + i]! - 1;
-      if (n < 32) out[2 * t] = (out[2 * t]! | (1 << n)) >>> 0;
-      else out[2 * t + 1] = (out[2 * t + 1]! | (1 << (n - 32))) >>> 0;
+      lo |= LOW_BIT[sets[p + i]!]!;
+      hi |= HIGH_BIT[sets[p + i]!]!;
     }
+    out[2 * t] = lo;
+    out[2 * t + 1] = hi;
   }
   return out;
 }
+
+/** Number n's bit in the low / high word of a set's masks. */
+const LOW_BIT = Int32Array.from({ length: 64 }, (_, n) => (n >= 1 && n <= 32 ? 1 << (n - 1) : 0));
+const HIGH_BIT = Int32Array.from({ length: 64 }, (_, n) => (n > 32 ? 1 << (n - 33) : 0));
 
 export function pop32(x: number): number {
   x -= (x >>> 1) & 0x55555555;

@@ -38,9 +38,8 @@ export class RangeSums {
   private nTouched = 0;
   private readonly stamp: Int32Array;
   private serial = 0;
-  /** Each ticket's and hot draw's numbers as two 32-bit masks (`masksOf`). */
-  readonly ticketMasks: Uint32Array;
-  readonly hotMasks: Uint32Array;
+  /** Each hot draw's numbers as two 32-bit masks (`masksOf`). */
+  private readonly hotMasks: Uint32Array;
   /** Tickets counted since the last clear (a small range is cleared by walking it again). */
   private counted = 0;
   private readonly found = new Int32Array(35);
@@ -55,7 +54,6 @@ export class RangeSums {
     subsetSize?: 5 | 6 | 7,
   ) {
     const nHot = hot.length / PICK;
-    this.ticketMasks = masksOf(tickets, count);
     this.hotMasks = masksOf(hot, nHot);
     // the subset size whose scattered hits cost least against its wider counts, from a sample
     const heldOf = [5, 6].map((k) => heldCounts(hot, nHot, pool, k));
@@ -114,13 +112,6 @@ export class RangeSums {
     }
   }
 
-  /** What ticket t pays hot draw d. */
-  payoutTo(t: number, d: number, w: Float64Array): number {
-    const tm = this.ticketMasks;
-    const hm = this.hotMasks;
-    return w[pop32(tm[2 * t]! & hm[2 * d]!) + pop32(tm[2 * t + 1]! & hm[2 * d + 1]!)]!;
-  }
-
   /** Counts the tickets of [from, to) whose `skip` byte is 0. */
   count(from: number, to: number, skip: Uint8Array): void {
     for (let t = from; t < to; t++) if (!skip[t]) this.add(t, 1);
@@ -145,19 +136,25 @@ export class RangeSums {
     this.serial++;
     const { one, lists, beta } = this;
     const bg = beta[this.g]!;
+    // the ticket's numbers as two 32-bit masks (`masksOf`), for the matches of the draws found
+    let lo = 0;
+    let hi = 0;
+    for (let i = 0; i < PICK; i++) {
+      lo |= LOW_BIT[tickets[p + i]!]!;
+      hi |= HIGH_BIT[tickets[p + i]!]!;
+    }
     for (let i = 0; i < n; i++) {
       const o = one[found[i]!]!;
-      if (o >= 0) this.share(t, o, bg);
-      else for (let at = -1 - o; lists[at]! >= 0; at++) this.share(t, lists[at]!, bg);
+      if (o >= 0) this.share(lo, hi, o, bg);
+      else for (let at = -1 - o; lists[at]! >= 0; at++) this.share(lo, hi, lists[at]!, bg);
     }
   }
 
-  /** Ticket t holds a g-subset of hot draw d: β_g, and once the rest when they share more. */
-  private share(t: number, d: number, bg: number): void {
-    const tm = this.ticketMasks;
+  /** A ticket (masks lo, hi) holds a g-subset of hot draw d: β_g, once the rest if they share more. */
+  private share(lo: number, hi: number, d: number, bg: number): void {
     const hm = this.hotMasks;
     this.addBig(d, bg);
-    const m = pop32(tm[2 * t]! & hm[2 * d]!) + pop32(tm[2 * t + 1]! & hm[2 * d + 1]!);
+    const m = pop32(lo & hm[2 * d]!) + pop32(hi & hm[2 * d + 1]!);
     if (m > this.g && this.stamp[d] !== this.serial) {
       this.stamp[d] = this.serial;
       this.addBig(d, this.rest[m]!);
@@ -336,21 +333,31 @@ function forEachSubset(
   k: number,
   fn: (d: number, rank: number) => void,
 ): void {
-  const idx = new Int32Array(k);
-  for (let d = 0; d < n; d++) {
-    for (let i = 0; i < k; i++) idx[i] = i;
-    for (;;) {
+  // the k-subsets as positions in a set, once, then each rank a sum of k flat terms
+  const picks: number[] = [];
+  const idx = Array.from({ length: k }, (_, i) => i);
+  for (;;) {
+    picks.push(...idx);
+    let i = k - 1;
+    while (i >= 0 && idx[i] === PICK - k + i) i--;
+    if (i < 0) break;
+    idx[i]!++;
+    for (let j = i + 1; j < k; j++) idx[j] = idx[j - 1]! + 1;
+  }
+  const at = Int32Array.from(picks);
+  const c = TICKET_RANK_TERMS;
+  for (let d = 0, p = 0; d < n; d++, p += PICK) {
+    for (let s = 0; s < at.length; s += k) {
       let r = 0;
-      for (let i = 0; i < k; i++) r += BINOM[sets[d * PICK + idx[i]!]! - 1]![i + 1]!;
+      for (let i = 0; i < k; i++) r += c[sets[p + at[s + i]!]! * 8 + i + 1]!;
       fn(d, r);
-      let i = k - 1;
-      while (i >= 0 && idx[i] === PICK - k + i) i--;
-      if (i < 0) break;
-      idx[i]!++;
-      for (let j = i + 1; j < k; j++) idx[j] = idx[j - 1]! + 1;
     }
   }
 }
+
+/** Number n's bit in the low / high word of a set's masks (`masksOf`). */
+const LOW_BIT = Int32Array.from({ length: 64 }, (_, n) => (n >= 1 && n <= 32 ? 1 << (n - 1) : 0));
+const HIGH_BIT = Int32Array.from({ length: 64 }, (_, n) => (n > 32 ? 1 << (n - 33) : 0));
 
 /** Tickets sampled to choose the subset size, and the estimated costs (ns a ticket). */
 const SAMPLE = 4096;
