@@ -177,6 +177,21 @@ class SalesOrder {
     const { tickets, hot, pool } = this.input;
     let left = 0;
     for (let t = from; t < to; t++) if (!refused[t]) left++;
+    // a few draws: each ticket's share of 32 at once (~20 ns), cheaper than counting it (~300 ns)
+    const groups = (cand.length + 31) >>> 5;
+    if (groups * 20 < 300 && !(this.tuning.bulk !== false && BulkSums.pays(left, pool))) {
+      const holding = holdingOf(hot, pool, cand);
+      const total = new Float64Array(cand.length);
+      const planes = new Int32Array(4 * groups);
+      const { w } = this;
+      for (let t = from; t < to; t++) {
+        if (refused[t]) continue;
+        breaches(tickets, t * PICK, holding, groups, planes, total, w, Infinity);
+        forEachShare(planes, groups, (i, m) => (total[i] = total[i]! + w[m]!));
+      }
+      for (let i = 0; i < cand.length; i++) add[cand[i]!] = total[i]!;
+      return;
+    }
     if (this.tuning.bulk !== false && BulkSums.pays(left, pool)) {
       const bulk = (this.bulk ??= new BulkSums(tickets, hot, pool, this.w));
       bulk.count(from, to, refused);
