@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateTickets } from '../../bench/generate';
 import { analyzeTickets, closeScanWorkers, type AnalyzeOptions } from '../analysis/analyze';
-import type { Payouts } from '../core/model';
+import type { Budget, Payouts } from '../core/model';
 import { drawQuantiles } from './draw-quantiles';
 
 afterAll(() => closeScanWorkers());
@@ -9,11 +9,17 @@ afterAll(() => closeScanWorkers());
 const POOL = 20;
 
 /** The CLI's analysis (no draw kept, best 20, no bin sums), its totals counted per total or kept. */
-async function cliAnalysis(tickets: Uint8Array, payouts: Payouts, workers: number, exact: boolean) {
+async function cliAnalysis(
+  tickets: Uint8Array,
+  payouts: Payouts,
+  workers: number,
+  exact: boolean,
+  budget: Budget = { type: 'fixed', budget: 2000 },
+) {
   const opts: AnalyzeOptions = {
     pool: POOL,
     payouts,
-    budget: { type: 'fixed', budget: 2000 },
+    budget,
     workers,
     keepDraws: false,
     topDraws: 20,
@@ -53,6 +59,30 @@ describe("the CLI's quantiles from the draws counted per total", () => {
         expect(counted.res.top, what).toEqual(passed.res.top);
         expect(counted.res.qualified, what).toBe(passed.res.qualified);
       }
+  });
+
+  it('qualify and rank the same draws as the general scan, whatever the budget', async () => {
+    const tickets = generateTickets(3000, POOL, 'uniform', 13);
+    const payouts = { 3: 1, 4: 5, 5: 50, 6: 500, 7: 5000 };
+    const { min, max } = (await cliAnalysis(tickets, payouts, 1, false)).res.stats;
+    const at = (f: number) => Math.round(min + f * (max - min));
+    const budgets: Budget[] = [
+      ...[0, 0.3, 0.5, 0.9, 1].map((f) => ({ type: 'fixed' as const, budget: at(f) })),
+      { type: 'fixed', budget: min - 1 },
+      { type: 'range', min: at(0.25), max: at(0.75) },
+      { type: 'range', min: at(0.5), max: at(0.5) },
+      { type: 'range', min: max + 1, max: max + 10 },
+    ];
+    for (const budget of budgets) {
+      const counted = await cliAnalysis(tickets, payouts, 2, true, budget);
+      const passed = await cliAnalysis(tickets, payouts, 2, false, budget);
+      const what = JSON.stringify(budget);
+      expect(counted.res.distribution.exact, what).toBeDefined();
+      expect(counted.res.qualified, what).toBe(passed.res.qualified);
+      expect(counted.res.top, what).toEqual(passed.res.top);
+      expect(counted.res.stats, what).toEqual(passed.res.stats);
+      expect(counted.quantiles, what).toEqual(passed.quantiles);
+    }
   });
 
   it('keeps the totals when their bound is too large to count per total', async () => {

@@ -2,6 +2,7 @@ import { BINOM } from './model';
 import { QualifyingWriter } from './qualifying-writer';
 import type { Tables } from './table-types';
 import { firstTicketAtLeast } from './ticket-ranks';
+import { countedStats, lexKey, scanTopCounted } from './scan-counted';
 
 /** What a scan needs besides the tables (all plain data, so it crosses a worker boundary). */
 export interface ScanParams {
@@ -93,7 +94,7 @@ export function compareTopDraws(x: TopDraw, y: TopDraw): number {
  * insertion costs at most `size` moves, and after the first few thousand draws almost no draw is good
  * enough to enter). `floor` is the total a draw must reach to be offered.
  */
-class TopDraws {
+export class TopDraws {
   readonly ranks: Float64Array;
   readonly totals: Float64Array;
   readonly lexes: Float64Array;
@@ -149,11 +150,6 @@ export interface ScanSink {
   progress(drawsDone: number): boolean | void;
 }
 
-/** Lexicographic order key of seven ascending 0-based numbers (smallest first), < 2^53. */
-function lexKey(a: number, o: Int32Array): number {
-  return (((((a * 64 + o[0]!) * 64 + o[1]!) * 64 + o[2]!) * 64 + o[3]!) * 64 + o[4]!) * 64 + o[5]!;
-}
-
 /** Halves the histogram resolution until `v` fits; returns the new shift. */
 function widen(hist: Uint32Array, shift: number, v: number): number {
   while (Math.floor(v / 2 ** shift) >= HIST_BINS) {
@@ -177,7 +173,7 @@ export function coarsen(hist: Uint32Array, from: number, to: number): void {
 // recompiled several times per analysis (each TurboFan compile ~0.1–0.3 s of a core).
 
 /** The running statistics of a scan (one shape for every scan). */
-class RunningStats {
+export class RunningStats {
   min = Infinity;
   max = -Infinity;
   worstRank = -1;
@@ -329,26 +325,48 @@ export function scanTops(
   const out = p.record ? new QualifyingWriter(tables, p.w, p.widths, sink) : null;
   const best = new TopDraws(p.top);
   const outer = new Int32Array(6);
-  for (const g of tops) {
-    if (g < 6) continue;
-    out?.startTop(g);
-    scanTop(
-      g,
-      tables.y6,
-      tables.ticketRanks,
-      tables.ticketMult,
-      p.alpha7,
-      p.lo,
-      p.hi,
-      st,
-      out,
-      best,
-      outer,
-      p.totals,
-      exact,
-    );
-    out?.flush();
-    if (sink.progress(st.draws) === false) break;
+  // counted into an array of its own, nothing recorded: the lean kernel
+  if (upTo > 0 && !exactInto && out === null) {
+    for (const g of tops) {
+      if (g < 6) continue;
+      scanTopCounted(
+        g,
+        tables.y6,
+        tables.ticketRanks,
+        tables.ticketMult,
+        p.alpha7,
+        p.lo,
+        p.hi,
+        st,
+        best,
+        outer,
+        exact,
+      );
+      if (sink.progress(st.draws) === false) break;
+    }
+    countedStats(st, exact, p.lo, p.hi);
+  } else {
+    for (const g of tops) {
+      if (g < 6) continue;
+      out?.startTop(g);
+      scanTop(
+        g,
+        tables.y6,
+        tables.ticketRanks,
+        tables.ticketMult,
+        p.alpha7,
+        p.lo,
+        p.hi,
+        st,
+        out,
+        best,
+        outer,
+        p.totals,
+        exact,
+      );
+      out?.flush();
+      if (sink.progress(st.draws) === false) break;
+    }
   }
   return {
     draws: st.draws,
