@@ -62,11 +62,12 @@ export function readPlainRows(
   vals: Int32Array,
 ): void {
   const { delimiter: delim, role, last, headerFields: expected, pool, maxRecord } = s;
+  // up to the last line end: every loop below stops at a line end at the latest (no bound checks)
+  const whole = n > 0 ? buf.lastIndexOf(LF, n - 1) + 1 : 0;
   let p = at.p;
   let count = at.count;
   let lines = 0;
-  let unfinished = false;
-  rows: while (p < n && count < cap) {
+  rows: while (p < whole && count < cap) {
     let i = p;
     let field = 0;
     for (;;) {
@@ -74,15 +75,11 @@ export function readPlainRows(
       if (k >= 0) {
         let v = 0;
         const from = i;
-        while (i < n) {
+        for (;;) {
           const d = buf[i]! - 0x30;
-          if (d < 0 || d > 9) break;
+          if (d >>> 0 > 9) break;
           v = v * 10 + d;
           i++;
-        }
-        if (i >= n) {
-          unfinished = true;
-          break rows;
         }
         // digits only, not empty, 1..pool; then a delimiter or the line's end
         if (i === from || i - from > 2 || v < 1 || v > pool) break rows;
@@ -90,14 +87,10 @@ export function readPlainRows(
         if (b !== delim && b !== LF && b !== CR) break rows;
         vals[k] = v;
       } else {
-        while (i < n) {
+        for (;;) {
           const b = buf[i]!;
           if (b === delim || b === LF) break;
           i++;
-        }
-        if (i >= n) {
-          unfinished = true;
-          break rows;
         }
       }
       if (field === last) break;
@@ -109,15 +102,11 @@ export function readPlainRows(
     // the rest of the line: its delimiters counted up to the line end
     let fields = field + 1;
     let lf = i;
-    while (lf < n) {
+    for (;;) {
       const b = buf[lf]!;
       if (b === LF) break;
       if (b === delim) fields++;
       lf++;
-    }
-    if (lf >= n) {
-      unfinished = true;
-      break;
     }
     const end = buf[lf - 1] === CR ? lf - 1 : lf;
     // a CR that does not end the line, or one right after the last number: the tokenizer decides
@@ -145,5 +134,5 @@ export function readPlainRows(
   at.p = p;
   at.count = count;
   at.lines += lines;
-  at.unfinished = unfinished;
+  at.unfinished = p >= whole && whole < n;
 }
