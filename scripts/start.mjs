@@ -68,12 +68,8 @@ const everReady = new Set();
  * ever ready (a bad setting, a port in use: another try would fail the same way), everything stops.
  */
 function launch([name, entry, port]) {
-  // --liftoff-only: V8 keeps its baseline WebAssembly code for the embedded database (PGlite) instead
-  // of optimising it in the background, which cost ~1 s of CPU per service at every start and delayed
-  // both on two cores; the services' queries are small (a 20k-row scan ~1.5x slower, point queries the
-  // same). docs/benchmarks/speed-second-round.md §3.
-  const flags = ['--liftoff-only', '--enable-source-maps'];
-  const child = spawn(process.execPath, [...flags, path.join(root, entry)], {
+  // (Each service asks V8 for baseline WebAssembly code itself: `preferBaselineWasm` in server-kit.)
+  const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, entry)], {
     cwd: root,
     // The IPC channel carries the portal's sign-in details (printed below once all is ready).
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],

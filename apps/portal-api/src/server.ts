@@ -1,4 +1,5 @@
 import { ConfigError } from '@pa/server-kit/config';
+import { preferBaselineWasm } from '@pa/server-kit/pglite';
 import {
   keepNewFilesPrivate,
   repairDataFolders,
@@ -8,6 +9,7 @@ import { loadPortalConfig, rememberPublicUrl } from './config';
 import { DataFolderHeldError, openDatabase } from './db/client';
 
 async function main() {
+  preferBaselineWasm();
   const config = loadPortalConfig();
   // Before anything is written: what this process makes in DATA_DIR is its OS user's only, and what
   // an older version left open to other users is repaired (said in the log once the app has one).

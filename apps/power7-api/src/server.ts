@@ -1,4 +1,5 @@
 import { ConfigError } from '@pa/server-kit/config';
+import { preferBaselineWasm } from '@pa/server-kit/pglite';
 import {
   keepNewFilesPrivate,
   repairDataFolders,
@@ -8,6 +9,7 @@ import { loadPower7Config } from './config';
 import { openDatabase } from './db/client';
 
 async function main() {
+  preferBaselineWasm();
   const config = loadPower7Config();
   // Before anything is written: what this process makes in DATA_DIR and STORAGE_DIR (customer lists,
   // results) is its OS user's only, and what an older version left open to other users is repaired

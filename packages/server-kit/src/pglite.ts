@@ -1,11 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 
 /**
  * PGlite in a data folder, shared by both services: PGlite allows ONE process per folder (two corrupt
  * it), so a lock file beside the folder (`<folder>.lock`) holds the owner's pid.
  */
+
+/**
+ * V8's baseline WebAssembly code only (`--liftoff-only`) for the rest of this process. Otherwise V8
+ * optimises PGlite's wasm in background threads at every start: ~1.4 of the ~3 CPU-s a portal start
+ * takes (docs/benchmarks/test-suite.md, session 23; first measured in speed-second-round.md §3), for
+ * queries that run as fast on baseline code (full scans of a 20k-row table 1.4–2× slower; the
+ * services' tables are small). Each service's entry and the admin command call it before PGlite
+ * compiles, so every way of starting them gets it: `npm start`, the compiled files run directly, the
+ * process tests (~35 service starts a run).
+ */
+export function preferBaselineWasm(): void {
+  v8.setFlagsFromString('--liftoff-only');
+}
 
 /** Thrown when another live process holds the PGlite data folder. */
 export class DataFolderHeldError extends Error {

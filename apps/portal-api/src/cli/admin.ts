@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { callAdminChannel } from '@pa/server-kit/admin-channel';
 import { ConfigError } from '@pa/server-kit/config';
+import { preferBaselineWasm } from '@pa/server-kit/pglite';
 import { keepNewFilesPrivate, repairDataFolders } from '@pa/server-kit/private-files';
 import { loadPortalConfig, publicUrlForCommand } from '../config';
 import { DataFolderHeldError, folderHolder, openDatabase } from '../db/client';
@@ -153,6 +154,7 @@ async function backupCommand(command: 'backup' | 'restore', args: string[]) {
 }
 
 async function main(argv: string[]) {
+  preferBaselineWasm();
   // What the command writes (an archive, a restored folder, a database it opens) is its OS user's only.
   keepNewFilesPrivate();
   const [command, ...rest] = argv;
