@@ -9,11 +9,13 @@ import { defineConfig, devices } from '@playwright/test';
 // administrator, sign-in limits or an outbox. The runner and its workers load this file with the same
 // environment; a worker finds its product by its parallel index.
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-if (!process.env.E2E_DATA_DIR) {
+/** Whether this process is the runner, which makes the run's data folder (its workers inherit it). */
+const isRunner = !process.env.E2E_DATA_DIR;
+if (isRunner) {
   const madeHere = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-e2e-'));
   process.env.E2E_DATA_DIR = madeHere;
-  // Only the runner gets here (its workers inherit the variable). The products' data is ~300 MB each
-  // and every run used to leave it in the temporary folder: removed once the runner has stopped them.
+  // The products' data is ~300 MB each and every run used to leave it in the temporary folder:
+  // removed once the runner has stopped them.
   process.on('exit', () => fs.rmSync(madeHere, { recursive: true, force: true }));
 }
 
@@ -61,6 +63,35 @@ function product(index: number) {
     dataDir: path.join(process.env.E2E_DATA_DIR!, `product-${index}`),
   };
 }
+
+/**
+ * Each product's two embedded databases start as a copy of one empty PGlite cluster made here, so
+ * the products' first start runs migrations and the demo's seed but not PGlite's initdb four times
+ * over (~5.5 CPU-s each, all at the browser stage's start while no test can run yet; the Vitest
+ * process tests do the same through `copyEmptyCluster`). Only the runner makes them, once, before
+ * it starts the products; the folder names are the services' (`${DATA_DIR}/portal-db`, `power7-db`).
+ */
+function copyEmptyDatabases() {
+  const cluster = path.join(process.env.E2E_DATA_DIR!, 'empty-cluster');
+  const made = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { PGlite } = await import('@electric-sql/pglite');
+       await (await PGlite.create({ dataDir: process.argv[1] })).close();`,
+      cluster,
+    ],
+    { cwd: repoRoot, encoding: 'utf8' },
+  );
+  if (made.status !== 0) throw new Error(`No empty database for the browser suite: ${made.stderr}`);
+  for (let index = 0; index < instances; index++) {
+    for (const db of ['portal-db', 'power7-db']) {
+      fs.cpSync(cluster, path.join(product(index).dataDir, db), { recursive: true });
+    }
+  }
+}
+if (isRunner) copyEmptyDatabases();
 
 /** The product of this worker (the runner itself, which has no index, describes product 0). */
 const mine = product(Number(process.env.TEST_PARALLEL_INDEX ?? 0) % instances);

@@ -161,10 +161,14 @@ async function settled(page: Page) {
 
 /** No serious or critical axe-core violation on the page as it is now. */
 export async function expectAccessible(page: Page, rules: Rules = 'all') {
+  // Named in a failure: an error toast nobody expected (a 5xx, a lost connection) once failed a
+  // colour check as it faded out, and the failure could not say what the toast had said.
+  const toasts = await page.locator('[data-sonner-toast]').allInnerTexts();
   const { violations } = await axeOf(page, rules);
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
     bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    toasts.length > 0 ? `toasts shown: ${toasts.join(' | ')}` : undefined,
   ).toEqual([]);
 }
 
