@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mailOutbox } from '../src/db/schema';
 import { buildTestApp, type TestApp } from './helper';
 
@@ -308,6 +308,8 @@ function signedRankZ(differences: number[]): number {
 describe('sign-in timing', () => {
   let t: TestApp;
   beforeAll(async () => {
+    // The product's argon2 parameters, not the test runner's cheap ones (passwords.ts).
+    vi.stubEnv('NODE_ENV', 'production');
     t = await buildTestApp({ database: 'postgres' });
     await t.db.execute(sql`
       create function slow_write() returns trigger language plpgsql as $$
@@ -321,7 +323,10 @@ describe('sign-in timing', () => {
         end loop;
       end $$`);
   }, 60_000);
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    vi.unstubAllEnvs();
+    await t?.close();
+  });
 
   it('takes the same time for an unknown account as for a wrong password (paired rank test)', async () => {
     const time = async (userName: string) => {
@@ -334,7 +339,7 @@ describe('sign-in timing', () => {
       expect(answer.statusCode).toBe(401);
       return performance.now() - started;
     };
-    const user = await t.createUser();
+    const user = await t.createUser({ password: 'timing-passphrase-owasp' });
     await time(user.userName); // warm-up: the dummy hash, prepared statements
     await time('nobody-here');
     const differences: number[] = [];
