@@ -43,6 +43,16 @@ export interface ScanWorkerData {
 const { warmUp } = workerData as ScanWorkerData;
 const warm = warmUp ? warmUpKernels() : Promise.resolve();
 
+/**
+ * A worker started without the warm-up runs one analysis, and the process ends (the CLI): it copies
+ * its read results to the main thread instead of transferring them. A transfer detaches the buffers,
+ * and V8's first detach in a thread throws away every optimised kernel that assumed no buffer ever
+ * would be detached (the range reader and the 6-subset count were compiled again after the first
+ * range) and compiles the later ones with a check per typed-array access; the copy (~11 bytes per
+ * ticket) costs less. A long-lived worker transfers: its first analysis has detached buffers anyway.
+ */
+const transferReads = warmUp;
+
 /** Answers one request; every failure, the warm-up's included, goes back as an `error` reply. */
 async function handle(req: WorkerRequest) {
   try {
@@ -52,7 +62,7 @@ async function handle(req: WorkerRequest) {
       const read = 'part' in result ? result : null;
       post(
         { type: 'read', result },
-        read
+        read && transferReads
           ? [
               read.part.tickets,
               read.part.lines,

@@ -25,7 +25,8 @@ export interface StartOptions {
   /**
    * Run the kernels once on a small problem as the worker starts (default). A process that runs one
    * analysis and exits (the CLI) turns it off: cold, the warm-up takes both cores for ~0.2–0.4 s while
-   * the file is being read, more than the re-optimisation it spares that one analysis.
+   * the file is being read, more than the re-optimisation it spares that one analysis. Such a worker
+   * also copies its read results instead of transferring them (see `scan-worker.ts`).
    */
   warmUp?: boolean;
 }
