@@ -196,6 +196,40 @@ describe('the limit run in sales order', () => {
     }
   });
 
+  it('pauses inside a long range with the tickets decided so far, and decides the same', async () => {
+    const pool = 10;
+    const tickets = Array.from({ length: 400 }, (_, i) =>
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].filter((n) => (n * 7 + i) % 10 > 2).slice(0, 7),
+    );
+    const hot = [...new Map(tickets.map((d) => [d.join(), d])).values()];
+    const w = [0, 0, 0, 1, 2, 3, 4, 5];
+    const decided: number[] = [];
+    const run = await acceptInOrder(
+      {
+        tickets: Uint8Array.from(tickets.flat()),
+        count: tickets.length,
+        pool,
+        w,
+        limit: 300,
+        hot: Uint8Array.from(hot.flat()),
+        tuning: { chunk: 200, leafWork: 1, minRange: 8, breatherMs: 0 },
+      },
+      (done) => {
+        decided.push(done);
+        return new Promise((resolve) => setImmediate(resolve));
+      },
+    );
+    // more pauses than ranges: some inside them, in order, all tickets at the end
+    expect(decided.length).toBeGreaterThan(2);
+    expect(decided.some((d) => d % 200 !== 0)).toBe(true);
+    decided.forEach((d, i) => expect(d).toBeGreaterThanOrEqual(decided[i - 1] ?? 0));
+    expect(decided.at(-1)).toBe(400);
+    const naive = naiveAccept(tickets, hot, w, 300);
+    expect(naive.refused.length).toBeGreaterThan(0);
+    expect([...run.refused.keys()].filter((t) => run.refused[t])).toEqual(naive.refused);
+    expect([...run.hotTotals]).toEqual(naive.totals);
+  });
+
   it('decides as the older walk at P=49', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -40,6 +40,8 @@ export interface RangeTuning {
   grow?: boolean;
   /** `acceptInOrder`: long ranges counted as the analysis counts (`BulkSums`; default true). */
   bulk?: boolean;
+  /** `acceptInOrder`: the longest it holds the caller between pauses inside a range (ms; 50). */
+  breatherMs?: number;
   /** `acceptInOrder`: the subset size `RangeSums` indexes the hot draws by (default: chosen). */
   subsetSize?: 5 | 6 | 7;
   /**

@@ -46,7 +46,7 @@ export async function acceptInOrder(
       hotTotals: new Float64Array(0),
     };
   }
-  const run = new SalesOrder(input, w);
+  const run = new SalesOrder(input, w, pause);
   const { count } = input;
   const { tuning } = run;
   const all = Int32Array.from({ length: nHot }, (_, d) => d);
@@ -56,15 +56,21 @@ export async function acceptInOrder(
   for (let from = 0; from < count;) {
     const to = Math.min(count, from + span);
     const before = run.refusedCount;
-    run.processRange(from, to, all, 0);
+    await run.processRange(from, to, all, 0);
     if (tuning.grow) {
       span = run.refusedCount === before ? 2 * span : Math.max(tuning.chunk, span >> 1);
     }
     from = to;
     await pause(to);
+    run.paused();
   }
   return { refused: run.refused, refusedCount: run.refusedCount, hotTotals: run.cur };
 }
+
+/** How long a run holds its caller's event loop at most between pauses, where it can stop. */
+const BREATHER_MS = 50;
+/** Tickets of a leaf between chances to pause. */
+const LEAF_BLOCK = 32_768;
 
 /** One run's state: the hot draws' totals and levels, the closed subsets, the refusals. */
 class SalesOrder {
@@ -82,9 +88,13 @@ class SalesOrder {
   private bulk: BulkSums | undefined;
   private readonly adds: Float64Array[] = [];
 
+  /** When the caller last had the event loop (`breather`). */
+  private lastPause = performance.now();
+
   constructor(
     private readonly input: LiabilityInput,
     private readonly w: Float64Array,
+    private readonly pause: (decided: number) => Promise<void>,
   ) {
     const { tickets, count, pool, hot } = input;
     const nHot = hot.length / PICK;
@@ -112,7 +122,13 @@ class SalesOrder {
    * checked ticket by ticket against the draws that might not fit, and the others take its payouts
    * less those of the tickets refused meanwhile.
    */
-  processRange(from: number, to: number, cand: Int32Array, depth: number, checked = -1): void {
+  async processRange(
+    from: number,
+    to: number,
+    cand: Int32Array,
+    depth: number,
+    checked = -1,
+  ): Promise<void> {
     const { closed, refused, cur, tuning } = this;
     const { tickets, limit } = this.input;
     if (closed.any && closed.version !== checked) {
@@ -142,10 +158,26 @@ class SalesOrder {
     if (size > tuning.minRange && many) {
       const mid = from + Math.floor(size / 2);
       const version = closed.version;
-      this.processRange(from, mid, crit, depth + 1, version);
-      this.processRange(mid, to, crit, depth + 1, version);
-    } else this.leaf(from, to, crit);
+      await this.processRange(from, mid, crit, depth + 1, version);
+      await this.breather(mid);
+      await this.processRange(mid, to, crit, depth + 1, version);
+    } else await this.leaf(from, to, crit);
     this.settleRest(from, to, rest, add, mark);
+  }
+
+  /** The caller has just had the event loop. */
+  paused(): void {
+    this.lastPause = performance.now();
+  }
+
+  /**
+   * Inside a long range, the caller's `pause` (with the tickets decided so far: those before
+   * `decided` are) once ~50 ms have passed since it last ran, so a service keeps answering.
+   */
+  private async breather(decided: number): Promise<void> {
+    if (performance.now() - this.lastPause < (this.tuning.breatherMs ?? BREATHER_MS)) return;
+    await this.pause(decided);
+    this.paused();
   }
 
   private refuse(t: number): void {
@@ -210,7 +242,7 @@ class SalesOrder {
    * the pool, a bit per draw holding it; three bit planes add up seven such words), so only the
    * draws sharing three or more numbers are looked at one by one.
    */
-  private leaf(from: number, to: number, crit: Int32Array): void {
+  private async leaf(from: number, to: number, crit: Int32Array): Promise<void> {
     const { refused, cur, w } = this;
     const { limit, tickets, hot, pool } = this.input;
     const n = crit.length;
@@ -218,13 +250,16 @@ class SalesOrder {
     const holding = holdingOf(hot, pool, crit);
     const total = Float64Array.from(crit, (d) => cur[d]!);
     const planes = new Int32Array(4 * groups);
-    for (let t = from; t < to; t++) {
-      if (refused[t]) continue;
-      if (breaches(tickets, t * PICK, holding, groups, planes, total, w, limit)) {
-        this.refuse(t);
-        continue;
+    for (let block = from; block < to; block += LEAF_BLOCK) {
+      if (block > from) await this.breather(block);
+      for (let t = block, end = Math.min(to, block + LEAF_BLOCK); t < end; t++) {
+        if (refused[t]) continue;
+        if (breaches(tickets, t * PICK, holding, groups, planes, total, w, limit)) {
+          this.refuse(t);
+          continue;
+        }
+        forEachShare(planes, groups, (i, m) => (total[i] = total[i]! + w[m]!));
       }
-      forEachShare(planes, groups, (i, m) => (total[i] = total[i]! + w[m]!));
     }
     for (let i = 0; i < n; i++) {
       cur[crit[i]!] = total[i]!;
