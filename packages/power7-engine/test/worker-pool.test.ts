@@ -6,6 +6,7 @@ import {
   idleScanWorkerCount,
   prestartScanWorkers,
 } from '../src/parallel/workers';
+import { startEarlyScanWorkers } from '../src/parallel/early-workers';
 
 afterAll(closeScanWorkers);
 
@@ -27,6 +28,30 @@ describe('scan worker pool', () => {
     });
     expect(res.draws).toBe(36);
     expect(res.qualified).toBe(36);
+    expect(idleScanWorkerCount()).toBe(n);
+    await closeScanWorkers();
+    expect(idleScanWorkerCount()).toBe(0);
+  });
+
+  it("workers started before the pool loaded (the CLI's first step) become its idle ones", async () => {
+    const n = Math.min(2, os.availableParallelism());
+    startEarlyScanWorkers(n);
+    // adopted at the pool's first use: they are the idle ones, none started besides
+    expect(idleScanWorkerCount()).toBe(n);
+    prestartScanWorkers(n);
+    expect(idleScanWorkerCount()).toBe(n);
+    const res = await analyzeTickets(tickets, 3, {
+      pool: 9,
+      payouts: { 3: 1, 4: 2, 5: 3, 6: 4, 7: 5 },
+      budget: { type: 'fixed', budget: 1e6 },
+      workers: n,
+      keepDraws: false,
+      topDraws: 5,
+      sumDistribution: false,
+      exactTotals: true,
+    });
+    expect(res.qualified).toBe(36);
+    expect(res.top).toHaveLength(5);
     expect(idleScanWorkerCount()).toBe(n);
     await closeScanWorkers();
     expect(idleScanWorkerCount()).toBe(0);
