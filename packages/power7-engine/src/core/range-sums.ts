@@ -25,7 +25,7 @@ export class RangeSums {
   private readonly rest = new Float64Array(8);
   /** counts[k] for k = 3..g−1 (the others empty). */
   private readonly counts: Uint32Array[];
-  /** Per g-subset rank: a bit when some hot draw holds it; the draw (≥ 0) or −1 − its list's start. */
+  /** Per g-subset rank: a bit when some hot draw holds it; 1 + the draw, or −1 − its list's start. */
   private readonly has: Uint8Array;
   private readonly one: Int32Array;
   /** Lists of hot draws sharing a g-subset, each ending in −1. */
@@ -84,28 +84,30 @@ export class RangeSums {
       this.one = new Int32Array(0);
       this.lists = new Int32Array(0);
     } else {
+      // built from the hot draws' own subsets, not a pass over every g-subset of the pool
       const n = BINOM[pool]![g]!;
       const held = heldOf[g - 5]!;
       const has = new Uint8Array(Math.ceil(n / 8));
-      const one = new Int32Array(n).fill(-1);
+      const one = new Int32Array(n);
+      const entries = nHot * BINOM[PICK]![g]!;
+      const all = new Int32Array(2 * entries);
       let listed = 0;
-      for (let r = 0; r < n; r++) {
-        if (held[r]! > 0) has[r >>> 3]! |= 1 << (r & 7);
-        if (held[r]! > 1) {
+      forEachSubset(hot, nHot, g, (d, r) => {
+        has[r >>> 3]! |= 1 << (r & 7);
+        if (held[r] === 1) {
+          one[r] = d + 1;
+          return;
+        }
+        if (one[r] === 0) {
           one[r] = -1 - listed;
+          all.fill(-1, listed, listed + held[r]! + 1);
           listed += held[r]! + 1;
         }
-      }
-      const lists = new Int32Array(listed).fill(-1);
-      forEachSubset(hot, nHot, g, (d, r) => {
-        const o = one[r]!;
-        if (held[r] === 1) one[r] = d;
-        else {
-          let at = -1 - o;
-          while (lists[at] !== -1) at++;
-          lists[at] = d;
-        }
+        let at = -1 - one[r]!;
+        while (all[at] !== -1) at++;
+        all[at] = d;
       });
+      const lists = all.subarray(0, listed);
       this.has = has;
       this.one = one;
       this.lists = lists;
@@ -145,7 +147,7 @@ export class RangeSums {
     }
     for (let i = 0; i < n; i++) {
       const o = one[found[i]!]!;
-      if (o >= 0) this.share(lo, hi, o, bg);
+      if (o > 0) this.share(lo, hi, o - 1, bg);
       else for (let at = -1 - o; lists[at]! >= 0; at++) this.share(lo, hi, lists[at]!, bg);
     }
   }
