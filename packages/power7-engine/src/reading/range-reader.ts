@@ -42,7 +42,8 @@ export interface RangeRequest {
  * then reports with its exact line number.
  */
 export type RangeResult =
-  { part: TicketPart; ranks?: Uint32Array; alsoRanks?: Uint32Array } | { onePass: string };
+  | { part: TicketPart; ranks?: Uint32Array; alsoRanks?: Uint32Array }
+  | { onePass: string };
 
 const QUOTE = 0x22;
 const LF = 0x0a;

@@ -18,7 +18,8 @@ import {
 type RoleSortField = (typeof ROLE_SORT_FIELDS)[number];
 export type RoleListQuery = ListQuery<RoleSortField> & {
   filters?:
-    { isSystem?: 'true' | 'false' | undefined; permissionId?: string | undefined } | undefined;
+    | { isSystem?: 'true' | 'false' | undefined; permissionId?: string | undefined }
+    | undefined;
 };
 
 const userCount = sql<number>`(select count(*)::int from ${userRoles} where ${userRoles.roleId} = ${roles.id})`;

@@ -24,7 +24,8 @@ export interface PasswordCredentials {
 
 /** What a right password leads to: the second step still to take, or the finished sign-in. */
 export type PasswordSignInOutcome =
-  { next: MfaChallenge } | { signedIn: Awaited<ReturnType<typeof finishSignIn>> };
+  | { next: MfaChallenge }
+  | { signedIn: Awaited<ReturnType<typeof finishSignIn>> };
 
 /**
  * Signs in with a login and password (docs/product/services.md §4): the sign-in limits first (429),
