@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { LiveBookTotals } from '../src/analysis/book';
 import { BookTotals } from '../src/core/book';
 import { BINOM, ticketRank } from '../src/core/model';
 import { ticketArb } from './arbitraries';
@@ -368,4 +369,28 @@ describe('live book totals at P=49', () => {
     },
     120_000,
   );
+});
+
+describe('opening a live book', () => {
+  it('opens at a limit equal to its worst draw, and refuses to open one unit below it', async () => {
+    const pool = 11;
+    const payouts = { 3: 5, 4: 50, 5: 2_000, 6: 50_000, 7: 1_000_000 };
+    const w = [0, 0, 0, 5, 50, 2_000, 50_000, 1_000_000];
+    const tickets = [
+      [1, 2, 3, 4, 5, 6, 7],
+      [1, 2, 3, 4, 5, 6, 7],
+      [2, 4, 6, 8, 9, 10, 11],
+      [1, 3, 5, 7, 9, 10, 11],
+      [3, 4, 5, 6, 7, 8, 9],
+    ];
+    const naive = new NaiveBook(pool, w, Infinity);
+    for (const t of tickets) naive.add(t);
+    const worst = Math.max(...naive.totals);
+    const flat = Uint8Array.from(tickets.flat());
+    const book = await LiveBookTotals.open({ pool, payouts, limit: worst, workers: 1 }, flat);
+    expect(book.worst().totalPayout).toBe(worst);
+    await expect(
+      LiveBookTotals.open({ pool, payouts, limit: worst - 5, workers: 1 }, flat),
+    ).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
+  });
 });

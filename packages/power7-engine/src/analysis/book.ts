@@ -51,16 +51,16 @@ export class LiveBookTotals {
         ...(game.workers !== undefined ? { workers: game.workers } : {}),
       });
       const { totals } = all.distribution;
-      for (let d = 0; d < draws; d++) {
-        if (totals[d]! > limit) {
-          throw new EngineError(
-            'INVALID_PARAMS',
-            'These tickets already take a draw past the limit.',
-            'limit',
-          );
-        }
-        base[d] = totals[d]!;
+      // the scan's worst draw holds the largest total: one look, not a test per draw; then one
+      // native copy (every total an integer ≤ the limit, exact in either array)
+      if (totals[all.stats.worstRank]! > limit) {
+        throw new EngineError(
+          'INVALID_PARAMS',
+          'These tickets already take a draw past the limit.',
+          'limit',
+        );
       }
+      base.set(totals);
     }
     return new LiveBookTotals(
       game,

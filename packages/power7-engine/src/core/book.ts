@@ -384,8 +384,13 @@ export class BookTotals {
     const width = Math.max(1, w34);
     const buckets = tuning.maxDeferred + 2;
     const gaps = new Float64Array(buckets);
+    // a draw lands in a bucket only above top − width·buckets (integers, exact): one compare for
+    // the rest, no division
+    const below = top - width * buckets;
     for (let d = 0; d < base.length; d++) {
-      const b = Math.floor((top - base[d]!) / width);
+      const v = base[d]!;
+      if (v <= below) continue;
+      const b = Math.floor((top - v) / width);
       if (b < buckets) gaps[b] = gaps[b]! + 1;
     }
     // the lowest threshold W0 − width·(b + 1) + 1 whose draws fit the cap
@@ -467,13 +472,18 @@ export class BookTotals {
     this.foldAt = foldAt;
     this.inWatch.fill(0);
     this.watchSize = 0;
-    // a watch of few draws is listed from their ranks (a pass over the totals, not a walk of every
-    // draw's numbers: ~1 s less a fold at P=49)
+    // a watch of few draws is listed from their ranks, gathered in the pass that counts them (not a
+    // walk of every draw's numbers: ~1 s less a fold at P=49)
+    const most = 4 * tuning.watchCap;
+    const ranks = new Uint32Array(most);
     let listed = 0;
-    for (let d = 0; d < base.length; d++) if (base[d]! >= threshold) listed++;
-    if (listed <= 4 * tuning.watchCap) {
-      for (let d = 0; d < base.length; d++)
-        if (base[d]! >= threshold) this.watch(d, numbersOfRank(d));
+    for (let d = 0; d < base.length && listed <= most; d++) {
+      if (base[d]! < threshold) continue;
+      if (listed < most) ranks[listed] = d;
+      listed++;
+    }
+    if (listed <= most) {
+      for (let i = 0; i < listed; i++) this.watch(ranks[i]!, numbersOfRank(ranks[i]!));
     } else {
       forEachDraw(this.pool, (rank, numbers) => {
         if (base[rank]! >= threshold) this.watch(rank, numbers);
