@@ -15,7 +15,7 @@ import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
  * queries that run as fast on baseline code (full scans of a 20k-row table 1.4–2× slower; the
  * services' tables are small). Each service's entry and the admin command call it before PGlite
  * compiles, so every way of starting them gets it: `npm start`, the compiled files run directly, the
- * process tests (~35 service starts a run).
+ * process tests (~20 compiled service starts a run).
  */
 export function preferBaselineWasm(): void {
   v8.setFlagsFromString('--liftoff-only');
