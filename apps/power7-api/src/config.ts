@@ -66,7 +66,8 @@ export const power7ConfigSchema = z
     SESSION_TTL_HOURS: z.coerce.number().positive().default(24),
     /**
      * How long `POST …/limit/` waits for its run before answering 202 with the run's address and
-     * progress (a run that ends sooner is answered 200 in the request, as before).
+     * progress (a run that ends sooner is answered 200 in the request, as before); 0: no wait, a run
+     * the request starts is always answered 202.
      */
     LIMIT_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
     /** Memory budget for the engine tables of finished sessions kept for fast queries. */

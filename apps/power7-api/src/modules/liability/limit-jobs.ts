@@ -96,8 +96,13 @@ export class LimitJobs {
     return { running: { resultUrl, progress: job.progress() } };
   }
 
-  /** Until the run has settled or `waitMs` has passed, whichever comes first. */
+  /**
+   * Until the run has settled or `waitMs` has passed, whichever comes first. 0 does not wait at all:
+   * a run started by this ask then always answers with its progress, however fast it is (a 0 ms
+   * timer raced a small run and lost some of the time once the run got fast).
+   */
   private async waitFor(job: LimitRunJob, waitMs: number): Promise<void> {
+    if (waitMs <= 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       job.settled,
