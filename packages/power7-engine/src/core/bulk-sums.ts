@@ -1,5 +1,6 @@
 import { BINOM, PICK, TICKET_RANK_TERMS, ticketRank } from './model';
 import { allTops, divideCounts, pushDown } from './subset-layers';
+import { countedPayout, subsetWeights } from './subset-payout';
 
 /**
  * What a long range of tickets pays each hot draw, the way the analysis counts (ADR 029): the
@@ -12,7 +13,7 @@ import { allTops, divideCounts, pushDown } from './subset-layers';
  */
 export class BulkSums {
   private readonly c: Uint32Array[];
-  private readonly beta = new Float64Array(8);
+  private readonly beta: Float64Array;
   /** A bit per 7-set rank held by a hot draw; the copies of each counted. */
   private readonly hotBits: Uint8Array;
   private readonly hotByRank = new Map<number, number>();
@@ -27,11 +28,7 @@ export class BulkSums {
     this.c = [0, 1, 2, 3, 4, 5, 6].map((k) =>
       k >= 3 ? new Uint32Array(BINOM[pool]![k]!) : new Uint32Array(0),
     );
-    for (let k = 3; k <= PICK; k++) {
-      let b = w[k]!;
-      for (let j = 3; j < k; j++) b -= this.beta[j]! * BINOM[k]![j]!;
-      this.beta[k] = b;
-    }
+    this.beta = subsetWeights(w, PICK);
     this.hotBits = new Uint8Array(Math.ceil(BINOM[pool]![PICK]! / 8));
     for (let d = 0; d < hot.length / PICK; d++) {
       const r = ticketRank(hot, d * PICK);
@@ -108,40 +105,8 @@ export class BulkSums {
 
   /** What the counted tickets pay hot draw d. */
   sumOf(d: number): number {
-    const c = TICKET_RANK_TERMS;
-    const { hot, beta } = this;
-    const [, , , c3, c4, c5, c6] = this.c as Uint32Array[];
-    const p = d * PICK;
-    let n3 = 0;
-    let n4 = 0;
-    let n5 = 0;
-    let n6 = 0;
-    for (let i0 = 0; i0 < 5; i0++) {
-      const r1 = c[hot[p + i0]! * 8 + 1]!;
-      for (let i1 = i0 + 1; i1 < 6; i1++) {
-        const r2 = r1 + c[hot[p + i1]! * 8 + 2]!;
-        for (let i2 = i1 + 1; i2 < 7; i2++) {
-          const r3 = r2 + c[hot[p + i2]! * 8 + 3]!;
-          n3 += c3![r3]!;
-          for (let i3 = i2 + 1; i3 < 7; i3++) {
-            const r4 = r3 + c[hot[p + i3]! * 8 + 4]!;
-            n4 += c4![r4]!;
-            for (let i4 = i3 + 1; i4 < 7; i4++) {
-              const r5 = r4 + c[hot[p + i4]! * 8 + 5]!;
-              n5 += c5![r5]!;
-              for (let i5 = i4 + 1; i5 < 7; i5++) n6 += c6![r5 + c[hot[p + i5]! * 8 + 6]!]!;
-            }
-          }
-        }
-      }
-    }
-    return (
-      beta[3]! * n3 +
-      beta[4]! * n4 +
-      beta[5]! * n5 +
-      beta[6]! * n6 +
-      beta[7]! * (this.copies.get(d) ?? 0)
-    );
+    const subsets = countedPayout(this.hot, d * PICK, this.c, this.beta, PICK);
+    return subsets + this.beta[PICK]! * (this.copies.get(d) ?? 0);
   }
 
   /** Forgets the counted tickets. */

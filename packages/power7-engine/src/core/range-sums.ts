@@ -1,5 +1,6 @@
 import { masksOf, pop32 } from './liability';
 import { BINOM, PICK, TICKET_RANK_TERMS, ticketRank } from './model';
+import { countedPayout, subsetWeights } from './subset-payout';
 
 /**
  * What a range of tickets pays each hot draw of a liability-limit run (`sales-order.ts`), exactly,
@@ -21,7 +22,7 @@ import { BINOM, PICK, TICKET_RANK_TERMS, ticketRank } from './model';
 export class RangeSums {
   /** Size of the subsets the hot draws are indexed by (5, 6 or 7). */
   readonly g: number;
-  private readonly beta = new Float64Array(8);
+  private readonly beta: Float64Array;
   private readonly rest = new Float64Array(8);
   /** counts[k] for k = 3..g−1 (the others empty). */
   private readonly counts: Uint32Array[];
@@ -61,11 +62,7 @@ export class RangeSums {
     const costs = [HIT_NS * hits[0]!, WIDE_NS + HIT_NS * hits[1]!, 2 * WIDE_NS];
     const g = subsetSize ?? 5 + costs.indexOf(Math.min(...costs));
     this.g = g;
-    for (let k = 3; k <= g; k++) {
-      let b = w[k]!;
-      for (let j = 3; j < k; j++) b -= this.beta[j]! * BINOM[k]![j]!;
-      this.beta[k] = b;
-    }
+    this.beta = subsetWeights(w, g);
     for (let m = g + 1; m <= PICK; m++) {
       let r = w[m]!;
       for (let k = 3; k <= g; k++) r -= this.beta[k]! * BINOM[m]![k]!;
@@ -173,42 +170,7 @@ export class RangeSums {
 
   /** What the counted tickets pay hot draw d. */
   sumOf(d: number): number {
-    const c = TICKET_RANK_TERMS;
-    const { hot, beta, g } = this;
-    const p = d * PICK;
-    const c3 = this.counts[3]!;
-    const c4 = this.counts[4]!;
-    const c5 = this.counts[5]!;
-    const c6 = this.counts[6]!;
-    let n3 = 0;
-    let n4 = 0;
-    let n5 = 0;
-    let n6 = 0;
-    for (let i0 = 0; i0 < 5; i0++) {
-      const r1 = c[hot[p + i0]! * 8 + 1]!;
-      for (let i1 = i0 + 1; i1 < 6; i1++) {
-        const r2 = r1 + c[hot[p + i1]! * 8 + 2]!;
-        for (let i2 = i1 + 1; i2 < 7; i2++) {
-          const r3 = r2 + c[hot[p + i2]! * 8 + 3]!;
-          n3 += c3[r3]!;
-          for (let i3 = i2 + 1; i3 < 7; i3++) {
-            const r4 = r3 + c[hot[p + i3]! * 8 + 4]!;
-            n4 += c4[r4]!;
-            if (g < 6) continue;
-            for (let i4 = i3 + 1; i4 < 7; i4++) {
-              const r5 = r4 + c[hot[p + i4]! * 8 + 5]!;
-              n5 += c5[r5]!;
-              if (g < 7) continue;
-              for (let i5 = i4 + 1; i5 < 7; i5++) n6 += c6[r5 + c[hot[p + i5]! * 8 + 6]!]!;
-            }
-          }
-        }
-      }
-    }
-    let sum = beta[3]! * n3 + beta[4]! * n4 + this.big[d]!;
-    if (g > 5) sum += beta[5]! * n5;
-    if (g > 6) sum += beta[6]! * n6;
-    return sum;
+    return countedPayout(this.hot, d * PICK, this.counts, this.beta, this.g) + this.big[d]!;
   }
 
   /** Counts the tickets list[a..b). */
