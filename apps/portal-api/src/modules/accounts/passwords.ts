@@ -16,8 +16,7 @@ const OWASP_ARGON2: Options = { algorithm: 2, memoryCost: 19456, timeCost: 2, pa
 const TEST_ARGON2: Options = { algorithm: 2, memoryCost: 64, timeCost: 1, parallelism: 1 };
 
 /** The parameters new hashes get: OWASP's, except under a test runner. */
-export const argon2Options = (env: NodeJS.ProcessEnv = process.env): Options =>
-  env.NODE_ENV === 'test' ? TEST_ARGON2 : OWASP_ARGON2;
+const argon2Options = (): Options => (process.env.NODE_ENV === 'test' ? TEST_ARGON2 : OWASP_ARGON2);
 
 export const hashPassword = (password: string) => hash(password, argon2Options());
 
