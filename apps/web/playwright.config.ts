@@ -145,7 +145,8 @@ export default defineConfig({
   // Two products, two browsers and other work share 2 cores: an element can take over Playwright's
   // 5 s default to appear while the machine is busy (seen at load ~20), so waits get 15 s.
   expect: { timeout: 15_000 },
-  reporter: [['list']],
+  // the page's ARIA snapshot is printed with a failure: a CI run keeps only its log
+  reporter: [['list'], ['./e2e/failure-context-reporter.ts']],
   use: {
     baseURL: E2E.portalUrl,
     // No trace by default: recording one (DOM snapshots and a screencast of every action) made the

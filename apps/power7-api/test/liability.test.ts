@@ -265,6 +265,29 @@ describe('a limit run as a job', () => {
     expect(job.app.power7.sessions.limits.stats()).toMatchObject({ running: 0, done: 1 });
   });
 
+  it('answers 202 to the ask that starts it even when the session already ran the limit for its refused rows', async () => {
+    // the page asks the refused rows, the cap and the limit at once; the first two run the limit in
+    // the session itself, and with LIMIT_WAIT_MS=0 the limit's own ask must still answer as a job
+    const limit = JOB_LIMIT * 2;
+    const rows = await job.app.inject({
+      method: 'GET',
+      url: `/api/power7/sessions/${queued}/limit/refused.csv?limit=${limit}`,
+      headers: job.auth(),
+    });
+    expect(rows.statusCode, rows.body).toBe(200);
+    const first = await job.app.inject({
+      method: 'POST',
+      url: `/api/power7/sessions/${queued}/limit/`,
+      headers: job.auth(),
+      payload: { limit },
+    });
+    expect(first.statusCode, first.body).toBe(202);
+    const { resultUrl } = first.json().data;
+    const answered = await ask('GET', resultUrl);
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect(answered.json().data.limit).toBe(limit);
+  });
+
   it('answers another company’s or user’s ask for the run, and an unknown session, with 404', async () => {
     const resultUrl = `/api/power7/sessions/${queued}/limit/?limit=${JOB_LIMIT}`;
     for (const claims of [{ cid: 'company-b' }, { sub: 'another-user' }]) {

@@ -1,6 +1,6 @@
 import { expect as baseExpect, test, type Page, type Request } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { adminHeaders, clearAdminSessions, uploadDone } from './power7-support';
+import { adminHeaders, clearAdminSessions, sessionPageSettled, uploadDone } from './power7-support';
 import { checkScreens, signIn } from './support';
 
 /**
@@ -162,8 +162,10 @@ test('live book: opened from the liability tab, checked and sold by keyboard, it
 
   const session = await uploadDone(request, csvOf(tickets), 'book-week.csv', UPLOAD_FIELDS);
   await page.goto(`/app/power7/process?session=${session}`);
+  // the sections above the limit's form grow as they answer: a click before that can miss its button
+  await sessionPageSettled(page);
   const section = page.getByTestId('power7-liability');
-  await expect(section.getByTestId('power7-liability-empty')).toBeVisible({ timeout: 60_000 });
+  await expect(section.getByTestId('power7-liability-empty')).toBeVisible();
   await section.getByLabel('Limit per draw (EUR)').fill('250,000');
   await section.getByRole('button', { name: 'Check the limit' }).click();
   await expect(section.getByTestId('power7-limit-run')).toBeVisible({ timeout: 60_000 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { clearAdminSessions, uploadDone } from './power7-support';
+import { clearAdminSessions, sessionPageSettled, uploadDone } from './power7-support';
 import { checkScreens, downloadOf, signIn } from './support';
 
 /**
@@ -129,8 +129,10 @@ test('liability limit: refused tickets, worst draws, head-room, the cap, files a
   });
   await signIn(page);
   await page.goto(`/app/power7/process?session=${session}`);
+  // the sections above the limit's form grow as they answer: a click before that can miss its button
+  await sessionPageSettled(page);
   const section = page.getByTestId('power7-liability');
-  await expect(section.getByTestId('power7-liability-empty')).toBeVisible({ timeout: 60_000 });
+  await expect(section.getByTestId('power7-liability-empty')).toBeVisible();
 
   // a bad limit is refused in words, before anything is asked
   await checkLimit(page, '12,5');

@@ -20,16 +20,18 @@ export async function clearAdminSessions(request: APIRequestContext): Promise<vo
 
 /**
  * Waits until a finished session's page has stopped growing: the budget insight and its "try a
- * budget" read-out answered, the draws listed. The insight is hundreds of pixels taller than its
- * placeholder, so a click below it while it loads can land where the button was a moment before — CI
- * lost an export click that way (no request was made, no download came).
+ * budget" read-out answered, the risk figures and the draws listed — no placeholder ("Loading …")
+ * left. The insight and the risk section are hundreds of pixels taller than their placeholders, so a
+ * click below them while they load can land where the button was a moment before: CI lost an export
+ * click that way (no request was made, no download came), and a "Check the limit" click (no limit
+ * was asked, so no progress bar came; session 23).
  */
 export async function sessionPageSettled(page: Page): Promise<void> {
   await expect(page.getByTestId('power7-done')).toBeVisible({ timeout: 60_000 });
   const readOut = page.getByTestId('power7-coverage');
   await expect(readOut).toBeVisible({ timeout: 30_000 });
   await expect(readOut).not.toHaveText('Working it out…', { timeout: 30_000 });
-  await expect(page.getByLabel('Loading draws')).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.locator('main [aria-label^="Loading "]')).toHaveCount(0, { timeout: 30_000 });
 }
 
 /**
