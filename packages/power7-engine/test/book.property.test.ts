@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { analyzeTickets } from '../src/analysis/analyze';
 import { LiveBookTotals } from '../src/analysis/book';
 import { BookTotals } from '../src/core/book';
 import { BINOM, ticketRank } from '../src/core/model';
@@ -393,4 +394,68 @@ describe('opening a live book', () => {
       LiveBookTotals.open({ pool, payouts, limit: worst - 5, workers: 1 }, flat),
     ).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
   });
+});
+
+describe('opening a live book from its session', () => {
+  it('the session totals less the refused tickets give the book the totals of its own tickets', async () => {
+    const payouts = { 3: 5, 4: 50, 5: 2_000, 6: 50_000, 7: 1_000_000 };
+    const w = [0, 0, 0, 5, 50, 2_000, 50_000, 1_000_000];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 10, max: 12 }).chain((pool) =>
+          fc.record({
+            pool: fc.constant(pool),
+            tickets: fc.array(fc.record({ numbers: ticketArb(pool), refused: fc.boolean() }), {
+              minLength: 1,
+              maxLength: 40,
+            }),
+            probes: fc.array(ticketArb(pool), { minLength: 1, maxLength: 5 }),
+          }),
+        ),
+        async ({ pool, tickets, probes }) => {
+          const kept = tickets.filter((t) => !t.refused).map((t) => t.numbers);
+          const refused = tickets.filter((t) => t.refused).map((t) => t.numbers);
+          // fewer refused than kept: the seed's path (else the book analyses its own tickets)
+          fc.pre(refused.length < kept.length);
+          const session = await analyzeTickets(
+            Uint8Array.from(tickets.flatMap((t) => t.numbers)),
+            tickets.length,
+            { pool, payouts, budget: { type: 'fixed', budget: 0 }, keepDraws: false, workers: 1 },
+          );
+          const naive = new NaiveBook(pool, w, Infinity);
+          for (const t of kept) naive.add(t);
+          const worst = naive.worst();
+          // opened at the worst draw's total; one unit (5) below it, refused
+          const game = { pool, payouts, limit: worst.total, workers: 1 };
+          const seed = {
+            totals: session.distribution.totals,
+            unit: session.weights.unit,
+            refused: Uint8Array.from(refused.flat()),
+          };
+          const flat = Uint8Array.from(kept.flat());
+          const book = await LiveBookTotals.open(game, flat, seed);
+          expect(book.worst()).toEqual({
+            combo: worst.numbers.join('-'),
+            totalPayout: worst.total,
+          });
+          const within = new NaiveBook(pool, w, worst.total);
+          for (const t of kept) within.add(t);
+          for (const probe of probes) {
+            const breach = within.breach(probe) as { numbers: number[]; total: number } | null;
+            expect(await book.offer(Uint8Array.from(probe), false)).toEqual(
+              breach
+                ? { accepted: false, draw: breach.numbers.join('-'), wouldBe: breach.total }
+                : { accepted: true },
+            );
+          }
+          if (worst.total >= 5) {
+            await expect(
+              LiveBookTotals.open({ ...game, limit: worst.total - 5 }, flat, seed),
+            ).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 120_000);
 });

@@ -20,6 +20,18 @@ export interface LiveBookGame {
   tuning?: Partial<BookTuning>;
 }
 
+/**
+ * What a session already holds when a book opens from it: every draw's total with all its tickets
+ * (units of `unit`), and the tickets the limit refused (7 ascending numbers each). The book's
+ * tickets are the others, so their totals are these less one analysis of the refused — fewer
+ * tickets than the book's whenever the limit refuses less than half.
+ */
+export interface BookSeed {
+  totals: Float64Array;
+  unit: number;
+  refused: Uint8Array;
+}
+
 /** One ticket's answer: accepted, or refused with the draw it would push highest past the limit. */
 export type TicketCheck = { accepted: true } | { accepted: false; draw: string; wouldBe: number };
 
@@ -33,16 +45,29 @@ export class LiveBookTotals {
     private readonly totals: BookTotals,
   ) {}
 
-  /** Every draw's total with `tickets` (7 ascending numbers each): one analysis. */
-  static async open(game: LiveBookGame, tickets: Uint8Array): Promise<LiveBookTotals> {
+  /**
+   * Every draw's total with `tickets` (7 ascending numbers each): one analysis of them, or with a
+   * `seed` from the session they came from, one analysis of the fewer tickets it refused.
+   */
+  static async open(
+    game: LiveBookGame,
+    tickets: Uint8Array,
+    seed?: BookSeed,
+  ): Promise<LiveBookTotals> {
     const count = tickets.length / PICK;
     const { unit, w } = deriveWeights(game.payouts, { type: 'fixed', budget: 0 }, count);
     const limit = Math.floor(Math.round(game.limit * 100) / unit);
     const draws = bookDraws(game.pool);
     // every total is ≤ the limit once the book is open: 4 bytes a draw while the limit fits
     const base: DrawTotals = limit < 2 ** 32 ? new Uint32Array(draws) : new Float64Array(draws);
-    if (count > 0) {
-      const all = await analyzeTickets(tickets, count, {
+    const overLimit = () =>
+      new EngineError(
+        'INVALID_PARAMS',
+        'These tickets already take a draw past the limit.',
+        'limit',
+      );
+    const analysisOf = (of: Uint8Array) =>
+      analyzeTickets(of, of.length / PICK, {
         pool: game.pool,
         payouts: game.payouts,
         budget: { type: 'fixed', budget: 0 },
@@ -50,16 +75,29 @@ export class LiveBookTotals {
         sumDistribution: false,
         ...(game.workers !== undefined ? { workers: game.workers } : {}),
       });
+    if (
+      seed &&
+      seed.unit === unit &&
+      seed.totals.length === draws &&
+      seed.refused.length < tickets.length
+    ) {
+      // the session's totals less the refused tickets' (same payouts, so the same unit)
+      const { totals } = seed;
+      const refused =
+        seed.refused.length > 0 ? (await analysisOf(seed.refused)).distribution.totals : undefined;
+      let worst = 0;
+      for (let d = 0; d < draws; d++) {
+        const total = refused ? totals[d]! - refused[d]! : totals[d]!;
+        base[d] = total;
+        if (total > worst) worst = total;
+      }
+      if (worst > limit) throw overLimit();
+    } else if (count > 0) {
+      const all = await analysisOf(tickets);
       const { totals } = all.distribution;
       // the scan's worst draw holds the largest total: one look, not a test per draw; then one
       // native copy (every total an integer ≤ the limit, exact in either array)
-      if (totals[all.stats.worstRank]! > limit) {
-        throw new EngineError(
-          'INVALID_PARAMS',
-          'These tickets already take a draw past the limit.',
-          'limit',
-        );
-      }
+      if (totals[all.stats.worstRank]! > limit) throw overLimit();
       base.set(totals);
     }
     return new LiveBookTotals(

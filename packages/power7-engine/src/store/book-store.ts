@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, open, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LiveBookTotals, type LiveBookGame, type TicketCheck } from '../analysis/book';
+import {
+  LiveBookTotals,
+  type BookSeed,
+  type LiveBookGame,
+  type TicketCheck,
+} from '../analysis/book';
 import type { BookTuning } from '../core/book-types';
 import { EngineError } from '../core/errors';
 import { type Payouts, PICK } from '../core/model';
@@ -96,6 +101,11 @@ export function readBookMeta(dir: string): Promise<BookMeta | null> {
 export interface OpenBookOptions {
   workers?: number;
   tuning?: Partial<BookTuning>;
+  /**
+   * For a book just made from a session (nothing sold yet): the session's totals and the tickets
+   * its limit refused, from which the book's totals are one analysis of the fewer tickets.
+   */
+  seed?: BookSeed;
 }
 
 /** An open book: its totals in memory over its folder. */
@@ -134,7 +144,9 @@ export class LiveBook {
       ...(options.workers !== undefined ? { workers: options.workers } : {}),
       ...(options.tuning ? { tuning: options.tuning } : {}),
     };
-    const book = new LiveBook(dir, meta, await LiveBookTotals.open(game, tickets));
+    // the seed describes the initial tickets alone: a book that has sold is analysed whole
+    const seed = records.length === 0 ? options.seed : undefined;
+    const book = new LiveBook(dir, meta, await LiveBookTotals.open(game, tickets, seed));
     for (const r of records) book.remember(r);
     book.logBytes = bytes;
     return book;

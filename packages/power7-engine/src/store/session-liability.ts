@@ -1,5 +1,6 @@
 import { csvRow } from '@pa/contracts/csv';
 import { keptAnswer } from './kept-answers';
+import type { BookSeed } from '../analysis/book';
 import type { ExposureBase, ExposureInput } from '../analysis/exposure';
 import {
   capRun,
@@ -10,7 +11,7 @@ import {
 } from '../analysis/liability';
 import type { RowReader } from '../analysis/winners';
 import { EngineError } from '../core/errors';
-import { MAX_AMOUNT } from '../core/model';
+import { MAX_AMOUNT, PICK } from '../core/model';
 import type { LimitAnswer, LimitJob, LimitProgress } from './session-types';
 
 /** Limits whose runs an open session keeps (an answer and its refused-rows CSV share one). */
@@ -57,6 +58,18 @@ export class SessionLiability {
     const { cap } = await this.cap(limit);
     const { of } = (await this.base()).distinct;
     return firstCopiesMask(of, this.input.count, cap);
+  }
+
+  /** What a live book opened at `limit` starts from: every draw's total and the refused tickets. */
+  async bookSeed(limit: number): Promise<BookSeed> {
+    const run = await this.run(limit);
+    const { totals, unit } = await this.base();
+    const { tickets } = this.input;
+    const refused = new Uint8Array(run.refusedTickets.length * PICK);
+    run.refusedTickets.forEach((t, k) =>
+      refused.set(tickets.subarray(t * PICK, t * PICK + PICK), k * PICK),
+    );
+    return { totals, unit, refused };
   }
 
   cap(limit: number): Promise<CapRun> {

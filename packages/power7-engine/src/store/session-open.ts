@@ -150,6 +150,10 @@ export async function openSession(sessionDir: string): Promise<OpenSession> {
       ensureOpen();
       return liability.acceptedMask(limit, mode);
     },
+    bookSeed: (limit) => {
+      ensureOpen();
+      return liability.bookSeed(limit);
+    },
     refusedCsv: (limit) => {
       ensureOpen();
       return liability.refusedCsv(limit);

@@ -31,7 +31,7 @@ export {
   type BookState,
   type BookTicketIn,
 } from './book-store';
-export type { TicketCheck } from '../analysis/book';
+export type { BookSeed, TicketCheck } from '../analysis/book';
 export { rejectedRowsCsvPath, removeLeftovers, SESSION_FILES } from './session-files';
 export type * from './session-types';
 export { sniffUpload, SNIFF_BYTES } from '../reading/file-sniff';

@@ -11,6 +11,7 @@ import type {
   RangeInsight,
   Shortfall,
 } from '../analysis/distribution-insight';
+import type { BookSeed } from '../analysis/book';
 import type { ExposureRanking, ExposureRow } from '../analysis/exposure';
 import type { CapRun, LimitRun } from '../analysis/liability';
 import type { XlsxReadOptions } from '../reading/xlsx-reader';
@@ -361,6 +362,8 @@ export interface OpenSession {
    * the first `cap` copies of its combination.
    */
   acceptedMask(limit: number, mode: 'sales-order' | 'cap'): Promise<Uint8Array>;
+  /** What a live book opened at `limit` starts from: every draw's total, the tickets refused. */
+  bookSeed(limit: number): Promise<BookSeed>;
   /** Every refused row in file order as CSV text chunks: its columns, line, breach_draw, would_be_total. */
   refusedCsv(limit: number): Promise<AsyncIterable<string>>;
   /** The largest cap per combination that keeps every draw within `limit`. */

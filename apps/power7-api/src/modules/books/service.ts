@@ -9,6 +9,7 @@ import {
   LiveBook,
   readBookMeta,
   type BookMeta,
+  type BookSeed,
   type BookTicketIn,
   type TicketCheck,
 } from '@pa/power7-engine/session-store';
@@ -38,7 +39,7 @@ export class BookService {
   /** A book of the session's tickets that `keep` marks (those a limit accepts in sales order). */
   async create(
     owner: Owner,
-    source: { row: SessionRow; dir: string; keep: Uint8Array },
+    source: { row: SessionRow; dir: string; keep: Uint8Array; seed?: BookSeed },
     limit: number,
     name?: string,
   ): Promise<BookView> {
@@ -63,6 +64,8 @@ export class BookService {
     };
     await mkdir(this.root, { recursive: true });
     await createBookFolder(dir, meta, source.dir, source.keep);
+    // opened here from the session's totals (nobody else knows the book yet)
+    void this.load(id, source.seed);
     return this.withBook(owner, id, (book) => Promise.resolve(view(book)));
   }
 
@@ -163,11 +166,12 @@ export class BookService {
     });
   }
 
-  private load(id: string): Promise<LiveBook> {
+  private load(id: string, seed?: BookSeed): Promise<LiveBook> {
     let book = this.open.get(id);
     if (!book) {
       const opening = LiveBook.open(join(this.root, id), {
         ...(this.options.workers ? { workers: this.options.workers } : {}),
+        ...(seed ? { seed } : {}),
       });
       opening.catch(() => this.open.delete(id));
       this.open.set(id, opening);

@@ -64,10 +64,12 @@ function openBookRoutes(app: FastifyInstance) {
       const caller = requirePermission(request, POWER7_PERMISSIONS.run);
       const { session, limit, name } = request.body;
       const row = await queries.find(owner(caller), session);
-      const keep = await (await queries.open(row)).acceptedMask(limit, 'sales-order');
+      const opened = await queries.open(row);
+      const keep = await opened.acceptedMask(limit, 'sales-order');
+      const seed = await opened.bookSeed(limit);
       const book = await books.create(
         owner(caller),
-        { row, dir: memory.dirOf(row.id), keep },
+        { row, dir: memory.dirOf(row.id), keep, seed },
         limit,
         name,
       );
