@@ -1,5 +1,6 @@
 import { BookTotals, bookDraws } from '../core/book';
 import type { BookTuning, DrawTotals } from '../core/book-types';
+import { seeTotals, type TotalsSeen, writeTotals } from '../core/book-watch';
 import { EngineError } from '../core/errors';
 import { formatCombo, type Payouts, PICK } from '../core/model';
 import { deriveWeights, unitsToAmount } from '../core/weights';
@@ -58,14 +59,10 @@ export class LiveBookTotals {
     const { unit, w } = deriveWeights(game.payouts, { type: 'fixed', budget: 0 }, count);
     const limit = Math.floor(Math.round(game.limit * 100) / unit);
     const draws = bookDraws(game.pool);
+    const bookGame = { pool: game.pool, w, limit };
+    const from = BookTotals.seenFrom(bookGame, game.tuning);
     // every total is ≤ the limit once the book is open: 4 bytes a draw while the limit fits
     const base: DrawTotals = limit < 2 ** 32 ? new Uint32Array(draws) : new Float64Array(draws);
-    const overLimit = () =>
-      new EngineError(
-        'INVALID_PARAMS',
-        'These tickets already take a draw past the limit.',
-        'limit',
-      );
     const analysisOf = (of: Uint8Array) =>
       analyzeTickets(of, of.length / PICK, {
         pool: game.pool,
@@ -75,6 +72,9 @@ export class LiveBookTotals {
         sumDistribution: false,
         ...(game.workers !== undefined ? { workers: game.workers } : {}),
       });
+    // the totals written in one pass that also finds the worst draw and the draws near the limit,
+    // from which the watch is chosen (`TotalsSeen`)
+    let seen: TotalsSeen;
     if (
       seed &&
       seed.unit === unit &&
@@ -82,29 +82,22 @@ export class LiveBookTotals {
       seed.refused.length < tickets.length
     ) {
       // the session's totals less the refused tickets' (same payouts, so the same unit)
-      const { totals } = seed;
       const refused =
         seed.refused.length > 0 ? (await analysisOf(seed.refused)).distribution.totals : undefined;
-      let worst = 0;
-      for (let d = 0; d < draws; d++) {
-        const total = refused ? totals[d]! - refused[d]! : totals[d]!;
-        base[d] = total;
-        if (total > worst) worst = total;
-      }
-      if (worst > limit) throw overLimit();
+      seen = writeTotals(base, seed.totals, refused, -1, from);
     } else if (count > 0) {
-      const all = await analysisOf(tickets);
-      const { totals } = all.distribution;
-      // the scan's worst draw holds the largest total: one look, not a test per draw; then one
-      // native copy (every total an integer ≤ the limit, exact in either array)
-      if (totals[all.stats.worstRank]! > limit) throw overLimit();
-      base.set(totals);
+      seen = writeTotals(base, (await analysisOf(tickets)).distribution.totals, undefined, 0, from);
+    } else {
+      seen = seeTotals(base, from);
     }
-    return new LiveBookTotals(
-      game,
-      unit,
-      new BookTotals({ pool: game.pool, w, limit }, base, game.tuning),
-    );
+    if (seen.top > limit) {
+      throw new EngineError(
+        'INVALID_PARAMS',
+        'These tickets already take a draw past the limit.',
+        'limit',
+      );
+    }
+    return new LiveBookTotals(game, unit, new BookTotals(bookGame, base, game.tuning, seen));
   }
 
   /** Checks one ticket (7 ascending numbers) against every draw, and keeps it when accepted and `sell`. */
@@ -198,10 +191,7 @@ export class LiveBookTotals {
       ...(this.game.workers !== undefined ? { workers: this.game.workers } : {}),
     });
     // that analysis counts in its own unit (a multiple of the book's)
-    const scale = res.weights.unit / this.unit;
-    const { totals } = res.distribution;
-    if (scale !== 1) for (let d = 0; d < totals.length; d++) totals[d] = totals[d]! * scale;
-    this.totals.foldIn(totals);
+    this.totals.foldIn(res.distribution.totals, res.weights.unit / this.unit);
     this.folds++;
   }
 }

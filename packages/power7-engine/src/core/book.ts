@@ -4,13 +4,16 @@ import { matchesWith } from './matches';
 import { BINOM, numbersOfRank, PICK } from './model';
 import { FiveSubsetCounts, forEachDraw, NearDraws } from './near-draws';
 import type { BookDraw, BookGame, BookTuning, DrawTotals } from './book-types';
-
-const DEFAULT_TUNING: BookTuning = {
-  watchCap: 1 << 17,
-  maxDeferred: 4096,
-  minDeferred: 16,
-  fivesDeferredMin: 1024,
-};
+import {
+  chooseWatch,
+  DEFAULT_TUNING,
+  ranksAtLeast,
+  seenFrom,
+  seeTotals,
+  type SeenFrom,
+  type TotalsSeen,
+  writeTotals,
+} from './book-watch';
 
 /**
  * The totals of a live book (issue #41 part 4, ADR 024): every draw's total payout with the book's
@@ -31,7 +34,8 @@ const DEFAULT_TUNING: BookTuning = {
  *   6- and 7-match draws are enumerated directly; its 3- and 4-match ones are looked for in the watch
  *   only.
  * A fold (`foldIn`) adds the deferred payouts of every draw, from one analysis of the tickets sold
- * since (the caller runs it: `analysis/book.ts`), and chooses the next threshold.
+ * since (the caller runs it: `analysis/book.ts`), and chooses the next threshold from the draws that
+ * pass saw near the limit (`core/book-watch.ts`).
  */
 export class BookTotals {
   readonly pool: number;
@@ -45,6 +49,8 @@ export class BookTotals {
    */
   private fivesDeferred = false;
   private readonly tuning: BookTuning;
+  /** Where the watch's choice looks for its draws (`TotalsSeen`). */
+  private readonly from: SeenFrom;
   private readonly base: DrawTotals;
   private readonly deferred: RangeTables;
   private deferredTickets: Uint8Array;
@@ -75,19 +81,34 @@ export class BookTotals {
     if (!this.watched(rank)) this.watch(rank, numbersOfRank(rank));
   };
 
-  constructor(game: BookGame, base: DrawTotals, tuning: Partial<BookTuning> = {}) {
+  /**
+   * `seen`: what the pass that wrote `base` saw (`writeTotals` from `BookTotals.seenFrom` of this
+   * game and tuning); without it, one pass sees them here.
+   */
+  constructor(
+    game: BookGame,
+    base: DrawTotals,
+    tuning: Partial<BookTuning> = {},
+    seen?: TotalsSeen,
+  ) {
     this.pool = game.pool;
     this.limit = game.limit;
     for (let m = 3; m <= 7; m++) this.w[m] = game.w[m]!;
     this.w34 = Math.max(this.w[3]!, this.w[4]!);
     this.tuning = { ...DEFAULT_TUNING, ...tuning };
+    this.from = seenFrom(game, this.tuning);
     this.base = base;
     this.deferred = new RangeTables(game.pool);
     this.deferredTickets = new Uint8Array(PICK * 64);
     this.inWatch = new Uint8Array(Math.ceil(base.length / 8));
     this.near = new NearDraws(game.pool);
     this.fiveCounts = new FiveSubsetCounts(game.pool);
-    this.chooseWatch();
+    this.chooseWatch(seen ?? seeTotals(base, this.from));
+  }
+
+  /** Where a book's totals are seen from, for a caller that writes them itself (`writeTotals`). */
+  static seenFrom(game: BookGame, tuning: Partial<BookTuning> = {}): SeenFrom {
+    return seenFrom(game, { ...DEFAULT_TUNING, ...tuning });
   }
 
   /**
@@ -276,16 +297,16 @@ export class BookTotals {
   }
 
   /**
-   * Adds the deferred payouts: `extra[d]` = the payouts of `deferredMatches` of the tickets sold
-   * since the last fold (`pendingFold`) to draw d, in units. Then chooses the next watch.
+   * Adds the deferred payouts: `scale`·`extra[d]` = the payouts of `deferredMatches` of the tickets
+   * sold since the last fold (`pendingFold`) to draw d, in units (an analysis' own unit is a
+   * multiple of the book's). Then chooses the next watch from what that pass saw.
    */
-  foldIn(extra: ArrayLike<number>): void {
-    const { base } = this;
-    for (let d = 0; d < base.length; d++) base[d] = base[d]! + extra[d]!;
+  foldIn(extra: ArrayLike<number>, scale = 1): void {
+    const seen = writeTotals(this.base, this.base, extra, scale, this.from);
     this.deferred.uncount(this.deferredTickets, 0, this.deferredCount);
     this.deferredCount = 0;
     this.fiveCounts.clear();
-    this.chooseWatch();
+    this.chooseWatch(seen);
   }
 
   /** The draw that pays most (ties: the smaller combination), exactly. */
@@ -372,118 +393,24 @@ export class BookTotals {
   }
 
   /**
-   * Chooses the threshold and the fold interval from the totals' gaps below the worst draw (one
-   * pass), then lists the watched draws (a second pass). The watch must hold every draw that a
-   * deferred match could breach before the next fold: base ≥ limit − wd · (foldAt + 1) + 1, wd the
-   * largest deferred payout.
+   * Chooses the watch (`chooseWatch`) from the totals as `seen` while they were written, and lists
+   * the watched draws: from their ranks when few (not a walk of every draw's numbers: ~1 s less a
+   * fold at P=49), else by walking every draw.
    */
-  private chooseWatch(): void {
-    const { base, limit, w34, tuning } = this;
-    let top = 0;
-    for (let d = 0; d < base.length; d++) if (base[d]! > top) top = base[d]!;
-    const width = Math.max(1, w34);
-    const buckets = tuning.maxDeferred + 2;
-    const gaps = new Float64Array(buckets);
-    // a draw lands in a bucket only above top − width·buckets (integers, exact): one compare for
-    // the rest, no division
-    const below = top - width * buckets;
-    for (let d = 0; d < base.length; d++) {
-      const v = base[d]!;
-      if (v <= below) continue;
-      const b = Math.floor((top - v) / width);
-      if (b < buckets) gaps[b] = gaps[b]! + 1;
-    }
-    // the lowest threshold W0 − width·(b + 1) + 1 whose draws fit the cap
-    let held = 0;
-    let b = -1;
-    while (b + 1 < buckets - 1 && held + gaps[b + 1]! <= tuning.watchCap) held += gaps[++b]!;
-    let threshold = b < 0 ? top + 1 : top - width * (b + 1) + 1;
-    // sales a fold period may hold when each adds at most wd to a draw outside the watch: no such
-    // draw may then be breached by a deferred match (the limit), nor overtake the worst draw of the
-    // fold (the top; where it could, `worst` walks every draw instead)
-    const interval = (wd: number) =>
-      wd === 0
-        ? Infinity
-        : Math.min(
-            Math.floor((limit - threshold + 1) / wd) - 1,
-            Math.ceil((top - threshold + 1) / wd) - 1,
-          );
-    let foldAt = interval(w34);
-    if (foldAt < tuning.minDeferred) {
-      // the limit's part must hold: the watch grows down to it
-      foldAt = tuning.minDeferred;
-      threshold = Math.min(threshold, limit - w34 * (foldAt + 1) + 1);
-    }
-    foldAt = Math.min(foldAt, tuning.maxDeferred);
-    // With room to spare, the 5-match payouts wait for the fold too, and a sale updates only its
-    // 295 6- and 7-match draws at once (not its 18,081 5-match draws at P=49). The watch then holds
-    // every draw a deferred payout could breach, or lift past the worst draw, before the fold: the
-    // deferred payouts of k sales add at most k·max(w3, w4) + 21·c·(w5 − max(w3, w4)) to a draw
-    // while no 5-subset is bought more than c times among them (`deferredMax`), so the watch reaches
-    // down that far below the limit and the worst draw — when it holds few enough draws — for as
-    // many sales as the folds would come anyway (a fold costs about one analysis); a fold is due
-    // earlier only if the deferred payouts pass that (`deferredCap`). Random sales repeat some
-    // 5-subsets (4,096 tickets hold ~86,000 of the 1.9M at P=49: a few thrice), so room for c = 6 is
-    // tried first, then for c = 1.
-    const w5 = this.w[5]!;
-    const w345 = Math.max(w34, w5);
-    const wanted = Math.max(tuning.fivesDeferredMin, foldAt);
-    let fivesDeferred = false;
-    let threshold5 = threshold;
-    for (const copies of [6, 1]) {
-      if (w5 === 0) break;
-      const reach = wanted * w34 + Math.min(wanted, 21 * copies) * Math.max(0, w5 - w34);
-      // only in a book with room above its worst draw: in a full one few sales are accepted, and
-      // a check would work out more deferred shares than the sales save
-      if (limit - top < reach) continue;
-      threshold5 = Math.min(threshold, top - reach, limit + 1 - 2 * w345 - reach);
-      let near = 0;
-      for (let d = 0; d < base.length; d++) if (base[d]! >= threshold5) near++;
-      if (near <= tuning.watchCap) {
-        fivesDeferred = true;
-        break;
-      }
-    }
-    this.fivesDeferred = fivesDeferred;
-    let deferredCap: number;
-    if (fivesDeferred) {
-      threshold = threshold5;
-      this.deferredCap = Math.min(limit + 1 - 2 * w345 - threshold, top - threshold);
-      deferredCap = this.deferredCap;
-      foldAt = tuning.maxDeferred;
-    } else {
-      this.deferredCap = Infinity;
-      deferredCap = Number.isFinite(foldAt) ? foldAt * w34 : 0;
-    }
-    // the draws a 5-match could breach before the next fold, watched too when few enough: a check
-    // then scans the watch instead of looking up its ~8,000 5-match draws one by one
-    const fives = limit - w5 - deferredCap + 1;
-    let fivesWatched = fives >= threshold;
-    if (!fivesWatched) {
-      let near = 0;
-      for (let d = 0; d < base.length; d++) if (base[d]! >= fives) near++;
-      if (near <= tuning.watchCap) {
-        threshold = fives;
-        fivesWatched = true;
-      }
-    }
-    this.fivesWatched = fivesWatched;
+  private chooseWatch(seen: TotalsSeen): void {
+    const { base, tuning } = this;
+    const choice = chooseWatch(base, { limit: this.limit, w: this.w }, tuning, seen);
+    const { threshold } = choice;
+    this.fivesDeferred = choice.fivesDeferred;
+    this.deferredCap = choice.deferredCap;
+    this.fivesWatched = choice.fivesWatched;
     this.threshold = threshold;
-    this.foldAt = foldAt;
+    this.foldAt = choice.foldAt;
     this.inWatch.fill(0);
     this.watchSize = 0;
-    // a watch of few draws is listed from their ranks, gathered in the pass that counts them (not a
-    // walk of every draw's numbers: ~1 s less a fold at P=49)
-    const most = 4 * tuning.watchCap;
-    const ranks = new Uint32Array(most);
-    let listed = 0;
-    for (let d = 0; d < base.length && listed <= most; d++) {
-      if (base[d]! < threshold) continue;
-      if (listed < most) ranks[listed] = d;
-      listed++;
-    }
-    if (listed <= most) {
-      for (let i = 0; i < listed; i++) this.watch(ranks[i]!, numbersOfRank(ranks[i]!));
+    const ranks = ranksAtLeast(base, seen, threshold, 4 * tuning.watchCap);
+    if (ranks) {
+      for (let i = 0; i < ranks.length; i++) this.watch(ranks[i]!, numbersOfRank(ranks[i]!));
     } else {
       forEachDraw(this.pool, (rank, numbers) => {
         if (base[rank]! >= threshold) this.watch(rank, numbers);
