@@ -459,3 +459,71 @@ describe('opening a live book from its session', () => {
     );
   }, 120_000);
 });
+
+describe('a live book opened from its session, sold on', () => {
+  it("stays exact through its folds (its totals then leave the analysis' own 8-byte array)", async () => {
+    // a 7-match payout of 1,000,001: the book counts in units of 1 (cents 100), a fold's analysis
+    // of the 3/4/5-match payouts alone in units of 5 (cents 500), scaled back at the fold
+    const payouts = { 3: 5, 4: 50, 5: 2_000, 6: 50_000, 7: 1_000_001 };
+    const w = [0, 0, 0, 5, 50, 2_000, 50_000, 1_000_001];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 10, max: 12 }).chain((pool) =>
+          fc.record({
+            pool: fc.constant(pool),
+            tickets: fc.array(fc.record({ numbers: ticketArb(pool), refused: fc.boolean() }), {
+              minLength: 2,
+              maxLength: 30,
+            }),
+            sales: fc.array(ticketArb(pool), { minLength: 1, maxLength: 8 }),
+            room: fc.double({ min: 1, max: 2, noNaN: true }),
+          }),
+        ),
+        async ({ pool, tickets, sales, room }) => {
+          const kept = tickets.filter((t) => !t.refused).map((t) => t.numbers);
+          const refused = tickets.filter((t) => t.refused).map((t) => t.numbers);
+          fc.pre(refused.length > 0 && refused.length < kept.length);
+          const session = await analyzeTickets(
+            Uint8Array.from(tickets.flatMap((t) => t.numbers)),
+            tickets.length,
+            { pool, payouts, budget: { type: 'fixed', budget: 0 }, keepDraws: false, workers: 1 },
+          );
+          const before = new NaiveBook(pool, w, Infinity);
+          for (const t of kept) before.add(t);
+          const limit = Math.floor(before.worst().total * room);
+          const naive = new NaiveBook(pool, w, limit);
+          for (const t of kept) naive.add(t);
+          // a fold after every sale
+          const book = await LiveBookTotals.open(
+            { pool, payouts, limit, workers: 1, tuning: { maxDeferred: 1, minDeferred: 1 } },
+            Uint8Array.from(kept.flat()),
+            {
+              totals: session.distribution.totals,
+              unit: session.weights.unit,
+              refused: Uint8Array.from(refused.flat()),
+            },
+          );
+          let sold = 0;
+          for (const t of sales) {
+            const breach = naive.breach(t) as { numbers: number[]; total: number } | null;
+            expect(await book.offer(Uint8Array.from(t), true)).toEqual(
+              breach
+                ? { accepted: false, draw: breach.numbers.join('-'), wouldBe: breach.total }
+                : { accepted: true },
+            );
+            if (breach) continue;
+            naive.add(t);
+            sold++;
+          }
+          const worst = naive.worst();
+          expect(book.worst()).toEqual({
+            combo: worst.numbers.join('-'),
+            totalPayout: worst.total,
+          });
+          if (sold > 0) expect(book.folds).toBeGreaterThan(0);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  }, 120_000);
+});

@@ -51,7 +51,11 @@ export class BookTotals {
   private readonly tuning: BookTuning;
   /** Where the watch's choice looks for its draws (`TotalsSeen`). */
   private readonly from: SeenFrom;
-  private readonly base: DrawTotals;
+  /**
+   * Every draw's total at the last fold (see above): 4 bytes a draw while the limit fits, but 8 in
+   * a book opened in its analysis' own array (`LiveBookTotals.open`) until its first fold.
+   */
+  private base: DrawTotals;
   private readonly deferred: RangeTables;
   private deferredTickets: Uint8Array;
   private deferredCount = 0;
@@ -302,7 +306,14 @@ export class BookTotals {
    * multiple of the book's). Then chooses the next watch from what that pass saw.
    */
   foldIn(extra: ArrayLike<number>, scale = 1): void {
-    const seen = writeTotals(this.base, this.base, extra, scale, this.from);
+    // totals kept in 8 bytes a draw (a book opened in its analysis' own array) move to 4 in this
+    // pass, which writes every draw anyway, while the limit fits: every total is ≤ it
+    const into =
+      this.base instanceof Float64Array && this.limit < 2 ** 32
+        ? new Uint32Array(this.base.length)
+        : this.base;
+    const seen = writeTotals(into, this.base, extra, scale, this.from);
+    this.base = into;
     this.deferred.uncount(this.deferredTickets, 0, this.deferredCount);
     this.deferredCount = 0;
     this.fiveCounts.clear();
