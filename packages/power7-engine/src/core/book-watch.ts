@@ -55,7 +55,8 @@ export function seenFrom(
 /**
  * Writes every draw's total, `into[d] = a[d] + k·b[d]` (`b` absent: `a[d]`), and sees them
  * (`TotalsSeen`) in the same pass. `into` may be `a` or `b`: each draw's values are read before its
- * total is written. Exact for integer totals below 2^53.
+ * total is written. Exact for integer totals below 2^53. One loop for each case (a loop with a
+ * multiply by k = −1 took ~7 ms more of the 6.7M draws at P=35 than a plain subtraction).
  */
 export function writeTotals(
   into: DrawTotals,
@@ -64,30 +65,73 @@ export function writeTotals(
   k: number,
   from: SeenFrom,
 ): TotalsSeen {
-  const { floor, most } = from;
-  const ranks = new Uint32Array(most);
+  const ranks = new Uint32Array(from.most);
+  if (b === undefined) return copied(into, a, from.floor, ranks);
+  if (k === -1) return subtracted(into, a, b, from.floor, ranks);
+  return added(into, a, b, k, from.floor, ranks);
+}
+
+function copied(
+  into: DrawTotals,
+  a: ArrayLike<number>,
+  floor: number,
+  ranks: Uint32Array,
+): TotalsSeen {
+  const most = ranks.length;
   let top = 0;
   let count = 0;
-  const draws = into.length;
-  if (b === undefined) {
-    for (let d = 0; d < draws; d++) {
-      const v = a[d]!;
-      into[d] = v;
-      if (v > top) top = v;
-      if (v >= floor) {
-        if (count < most) ranks[count] = d;
-        count++;
-      }
+  for (let d = 0; d < into.length; d++) {
+    const v = a[d]!;
+    into[d] = v;
+    if (v > top) top = v;
+    if (v >= floor) {
+      if (count < most) ranks[count] = d;
+      count++;
     }
-  } else {
-    for (let d = 0; d < draws; d++) {
-      const v = a[d]! + k * b[d]!;
-      into[d] = v;
-      if (v > top) top = v;
-      if (v >= floor) {
-        if (count < most) ranks[count] = d;
-        count++;
-      }
+  }
+  return { top, floor, ranks, count };
+}
+
+function subtracted(
+  into: DrawTotals,
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  floor: number,
+  ranks: Uint32Array,
+): TotalsSeen {
+  const most = ranks.length;
+  let top = 0;
+  let count = 0;
+  for (let d = 0; d < into.length; d++) {
+    const v = a[d]! - b[d]!;
+    into[d] = v;
+    if (v > top) top = v;
+    if (v >= floor) {
+      if (count < most) ranks[count] = d;
+      count++;
+    }
+  }
+  return { top, floor, ranks, count };
+}
+
+function added(
+  into: DrawTotals,
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  k: number,
+  floor: number,
+  ranks: Uint32Array,
+): TotalsSeen {
+  const most = ranks.length;
+  let top = 0;
+  let count = 0;
+  for (let d = 0; d < into.length; d++) {
+    const v = a[d]! + k * b[d]!;
+    into[d] = v;
+    if (v > top) top = v;
+    if (v >= floor) {
+      if (count < most) ranks[count] = d;
+      count++;
     }
   }
   return { top, floor, ranks, count };
@@ -95,7 +139,18 @@ export function writeTotals(
 
 /** Sees totals already written (`TotalsSeen`): one pass reading them. */
 export function seeTotals(base: DrawTotals, from: SeenFrom): TotalsSeen {
-  return writeTotals(base, base, undefined, 0, from);
+  const ranks = new Uint32Array(from.most);
+  let top = 0;
+  let count = 0;
+  for (let d = 0; d < base.length; d++) {
+    const v = base[d]!;
+    if (v > top) top = v;
+    if (v >= from.floor) {
+      if (count < ranks.length) ranks[count] = d;
+      count++;
+    }
+  }
+  return { top, floor: from.floor, ranks, count };
 }
 
 /** The seen draws when they hold every draw whose total is at least `x`; null when they may not. */
