@@ -36,10 +36,10 @@ export interface SeenFrom {
 /**
  * The floor below which a book whose worst draw is near its limit (one opened from its limit run,
  * or sold until full) needs no draw for its watch: its thresholds are the gaps' top −
- * max(w3, w4)·(maxDeferred + 2) and the 5-match draws' limit − w5 − max(w3, w4)·maxDeferred + 1
- * (`chooseWatch`), both at or above limit − 2·max(w3, w4)·(maxDeferred + 2) − w5 while the worst
- * draw lies within max(w3, w4)·(maxDeferred + 2) + w5 of the limit. As many draws as the watch may
- * list (4 × its cap) are kept.
+ * w·(maxDeferred + 2) and the 5-match draws' limit − w5 − w·maxDeferred + 1 (`chooseWatch`, w =
+ * max(1, w3, w4)), both at or above limit − 2w·(maxDeferred + 2) − w5 while the worst draw lies
+ * within w·(maxDeferred + 2) + w5 of the limit. As many draws as the watch may list (4 × its cap)
+ * are kept.
  */
 export function seenFrom(
   game: { limit: number; w: ArrayLike<number> },
@@ -56,7 +56,7 @@ export function seenFrom(
  * Writes every draw's total, `into[d] = a[d] + k·b[d]` (`b` absent: `a[d]`), and sees them
  * (`TotalsSeen`) in the same pass. `into` may be `a` or `b`: each draw's values are read before its
  * total is written. Exact for integer totals below 2^53. One loop for each case (a loop with a
- * multiply by k = −1 took ~7 ms more of the 6.7M draws at P=35 than a plain subtraction).
+ * multiply by k = −1 took ~4–7 ms more of the 6.7M draws at P=35 than a plain subtraction).
  */
 export function writeTotals(
   into: DrawTotals,
