@@ -8,8 +8,9 @@ import { analyzeTickets } from './analyze';
 
 /**
  * A live book's totals over the engine (issue #41 part 4, ADR 024): opened by one analysis of the
- * book's tickets, folded by one analysis of the tickets sold since the last fold (their 3- and
- * 4-match payouts only), and the ticket-by-ticket check and sale of `core/book.ts` in currency.
+ * book's tickets (or, made from a session, the session's totals less one analysis of the fewer
+ * tickets its limit refused), folded by one analysis of the tickets sold since the last fold (their
+ * 3- and 4-match payouts only), and the ticket-by-ticket check and sale of `core/book.ts` in currency.
  */
 export interface LiveBookGame {
   pool: number;
