@@ -158,6 +158,9 @@ test('liability limit: refused tickets, worst draws, head-room, the cap, files a
     'aria-valuetext',
     new RegExp(`^[\\d,]+ of ${count(tickets.length)} tickets decided \\(\\d+ %\\)$`),
   );
+  // the cap answers on its own meanwhile: the screen is checked once it has (not as it arrives)
+  await expect(section.getByTestId('power7-cap')).toContainText('Keeping the first');
+  await expect(section.getByRole('button', { name: 'Make a session with the cap' })).toBeEnabled();
   await checkScreens(page, 'power7-limit-progress', async (p) => {
     await expect(p.getByTestId('power7-limit-progress')).toBeVisible();
   });

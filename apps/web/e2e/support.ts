@@ -150,6 +150,11 @@ async function settled(page: Page) {
   await page.evaluate(
     () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
   );
+  await noFiniteAnimation(page);
+}
+
+/** No finite CSS animation or transition running now (checked at once, then on each frame). */
+async function noFiniteAnimation(page: Page) {
   await page.waitForFunction(() =>
     document
       .getAnimations()
@@ -164,6 +169,9 @@ export async function expectAccessible(page: Page, rules: Rules = 'all') {
   // Named in a failure: an error toast nobody expected (a 5xx, a lost connection) once failed a
   // colour check as it faded out, and the failure could not say what the toast had said.
   const toasts = await page.locator('[data-sonner-toast]').allInnerTexts();
+  // a button an answer just enabled fades from half opacity: measured mid-fade it fails contrast
+  // (CI, session 24: the cap's answer arrived as the liability card was checked)
+  await noFiniteAnimation(page);
   const { violations } = await axeOf(page, rules);
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
