@@ -1,7 +1,7 @@
 import { countOnSide, distinctTickets, drawsOnSide } from '../core/exposure';
 import { masksOf, sellInOrder, worstAfterRefusals, type RangeTuning } from '../core/liability';
 import { acceptInOrder, payoutsGrowWithMatches } from '../core/sales-order';
-import { formatCombo, PICK } from '../core/model';
+import { formatCombo, PICK, ticketsWhere } from '../core/model';
 import { everyDrawTotal, type ExposureBase, type ExposureInput } from './exposure';
 import { unitsToAmount } from '../core/weights';
 
@@ -119,11 +119,7 @@ async function worstAfter(
   for (let d = 0; d < totals.length; d++)
     if (totals[d]! >= bestHot && totals[d]! <= line) between++;
   if (between * sold.refusedCount <= (run.tuning?.worstWalkWork ?? WORST_WALK_WORK)) {
-    const refusedNumbers = new Uint8Array(sold.refusedCount * PICK);
-    for (let t = 0, k = 0; t < input.count; t++) {
-      if (sold.refused[t])
-        refusedNumbers.set(input.tickets.subarray(t * PICK, t * PICK + PICK), PICK * k++);
-    }
+    const refusedNumbers = ticketsWhere(input.tickets, sold.refused);
     const after = worstAfterRefusals(
       totals,
       input.pool,
@@ -135,11 +131,7 @@ async function worstAfter(
     );
     return { combo: formatCombo(after.numbers), totalPayout: unitsToAmount(after.total, unit) };
   }
-  const accepted = new Uint8Array((input.count - sold.refusedCount) * PICK);
-  for (let t = 0, k = 0; t < input.count; t++) {
-    if (!sold.refused[t])
-      accepted.set(input.tickets.subarray(t * PICK, t * PICK + PICK), PICK * k++);
-  }
+  const accepted = ticketsWhere(input.tickets, sold.refused, false);
   if (accepted.length === 0) return { combo: formatCombo([1, 2, 3, 4, 5, 6, 7]), totalPayout: 0 };
   // the stored count tables are those of every ticket: not of the accepted ones
   const { loadCounts: _all, ...uncounted } = input;
@@ -221,13 +213,6 @@ export function firstCopiesMask(of: Uint32Array, count: number, k: number): Uint
 
 /** The tickets with each combination's copies after its first k left out, in file order. */
 function keepFirstCopies(tickets: Uint8Array, count: number, of: Uint32Array, k: number) {
-  const keep = firstCopiesMask(of, count, k);
-  const out = new Uint8Array(count * PICK);
-  let n = 0;
-  for (let t = 0; t < count; t++) {
-    if (!keep[t]) continue;
-    out.set(tickets.subarray(t * PICK, t * PICK + PICK), n * PICK);
-    n++;
-  }
-  return { tickets: out.subarray(0, n * PICK), count: n };
+  const kept = ticketsWhere(tickets, firstCopiesMask(of, count, k));
+  return { tickets: kept, count: kept.length / PICK };
 }

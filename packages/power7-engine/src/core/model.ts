@@ -104,6 +104,21 @@ export function parseCombo(text: string, pool: number): number[] {
   return nums;
 }
 
+/**
+ * The tickets (7 numbers each) whose `mask` entry is set (`set`) or not, in file order. Copied a
+ * number at a time: a view per ticket cost ~40 ms for 719K tickets (bench:book's opening).
+ */
+export function ticketsWhere(tickets: Uint8Array, mask: Uint8Array, set = true): Uint8Array {
+  let n = 0;
+  for (let t = 0; t < mask.length; t++) if ((mask[t] !== 0) === set) n++;
+  const out = new Uint8Array(n * PICK);
+  for (let t = 0, o = 0; t < mask.length; t++) {
+    if ((mask[t] !== 0) !== set) continue;
+    for (let i = t * PICK, end = i + PICK; i < end; i++) out[o++] = tickets[i]!;
+  }
+  return out;
+}
+
 /** The combo text form of seven ascending 1-based numbers. */
 export function formatCombo(numbers: ArrayLike<number>): string {
   return Array.from(numbers).join('-');

@@ -11,7 +11,7 @@ import {
 } from '../analysis/liability';
 import type { RowReader } from '../analysis/winners';
 import { EngineError } from '../core/errors';
-import { MAX_AMOUNT, PICK } from '../core/model';
+import { MAX_AMOUNT, ticketsWhere } from '../core/model';
 import type { LimitAnswer, LimitJob, LimitProgress } from './session-types';
 
 /** Limits whose runs an open session keeps (an answer and its refused-rows CSV share one). */
@@ -64,12 +64,7 @@ export class SessionLiability {
   async bookSeed(limit: number): Promise<BookSeed> {
     const run = await this.run(limit);
     const { totals, unit } = await this.base();
-    const { tickets } = this.input;
-    const refused = new Uint8Array(run.refusedTickets.length * PICK);
-    run.refusedTickets.forEach((t, k) =>
-      refused.set(tickets.subarray(t * PICK, t * PICK + PICK), k * PICK),
-    );
-    return { totals, unit, refused };
+    return { totals, unit, refused: ticketsWhere(this.input.tickets, run.refusedMask) };
   }
 
   cap(limit: number): Promise<CapRun> {
