@@ -396,6 +396,13 @@ describe('opening a live book', () => {
   });
 });
 
+/** A live book's answer to a ticket, from the naive book's breach (null: it fits). */
+function answerOf(breach: { numbers: number[]; total: number } | null) {
+  return breach
+    ? { accepted: false, draw: breach.numbers.join('-'), wouldBe: breach.total }
+    : { accepted: true };
+}
+
 describe('opening a live book from its session', () => {
   it('the session totals less the refused tickets give the book the totals of its own tickets, and it sells on exactly through its folds', async () => {
     // a 7-match payout of 1,000,001: the book counts in units of 1 (cents 100), a fold's analysis
@@ -444,11 +451,8 @@ describe('opening a live book from its session', () => {
           const within = new NaiveBook(pool, w, worst.total);
           for (const t of kept) within.add(t);
           for (const probe of probes) {
-            const breach = within.breach(probe) as { numbers: number[]; total: number } | null;
             expect(await book.offer(Uint8Array.from(probe), false)).toEqual(
-              breach
-                ? { accepted: false, draw: breach.numbers.join('-'), wouldBe: breach.total }
-                : { accepted: true },
+              answerOf(within.breach(probe)),
             );
           }
           if (worst.total >= 1) {
@@ -464,12 +468,8 @@ describe('opening a live book from its session', () => {
           const tuning = { maxDeferred: 1, minDeferred: 1 };
           const selling = await LiveBookTotals.open({ ...game, limit, tuning }, flat, seed);
           for (const t of probes) {
-            const breach = sold.breach(t) as { numbers: number[]; total: number } | null;
-            expect(await selling.offer(Uint8Array.from(t), true)).toEqual(
-              breach
-                ? { accepted: false, draw: breach.numbers.join('-'), wouldBe: breach.total }
-                : { accepted: true },
-            );
+            const breach = sold.breach(t);
+            expect(await selling.offer(Uint8Array.from(t), true)).toEqual(answerOf(breach));
             if (!breach) sold.add(t);
           }
           const after = sold.worst();

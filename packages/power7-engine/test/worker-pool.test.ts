@@ -12,6 +12,11 @@ afterAll(closeScanWorkers);
 
 // pool 9: 36 draws; every ticket leaves out two numbers
 const tickets = Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6, 8, 3, 4, 5, 6, 7, 8, 9]);
+const GAME = {
+  pool: 9,
+  payouts: { 3: 1, 4: 2, 5: 3, 6: 4, 7: 5 },
+  budget: { type: 'fixed' as const, budget: 1e6 },
+};
 
 describe('scan worker pool', () => {
   it('prestarted workers wait idle and serve the next analysis, which gives them back', async () => {
@@ -21,9 +26,7 @@ describe('scan worker pool', () => {
     prestartScanWorkers(n); // already there: starts none
     expect(idleScanWorkerCount()).toBe(n);
     const res = await analyzeTickets(tickets, 3, {
-      pool: 9,
-      payouts: { 3: 1, 4: 2, 5: 3, 6: 4, 7: 5 },
-      budget: { type: 'fixed', budget: 1e6 },
+      ...GAME,
       workers: n,
     });
     expect(res.draws).toBe(36);
@@ -41,9 +44,7 @@ describe('scan worker pool', () => {
     prestartScanWorkers(n);
     expect(idleScanWorkerCount()).toBe(n);
     const res = await analyzeTickets(tickets, 3, {
-      pool: 9,
-      payouts: { 3: 1, 4: 2, 5: 3, 6: 4, 7: 5 },
-      budget: { type: 'fixed', budget: 1e6 },
+      ...GAME,
       workers: n,
       keepDraws: false,
       topDraws: 5,
