@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BulkSums } from '../src/core/bulk-sums';
 import { masksOf, sellInOrder, worstAfterRefusals, type RangeTuning } from '../src/core/liability';
+import { drawsReaching, passOverLine } from '../src/core/line-pass';
 import { RangeSums } from '../src/core/range-sums';
 import { acceptInOrder } from '../src/core/sales-order';
 import { ticketArb } from './arbitraries';
@@ -271,14 +272,15 @@ describe('the limit run in sales order', () => {
 });
 
 describe('the worst draw after the refusals', () => {
-  it('is the same found by unranking the few candidates or by walking every draw', () => {
+  it('is the same found by unranking the few candidates, by walking every draw, or from the draws nearest the line', () => {
     fc.assert(
       fc.property(
         fileArb(10, 60),
         fc.array(fc.boolean(), { maxLength: 60 }),
         growingArb,
         fc.double({ min: 0, max: 1, noNaN: true }),
-        (tickets, refusedPick, w, share) => {
+        fc.integer({ min: 0, max: 6 }),
+        (tickets, refusedPick, w, share, near) => {
           const draws: number[][] = [];
           // every draw of a pool of 10, in colex order (the order of the totals)
           for (let g = 7; g <= 10; g++)
@@ -301,7 +303,7 @@ describe('the worst draw after the refusals', () => {
             line,
             Uint8Array.from(hot.flat()),
             hotTotals,
-            masksOf(Uint8Array.from(refused.flat()), refused.length),
+            () => masksOf(Uint8Array.from(refused.flat()), refused.length),
             w,
           ] as const;
           let best = { numbers: draws[0]!, total: -1 };
@@ -313,7 +315,20 @@ describe('the worst draw after the refusals', () => {
               best = { numbers: d, total };
           }
           expect(worstAfterRefusals(...args)).toEqual(best);
-          expect(worstAfterRefusals(...args, 0)).toEqual(best);
+          expect(worstAfterRefusals(...args, { few: 0 })).toEqual(best);
+          // the draws that could win, from a near list of a few (often incomplete: a pass then)
+          const pass = passOverLine(totals, line, near);
+          expect(Array.from(pass.hot, (r) => draws[r])).toEqual(hot);
+          const candidates = drawsReaching(pass, totals, Math.max(0, ...hotTotals), draws.length);
+          const reaching = draws.filter(
+            (_, r) => totals[r]! <= line && totals[r]! >= Math.max(0, ...hotTotals),
+          );
+          expect(candidates && [...candidates].sort((a, b) => a - b)).toEqual(
+            reaching.map((d) => draws.indexOf(d)),
+          );
+          for (let i = 1; i < candidates!.length; i++)
+            expect(totals[candidates![i]!]).toBeLessThanOrEqual(totals[candidates![i - 1]!]!);
+          expect(worstAfterRefusals(...args, { candidates: candidates! })).toEqual(best);
         },
       ),
       { numRuns: 100 },

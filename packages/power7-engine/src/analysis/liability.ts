@@ -1,4 +1,5 @@
-import { countOnSide, distinctTickets, drawsOnSide } from '../core/exposure';
+import { distinctTickets, drawsOfRanks } from '../core/exposure';
+import { drawsReaching, passOverLine, type LinePass } from '../core/line-pass';
 import { masksOf, sellInOrder, worstAfterRefusals, type RangeTuning } from '../core/liability';
 import { acceptInOrder, payoutsGrowWithMatches } from '../core/sales-order';
 import { formatCombo, PICK, ticketsWhere } from '../core/model';
@@ -47,8 +48,9 @@ export async function limitRun(
 ): Promise<LimitRun> {
   const { totals, unit, w, worst } = base ?? (await everyDrawTotal(input));
   const line = Math.floor(Math.round(limit * 100) / unit);
-  const nHot = countOnSide(totals, line, true);
-  const hot = drawsOnSide(totals, input.pool, line, true, nHot);
+  // the hot draws, and the highest totals under the line for the worst draw after (one pass)
+  const pass = passOverLine(totals, line);
+  const hot = drawsOfRanks(pass.hot, input.pool);
   const sales = {
     tickets: input.tickets,
     count: input.count,
@@ -77,7 +79,7 @@ export async function limitRun(
   progress?.(input.count);
   const refusedTickets = new Uint32Array(sold.refusedCount);
   for (let t = 0, k = 0; t < input.count; t++) if (sold.refused[t]) refusedTickets[k++] = t;
-  const after = await worstAfter(input, line, { totals, hot, sold, w, unit, tuning });
+  const after = await worstAfter(input, pass, { totals, hot, sold, w, unit, tuning, worst });
   return {
     limit,
     tickets: input.count,
@@ -93,6 +95,8 @@ export async function limitRun(
 
 /** Draws × refused tickets above which the accepted tickets are analysed instead (~one analysis). */
 const WORST_WALK_WORK = 50_000_000;
+/** Nor are more draws than this followed one by one. */
+const MOST_CANDIDATES = 1 << 16;
 
 /**
  * The worst draw with the accepted tickets: the walk of `worstAfterRefusals` (every draw that could
@@ -102,7 +106,7 @@ const WORST_WALK_WORK = 50_000_000;
  */
 async function worstAfter(
   input: ExposureInput,
-  line: number,
+  pass: LinePass,
   run: {
     totals: Float64Array;
     hot: Uint8Array;
@@ -110,24 +114,27 @@ async function worstAfter(
     w: ArrayLike<number>;
     unit: number;
     tuning: Partial<RangeTuning> | undefined;
+    worst: DrawTotal;
   },
 ): Promise<DrawTotal> {
   const { totals, hot, sold, w, unit } = run;
+  // nothing refused: no draw was above the limit, every ticket is kept
+  if (sold.refusedCount === 0) return run.worst;
   let bestHot = 0;
   for (const t of sold.hotTotals) bestHot = Math.max(bestHot, t);
-  let between = 0;
-  for (let d = 0; d < totals.length; d++)
-    if (totals[d]! >= bestHot && totals[d]! <= line) between++;
-  if (between * sold.refusedCount <= (run.tuning?.worstWalkWork ?? WORST_WALK_WORK)) {
-    const refusedNumbers = ticketsWhere(input.tickets, sold.refused);
+  const work = run.tuning?.worstWalkWork ?? WORST_WALK_WORK;
+  const most = Math.min(MOST_CANDIDATES, Math.floor(work / sold.refusedCount));
+  const candidates = drawsReaching(pass, totals, bestHot, most);
+  if (candidates) {
     const after = worstAfterRefusals(
       totals,
       input.pool,
-      line,
+      pass.line,
       hot,
       sold.hotTotals,
-      masksOf(refusedNumbers, sold.refusedCount),
+      () => masksOf(ticketsWhere(input.tickets, sold.refused), sold.refusedCount),
       w,
+      { candidates },
     );
     return { combo: formatCombo(after.numbers), totalPayout: unitsToAmount(after.total, unit) };
   }

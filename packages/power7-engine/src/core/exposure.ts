@@ -15,13 +15,6 @@ import { radixSort27 } from './ticket-ranks';
  * same identity the analysis uses for a draw's winners.
  */
 
-/** The draws whose total is above `line` (or not, `above` false), in colex order, count only. */
-export function countOnSide(totals: Float64Array, line: number, above: boolean): number {
-  let over = 0;
-  for (let r = 0; r < totals.length; r++) if (totals[r]! > line) over++;
-  return above ? over : totals.length - over;
-}
-
 /**
  * Σ of the totals above `line` in units, exactly (partial sums below 2^52 flushed to a bigint), and
  * how many there are.

@@ -357,7 +357,9 @@ export interface WorstDraw {
  * The worst draw with the accepted tickets: a hot draw's total is known (`hot` and `hotTotals`, as
  * `drawsOnSide` wrote them); any other draw's is its total with every ticket less what the refused
  * tickets pay it — only worked out for draws whose total with every ticket reaches the best found
- * so far. `few`: how many such draws are unranked one by one rather than walked (tests).
+ * so far. `refusedMasks` is asked for only then. `candidates`: those draws when the caller has
+ * found them (`drawsReaching`, highest first); `few`: how many such draws are unranked one by one
+ * rather than walked (tests).
  */
 export function worstAfterRefusals(
   totals: Float64Array,
@@ -365,12 +367,12 @@ export function worstAfterRefusals(
   line: number,
   hot: Uint8Array,
   hotTotals: Float64Array,
-  refusedMasks: Uint32Array,
+  refusedMasks: () => Uint32Array,
   w: ArrayLike<number>,
-  few = FEW_CANDIDATES,
+  { few = FEW_CANDIDATES, candidates }: { few?: number; candidates?: Uint32Array } = {},
 ): WorstDraw {
   const pays = Float64Array.from({ length: 8 }, (_, m) => (m >= 3 ? w[m]! : 0));
-  const refusedCount = refusedMasks.length / 2;
+  let masks: Uint32Array | undefined;
   const best = new BestDraw();
   // the hot draws' totals are known: the best of them first, so that the walk below works out the
   // accepted total only of the other draws that could still beat it (the winner does not depend on
@@ -381,6 +383,8 @@ export function worstAfterRefusals(
   /** Draw `numbers`' total with every ticket (`all`) less what the refused tickets pay it. */
   const consider = (all: number, numbers: number[]) => {
     let total = all;
+    masks ??= refusedMasks();
+    const refusedCount = masks.length / 2;
     if (refusedCount > 0) {
       let lo = 0;
       let hi = 0;
@@ -389,29 +393,38 @@ export function worstAfterRefusals(
         else hi = (hi | (1 << (n - 33))) >>> 0;
       }
       for (let t = 0; t < refusedCount; t++) {
-        total -= pays[pop32(refusedMasks[2 * t]! & lo) + pop32(refusedMasks[2 * t + 1]! & hi)]!;
+        total -= pays[pop32(masks[2 * t]! & lo) + pop32(masks[2 * t + 1]! & hi)]!;
       }
     }
     best.consider(total, numbers);
   };
+  const done = () => ({ numbers: best.numbers, total: best.total });
+  if (candidates) {
+    for (const r of candidates) {
+      // highest first: once one cannot reach the best, none after it can
+      if (totals[r]! < best.total) break;
+      consider(totals[r]!, numbersOfRank(r));
+    }
+    return done();
+  }
   // hot draws are done, and a refusal only lowers a total: only the draws at or under the line
   // reaching the best so far can still win — usually a handful, found by one pass over the totals
   // and unranked (a walk over every draw's numbers where they are many: ties at a low best)
   const found = new Int32Array(few);
-  let candidates = 0;
+  let count = 0;
   for (let r = 0; r < totals.length; r++) {
     const all = totals[r]!;
     if (all <= line && all >= best.total) {
-      if (candidates < few) found[candidates] = r;
-      candidates++;
+      if (count < few) found[count] = r;
+      count++;
     }
   }
-  if (candidates <= few) {
-    for (let i = 0; i < candidates; i++) {
+  if (count <= few) {
+    for (let i = 0; i < count; i++) {
       const all = totals[found[i]!]!;
       if (all >= best.total) consider(all, numbersOfRank(found[i]!));
     }
-    return { numbers: best.numbers, total: best.total };
+    return done();
   }
   let r = 0;
   for (let g = 7; g <= pool; g++)
@@ -424,5 +437,5 @@ export function worstAfterRefusals(
                 const all = totals[r]!;
                 if (all <= line && all >= best.total) consider(all, [a, b, c, d, e, f, g]);
               }
-  return { numbers: best.numbers, total: best.total };
+  return done();
 }
