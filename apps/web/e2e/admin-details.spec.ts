@@ -242,9 +242,12 @@ test('fit at 1280 px: the users table, a user page header, toasts clear of the p
   const admin = new PortalClient(request);
   const tag = unique('fit-a-rather-long-user-name');
   const [id] = await seedUsers(admin, tag, 1);
+  const longName = unique('a-user-name-as-long-as-they-may-be-in-the-breadcrumb').slice(0, 64);
   await admin.ok('PATCH', `/users/${id}`, {
     version: 1,
     email: `${tag}.with.a.long.mailbox.name@example-company.test`,
+    // the longest a user name may be: it is the user's crumb in the breadcrumb
+    userName: longName,
   });
   await page.setViewportSize({ width: 1280, height: 900 });
   await signInAt(page, '/app/company/users');
@@ -281,6 +284,27 @@ test('fit at 1280 px: the users table, a user page header, toasts clear of the p
     .evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top)));
   expect(tops.length).toBeGreaterThan(0);
   expect(new Set(tops).size).toBe(1);
+  // the long name in the breadcrumb: one line in the top bar at both widths, cut, the whole name
+  // on hover
+  const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+  const name = crumbs.getByText(longName);
+  await expect(name).toHaveAttribute('title', longName);
+  const oneLine = async (width: number) => {
+    await page.setViewportSize({ width, height: 900 });
+    const crumbTops = await crumbs
+      .locator('[data-slot="breadcrumb-item"]:visible')
+      .evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top)));
+    expect(new Set(crumbTops).size, `one line of crumbs at ${width} px`).toBe(1);
+    const bar = await box(page.locator('header').first());
+    const last = await box(name);
+    expect(
+      last.x + last.width,
+      `the name ends inside the top bar at ${width} px`,
+    ).toBeLessThanOrEqual(bar.x + bar.width);
+  };
+  await oneLine(1280);
+  await oneLine(360);
+  await page.setViewportSize({ width: 1280, height: 900 });
   await checkScreens(page, 'user-page-fit');
 });
 

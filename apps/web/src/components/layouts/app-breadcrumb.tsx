@@ -19,32 +19,36 @@ export function AppBreadcrumb() {
   const crumbs = buildBreadcrumbs(pathname, breadcrumbLabelFor);
   return (
     <Breadcrumb className="min-w-0">
-      {/* One line in the top bar: on narrow screens only the last two crumbs, long names cut. */}
-      <BreadcrumbList className="flex-nowrap md:flex-wrap">
+      {/* One line in the top bar at every width: on narrow screens only the last two crumbs; a
+          long name is cut, whole on hover. */}
+      <BreadcrumbList className="flex-nowrap">
         {crumbs.map((crumb, index) => {
+          const last = index === crumbs.length - 1;
           const narrowHidden = index < crumbs.length - 2 ? 'hidden md:inline-flex' : undefined;
+          // the crumbs before the page stop at 10 rem (14 on wide screens) and give way first; the
+          // page's own label keeps its width up to 60 % of the line
+          const width = last ? undefined : 'max-w-40 md:max-w-56';
           return (
             <Fragment key={`${crumb.label}-${index}`}>
               {index > 0 && index > crumbs.length - 2 ? <BreadcrumbSeparator /> : null}
               {index > 0 && index <= crumbs.length - 2 ? (
                 <BreadcrumbSeparator className="hidden md:inline-flex" />
               ) : null}
-              {/* The current page keeps its whole label; the crumb before it gives way. */}
               <BreadcrumbItem
-                className={cn(index === crumbs.length - 1 ? 'shrink-0' : 'min-w-0', narrowHidden)}
+                className={cn('min-w-0', last && 'max-w-[60%] shrink-0', narrowHidden)}
               >
                 {crumb.href ? (
-                  <BreadcrumbLink asChild className="max-w-40 truncate md:max-w-none">
-                    <Link to={crumb.href}>{crumb.label}</Link>
+                  <BreadcrumbLink asChild className={cn('truncate', width)}>
+                    <Link to={crumb.href} title={crumb.label}>
+                      {crumb.label}
+                    </Link>
                   </BreadcrumbLink>
                 ) : (
                   // Only the last crumb is the current page; a middle one without a page is plain text.
                   <BreadcrumbPage
-                    aria-current={index === crumbs.length - 1 ? 'page' : undefined}
-                    className={cn(
-                      'max-w-40 truncate md:max-w-none',
-                      index === crumbs.length - 1 ? undefined : 'text-muted-foreground',
-                    )}
+                    aria-current={last ? 'page' : undefined}
+                    title={crumb.label}
+                    className={cn('truncate', width, !last && 'text-muted-foreground')}
                   >
                     {crumb.label}
                   </BreadcrumbPage>
