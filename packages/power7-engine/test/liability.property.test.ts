@@ -146,7 +146,9 @@ describe('liability limit', () => {
         const run = await limitRun(
           input,
           limit,
-          c.split ? { chunk: 5, leafWork: 1, minRange: 1, worstWalkWork: 0 } : undefined,
+          c.split
+            ? { chunk: 5, leafWork: 1, minRange: 1, worstWalkWork: 0, recountRest: true }
+            : undefined,
           undefined,
           (done) => decided.push(done),
         );

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BulkSums } from '../src/core/bulk-sums';
-import { masksOf, sellInOrder, worstAfterRefusals, type RangeTuning } from '../src/core/liability';
+import { sellInOrder, worstAfterRefusals, type RangeTuning } from '../src/core/liability';
+import { masksOf } from '../src/core/shared-numbers';
 import { drawsReaching, passOverLine } from '../src/core/line-pass';
 import { RangeSums } from '../src/core/range-sums';
 import { acceptInOrder } from '../src/core/sales-order';

@@ -1,6 +1,7 @@
 import { distinctTickets, drawsOfRanks } from '../core/exposure';
 import { drawsReaching, passOverLine, type LinePass } from '../core/line-pass';
-import { masksOf, sellInOrder, worstAfterRefusals, type RangeTuning } from '../core/liability';
+import { sellInOrder, worstAfterRefusals, type RangeTuning } from '../core/liability';
+import { masksOf } from '../core/shared-numbers';
 import { acceptInOrder, payoutsGrowWithMatches } from '../core/sales-order';
 import { formatCombo, PICK, ticketsWhere } from '../core/model';
 import { everyDrawTotal, type ExposureBase, type ExposureInput } from './exposure';

@@ -1,5 +1,6 @@
 import { BestDraw } from './best-draw';
-import { masksOf, pop32, RangeTables } from './liability';
+import { RangeTables } from './liability';
+import { masksOf, pop32 } from './shared-numbers';
 import { matchesWith } from './matches';
 import { BINOM, numbersOfRank, PICK } from './model';
 import { FiveSubsetCounts, forEachDraw, NearDraws } from './near-draws';

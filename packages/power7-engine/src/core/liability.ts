@@ -1,6 +1,8 @@
 import { BestDraw } from './best-draw';
 import { BINOM, loadRankTerms, numbersOfRank, PICK, ticketRank } from './model';
-import { matchesWith } from './matches';
+import { anyBreach, forEachShare, holdingOf, pop32, worstBreach } from './shared-numbers';
+import { BulkSums } from './bulk-sums';
+import { RangeSums } from './range-sums';
 
 /**
  * The liability limit in sales order (docs/product/services.md "Liability limit"): tickets are taken
@@ -45,6 +47,11 @@ export interface RangeTuning {
   /** `acceptInOrder`: the subset size `RangeSums` indexes the hot draws by (default: chosen). */
   subsetSize?: 5 | 6 | 7;
   /**
+   * `sellInOrder`: the draws a range's refusals leave take its accepted tickets counted again, not
+   * the refused tickets' shares subtracted, whatever costs less (tests: both ways exact).
+   */
+  recountRest?: boolean;
+  /**
    * Draws × refused tickets above which the worst draw after the refusals comes from one analysis
    * of the accepted tickets instead of `worstAfterRefusals`' walk (`analysis/liability.ts`).
    */
@@ -76,19 +83,21 @@ export async function sellInOrder(
   const tuning: RangeTuning = {
     // a range's table walk (~100 entries a ticket) weighed against its draws' lookups (~500 a draw)
     // and small enough that a range checked ticket by ticket holds the caller briefly between pauses
-    chunk: Math.min(8192, Math.max(1024, 8 * nHot0)),
+    chunk: Math.min(65_536, Math.max(8192, 8 * nHot0)),
     leafWork: 1 << 18,
     minRange: 16,
     ...input.tuning,
   };
-  const draws = new HotDraws(input);
-  const nHot = draws.count;
+  const { tickets, pool } = input;
+  const w = Float64Array.from({ length: 8 }, (_, m) => (m >= 3 ? input.w[m]! : 0));
+  const nHot = nHot0;
   const cur = new Float64Array(nHot);
   const refused = new Uint8Array(count);
   const breaches: { draw: number; total: number }[] = [];
   const adds: Float64Array[] = [];
-  const payoutsOf = (from: number, to: number, add: Float64Array) => draws.payoutsOf(from, to, add);
-  const payoutTo = (t: number, d: number) => draws.payoutTo(t, d);
+  const hotPayouts = nHot > 0 ? new HotPayouts(input, w, tuning) : null;
+  const payoutsOf = (from: number, to: number, add: Float64Array) =>
+    hotPayouts!.payoutsOf(from, to, refused, add);
 
   const processRange = (from: number, to: number, depth: number) => {
     const add = (adds[depth] ??= new Float64Array(nHot));
@@ -100,42 +109,62 @@ export async function sellInOrder(
       return;
     }
     const size = to - from;
-    if (size > tuning.minRange && size * critical.length > tuning.leafWork) {
+    // a ticket checked against ~256 draws (8 bit-sliced words) costs about what counting it again
+    // does (as `acceptInOrder`'s leaves)
+    const many =
+      input.tuning?.leafWork === undefined
+        ? critical.length > 256
+        : size * critical.length > tuning.leafWork;
+    if (size > tuning.minRange && many) {
       const mid = from + Math.floor(size / 2);
       processRange(from, mid, depth + 1);
       processRange(mid, to, depth + 1);
       return;
     }
-    // ticket by ticket against the draws that might not fit; the others take the range's payouts,
-    // less those of the tickets refused here
+    // ticket by ticket against the draws that might not fit, bit-sliced; the others take the
+    // range's payouts, less those of the tickets refused here
+    const crit = Int32Array.from(critical);
+    const refusedHere = checkLeaf({ input, w, cur, refused, breaches }, crit, from, to);
     const isCritical = new Uint8Array(nHot);
-    for (const d of critical) isCritical[d] = 1;
-    const refusedHere: number[] = [];
-    for (let t = from; t < to; t++) {
-      let worst = -1;
-      let worstTotal = -1;
-      for (const d of critical) {
-        const total = cur[d]! + payoutTo(t, d);
-        if (
-          total > limit &&
-          (total > worstTotal || (total === worstTotal && lexBefore(hot, d, worst)))
-        ) {
-          worst = d;
-          worstTotal = total;
-        }
+    for (const d of crit) isCritical[d] = 1;
+    const rest = Int32Array.from({ length: nHot - crit.length });
+    for (let d = 0, r = 0; d < nHot; d++) if (!isCritical[d]) rest[r++] = d;
+    settleRest(from, to, rest, add, refusedHere);
+  };
+
+  /**
+   * The draws of `rest` take the range's payouts less those of the tickets refused in it: by
+   * their shares (bit-sliced) or the accepted tickets counted again, whichever costs less (ns,
+   * measured at P=35).
+   */
+  const settleRest = (
+    from: number,
+    to: number,
+    rest: Int32Array,
+    add: Float64Array,
+    refusedHere: number[],
+  ) => {
+    if (refusedHere.length === 0) {
+      for (const d of rest) cur[d] = cur[d]! + add[d]!;
+      return;
+    }
+    const groups = (rest.length + 31) >>> 5;
+    const byShares = refusedHere.length * groups * 20 <= (to - from) * 300 + nHot * 100;
+    if (byShares && !tuning.recountRest) {
+      const holding = holdingOf(hot, pool, rest);
+      const total = Float64Array.from(rest, (d) => cur[d]! + add[d]!);
+      const planes = new Int32Array(4 * groups);
+      for (const t of refusedHere) {
+        anyBreach(tickets, t * PICK, holding, groups, planes, total, w, Infinity);
+        forEachShare(planes, groups, (i, m) => (total[i] = total[i]! - w[m]!));
       }
-      if (worst >= 0) {
-        refused[t] = 1;
-        refusedHere.push(t);
-        breaches.push({ draw: worst, total: worstTotal });
-      } else for (const d of critical) cur[d] = cur[d]! + payoutTo(t, d);
+      for (let i = 0; i < rest.length; i++) cur[rest[i]!] = total[i]!;
+      return;
     }
-    for (let d = 0; d < nHot; d++) {
-      if (isCritical[d]) continue;
-      let total = cur[d]! + add[d]!;
-      for (const t of refusedHere) total -= payoutTo(t, d);
-      cur[d] = total;
-    }
+    // the accepted tickets of the range counted again
+    const kept = new Float64Array(nHot);
+    payoutsOf(from, to, kept);
+    for (const d of rest) cur[d] = cur[d]! + kept[d]!;
   };
 
   if (nHot > 0) {
@@ -152,50 +181,75 @@ export async function sellInOrder(
 }
 
 /**
- * The hot draws of a run in sales order and what tickets pay them: a range's payouts to every hot
- * draw from its k-subset counts (~100 lookups a draw), one ticket's to one draw from their masks.
+ * `sellInOrder`'s leaf: tickets [from, to) one by one against the draws `crit`, bit-sliced; a ticket
+ * that would take one past the limit is refused, with the draw it would take highest (ties: the
+ * smaller combination), else added to their totals (`cur`). Returns the tickets refused.
  */
-export class HotDraws {
-  readonly count: number;
-  readonly w: Float64Array;
-  private readonly ranks: Float64Array;
-  private readonly ticketMasks: Uint32Array;
-  private readonly masks: Uint32Array;
-  private readonly tables: RangeTables;
-  private readonly m = new Float64Array(8);
+function checkLeaf(
+  run: {
+    input: LiabilityInput;
+    w: Float64Array;
+    cur: Float64Array;
+    refused: Uint8Array;
+    breaches: { draw: number; total: number }[];
+  },
+  crit: Int32Array,
+  from: number,
+  to: number,
+): number[] {
+  const { input, w, cur, refused, breaches } = run;
+  const { tickets, hot, pool, limit } = input;
+  const groups = (crit.length + 31) >>> 5;
+  const holding = holdingOf(hot, pool, crit);
+  const total = Float64Array.from(crit, (d) => cur[d]!);
+  const planes = new Int32Array(4 * groups);
+  const worst = new Float64Array(1);
+  const before = (i: number, j: number) => j < 0 || lexBefore(hot, crit[i]!, crit[j]!);
+  const refusedHere: number[] = [];
+  for (let t = from; t < to; t++) {
+    const p = t * PICK;
+    const i = worstBreach(tickets, p, holding, groups, planes, total, w, limit, before, worst);
+    if (i >= 0) {
+      refused[t] = 1;
+      refusedHere.push(t);
+      breaches.push({ draw: crit[i]!, total: worst[0]! });
+    } else forEachShare(planes, groups, (j, m) => (total[j] = total[j]! + w[m]!));
+  }
+  for (let i = 0; i < crit.length; i++) cur[crit[i]!] = total[i]!;
+  return refusedHere;
+}
 
-  constructor(private readonly input: LiabilityInput) {
-    const { hot, tickets } = input;
-    this.count = hot.length / PICK;
-    this.w = Float64Array.from({ length: 8 }, (_, m) => (m >= 3 ? input.w[m]! : 0));
-    this.ranks = new Float64Array(this.count);
-    for (let d = 0; d < this.count; d++) this.ranks[d] = ticketRank(hot, d * PICK);
-    this.ticketMasks = masksOf(tickets, input.count);
-    this.masks = masksOf(hot, this.count);
-    this.tables = new RangeTables(input.pool);
+/** A range's payouts to every hot draw, counted as `acceptInOrder` counts them (ADR 029). */
+class HotPayouts {
+  private readonly sums: RangeSums;
+  private bulk: BulkSums | undefined;
+  private readonly nHot: number;
+
+  constructor(
+    private readonly input: LiabilityInput,
+    private readonly w: Float64Array,
+    private readonly tuning: RangeTuning,
+  ) {
+    const { tickets, count, hot, pool } = input;
+    this.nHot = hot.length / PICK;
+    this.sums = new RangeSums(tickets, count, hot, pool, w, tuning.subsetSize);
   }
 
-  /** Payouts of the tickets of [from, to) (but those `skip` marks) to every hot draw, into `add`. */
-  payoutsOf(from: number, to: number, add: Float64Array, skip?: Uint8Array): void {
-    const { tables, m, w } = this;
-    const { tickets, hot } = this.input;
-    if (skip) tables.countExcept(tickets, from, to, skip);
-    else tables.count(tickets, from, to);
-    for (let d = 0; d < this.count; d++) {
-      matchesWith(tables, hot, d * PICK, tables.copiesOf(this.ranks[d]!), m);
-      add[d] = m[3]! * w[3]! + m[4]! * w[4]! + m[5]! * w[5]! + m[6]! * w[6]! + m[7]! * w[7]!;
+  /** What the tickets of [from, to) whose `skip` byte is 0 pay every hot draw, into `add`. */
+  payoutsOf(from: number, to: number, skip: Uint8Array, add: Float64Array): void {
+    const { tickets, hot, pool } = this.input;
+    let left = 0;
+    for (let t = from; t < to; t++) if (!skip[t]) left++;
+    if (this.tuning.bulk !== false && BulkSums.pays(left, pool)) {
+      const bulk = (this.bulk ??= new BulkSums(tickets, hot, pool, this.w));
+      bulk.count(from, to, skip);
+      for (let d = 0; d < this.nHot; d++) add[d] = bulk.sumOf(d);
+      bulk.clear();
+      return;
     }
-    if (skip) tables.uncountExcept(tickets, from, to, skip);
-    else tables.uncount(tickets, from, to);
-  }
-
-  /** What ticket t pays hot draw d. */
-  payoutTo(t: number, d: number): number {
-    const { ticketMasks, masks } = this;
-    return this.w[
-      pop32(ticketMasks[2 * t]! & masks[2 * d]!) +
-        pop32(ticketMasks[2 * t + 1]! & masks[2 * d + 1]!)
-    ]!;
+    this.sums.count(from, to, skip);
+    for (let d = 0; d < this.nHot; d++) add[d] = this.sums.sumOf(d);
+    this.sums.clear(from, to, skip);
   }
 }
 
@@ -208,33 +262,6 @@ function lexBefore(hot: Uint8Array, a: number, b: number): boolean {
     if (x !== y) return x < y;
   }
   return false;
-}
-
-/** Two 32-bit words per set of numbers (1..49): bit n−1 of word 0 for n ≤ 32, the rest in word 1. */
-export function masksOf(sets: Uint8Array, count: number): Uint32Array {
-  const out = new Uint32Array(count * 2);
-  for (let t = 0, p = 0; t < count; t++, p += PICK) {
-    let lo = 0;
-    let hi = 0;
-    for (let i = 0; i < PICK; i++) {
-      lo |= LOW_BIT[sets[p + i]!]!;
-      hi |= HIGH_BIT[sets[p + i]!]!;
-    }
-    out[2 * t] = lo;
-    out[2 * t + 1] = hi;
-  }
-  return out;
-}
-
-/** Number n's bit in the low / high word of a set's masks. */
-const LOW_BIT = Int32Array.from({ length: 64 }, (_, n) => (n >= 1 && n <= 32 ? 1 << (n - 1) : 0));
-const HIGH_BIT = Int32Array.from({ length: 64 }, (_, n) => (n > 32 ? 1 << (n - 33) : 0));
-
-export function pop32(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { masksOf, pop32 } from './liability';
+import { HIGH_BIT, LOW_BIT, masksOf, pop32 } from './shared-numbers';
 import { BINOM, PICK, TICKET_RANK_TERMS, ticketRank } from './model';
 import { countedPayout, subsetWeights } from './subset-payout';
 
@@ -318,10 +318,6 @@ function forEachSubset(
     }
   }
 }
-
-/** Number n's bit in the low / high word of a set's masks (`masksOf`). */
-const LOW_BIT = Int32Array.from({ length: 64 }, (_, n) => (n >= 1 && n <= 32 ? 1 << (n - 1) : 0));
-const HIGH_BIT = Int32Array.from({ length: 64 }, (_, n) => (n > 32 ? 1 << (n - 33) : 0));
 
 /** Tickets sampled to choose the subset size, and the estimated costs (ns a ticket). */
 const SAMPLE = 4096;

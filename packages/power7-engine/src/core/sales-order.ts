@@ -3,6 +3,7 @@ import { ClosedSubsets } from './closed-subsets';
 import type { LiabilityInput, RangeTuning } from './liability';
 import { BINOM, PICK } from './model';
 import { RangeSums } from './range-sums';
+import { anyBreach, forEachShare, holdingOf } from './shared-numbers';
 
 /**
  * Which tickets the liability limit refuses in sales order — the decisions only, without the draw
@@ -218,7 +219,7 @@ class SalesOrder {
       const { w } = this;
       for (let t = from; t < to; t++) {
         if (refused[t]) continue;
-        breaches(tickets, t * PICK, holding, groups, planes, total, w, Infinity);
+        anyBreach(tickets, t * PICK, holding, groups, planes, total, w, Infinity);
         forEachShare(planes, groups, (i, m) => (total[i] = total[i]! + w[m]!));
       }
       for (let i = 0; i < cand.length; i++) add[cand[i]!] = total[i]!;
@@ -254,7 +255,7 @@ class SalesOrder {
       if (block > from) await this.breather(block);
       for (let t = block, end = Math.min(to, block + LEAF_BLOCK); t < end; t++) {
         if (refused[t]) continue;
-        if (breaches(tickets, t * PICK, holding, groups, planes, total, w, limit)) {
+        if (anyBreach(tickets, t * PICK, holding, groups, planes, total, w, limit)) {
           this.refuse(t);
           continue;
         }
@@ -291,7 +292,7 @@ class SalesOrder {
       const total = Float64Array.from(rest, (d) => add[d]!);
       const planes = new Int32Array(4 * groups);
       for (let k = mark; k < end; k++) {
-        breaches(tickets, log[k]! * PICK, holding, groups, planes, total, w, Infinity);
+        anyBreach(tickets, log[k]! * PICK, holding, groups, planes, total, w, Infinity);
         forEachShare(planes, groups, (i, m) => (total[i] = total[i]! - w[m]!));
       }
       for (let i = 0; i < rest.length; i++) this.settle(rest[i]!, total[i]!);
@@ -303,74 +304,6 @@ class SalesOrder {
     } else {
       this.sumsOf(from, to, rest, add);
       for (let i = 0; i < rest.length; i++) this.settle(rest[i]!, add[rest[i]!]!);
-    }
-  }
-}
-
-/**
- * Whether the ticket at tickets[p..p+7) would take one of the leaf's draws past the limit; per
- * group of 32 draws, the bit planes of the numbers it shares with each (b0, b1, b2) and the draws
- * sharing three or more, into `planes` (the leaf's kernel: ~50 operations per 32 draws).
- */
-function breaches(
-  tickets: Uint8Array,
-  p: number,
-  holding: Int32Array,
-  groups: number,
-  planes: Int32Array,
-  total: Float64Array,
-  w: Float64Array,
-  limit: number,
-): boolean {
-  for (let g = 0; g < groups; g++) {
-    let b0 = 0;
-    let b1 = 0;
-    let b2 = 0;
-    for (let j = 0; j < PICK; j++) {
-      const x = holding[tickets[p + j]! * groups + g]!;
-      const c0 = b0 & x;
-      b0 ^= x;
-      b2 |= b1 & c0;
-      b1 ^= c0;
-    }
-    const hit = b2 | (b1 & b0);
-    planes[4 * g] = b0;
-    planes[4 * g + 1] = b1;
-    planes[4 * g + 2] = b2;
-    planes[4 * g + 3] = hit;
-    for (let h = hit; h !== 0; h &= h - 1) {
-      const i = 31 - Math.clz32(h & -h);
-      const m = ((b0 >>> i) & 1) + 2 * ((b1 >>> i) & 1) + 4 * ((b2 >>> i) & 1);
-      if (total[32 * g + i]! + w[m]! > limit) return true;
-    }
-  }
-  return false;
-}
-
-/** Per number of the pool and group of 32 draws of `draws`, a bit per draw holding the number. */
-function holdingOf(hot: Uint8Array, pool: number, draws: Int32Array): Int32Array {
-  const groups = (draws.length + 31) >>> 5;
-  const holding = new Int32Array((pool + 1) * groups);
-  for (let i = 0; i < draws.length; i++) {
-    const p = draws[i]! * PICK;
-    for (let j = 0; j < PICK; j++) holding[hot[p + j]! * groups + (i >>> 5)]! |= 1 << (i & 31);
-  }
-  return holding;
-}
-
-/** Calls fn(draw's index, numbers shared) for each draw sharing three or more (`breaches`' planes). */
-function forEachShare(
-  planes: Int32Array,
-  groups: number,
-  fn: (i: number, m: number) => void,
-): void {
-  for (let g = 0; g < groups; g++) {
-    const b0 = planes[4 * g]!;
-    const b1 = planes[4 * g + 1]!;
-    const b2 = planes[4 * g + 2]!;
-    for (let h = planes[4 * g + 3]!; h !== 0; h &= h - 1) {
-      const i = 31 - Math.clz32(h & -h);
-      fn(32 * g + i, ((b0 >>> i) & 1) + 2 * ((b1 >>> i) & 1) + 4 * ((b2 >>> i) & 1));
     }
   }
 }

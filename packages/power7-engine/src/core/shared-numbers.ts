@@ -1,0 +1,158 @@
+import { PICK } from './model';
+
+/**
+ * The numbers a ticket shares with many draws at once, bit-sliced (ADR 029): per number of the pool
+ * and group of 32 draws, a bit per draw holding it (`holdingOf`); a ticket's seven words added in
+ * three bit planes give each of 32 draws its count of shared numbers in ~50 operations, so only the
+ * draws sharing three or more are looked at one by one. The leaves of the limit run in sales order
+ * (`sales-order.ts`) and of the walk that names each refused ticket's breach draw
+ * (`liability.ts`'s `sellInOrder`) check tickets this way.
+ */
+
+/**
+ * Whether the ticket at tickets[p..p+7) would take one of the leaf's draws past the limit; per
+ * group of 32 draws, the bit planes of the numbers it shares with each (b0, b1, b2) and the draws
+ * sharing three or more, into `planes` (the leaf's kernel: ~50 operations per 32 draws).
+ */
+export function anyBreach(
+  tickets: Uint8Array,
+  p: number,
+  holding: Int32Array,
+  groups: number,
+  planes: Int32Array,
+  total: Float64Array,
+  w: Float64Array,
+  limit: number,
+): boolean {
+  for (let g = 0; g < groups; g++) {
+    let b0 = 0;
+    let b1 = 0;
+    let b2 = 0;
+    for (let j = 0; j < PICK; j++) {
+      const x = holding[tickets[p + j]! * groups + g]!;
+      const c0 = b0 & x;
+      b0 ^= x;
+      b2 |= b1 & c0;
+      b1 ^= c0;
+    }
+    const hit = b2 | (b1 & b0);
+    planes[4 * g] = b0;
+    planes[4 * g + 1] = b1;
+    planes[4 * g + 2] = b2;
+    planes[4 * g + 3] = hit;
+    for (let h = hit; h !== 0; h &= h - 1) {
+      const i = 31 - Math.clz32(h & -h);
+      const m = ((b0 >>> i) & 1) + 2 * ((b1 >>> i) & 1) + 4 * ((b2 >>> i) & 1);
+      if (total[32 * g + i]! + w[m]! > limit) return true;
+    }
+  }
+  return false;
+}
+
+/** Per number of the pool and group of 32 draws of `draws`, a bit per draw holding the number. */
+export function holdingOf(hot: Uint8Array, pool: number, draws: Int32Array): Int32Array {
+  const groups = (draws.length + 31) >>> 5;
+  const holding = new Int32Array((pool + 1) * groups);
+  for (let i = 0; i < draws.length; i++) {
+    const p = draws[i]! * PICK;
+    for (let j = 0; j < PICK; j++) holding[hot[p + j]! * groups + (i >>> 5)]! |= 1 << (i & 31);
+  }
+  return holding;
+}
+
+/** Calls fn(draw's index, numbers shared) for each draw sharing three or more (`anyBreach`' planes). */
+export function forEachShare(
+  planes: Int32Array,
+  groups: number,
+  fn: (i: number, m: number) => void,
+): void {
+  for (let g = 0; g < groups; g++) {
+    const b0 = planes[4 * g]!;
+    const b1 = planes[4 * g + 1]!;
+    const b2 = planes[4 * g + 2]!;
+    for (let h = planes[4 * g + 3]!; h !== 0; h &= h - 1) {
+      const i = 31 - Math.clz32(h & -h);
+      fn(32 * g + i, ((b0 >>> i) & 1) + 2 * ((b1 >>> i) & 1) + 4 * ((b2 >>> i) & 1));
+    }
+  }
+}
+
+/**
+ * `anyBreach`' walk that goes on past the first breach: the index (in the leaf's draws) of the draw
+ * the ticket at tickets[p..p+7) would take highest past the limit — ties to the smaller combination
+ * (`before`) — its total into `worst[0]`; −1 when it fits them all. The planes are left as
+ * `anyBreach` leaves them.
+ */
+export function worstBreach(
+  tickets: Uint8Array,
+  p: number,
+  holding: Int32Array,
+  groups: number,
+  planes: Int32Array,
+  total: Float64Array,
+  w: Float64Array,
+  limit: number,
+  before: (i: number, j: number) => boolean,
+  worst: Float64Array,
+): number {
+  let best = -1;
+  let bestTotal = -1;
+  for (let g = 0; g < groups; g++) {
+    let b0 = 0;
+    let b1 = 0;
+    let b2 = 0;
+    for (let j = 0; j < PICK; j++) {
+      const x = holding[tickets[p + j]! * groups + g]!;
+      const c0 = b0 & x;
+      b0 ^= x;
+      b2 |= b1 & c0;
+      b1 ^= c0;
+    }
+    const hit = b2 | (b1 & b0);
+    planes[4 * g] = b0;
+    planes[4 * g + 1] = b1;
+    planes[4 * g + 2] = b2;
+    planes[4 * g + 3] = hit;
+    for (let h = hit; h !== 0; h &= h - 1) {
+      const i = 32 * g + 31 - Math.clz32(h & -h);
+      const k = i & 31;
+      const m = ((b0 >>> k) & 1) + 2 * ((b1 >>> k) & 1) + 4 * ((b2 >>> k) & 1);
+      const t = total[i]! + w[m]!;
+      if (t > limit && (t > bestTotal || (t === bestTotal && before(i, best)))) {
+        best = i;
+        bestTotal = t;
+      }
+    }
+  }
+  worst[0] = bestTotal;
+  return best;
+}
+
+/** Two 32-bit words per set of numbers (1..49): bit n−1 of word 0 for n ≤ 32, the rest in word 1. */
+export function masksOf(sets: Uint8Array, count: number): Uint32Array {
+  const out = new Uint32Array(count * 2);
+  for (let t = 0, p = 0; t < count; t++, p += PICK) {
+    let lo = 0;
+    let hi = 0;
+    for (let i = 0; i < PICK; i++) {
+      lo |= LOW_BIT[sets[p + i]!]!;
+      hi |= HIGH_BIT[sets[p + i]!]!;
+    }
+    out[2 * t] = lo;
+    out[2 * t + 1] = hi;
+  }
+  return out;
+}
+
+/** Number n's bit in the low / high word of a set's masks. */
+export const LOW_BIT = Int32Array.from({ length: 64 }, (_, n) =>
+  n >= 1 && n <= 32 ? 1 << (n - 1) : 0,
+);
+export const HIGH_BIT = Int32Array.from({ length: 64 }, (_, n) => (n > 32 ? 1 << (n - 33) : 0));
+
+export function pop32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
