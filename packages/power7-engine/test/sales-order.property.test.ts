@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BulkSums } from '../src/core/bulk-sums';
-import { sellInOrder, worstAfterRefusals, type RangeTuning } from '../src/core/liability';
+import {
+  payByMasks,
+  payByTickets,
+  sellInOrder,
+  worstAfterRefusals,
+  type RangeTuning,
+} from '../src/core/liability';
 import { masksOf } from '../src/core/shared-numbers';
 import { drawsReaching, passOverLine } from '../src/core/line-pass';
 import { RangeSums } from '../src/core/range-sums';
@@ -298,14 +304,16 @@ describe('the worst draw after the refusals', () => {
           const line = Math.floor(Math.max(...totals) * share);
           const hot = draws.filter((_, r) => totals[r]! > line);
           const hotTotals = Float64Array.from(hot, (d) => sum(accepted, d));
-          const args = [
+          const drawsAndTotals = [
             totals,
             10,
             line,
             Uint8Array.from(hot.flat()),
             hotTotals,
-            () => masksOf(Uint8Array.from(refused.flat()), refused.length),
-            w,
+          ] as const;
+          const args = [
+            ...drawsAndTotals,
+            payByMasks(masksOf(Uint8Array.from(refused.flat()), refused.length), w),
           ] as const;
           let best = { numbers: draws[0]!, total: -1 };
           for (const d of draws) {
@@ -330,6 +338,16 @@ describe('the worst draw after the refusals', () => {
           for (let i = 1; i < candidates!.length; i++)
             expect(totals[candidates![i]!]).toBeLessThanOrEqual(totals[candidates![i - 1]!]!);
           expect(worstAfterRefusals(...args, { candidates: candidates! })).toEqual(best);
+          // the refused tickets' payouts read from the tickets themselves, as for a few draws
+          const byTickets = payByTickets(
+            Uint8Array.from(tickets.flat()),
+            Uint32Array.from(tickets.keys()).filter((i) => refusedPick[i]),
+            w,
+          );
+          expect(
+            worstAfterRefusals(...drawsAndTotals, byTickets, { candidates: candidates! }),
+          ).toEqual(best);
+          for (const d of draws) expect(byTickets(d)).toBe(args[5](d));
         },
       ),
       { numRuns: 100 },

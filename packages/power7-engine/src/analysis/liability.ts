@@ -1,7 +1,13 @@
 import { distinctTickets, drawsOfRanks } from '../core/exposure';
 import { drawsReaching, passOverLine, type LinePass } from '../core/line-pass';
-import { sellInOrder, worstAfterRefusals, type RangeTuning } from '../core/liability';
-import { masksOf } from '../core/shared-numbers';
+import {
+  payByMasks,
+  payByTickets,
+  sellInOrder,
+  worstAfterRefusals,
+  type RangeTuning,
+} from '../core/liability';
+import { masksWhere } from '../core/shared-numbers';
 import { acceptInOrder, payoutsGrowWithMatches } from '../core/sales-order';
 import { formatCombo, PICK, ticketsWhere } from '../core/model';
 import { everyDrawTotal, type ExposureBase, type ExposureInput } from './exposure';
@@ -80,7 +86,16 @@ export async function limitRun(
   progress?.(input.count);
   const refusedTickets = new Uint32Array(sold.refusedCount);
   for (let t = 0, k = 0; t < input.count; t++) if (sold.refused[t]) refusedTickets[k++] = t;
-  const after = await worstAfter(input, pass, { totals, hot, sold, w, unit, tuning, worst });
+  const after = await worstAfter(input, pass, {
+    totals,
+    hot,
+    sold,
+    refusedTickets,
+    w,
+    unit,
+    tuning,
+    worst,
+  });
   return {
     limit,
     tickets: input.count,
@@ -96,6 +111,8 @@ export async function limitRun(
 
 /** Draws × refused tickets above which the accepted tickets are analysed instead (~one analysis). */
 const WORST_WALK_WORK = 50_000_000;
+/** Draws whose refused payouts are read from the tickets rather than from masks made first. */
+const FEW_BY_TICKETS = 4;
 /** Nor are more draws than this followed one by one. */
 const MOST_CANDIDATES = 1 << 16;
 
@@ -112,6 +129,7 @@ async function worstAfter(
     totals: Float64Array;
     hot: Uint8Array;
     sold: { refused: Uint8Array; refusedCount: number; hotTotals: Float64Array };
+    refusedTickets: Uint32Array;
     w: ArrayLike<number>;
     unit: number;
     tuning: Partial<RangeTuning> | undefined;
@@ -133,8 +151,10 @@ async function worstAfter(
       pass.line,
       hot,
       sold.hotTotals,
-      () => masksOf(ticketsWhere(input.tickets, sold.refused), sold.refusedCount),
-      w,
+      // a few draws: read from the tickets; more: from their masks, made once
+      candidates.length <= FEW_BY_TICKETS
+        ? payByTickets(input.tickets, run.refusedTickets, w)
+        : payByMasks(masksWhere(input.tickets, sold.refused, sold.refusedCount), w),
       { candidates },
     );
     return { combo: formatCombo(after.numbers), totalPayout: unitsToAmount(after.total, unit) };

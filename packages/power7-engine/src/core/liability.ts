@@ -380,13 +380,58 @@ export interface WorstDraw {
   total: number;
 }
 
+/** What the refused tickets pay the draw of `numbers` (ascending), in units. */
+export type RefusedPay = (numbers: number[]) => number;
+
+/** `RefusedPay` from the refused tickets' masks (`masksOf`): two popcounts a ticket. */
+export function payByMasks(masks: Uint32Array, w: ArrayLike<number>): RefusedPay {
+  const pays = Float64Array.from({ length: 8 }, (_, m) => (m >= 3 ? w[m]! : 0));
+  return (numbers) => {
+    let lo = 0;
+    let hi = 0;
+    for (const n of numbers) {
+      if (n <= 32) lo = (lo | (1 << (n - 1))) >>> 0;
+      else hi = (hi | (1 << (n - 33))) >>> 0;
+    }
+    let paid = 0;
+    for (let t = 0; t < masks.length; t += 2)
+      paid += pays[pop32(masks[t]! & lo) + pop32(masks[t + 1]! & hi)]!;
+    return paid;
+  };
+}
+
+/**
+ * `RefusedPay` read from the tickets themselves (`refused`: their indexes): seven lookups a ticket
+ * and no masks to make first — cheaper for a few draws.
+ */
+export function payByTickets(
+  tickets: Uint8Array,
+  refused: Uint32Array,
+  w: ArrayLike<number>,
+): RefusedPay {
+  const pays = Float64Array.from({ length: 8 }, (_, m) => (m >= 3 ? w[m]! : 0));
+  const inDraw = new Uint8Array(64);
+  return (numbers) => {
+    for (const n of numbers) inDraw[n] = 1;
+    let paid = 0;
+    for (let k = 0; k < refused.length; k++) {
+      const p = refused[k]! * PICK;
+      let m = 0;
+      for (let i = 0; i < PICK; i++) m += inDraw[tickets[p + i]!]!;
+      paid += pays[m]!;
+    }
+    for (const n of numbers) inDraw[n] = 0;
+    return paid;
+  };
+}
+
 /**
  * The worst draw with the accepted tickets: a hot draw's total is known (`hot` and `hotTotals`, as
  * `drawsOnSide` wrote them); any other draw's is its total with every ticket less what the refused
- * tickets pay it — only worked out for draws whose total with every ticket reaches the best found
- * so far. `refusedMasks` is asked for only then. `candidates`: those draws when the caller has
- * found them (`drawsReaching`, highest first); `few`: how many such draws are unranked one by one
- * rather than walked (tests).
+ * tickets pay it (`refusedPay`) — only worked out for draws whose total with every ticket reaches
+ * the best found so far. `candidates`: those draws when the caller has found them
+ * (`drawsReaching`, highest first); `few`: how many such draws are unranked one by one rather than
+ * walked (tests).
  */
 export function worstAfterRefusals(
   totals: Float64Array,
@@ -394,12 +439,9 @@ export function worstAfterRefusals(
   line: number,
   hot: Uint8Array,
   hotTotals: Float64Array,
-  refusedMasks: () => Uint32Array,
-  w: ArrayLike<number>,
+  refusedPay: RefusedPay,
   { few = FEW_CANDIDATES, candidates }: { few?: number; candidates?: Uint32Array } = {},
 ): WorstDraw {
-  const pays = Float64Array.from({ length: 8 }, (_, m) => (m >= 3 ? w[m]! : 0));
-  let masks: Uint32Array | undefined;
   const best = new BestDraw();
   // the hot draws' totals are known: the best of them first, so that the walk below works out the
   // accepted total only of the other draws that could still beat it (the winner does not depend on
@@ -408,23 +450,8 @@ export function worstAfterRefusals(
     best.consider(hotTotals[h]!, hot.subarray(h * PICK, h * PICK + PICK));
   }
   /** Draw `numbers`' total with every ticket (`all`) less what the refused tickets pay it. */
-  const consider = (all: number, numbers: number[]) => {
-    let total = all;
-    masks ??= refusedMasks();
-    const refusedCount = masks.length / 2;
-    if (refusedCount > 0) {
-      let lo = 0;
-      let hi = 0;
-      for (const n of numbers) {
-        if (n <= 32) lo = (lo | (1 << (n - 1))) >>> 0;
-        else hi = (hi | (1 << (n - 33))) >>> 0;
-      }
-      for (let t = 0; t < refusedCount; t++) {
-        total -= pays[pop32(masks[2 * t]! & lo) + pop32(masks[2 * t + 1]! & hi)]!;
-      }
-    }
-    best.consider(total, numbers);
-  };
+  const consider = (all: number, numbers: number[]) =>
+    best.consider(all - refusedPay(numbers), numbers);
   const done = () => ({ numbers: best.numbers, total: best.total });
   if (candidates) {
     for (const r of candidates) {

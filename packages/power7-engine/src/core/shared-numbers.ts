@@ -144,6 +144,24 @@ export function masksOf(sets: Uint8Array, count: number): Uint32Array {
   return out;
 }
 
+/** `masksOf` of the `marked` sets whose `mask` byte is set, in order, without copying their numbers. */
+export function masksWhere(sets: Uint8Array, mask: Uint8Array, marked: number): Uint32Array {
+  const out = new Uint32Array(marked * 2);
+  for (let t = 0, k = 0; t < mask.length; t++) {
+    if (!mask[t]) continue;
+    const p = t * PICK;
+    let lo = 0;
+    let hi = 0;
+    for (let i = 0; i < PICK; i++) {
+      lo |= LOW_BIT[sets[p + i]!]!;
+      hi |= HIGH_BIT[sets[p + i]!]!;
+    }
+    out[k++] = lo;
+    out[k++] = hi;
+  }
+  return out;
+}
+
 /** Number n's bit in the low / high word of a set's masks. */
 export const LOW_BIT = Int32Array.from({ length: 64 }, (_, n) =>
   n >= 1 && n <= 32 ? 1 << (n - 1) : 0,
