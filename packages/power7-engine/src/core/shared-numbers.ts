@@ -25,28 +25,52 @@ export function anyBreach(
   limit: number,
 ): boolean {
   for (let g = 0; g < groups; g++) {
-    let b0 = 0;
-    let b1 = 0;
-    let b2 = 0;
-    for (let j = 0; j < PICK; j++) {
-      const x = holding[tickets[p + j]! * groups + g]!;
-      const c0 = b0 & x;
-      b0 ^= x;
-      b2 |= b1 & c0;
-      b1 ^= c0;
-    }
-    const hit = b2 | (b1 & b0);
-    planes[4 * g] = b0;
-    planes[4 * g + 1] = b1;
-    planes[4 * g + 2] = b2;
-    planes[4 * g + 3] = hit;
+    const hit = sliceGroup(tickets, p, holding, groups, g, planes);
     for (let h = hit; h !== 0; h &= h - 1) {
       const i = 31 - Math.clz32(h & -h);
-      const m = ((b0 >>> i) & 1) + 2 * ((b1 >>> i) & 1) + 4 * ((b2 >>> i) & 1);
-      if (total[32 * g + i]! + w[m]! > limit) return true;
+      if (total[32 * g + i]! + w[sharedBy(planes, g, i)]! > limit) return true;
     }
   }
   return false;
+}
+
+/**
+ * Group g's three bit planes of the numbers the ticket at tickets[p..p+7) shares with each of its 32
+ * draws, and the draws sharing three or more, into planes[4g..4g+3]; returns those draws' bits.
+ */
+function sliceGroup(
+  tickets: Uint8Array,
+  p: number,
+  holding: Int32Array,
+  groups: number,
+  g: number,
+  planes: Int32Array,
+): number {
+  let b0 = 0;
+  let b1 = 0;
+  let b2 = 0;
+  for (let j = 0; j < PICK; j++) {
+    const x = holding[tickets[p + j]! * groups + g]!;
+    const c0 = b0 & x;
+    b0 ^= x;
+    b2 |= b1 & c0;
+    b1 ^= c0;
+  }
+  const hit = b2 | (b1 & b0);
+  planes[4 * g] = b0;
+  planes[4 * g + 1] = b1;
+  planes[4 * g + 2] = b2;
+  planes[4 * g + 3] = hit;
+  return hit;
+}
+
+/** The numbers draw i of group g shares with the ticket whose planes these are. */
+function sharedBy(planes: Int32Array, g: number, i: number): number {
+  return (
+    ((planes[4 * g]! >>> i) & 1) +
+    2 * ((planes[4 * g + 1]! >>> i) & 1) +
+    4 * ((planes[4 * g + 2]! >>> i) & 1)
+  );
 }
 
 /** Per number of the pool and group of 32 draws of `draws`, a bit per draw holding the number. */
@@ -67,12 +91,9 @@ export function forEachShare(
   fn: (i: number, m: number) => void,
 ): void {
   for (let g = 0; g < groups; g++) {
-    const b0 = planes[4 * g]!;
-    const b1 = planes[4 * g + 1]!;
-    const b2 = planes[4 * g + 2]!;
     for (let h = planes[4 * g + 3]!; h !== 0; h &= h - 1) {
       const i = 31 - Math.clz32(h & -h);
-      fn(32 * g + i, ((b0 >>> i) & 1) + 2 * ((b1 >>> i) & 1) + 4 * ((b2 >>> i) & 1));
+      fn(32 * g + i, sharedBy(planes, g, i));
     }
   }
 }
@@ -98,26 +119,11 @@ export function worstBreach(
   let best = -1;
   let bestTotal = -1;
   for (let g = 0; g < groups; g++) {
-    let b0 = 0;
-    let b1 = 0;
-    let b2 = 0;
-    for (let j = 0; j < PICK; j++) {
-      const x = holding[tickets[p + j]! * groups + g]!;
-      const c0 = b0 & x;
-      b0 ^= x;
-      b2 |= b1 & c0;
-      b1 ^= c0;
-    }
-    const hit = b2 | (b1 & b0);
-    planes[4 * g] = b0;
-    planes[4 * g + 1] = b1;
-    planes[4 * g + 2] = b2;
-    planes[4 * g + 3] = hit;
+    const hit = sliceGroup(tickets, p, holding, groups, g, planes);
     for (let h = hit; h !== 0; h &= h - 1) {
-      const i = 32 * g + 31 - Math.clz32(h & -h);
-      const k = i & 31;
-      const m = ((b0 >>> k) & 1) + 2 * ((b1 >>> k) & 1) + 4 * ((b2 >>> k) & 1);
-      const t = total[i]! + w[m]!;
+      const k = 31 - Math.clz32(h & -h);
+      const i = 32 * g + k;
+      const t = total[i]! + w[sharedBy(planes, g, k)]!;
       if (t > limit && (t > bestTotal || (t === bestTotal && before(i, best)))) {
         best = i;
         bestTotal = t;
