@@ -1,13 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BulkSums } from '../src/core/bulk-sums';
-import {
-  payByMasks,
-  payByTickets,
-  sellInOrder,
-  worstAfterRefusals,
-  type RangeTuning,
-} from '../src/core/liability';
+import { sellInOrder, type RangeTuning } from '../src/core/liability';
+import { payByMasks, payByTickets, worstAfterRefusals } from '../src/core/worst-after';
 import { masksOf } from '../src/core/shared-numbers';
 import { drawsReaching, passOverLine } from '../src/core/line-pass';
 import { RangeSums } from '../src/core/range-sums';

@@ -1,12 +1,7 @@
 import { distinctTickets, drawsOfRanks } from '../core/exposure';
 import { drawsReaching, passOverLine, type LinePass } from '../core/line-pass';
-import {
-  payByMasks,
-  payByTickets,
-  sellInOrder,
-  worstAfterRefusals,
-  type RangeTuning,
-} from '../core/liability';
+import { sellInOrder, type RangeTuning } from '../core/liability';
+import { payByMasks, payByTickets, worstAfterRefusals } from '../core/worst-after';
 import { masksWhere } from '../core/shared-numbers';
 import { acceptInOrder, payoutsGrowWithMatches } from '../core/sales-order';
 import { formatCombo, PICK, ticketsWhere } from '../core/model';
