@@ -6,7 +6,8 @@ import { PICK } from './model';
  * three bit planes give each of 32 draws its count of shared numbers in ~50 operations, so only the
  * draws sharing three or more are looked at one by one. The leaves of the limit run in sales order
  * (`sales-order.ts`) and of the walk that names each refused ticket's breach draw
- * (`liability.ts`'s `sellInOrder`) check tickets this way.
+ * (`liability.ts`'s `sellInOrder`) check tickets this way. For one ticket against one draw: each set
+ * of numbers as two 32-bit masks (`masksOf`) and a popcount (`pop32`).
  */
 
 /**
