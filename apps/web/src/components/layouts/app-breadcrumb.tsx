@@ -26,7 +26,8 @@ export function AppBreadcrumb() {
           const last = index === crumbs.length - 1;
           const narrowHidden = index < crumbs.length - 2 ? 'hidden md:inline-flex' : undefined;
           // the crumbs before the page stop at 10 rem (14 on wide screens) and give way first; the
-          // page's own label keeps its width up to 60 % of the line
+          // page's own label keeps its width up to 60 % of the line (45 % on narrow screens, where
+          // the page's title stands right below and the way up matters more)
           const width = last ? undefined : 'max-w-40 md:max-w-56';
           return (
             <Fragment key={`${crumb.label}-${index}`}>
@@ -35,7 +36,11 @@ export function AppBreadcrumb() {
                 <BreadcrumbSeparator className="hidden md:inline-flex" />
               ) : null}
               <BreadcrumbItem
-                className={cn('min-w-0', last && 'max-w-[60%] shrink-0', narrowHidden)}
+                className={cn(
+                  'min-w-0',
+                  last && 'max-w-[45%] shrink-0 md:max-w-[60%]',
+                  narrowHidden,
+                )}
               >
                 {crumb.href ? (
                   <BreadcrumbLink asChild className={cn('truncate', width)}>
