@@ -1,7 +1,6 @@
 import { BINOM, loadRankTerms, PICK, ticketRank } from './model';
 import { anyBreach, forEachShare, holdingOf, worstBreach } from './shared-numbers';
-import { BulkSums } from './bulk-sums';
-import { RangeSums } from './range-sums';
+import { RangePayouts } from './range-payouts';
 
 /**
  * The liability limit in sales order (docs/product/services.md "Liability limit"): tickets are taken
@@ -78,25 +77,29 @@ export async function sellInOrder(
   pause: (decided: number) => Promise<void> = () => Promise.resolve(),
 ): Promise<LiabilityResult> {
   const { count, limit, hot } = input;
-  const nHot0 = hot.length / PICK;
+  const nHot = hot.length / PICK;
   const tuning: RangeTuning = {
     // a range's table walk (~100 entries a ticket) weighed against its draws' lookups (~500 a draw)
     // and small enough that a range checked ticket by ticket holds the caller briefly between pauses
-    chunk: Math.min(65_536, Math.max(8192, 8 * nHot0)),
+    chunk: Math.min(65_536, Math.max(8192, 8 * nHot)),
     leafWork: 1 << 18,
     minRange: 16,
     ...input.tuning,
   };
   const { tickets, pool } = input;
   const w = Float64Array.from({ length: 8 }, (_, m) => (m >= 3 ? input.w[m]! : 0));
-  const nHot = nHot0;
   const cur = new Float64Array(nHot);
   const refused = new Uint8Array(count);
   const breaches: { draw: number; total: number }[] = [];
   const adds: Float64Array[] = [];
-  const hotPayouts = nHot > 0 ? new HotPayouts(input, w, tuning) : null;
-  const payoutsOf = (from: number, to: number, add: Float64Array) =>
-    hotPayouts!.payoutsOf(from, to, refused, add);
+  const payouts = nHot > 0 ? new RangePayouts(tickets, count, hot, pool, w, tuning) : null;
+  const every = Int32Array.from({ length: nHot }, (_, d) => d);
+  /** What the tickets of [from, to) not refused pay each draw of `draws`, into `add`. */
+  const payoutsOf = (from: number, to: number, add: Float64Array, draws: Int32Array = every) => {
+    let left = 0;
+    for (let t = from; t < to; t++) if (!refused[t]) left++;
+    payouts!.payoutsOf(from, to, refused, left, draws, add);
+  };
 
   const processRange = (from: number, to: number, depth: number) => {
     const add = (adds[depth] ??= new Float64Array(nHot));
@@ -162,7 +165,7 @@ export async function sellInOrder(
     }
     // the accepted tickets of the range counted again
     const kept = new Float64Array(nHot);
-    payoutsOf(from, to, kept);
+    payoutsOf(from, to, kept, rest);
     for (const d of rest) cur[d] = cur[d]! + kept[d]!;
   };
 
@@ -216,40 +219,6 @@ function checkLeaf(
   }
   for (let i = 0; i < crit.length; i++) cur[crit[i]!] = total[i]!;
   return refusedHere;
-}
-
-/** A range's payouts to every hot draw, counted as `acceptInOrder` counts them (ADR 029). */
-class HotPayouts {
-  private readonly sums: RangeSums;
-  private bulk: BulkSums | undefined;
-  private readonly nHot: number;
-
-  constructor(
-    private readonly input: LiabilityInput,
-    private readonly w: Float64Array,
-    private readonly tuning: RangeTuning,
-  ) {
-    const { tickets, count, hot, pool } = input;
-    this.nHot = hot.length / PICK;
-    this.sums = new RangeSums(tickets, count, hot, pool, w, tuning.subsetSize);
-  }
-
-  /** What the tickets of [from, to) whose `skip` byte is 0 pay every hot draw, into `add`. */
-  payoutsOf(from: number, to: number, skip: Uint8Array, add: Float64Array): void {
-    const { tickets, hot, pool } = this.input;
-    let left = 0;
-    for (let t = from; t < to; t++) if (!skip[t]) left++;
-    if (this.tuning.bulk !== false && BulkSums.pays(left, pool)) {
-      const bulk = (this.bulk ??= new BulkSums(tickets, hot, pool, this.w));
-      bulk.count(from, to, skip);
-      for (let d = 0; d < this.nHot; d++) add[d] = bulk.sumOf(d);
-      bulk.clear();
-      return;
-    }
-    this.sums.count(from, to, skip);
-    for (let d = 0; d < this.nHot; d++) add[d] = this.sums.sumOf(d);
-    this.sums.clear(from, to, skip);
-  }
 }
 
 /** Whether hot draw a's numbers come before b's (ties of a breach: the smaller combination). */

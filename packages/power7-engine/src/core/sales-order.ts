@@ -2,7 +2,7 @@ import { BulkSums } from './bulk-sums';
 import { ClosedSubsets } from './closed-subsets';
 import type { LiabilityInput, RangeTuning } from './liability';
 import { BINOM, PICK } from './model';
-import { RangeSums } from './range-sums';
+import { RangePayouts } from './range-payouts';
 import { anyBreach, forEachShare, holdingOf } from './shared-numbers';
 
 /**
@@ -85,8 +85,7 @@ class SalesOrder {
   /** Per hot draw, the fewest matches whose payout no longer fits its room (8: none). */
   private readonly level: Uint8Array;
   private readonly closed: ClosedSubsets;
-  private readonly sums: RangeSums;
-  private bulk: BulkSums | undefined;
+  private readonly payouts: RangePayouts;
   private readonly adds: Float64Array[] = [];
 
   /** When the caller last had the event loop (`breather`). */
@@ -112,7 +111,7 @@ class SalesOrder {
     this.cur = new Float64Array(nHot);
     this.level = new Uint8Array(nHot).fill(8);
     this.closed = new ClosedSubsets(pool);
-    this.sums = new RangeSums(tickets, count, hot, pool, w, this.tuning.subsetSize);
+    this.payouts = new RangePayouts(tickets, count, hot, pool, w, this.tuning);
     for (let d = 0; d < nHot; d++) this.relevel(d);
   }
 
@@ -206,13 +205,13 @@ class SalesOrder {
 
   /** What the tickets of [from, to) not refused pay each draw of `cand`, into `add`. */
   private sumsOf(from: number, to: number, cand: Int32Array, add: Float64Array): void {
-    const { refused, sums } = this;
+    const { refused, payouts } = this;
     const { tickets, hot, pool } = this.input;
     let left = 0;
     for (let t = from; t < to; t++) if (!refused[t]) left++;
     // a few draws: each ticket's share of 32 at once (~20 ns), cheaper than counting it (~300 ns)
     const groups = (cand.length + 31) >>> 5;
-    if (groups * 20 < 300 && !(this.tuning.bulk !== false && BulkSums.pays(left, pool))) {
+    if (groups * 20 < 300 && !payouts.inBulk(left)) {
       const holding = holdingOf(hot, pool, cand);
       const total = new Float64Array(cand.length);
       const planes = new Int32Array(4 * groups);
@@ -225,16 +224,7 @@ class SalesOrder {
       for (let i = 0; i < cand.length; i++) add[cand[i]!] = total[i]!;
       return;
     }
-    if (this.tuning.bulk !== false && BulkSums.pays(left, pool)) {
-      const bulk = (this.bulk ??= new BulkSums(tickets, hot, pool, this.w));
-      bulk.count(from, to, refused);
-      for (let i = 0; i < cand.length; i++) add[cand[i]!] = bulk.sumOf(cand[i]!);
-      bulk.clear();
-      return;
-    }
-    sums.count(from, to, refused);
-    for (let i = 0; i < cand.length; i++) add[cand[i]!] = sums.sumOf(cand[i]!);
-    sums.clear(from, to, refused);
+    payouts.payoutsOf(from, to, refused, left, cand, add);
   }
 
   /**
@@ -274,7 +264,8 @@ class SalesOrder {
    * accepted tickets counted again — whichever costs least (ns, measured at P=35).
    */
   private settleRest(from: number, to: number, rest: Int32Array, add: Float64Array, mark: number) {
-    const { refused, sums, log, w } = this;
+    const { refused, log, w } = this;
+    const { sums } = this.payouts;
     const { pool } = this.input;
     const end = this.refusedCount;
     const late = end - mark;
