@@ -142,15 +142,13 @@ async function worstAfter(
   if (candidates) {
     const after = worstAfterRefusals(
       totals,
-      input.pool,
-      pass.line,
       hot,
       sold.hotTotals,
       // a few draws: read from the tickets; more: from their masks, made once
       candidates.length <= FEW_BY_TICKETS
         ? payByTickets(input.tickets, run.refusedTickets, w)
         : payByMasks(masksWhere(input.tickets, sold.refused, sold.refusedCount), w),
-      { candidates },
+      candidates,
     );
     return { combo: formatCombo(after.numbers), totalPayout: unitsToAmount(after.total, unit) };
   }

@@ -9,9 +9,6 @@ import { pop32 } from './shared-numbers';
  * could still beat the best hot one.
  */
 
-/** Candidates for the worst draw after the refusals unranked one by one up to this many. */
-const FEW_CANDIDATES = 1 << 16;
-
 /** The worst draw after the refusals: highest total with the accepted tickets, ties by smaller combination. */
 export interface WorstDraw {
   numbers: number[];
@@ -68,21 +65,18 @@ export function payByTickets(
  * The worst draw with the accepted tickets: a hot draw's total is known (`hot` and `hotTotals`, as
  * `drawsOnSide` wrote them); any other draw's is its total with every ticket less what the refused
  * tickets pay it (`refusedPay`) — only worked out for draws whose total with every ticket reaches
- * the best found so far. `candidates`: those draws when the caller has found them
- * (`drawsReaching`, highest first); `few`: how many such draws are unranked one by one rather than
- * walked (tests).
+ * the best found so far. `candidates`: those draws, every draw at or under the line whose total
+ * with every ticket reaches the best hot total after the refusals, highest first (`drawsReaching`).
  */
 export function worstAfterRefusals(
   totals: Float64Array,
-  pool: number,
-  line: number,
   hot: Uint8Array,
   hotTotals: Float64Array,
   refusedPay: RefusedPay,
-  { few = FEW_CANDIDATES, candidates }: { few?: number; candidates?: Uint32Array } = {},
+  candidates: Uint32Array,
 ): WorstDraw {
   const best = new BestDraw();
-  // the hot draws' totals are known: the best of them first, so that the walk below works out the
+  // the hot draws' totals are known: the best of them first, so that the loop below works out the
   // accepted total only of the other draws that could still beat it (the winner does not depend on
   // the order draws are considered in: highest total, then the smaller combination)
   for (let h = 0; h < hotTotals.length; h++) {
@@ -91,44 +85,10 @@ export function worstAfterRefusals(
   /** Draw `numbers`' total with every ticket (`all`) less what the refused tickets pay it. */
   const consider = (all: number, numbers: number[]) =>
     best.consider(all - refusedPay(numbers), numbers);
-  const done = () => ({ numbers: best.numbers, total: best.total });
-  if (candidates) {
-    for (const r of candidates) {
-      // highest first: once one cannot reach the best, none after it can
-      if (totals[r]! < best.total) break;
-      consider(totals[r]!, numbersOfRank(r));
-    }
-    return done();
+  for (const r of candidates) {
+    // highest first: once one cannot reach the best, none after it can
+    if (totals[r]! < best.total) break;
+    consider(totals[r]!, numbersOfRank(r));
   }
-  // hot draws are done, and a refusal only lowers a total: only the draws at or under the line
-  // reaching the best so far can still win — usually a handful, found by one pass over the totals
-  // and unranked (a walk over every draw's numbers where they are many: ties at a low best)
-  const found = new Int32Array(few);
-  let count = 0;
-  for (let r = 0; r < totals.length; r++) {
-    const all = totals[r]!;
-    if (all <= line && all >= best.total) {
-      if (count < few) found[count] = r;
-      count++;
-    }
-  }
-  if (count <= few) {
-    for (let i = 0; i < count; i++) {
-      const all = totals[found[i]!]!;
-      if (all >= best.total) consider(all, numbersOfRank(found[i]!));
-    }
-    return done();
-  }
-  let r = 0;
-  for (let g = 7; g <= pool; g++)
-    for (let f = 6; f < g; f++)
-      for (let e = 5; e < f; e++)
-        for (let d = 4; d < e; d++)
-          for (let c = 3; c < d; c++)
-            for (let b = 2; b < c; b++)
-              for (let a = 1; a < b; a++, r++) {
-                const all = totals[r]!;
-                if (all <= line && all >= best.total) consider(all, [a, b, c, d, e, f, g]);
-              }
-  return done();
+  return { numbers: best.numbers, total: best.total };
 }
