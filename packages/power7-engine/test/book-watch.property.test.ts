@@ -57,7 +57,6 @@ describe('choosing a live book’s watch from the draws seen near the limit', ()
         const from = { floor, most };
         for (const [k, expected] of [
           [0, a],
-          [-1, a.map((v, d) => v - b[d]!)],
           [3, a.map((v, d) => v + 3 * b[d]!)],
         ] as const) {
           const into = new Float64Array(a.length);

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { analyzeTickets } from '../src/analysis/analyze';
+import { afterAll, describe, expect, it } from 'vitest';
+import { analyzeTickets, closeScanWorkers } from '../src/analysis/analyze';
 import { LiveBookTotals } from '../src/analysis/book';
+import { totalsLessRefused } from '../src/analysis/book-opening';
+import { seeTotals } from '../src/core/book-watch';
 import { BookTotals } from '../src/core/book';
 import { BINOM, ticketRank } from '../src/core/model';
 import { ticketArb } from './arbitraries';
@@ -479,6 +481,62 @@ describe('opening a live book from its session', () => {
           });
           if (sold.totals.some((total, d) => total !== within.totals[d]))
             expect(selling.folds).toBeGreaterThan(0);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+});
+
+describe("the session totals less the refused tickets (a book opening's pass)", () => {
+  afterAll(closeScanWorkers);
+
+  it('equal the session totals less an analysis of the refused, and see the same draws, inline and on two workers', async () => {
+    const payouts = { 3: 5, 4: 50, 5: 2_000, 6: 50_000, 7: 1_000_000 };
+    const budget = { type: 'fixed', budget: 0 } as const;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 9, max: 13 }).chain((pool) =>
+          fc.record({
+            pool: fc.constant(pool),
+            tickets: fc.array(fc.record({ numbers: ticketArb(pool), refused: fc.boolean() }), {
+              minLength: 2,
+              maxLength: 60,
+            }),
+            floorAt: fc.double({ min: 0.3, max: 1, noNaN: true }),
+            most: fc.integer({ min: 1, max: 400 }),
+            workers: fc.constantFrom(1, 2),
+          }),
+        ),
+        async ({ pool, tickets, floorAt, most, workers }) => {
+          const refused = tickets.filter((t) => t.refused).map((t) => t.numbers);
+          fc.pre(refused.length > 0);
+          const all = Uint8Array.from(tickets.flatMap((t) => t.numbers));
+          const opts = { pool, payouts, budget, keepDraws: false, workers: 1 };
+          const session = (await analyzeTickets(all, tickets.length, opts)).distribution.totals;
+          const own = (await analyzeTickets(Uint8Array.from(refused.flat()), refused.length, opts))
+            .distribution.totals;
+          const expected = session.map((t, d) => t - own[d]!);
+          // a floor between the smallest and the largest difference, so that some draws are seen
+          const lo = Math.min(...expected);
+          const floor = lo + floorAt * (Math.max(...expected) - lo);
+          const from = { floor, most };
+          const got = await totalsLessRefused(
+            { pool, payouts, workers },
+            session,
+            Uint8Array.from(refused.flat()),
+            from,
+          );
+          expect(Array.from(got.totals)).toEqual(Array.from(expected));
+          const seen = seeTotals(expected, from);
+          expect(got.seen.top).toBe(seen.top);
+          expect(got.seen.count).toBe(seen.count);
+          // the list is read only when every seen draw is in it (most cases: `most` up to 400)
+          if (seen.count <= most) {
+            expect(Array.from(got.seen.ranks.subarray(0, seen.count))).toEqual(
+              Array.from(seen.ranks.subarray(0, seen.count)),
+            );
+          }
         },
       ),
       { numRuns: 40 },

@@ -5,11 +5,12 @@ import { EngineError } from '../core/errors';
 import { formatCombo, type Payouts, PICK } from '../core/model';
 import { deriveWeights, unitsToAmount } from '../core/weights';
 import { analyzeTickets } from './analyze';
+import { totalsLessRefused } from './book-opening';
 
 /**
  * A live book's totals over the engine (issue #41 part 4, ADR 024): opened by one analysis of the
- * book's tickets (or, made from a session, the session's totals less one analysis of the fewer
- * tickets its limit refused), folded by one analysis of the tickets sold since the last fold (their
+ * book's tickets (or, made from a session, the session's totals less those of the fewer tickets its
+ * limit refused: their tables and one pass over the draws, `book-opening.ts`), folded by one analysis of the tickets sold since the last fold (their
  * 3- and 4-match payouts only), and the ticket-by-ticket check and sale of `core/book.ts` in currency.
  */
 export interface LiveBookGame {
@@ -25,8 +26,8 @@ export interface LiveBookGame {
 /**
  * What a session already holds when a book opens from it: every draw's total with all its tickets
  * (units of `unit`), and the tickets the limit refused (7 ascending numbers each). The book's
- * tickets are the others, so their totals are these less one analysis of the refused — fewer
- * tickets than the book's whenever the limit refuses less than half.
+ * tickets are the others, so their totals are these less the refused tickets' — fewer tickets than
+ * the book's whenever the limit refuses less than half.
  */
 export interface BookSeed {
   totals: Float64Array;
@@ -49,7 +50,7 @@ export class LiveBookTotals {
 
   /**
    * Every draw's total with `tickets` (7 ascending numbers each): one analysis of them, or with a
-   * `seed` from the session they came from, one analysis of the fewer tickets it refused.
+   * `seed` from the session they came from, the session's totals less the fewer tickets it refused.
    */
   static async open(
     game: LiveBookGame,
@@ -84,12 +85,11 @@ export class LiveBookTotals {
       seed.totals.length === draws &&
       seed.refused.length < tickets.length
     ) {
-      // the session's totals less the refused tickets' (same payouts, so the same unit), in place
-      // in the analysis' own array: a fresh array's first touch of its 6,600 pages cost ~12 ms of
-      // the open at P=35 (the book holds 8 bytes a draw then, until its first fold writes 4)
+      // the session's totals less the refused tickets' (same payouts, so the same unit), written
+      // by one pass over the draws on the workers (the book holds 8 bytes a draw then, until its
+      // first fold writes 4)
       if (seed.refused.length > 0) {
-        base = (await analysisOf(seed.refused)).distribution.totals;
-        seen = writeTotals(base, seed.totals, base, -1, from);
+        ({ totals: base, seen } = await totalsLessRefused(game, seed.totals, seed.refused, from));
       } else {
         base = fresh();
         seen = writeTotals(base, seed.totals, undefined, 0, from);

@@ -55,8 +55,8 @@ export function seenFrom(
 /**
  * Writes every draw's total, `into[d] = a[d] + k·b[d]` (`b` absent: `a[d]`), and sees them
  * (`TotalsSeen`) in the same pass. `into` may be `a` or `b`: each draw's values are read before its
- * total is written. Exact for integer totals below 2^53. One loop for each case (a loop with a
- * multiply by k = −1 took ~4–7 ms more of the 6.7M draws at P=35 than a plain subtraction).
+ * total is written. Exact for integer totals below 2^53. One loop for each case, the copy without
+ * the multiply-add. (A book opened from its session subtracts in its own pass: `totals-less.ts`.)
  */
 export function writeTotals(
   into: DrawTotals,
@@ -67,7 +67,6 @@ export function writeTotals(
 ): TotalsSeen {
   const ranks = new Uint32Array(from.most);
   if (b === undefined) return copied(into, a, from.floor, ranks);
-  if (k === -1) return subtracted(into, a, b, from.floor, ranks);
   return added(into, a, b, k, from.floor, ranks);
 }
 
@@ -82,28 +81,6 @@ function copied(
   let count = 0;
   for (let d = 0; d < into.length; d++) {
     const v = a[d]!;
-    into[d] = v;
-    if (v > top) top = v;
-    if (v >= floor) {
-      if (count < most) ranks[count] = d;
-      count++;
-    }
-  }
-  return { top, floor, ranks, count };
-}
-
-function subtracted(
-  into: DrawTotals,
-  a: ArrayLike<number>,
-  b: ArrayLike<number>,
-  floor: number,
-  ranks: Uint32Array,
-): TotalsSeen {
-  const most = ranks.length;
-  let top = 0;
-  let count = 0;
-  for (let d = 0; d < into.length; d++) {
-    const v = a[d]! - b[d]!;
     into[d] = v;
     if (v > top) top = v;
     if (v >= floor) {

@@ -1,5 +1,6 @@
 import type { GroupOp } from './distribution-group';
 import type { MatchesOp } from './matches';
+import type { LessOp } from './totals-less';
 
 /**
  * Dense count tables indexed by colex rank, shared with the scan workers (SharedArrayBuffer).
@@ -86,7 +87,9 @@ export type BuildOp =
   /** After the scan: the draws of some top numbers grouped by histogram bin (`distribution.ts`). */
   | GroupOp
   /** Exposure: some combinations' matches with the draws over a line (`matches.ts`). */
-  | MatchesOp;
+  | MatchesOp
+  /** A live book's opening: the session's totals less the refused tickets' (`totals-less.ts`). */
+  | LessOp;
 
 /**
  * The distinct ranks in [lo, hi) of the sorted runs ranks[bounds[i], bounds[i+1]), merged, with their

@@ -1,5 +1,6 @@
 import { groupDraws } from './distribution-group';
 import { matchesRange } from './matches';
+import { writeLess } from './totals-less';
 import { invariant } from './errors';
 import { BINOM, PICK } from './model';
 import { SharedBufferLease } from './shared-buffers';
@@ -25,6 +26,7 @@ export function runBuildOp(op: BuildOp): void {
   else if (op.op === 'distinct') distinctPiece(op);
   else if (op.op === 'group') groupDraws(op);
   else if (op.op === 'matches') matchesRange(op);
+  else if (op.op === 'less') writeLess(op);
   else zetaLayer(op.prev, op.c, op.beta, op.out, op.k, op.pool, op.tops, op.stride, op.offset);
 }
 
