@@ -10,8 +10,9 @@ import { totalsLessRefused } from './book-opening';
 /**
  * A live book's totals over the engine (issue #41 part 4, ADR 024): opened by one analysis of the
  * book's tickets (or, made from a session, the session's totals less those of the fewer tickets its
- * limit refused: their tables and one pass over the draws, `book-opening.ts`), folded by one analysis of the tickets sold since the last fold (their
- * 3- and 4-match payouts only), and the ticket-by-ticket check and sale of `core/book.ts` in currency.
+ * limit refused: their tables and one pass over the draws, `book-opening.ts`), folded by one
+ * analysis of the tickets sold since the last fold (their 3- and 4-match payouts only), and the
+ * ticket-by-ticket check and sale of `core/book.ts` in currency.
  */
 export interface LiveBookGame {
   pool: number;
