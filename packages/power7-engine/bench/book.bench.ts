@@ -6,8 +6,9 @@
  * with the yardstick (the engine's warm build + scan of the file):
  * - opening the book: the limit run (the tickets the limit accepts), then the book's own part —
  *   the accepted and refused tickets' bytes, and every draw's total with all the tickets (the limit
- *   run's, as a session keeps them) less one analysis of the refused (`NO_SEED=1`: one analysis of
- *   the accepted); the target: the book's part ≤ one warm analysis (the yardstick);
+ *   run's, as a session keeps them) less the refused tickets' (their tables and one pass over the
+ *   draws; `NO_SEED=1`: one analysis of the accepted); the target: the book's part ≤ one warm
+ *   analysis (the yardstick);
  * - a one-ticket check (dry run) and a one-ticket sale, each with the sales log's append + fdatasync
  *   that the service adds, over CHECKS random tickets: p50 / p95;
  * - tickets sold per second in requests of 100 (folds included), and the book's memory.
@@ -174,10 +175,10 @@ row(`limit run (${accepted.toLocaleString('en-US')} accepted)`, median(limitTime
 row(
   process.env.NO_SEED
     ? 'open: one analysis of the accepted tickets'
-    : "open: every draw's total less one analysis of the refused tickets",
+    : "open: the book's part (every draw's total less the refused tickets')",
   median(openTimes),
 );
-row('open: limit run + analysis', median(limitTimes) + median(openTimes));
+row("open: limit run + the book's part", median(limitTimes) + median(openTimes));
 row('target: limit run + one warm analysis', median(limitTimes) + yard);
 console.log(
   `| one-ticket check (dry run) p50 / p95 | ${p(checkTimes, 0.5).toFixed(2)} / ${p(checkTimes, 0.95).toFixed(2)} ms | |`,
