@@ -5,6 +5,9 @@
 // took longer than one after the other.
 // Where the time goes and why this shape: docs/benchmarks/test-suite.md.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import readline from 'node:readline';
 
 /**
@@ -18,7 +21,8 @@ import readline from 'node:readline';
  * lanes end together.
  * `check:docs` (under a second) fails when a document names a repository path that does not exist.
  * `check:folders` (under a second) fails when a folder under apps/web/src/features holds more than 18
- * source files.
+ * source files. `pglite:empty` makes the one empty PGlite cluster that both test stages copy
+ * (`PA_EMPTY_PGLITE`, below) where the Vitest projects and the browser suite ran initdb themselves.
  */
 const STAGES = [
   [
@@ -28,6 +32,7 @@ const STAGES = [
     'lint:promises',
     'typecheck',
     'knip',
+    'pglite:empty',
     'build:web',
     'build:services',
     'check:docs',
@@ -71,6 +76,12 @@ async function runStage(steps, limit) {
   await Promise.all(Array.from({ length: Math.min(limit, steps.length) }, lane));
   return results;
 }
+
+// One empty PGlite cluster for the run (`npm run pglite:empty`): every step inherits its folder, and
+// it goes with the run.
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-validate-'));
+process.env.PA_EMPTY_PGLITE ??= path.join(scratch, 'empty-pglite');
+process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
 
 const timings = [];
 for (const steps of STAGES) {

@@ -72,6 +72,18 @@ function product(index: number) {
  * it starts the products; the folder names are the services' (`${DATA_DIR}/portal-db`, `power7-db`).
  */
 function copyEmptyDatabases() {
+  // `npm run validate` made one for the whole run (`npm run pglite:empty`): copied, no initdb here
+  const given = process.env.PA_EMPTY_PGLITE;
+  const cluster =
+    given && fs.existsSync(path.join(given, 'PG_VERSION')) ? given : makeEmptyCluster();
+  for (let index = 0; index < instances; index++) {
+    for (const db of ['portal-db', 'power7-db']) {
+      fs.cpSync(cluster, path.join(product(index).dataDir, db), { recursive: true });
+    }
+  }
+}
+
+function makeEmptyCluster(): string {
   const cluster = path.join(process.env.E2E_DATA_DIR!, 'empty-cluster');
   const made = spawnSync(
     process.execPath,
@@ -85,11 +97,7 @@ function copyEmptyDatabases() {
     { cwd: repoRoot, encoding: 'utf8' },
   );
   if (made.status !== 0) throw new Error(`No empty database for the browser suite: ${made.stderr}`);
-  for (let index = 0; index < instances; index++) {
-    for (const db of ['portal-db', 'power7-db']) {
-      fs.cpSync(cluster, path.join(product(index).dataDir, db), { recursive: true });
-    }
-  }
+  return cluster;
 }
 if (isRunner) copyEmptyDatabases();
 

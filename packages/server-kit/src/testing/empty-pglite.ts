@@ -17,8 +17,35 @@ declare module 'vitest' {
 let cluster: Promise<PGlite> | undefined;
 let clusterFolder: Promise<string> | undefined;
 
-/** The worker's one empty in-memory cluster, made on first use. */
-const emptyCluster = () => (cluster ??= PGlite.create());
+/**
+ * The run's empty cluster on disk when `npm run validate` made one (`PA_EMPTY_PGLITE`,
+ * `npm run pglite:empty`): copied or loaded instead of running initdb again in every project and
+ * worker (~5 CPU-s each).
+ */
+function runCluster(): string | undefined {
+  const folder = process.env.PA_EMPTY_PGLITE;
+  return folder && fs.existsSync(path.join(folder, 'PG_VERSION')) ? folder : undefined;
+}
+
+/**
+ * The worker's one empty in-memory cluster, made on first use: loaded from the run's cluster (a copy
+ * opened once and dumped, ~1 CPU-s), else by initdb.
+ */
+const emptyCluster = () =>
+  (cluster ??= (async () => {
+    const folder = runCluster();
+    if (!folder) return PGlite.create();
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-empty-copy-'));
+    try {
+      await fs.promises.cp(folder, copy, { recursive: true });
+      const opened = await PGlite.create({ dataDir: copy });
+      const dump = await opened.dumpDataDir('none');
+      await opened.close();
+      return await PGlite.create({ loadDataDir: dump });
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  })());
 
 /**
  * A new, empty in-memory PGlite for a test: a clone of one cluster made once per test worker. Making a
@@ -28,20 +55,26 @@ export async function emptyPglite(): Promise<PGlite> {
   return (await emptyCluster()).clone() as Promise<PGlite>;
 }
 
-/** Makes an empty PGlite cluster in `folder` (PGlite's initdb): for a global set-up to provide. */
+/**
+ * Makes an empty PGlite cluster in `folder` (PGlite's initdb, or a copy of the run's cluster): for a
+ * global set-up to provide.
+ */
 export async function makeEmptyCluster(folder: string): Promise<void> {
-  await (await PGlite.create({ dataDir: folder })).close();
+  const made = runCluster();
+  if (made) await fs.promises.cp(made, folder, { recursive: true });
+  else await (await PGlite.create({ dataDir: folder })).close();
 }
 
 /**
  * Copies an empty cluster to `folder`, unless a database is there already: a service or the admin CLI
  * that opens its database there starts as on a first start (migrations, the demo's seed) without
- * PGlite's initdb. The copy comes from the run's cluster when the project's global set-up provides
- * one (`emptyPgliteCluster`), else from the worker's in-memory one, written to disk once per worker.
+ * PGlite's initdb. The copy comes from the project's cluster when its global set-up provides one
+ * (`emptyPgliteCluster`), else from the run's (`PA_EMPTY_PGLITE`), else from the worker's in-memory
+ * one, written to disk once per worker.
  */
 export async function copyEmptyCluster(folder: string): Promise<void> {
   if (fs.existsSync(folder)) return;
-  const source = inject('emptyPgliteCluster') ?? (await workerClusterFolder());
+  const source = inject('emptyPgliteCluster') ?? runCluster() ?? (await workerClusterFolder());
   await fs.promises.cp(source, folder, { recursive: true });
 }
 
