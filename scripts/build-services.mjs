@@ -23,6 +23,8 @@ const root = path.resolve(import.meta.dirname, '..');
  */
 export const SERVICE_BUILDS = [
   { entry: 'apps/portal-api/src/server.ts', out: 'apps/portal-api/dist/server.mjs', split: true },
+  // `npm run admin` (scripts/admin.mjs): one file (the server's chunks are dropped at each build)
+  { entry: 'apps/portal-api/src/cli/admin.ts', out: 'apps/portal-api/dist/admin.mjs' },
   {
     entry: 'apps/power7-api/src/server.ts',
     out: 'apps/power7-api/dist/server.mjs',

@@ -20,10 +20,7 @@ const env = {
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
-      cwd: appRoot,
-      env,
-    });
+    const child = spawn(process.execPath, [compiledAdmin, ...args], { cwd: appRoot, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -37,6 +34,8 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
  * builds it when stale).
  */
 const compiledServer = path.join(appRoot, 'dist/server.mjs');
+/** The compiled admin command, as `npm run admin` runs it (built with the services). */
+const compiledAdmin = path.join(appRoot, 'dist/admin.mjs');
 
 /** Starts the real portal server; resolves with its output once it printed its sign-in details. */
 function startServer(): Promise<{ child: ChildProcess; output: () => string }> {
@@ -170,9 +169,7 @@ describe('a company made before the first start', () => {
     const cli = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'src/cli/admin.ts',
+        compiledAdmin,
         'create-company',
         '--name',
         'Acme',
@@ -214,4 +211,28 @@ describe('a company made before the first start', () => {
     await stop(server);
     fs.rmSync(ownDir, { recursive: true, force: true });
   }, 120_000);
+});
+
+describe('npm run admin', () => {
+  it('runs the compiled command: its usage for help, exit code 64 and the usage for an unknown command', async () => {
+    // `node scripts/admin.mjs` is what `npm run admin` runs; the services are built (not stale)
+    const launch = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['scripts/admin.mjs', ...args], {
+          cwd: path.resolve(appRoot, '../..'),
+          env,
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.on('exit', (code) => resolve({ code, stdout, stderr }));
+      });
+    const help = await launch(['help']);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toContain('npm run admin -- create-company');
+    const unknown = await launch(['no-such-command']);
+    expect(unknown.code).toBe(64);
+    expect(unknown.stderr).toContain('Unknown command "no-such-command".');
+  }, 60_000);
 });

@@ -202,6 +202,7 @@ describe.each(DATABASES)('second-step secrets sealed in the database on %s (ADR 
 describe('the data folder and backups of a running portal', () => {
   const appRoot = path.resolve(import.meta.dirname, '..');
   const compiledServer = path.join(appRoot, 'dist/server.mjs');
+  const compiledAdmin = path.join(appRoot, 'dist/admin.mjs');
   const { DATABASE_URL: _ignored, ...parentEnv } = process.env;
   const envFor = (dataDir: string) => ({
     ...parentEnv,
@@ -244,7 +245,7 @@ describe('the data folder and backups of a running portal', () => {
   }
   const admin = (dataDir: string, args: string[]) =>
     new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
+      const child = spawn(process.execPath, [compiledAdmin, ...args], {
         cwd: appRoot,
         env: envFor(dataDir),
       });

@@ -14,6 +14,7 @@ export const repoRoot = resolve(import.meta.dirname, '../../..');
  */
 export const COMPILED = {
   portal: resolve(repoRoot, 'apps/portal-api/dist/server.mjs'),
+  admin: resolve(repoRoot, 'apps/portal-api/dist/admin.mjs'),
   power7: resolve(repoRoot, 'apps/power7-api/dist/server.mjs'),
   cli: resolve(repoRoot, 'packages/power7-engine/dist/cli.mjs'),
 };
@@ -111,14 +112,13 @@ export async function startProduct(
   return product;
 }
 
-/** `npm run admin -- …` from the sources, with DATA_DIR; resolves with its exit code and output. */
+/** `npm run admin -- …` (compiled), with DATA_DIR; resolves with its exit code and output. */
 export function runAdmin(dataDir: string, args: string[]) {
   return new Promise<{ code: number | null; output: string }>((done) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'apps/portal-api/src/cli/admin.ts', ...args],
-      { cwd: repoRoot, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' } },
-    );
+    const child = spawn(process.execPath, [COMPILED.admin, ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
