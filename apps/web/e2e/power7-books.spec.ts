@@ -1,6 +1,12 @@
 import { expect as baseExpect, test, type Page, type Request } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { adminHeaders, clearAdminSessions, sessionPageSettled, uploadDone } from './power7-support';
+import {
+  adminHeaders,
+  clearAdminSessions,
+  liabilitySettled,
+  sessionPageSettled,
+  uploadDone,
+} from './power7-support';
 import { checkScreens, signIn } from './support';
 
 /**
@@ -168,7 +174,7 @@ test('live book: opened from the liability tab, checked and sold by keyboard, it
   await expect(section.getByTestId('power7-liability-empty')).toBeVisible();
   await section.getByLabel('Limit per draw (EUR)').fill('250,000');
   await section.getByRole('button', { name: 'Check the limit' }).click();
-  await expect(section.getByTestId('power7-limit-run')).toBeVisible({ timeout: 60_000 });
+  await liabilitySettled(section);
 
   // opening says it is busy until the service answers (held here so the state can be seen)
   let release!: () => void;

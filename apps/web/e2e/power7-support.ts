@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
 import { apiSignIn } from './support';
 
@@ -32,6 +32,17 @@ export async function sessionPageSettled(page: Page): Promise<void> {
   await expect(readOut).toBeVisible({ timeout: 30_000 });
   await expect(readOut).not.toHaveText('Working it out…', { timeout: 30_000 });
   await expect(page.locator('main [aria-label^="Loading "]')).toHaveCount(0, { timeout: 30_000 });
+}
+
+/**
+ * Waits until the liability card has answered a limit: its figures, the cap and the refused tickets
+ * in place of their placeholders. Each answer makes the card taller and moves the buttons below it:
+ * a click while one arrives can land elsewhere (CI, session 26: "Open a live book" missed, and the
+ * page stayed as it was).
+ */
+export async function liabilitySettled(section: Locator): Promise<void> {
+  await expect(section.getByTestId('power7-limit-run')).toBeVisible({ timeout: 60_000 });
+  await expect(section.locator('[data-slot="skeleton"]')).toHaveCount(0, { timeout: 30_000 });
 }
 
 /**
