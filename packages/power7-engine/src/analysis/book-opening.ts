@@ -1,11 +1,10 @@
-import os from 'node:os';
 import type { SeenFrom, TotalsSeen } from '../core/book-watch';
 import { PICK, type Payouts } from '../core/model';
-import { SharedBufferLease, tableBufferPool } from '../core/shared-buffers';
-import { countTables, foldTables, INLINE_BUILD, splitTops } from '../core/tables';
+import { tableBufferPool } from '../core/shared-buffers';
+import { countTables, foldTables, splitTops } from '../core/tables';
 import type { LessOp } from '../core/totals-less';
 import { deriveWeights } from '../core/weights';
-import { buildOnWorkers, releaseWorkers, takeWorkers } from '../parallel/workers';
+import { withBuildPlan } from '../parallel/workers';
 
 /**
  * A live book opened from its session (issue #41 part 4, ADR 029): every draw's total with the
@@ -23,12 +22,7 @@ export async function totalsLessRefused(
 ): Promise<{ totals: Float64Array; seen: TotalsSeen }> {
   const count = refused.length / PICK;
   const weights = deriveWeights(game.payouts, { type: 'fixed', budget: 0 }, count);
-  const n = Math.max(1, Math.floor(game.workers ?? os.availableParallelism()));
-  const workers = n > 1 ? takeWorkers(n) : [];
-  const buffers = new SharedBufferLease(tableBufferPool);
-  let clean = false;
-  try {
-    const plan = workers.length > 0 ? buildOnWorkers(workers, undefined) : INLINE_BUILD;
+  return withBuildPlan(game.workers, tableBufferPool, undefined, async (plan, buffers) => {
     const counts = await countTables(refused, count, game.pool, plan, buffers);
     const tables = await foldTables(counts, weights, plan, buffers);
     // the workers read the session's totals where they lie (an analysis' own are shared)
@@ -52,13 +46,8 @@ export async function totalsLessRefused(
       part,
     }));
     await plan.run(ops);
-    clean = true;
     return { totals: into, seen: joinSeen(ops, seen, from) };
-  } finally {
-    releaseWorkers(workers, clean);
-    // only after a clean finish is no worker reading the tables any more
-    if (clean) buffers.release();
-  }
+  });
 }
 
 function sharedCopy(of: Float64Array): Float64Array {

@@ -1,4 +1,3 @@
-import os from 'node:os';
 import { EngineError, throwIfAborted } from '../core/errors';
 import {
   byPayoutThenKey,
@@ -18,11 +17,10 @@ import {
   type TailIndex,
 } from '../core/exposure';
 import { type Budget, formatCombo, numbersOfRank, type Payouts, PICK } from '../core/model';
-import { SharedBufferLease, SharedBufferPool } from '../core/shared-buffers';
+import { type SharedBufferLease, SharedBufferPool } from '../core/shared-buffers';
 import { deriveWeights, unitsToAmount, type Weights } from '../core/weights';
-import { INLINE_BUILD } from '../core/tables';
 import type { BuildPlan } from '../core/table-types';
-import { buildOnWorkers, releaseWorkers, takeWorkers } from '../parallel/workers';
+import { withBuildPlan } from '../parallel/workers';
 import type { FoldedDraws, MatchesOp, SubsetCounts } from '../core/matches';
 import { analyzeTickets, type AnalyzeOptions } from './analyze';
 
@@ -119,12 +117,7 @@ export async function combinationExposure(
     new Float64Array(new SharedArrayBuffer(Math.max(8, length * 8)));
   const drawsWon = shared(n);
   const perCopy = shared(n);
-  const threads = Math.max(1, Math.floor(input.workers ?? os.availableParallelism()));
-  const workers = threads > 1 ? takeWorkers(threads) : [];
-  const buffers = new SharedBufferLease(exposureBuffers);
-  let clean = false;
-  try {
-    const plan = workers.length > 0 ? buildOnWorkers(workers, signal) : INLINE_BUILD;
+  await withBuildPlan(input.workers, exposureBuffers, signal, async (plan, buffers) => {
     // the draws on the counted side as tickets, their subset counts made on the workers
     const tables =
       side.count > 0 ? await countDraws(side.tickets, side.count, pool, plan, buffers) : null;
@@ -150,11 +143,7 @@ export async function combinationExposure(
       perCopy,
     }));
     await plan.run(ops);
-    clean = true;
-  } finally {
-    releaseWorkers(workers, clean);
-    if (clean) buffers.release();
-  }
+  });
   throwIfAborted(signal);
   return { unit, draws: side.draws, tailTotal, distinct, drawsWon, perCopy };
 }

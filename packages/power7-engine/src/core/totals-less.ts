@@ -46,8 +46,7 @@ export function writeLess(op: LessOp): void {
  * analysis' scan (`scanTop`, so each difference is exact), with no statistics; `found` holds the
  * largest difference and the count at or above the floor so far. Kept long, as `scanTop`: a measured
  * kernel whose loops carry the partial sums of the subset ranks. Typed arrays and numbers only, as
- * `scanTop`'s: with the piece itself as its argument, the optimised code warmed on one object's shape
- * was thrown away at the first piece a worker received (~140 ms instead of ~55 at P=35).
+ * `scanTop`'s (one shape of argument for every call). Its warm-up (`warm-up.ts`) takes every branch.
  */
 function lessTop(
   g: number,

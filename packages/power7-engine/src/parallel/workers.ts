@@ -4,7 +4,8 @@ import { CancelledError, invariant } from '../core/errors';
 import { totalsInBins, type BinPass } from '../analysis/distribution';
 import type { RangeRequest, RangeResult } from '../reading/range-reader';
 import type { ScanChunk, ScanParams, ScanStats } from '../core/scan';
-import { tableBufferPool } from '../core/shared-buffers';
+import { SharedBufferLease, tableBufferPool, type SharedBufferPool } from '../core/shared-buffers';
+import { INLINE_BUILD } from '../core/tables';
 import type { ScanWorkerData, WorkerReply, WorkerRequest } from './scan-worker';
 import type { BuildOp, BuildPlan, Tables } from '../core/table-types';
 import { startWorker } from './worker-entry';
@@ -170,6 +171,34 @@ export async function readRangeOnWorker(
     if (r.type === 'read') result = r.result;
   });
   return result!;
+}
+
+/**
+ * Runs `work` on a build plan over `threads` workers (one: this thread), with a lease of `pool`'s
+ * buffers: the workers go back idle and the buffers to the pool only after a clean finish (after a
+ * failure a worker may still be writing to them: the workers are terminated, the buffers dropped).
+ */
+export async function withBuildPlan<T>(
+  threads: number | undefined,
+  pool: SharedBufferPool,
+  signal: AbortSignal | undefined,
+  work: (plan: BuildPlan, buffers: SharedBufferLease) => Promise<T>,
+): Promise<T> {
+  const n = Math.max(1, Math.floor(threads ?? os.availableParallelism()));
+  const workers = n > 1 ? takeWorkers(n) : [];
+  const buffers = new SharedBufferLease(pool);
+  let clean = false;
+  try {
+    const result = await work(
+      workers.length > 0 ? buildOnWorkers(workers, signal) : INLINE_BUILD,
+      buffers,
+    );
+    clean = true;
+    return result;
+  } finally {
+    releaseWorkers(workers, clean);
+    if (clean) buffers.release();
+  }
 }
 
 /** A build plan that runs each step's pieces on the workers, piece i on worker i mod n. */
