@@ -33,6 +33,28 @@ describe.each(DATABASES)('token suite on %s', (database) => {
       .sign(t.app.signingKeys.privateKey);
   }
 
+  it('gives every access token an id of its own: two signed in one second for one sign-in differ', async () => {
+    const { signedIn, claims } = await liveClaims();
+    const sameClaims = {
+      sub: String(claims.sub),
+      cid: String(claims.cid),
+      sid: String(claims.sid),
+      name: 'admin',
+      perms: [],
+      amr: ['pwd' as const],
+    };
+    const [a, b] = await Promise.all([
+      signAccessToken(t.app.signingKeys, sameClaims, 60),
+      signAccessToken(t.app.signingKeys, sameClaims, 60),
+    ]);
+    expect(a).not.toBe(b);
+    const ids = [a, b, signedIn.accessToken].map((token) => decodeJwt(token).jti);
+    for (const id of ids)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(3);
+    for (const token of [a, b]) expect((await verify(token)).statusCode).toBe(200);
+  });
+
   describe('access tokens: every bad token answers 401', () => {
     it('expired', async () => {
       const { claims } = await liveClaims();

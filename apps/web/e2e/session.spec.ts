@@ -13,9 +13,9 @@ import {
 } from './support';
 
 /**
- * The refresh token the browser holds. A rotation is told by it, not by the access token: that one
- * carries whole seconds and no id of its own, so a rotation in the second it was issued gives the same
- * token back.
+ * The refresh token the browser holds: random, and replaced by every rotation, so a rotation is told
+ * by it. (Until access tokens had an id of their own, one rotated in the second it was issued came
+ * back the same, and a check on the access token failed now and then.)
  */
 const refreshCookieOf = async (page: Page) =>
   (await page.context().cookies()).find((c) => c.name === 'refreshToken')?.value;
