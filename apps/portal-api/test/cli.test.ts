@@ -18,9 +18,13 @@ const env = {
   PUBLIC_URL: 'http://web.test',
 };
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs `node <argv>` in `cwd` to its end; resolves with its exit code and output. */
+function runNode(
+  argv: string[],
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [compiledAdmin, ...args], { cwd: appRoot, env });
+    const child = spawn(process.execPath, argv, { cwd, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -28,6 +32,9 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** The compiled admin command with `args`. */
+const run = (args: string[]) => runNode([compiledAdmin, ...args], appRoot);
 
 /**
  * The compiled portal, as `npm start` runs it (scripts/build-services.mjs; Vitest's global set-up
@@ -217,17 +224,7 @@ describe('npm run admin', () => {
   it('runs the compiled command: its usage for help, exit code 64 and the usage for an unknown command', async () => {
     // `node scripts/admin.mjs` is what `npm run admin` runs; the services are built (not stale)
     const launch = (args: string[]) =>
-      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, ['scripts/admin.mjs', ...args], {
-          cwd: path.resolve(appRoot, '../..'),
-          env,
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-        child.on('exit', (code) => resolve({ code, stdout, stderr }));
-      });
+      runNode(['scripts/admin.mjs', ...args], path.resolve(appRoot, '../..'));
     const help = await launch(['help']);
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toContain('npm run admin -- create-company');

@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
-import { base64url, createLocalJWKSet, decodeJwt, generateKeyPair, jwtVerify, SignJWT } from 'jose';
+import {
+  base64url,
+  createLocalJWKSet,
+  decodeJwt,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+  type JWTPayload,
+} from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshTokens, signIns } from '../src/db/schema';
 import { hashToken } from '../src/modules/accounts/sign-ins';
@@ -27,6 +35,16 @@ describe.each(DATABASES)('token suite on %s', (database) => {
     return { signedIn, claims: decodeJwt(signedIn.accessToken) };
   }
 
+  /** What `signAccessToken` signs for the sign-in of `claims` (a live token's, decoded). */
+  const signingClaims = (claims: JWTPayload) => ({
+    sub: String(claims.sub),
+    cid: String(claims.cid),
+    sid: String(claims.sid),
+    name: 'admin',
+    perms: [],
+    amr: ['pwd'],
+  });
+
   function forge(claims: Record<string, unknown>) {
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'EdDSA', kid: t.app.signingKeys.kid })
@@ -35,14 +53,7 @@ describe.each(DATABASES)('token suite on %s', (database) => {
 
   it('gives every access token an id of its own: two signed in one second for one sign-in differ', async () => {
     const { signedIn, claims } = await liveClaims();
-    const sameClaims = {
-      sub: String(claims.sub),
-      cid: String(claims.cid),
-      sid: String(claims.sid),
-      name: 'admin',
-      perms: [],
-      amr: ['pwd' as const],
-    };
+    const sameClaims = signingClaims(claims);
     const [a, b] = await Promise.all([
       signAccessToken(t.app.signingKeys, sameClaims, 60),
       signAccessToken(t.app.signingKeys, sameClaims, 60),
@@ -58,18 +69,7 @@ describe.each(DATABASES)('token suite on %s', (database) => {
   describe('access tokens: every bad token answers 401', () => {
     it('expired', async () => {
       const { claims } = await liveClaims();
-      const expired = await signAccessToken(
-        t.app.signingKeys,
-        {
-          sub: String(claims.sub),
-          cid: String(claims.cid),
-          sid: String(claims.sid),
-          name: 'admin',
-          perms: [],
-          amr: ['pwd'],
-        },
-        -5,
-      );
+      const expired = await signAccessToken(t.app.signingKeys, signingClaims(claims), -5);
       const response = await verify(expired);
       expect(response.statusCode).toBe(401);
       expect(response.json()).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
