@@ -5,6 +5,7 @@ import path from 'node:path';
 import { copyEmptyCluster } from '@pa/server-kit/testing/empty-pglite';
 import { notPrivate } from '@pa/server-kit/testing/private-modes';
 import { afterAll, describe, expect, it } from 'vitest';
+import { COMPILED } from './helper';
 
 const appRoot = path.resolve(import.meta.dirname, '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-portal-cli-'));
@@ -34,19 +35,11 @@ function runNode(
 }
 
 /** The compiled admin command with `args`. */
-const run = (args: string[]) => runNode([compiledAdmin, ...args], appRoot);
-
-/**
- * The compiled portal, as `npm start` runs it (scripts/build-services.mjs; Vitest's global set-up
- * builds it when stale).
- */
-const compiledServer = path.join(appRoot, 'dist/server.mjs');
-/** The compiled admin command, as `npm run admin` runs it (built with the services). */
-const compiledAdmin = path.join(appRoot, 'dist/admin.mjs');
+const run = (args: string[]) => runNode([COMPILED.admin, ...args], appRoot);
 
 /** Starts the real portal server; resolves with its output once it printed its sign-in details. */
 function startServer(): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [compiledServer], {
+  const child = spawn(process.execPath, [COMPILED.server], {
     cwd: appRoot,
     env,
   });
@@ -176,7 +169,7 @@ describe('a company made before the first start', () => {
     const cli = spawn(
       process.execPath,
       [
-        compiledAdmin,
+        COMPILED.admin,
         'create-company',
         '--name',
         'Acme',
@@ -191,7 +184,7 @@ describe('a company made before the first start', () => {
     );
     expect(await new Promise((resolve) => cli.on('exit', resolve))).toBe(0);
 
-    const server = spawn(process.execPath, [compiledServer], {
+    const server = spawn(process.execPath, [COMPILED.server], {
       cwd: appRoot,
       env: ownEnv,
     });

@@ -20,6 +20,16 @@ export type TestDatabase = 'pglite' | 'postgres';
 /** Both databases, for `describe.each(DATABASES)('… on %s', (database) => …)`. */
 export const DATABASES: TestDatabase[] = ['pglite', 'postgres'];
 
+/**
+ * The compiled portal and admin command, as `npm start` and `npm run admin` run them
+ * (scripts/build-services.mjs; Vitest's global set-up builds them when stale): the process tests
+ * start these.
+ */
+export const COMPILED = {
+  server: path.resolve(import.meta.dirname, '../dist/server.mjs'),
+  admin: path.resolve(import.meta.dirname, '../dist/admin.mjs'),
+};
+
 /** The seeded Demo Company administrator's password in every test app. */
 export const ADMIN_PASSWORD = 'test-admin-passphrase';
 

@@ -18,7 +18,7 @@ import { portalConfigSchema } from '../src/config';
 import { openDatabase } from '../src/db/client';
 import { totpFactors, users } from '../src/db/schema';
 import { SecretBox } from '../src/modules/mfa/secret-box';
-import { DATABASES, postgresDatabase } from './helper';
+import { COMPILED, DATABASES, postgresDatabase } from './helper';
 import { awayFromStepEdge, totp, stepNow } from './totp-codes';
 
 const PASSWORD = 'secrets-at-rest-passphrase';
@@ -201,8 +201,6 @@ describe.each(DATABASES)('second-step secrets sealed in the database on %s (ADR 
 
 describe('the data folder and backups of a running portal', () => {
   const appRoot = path.resolve(import.meta.dirname, '..');
-  const compiledServer = path.join(appRoot, 'dist/server.mjs');
-  const compiledAdmin = path.join(appRoot, 'dist/admin.mjs');
   const { DATABASE_URL: _ignored, ...parentEnv } = process.env;
   const envFor = (dataDir: string) => ({
     ...parentEnv,
@@ -226,7 +224,10 @@ describe('the data folder and backups of a running portal', () => {
 
   /** Starts the compiled portal; resolves once it printed its sign-in block, with its address. */
   function startServer(dataDir: string) {
-    const child = spawn(process.execPath, [compiledServer], { cwd: appRoot, env: envFor(dataDir) });
+    const child = spawn(process.execPath, [COMPILED.server], {
+      cwd: appRoot,
+      env: envFor(dataDir),
+    });
     children.push(child);
     let output = '';
     return new Promise<{ child: ChildProcess; url: string; output: () => string }>(
@@ -245,7 +246,7 @@ describe('the data folder and backups of a running portal', () => {
   }
   const admin = (dataDir: string, args: string[]) =>
     new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(process.execPath, [compiledAdmin, ...args], {
+      const child = spawn(process.execPath, [COMPILED.admin, ...args], {
         cwd: appRoot,
         env: envFor(dataDir),
       });
